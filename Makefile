@@ -1,0 +1,95 @@
+# Flux: the front door. `make demo` and `make test` are the two commands the
+# README names; everything else is here for developers.
+#
+#   make            build build/flux, build/libflux.a, build/libflux.so
+#   make test       build, then run every test (unit, language goldens, CLI)
+#   make asan       the same tests under AddressSanitizer + UBSan (build/asan)
+#   make demo       install what is missing, build, run the guided demo
+#   make fuzz       fuzz the parser with libFuzzer (FUZZ_SECONDS=60)
+#   make format     clang-format the sources
+#
+# Missing Debian packages are installed by scripts/install-deps, which the
+# demo and test targets call first (it does nothing when all is present).
+
+BUILD    ?= build
+CC       ?= cc
+SANITIZE ?=
+WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prototypes \
+            -Wmissing-prototypes -Wimplicit-fallthrough -Wno-missing-field-initializers
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
+            -Isrc -Iinclude -I$(BUILD)/gen
+LDLIBS   := -lz3 -lm
+ifeq ($(SANITIZE),1)
+CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+            -DFX_SMALL_CHUNKS
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+GEN_SRC  := $(BUILD)/gen/prelude_src.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/prelude_src.o
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test asan demo fuzz deps format clean
+all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN)
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/gen/prelude_src.o: $(GEN_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The prelude is written in Flux (lib/*.flux) and embedded at build time.
+$(GEN_SRC): lib/prelude.flux tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 tools/embed.c -o $(BUILD)/embed
+	$(BUILD)/embed fx_prelude_source lib/prelude.flux > $@
+
+$(BUILD)/libflux.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libflux.so: $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/flux: $(CLI_OBJ) $(BUILD)/libflux.a
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libflux.a $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libflux.a tests/fx_test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@tests/run-tests.sh $(BUILD)
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 CFLAGS="-O1 -g" all
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/run-tests.sh build/asan
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(BUILD)/flux demo
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz $(BUILD:build=build/fuzz)/gen/prelude_src.c
+	@tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h include/*.h
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

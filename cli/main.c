@@ -1,0 +1,68 @@
+/*
+ * main.c: `flux SUBCOMMAND ...`: finds the subcommand and hands it argv.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "flux.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"check", fx_cmd_check, "parse and check FILE: types, contradictions, properties"},
+    {"demo", fx_cmd_demo, "the guided tour of the bundled examples"},
+};
+
+/* Subcommands of the CLI contract that later versions of this build add. */
+static const char *const planned[] = {"run",   "explain", "history", "graph", "traces",
+                                      "replay", "proofs", "optimize", "bench", "serve",
+                                      "hw",    "repl"};
+
+static void print_help(FILE *out)
+{
+    fprintf(out, "usage: flux COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n`flux COMMAND --help` describes each. Exit codes: 0 success, 1 run-time "
+                 "error,\n2 usage error, 3 program rejected, 4 store unusable.\n");
+}
+
+int fx_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "flux: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry `flux %s%s--help`.\n", cmd ? cmd : "", cmd ? " " : "");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        print_help(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("flux %s\n", flux_version());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++)
+        if (!strcmp(cmd, planned[i]))
+            return fx_cli_usage_error(NULL, "`%s` is not in this build yet; it has: check, demo",
+                                      cmd);
+    return fx_cli_usage_error(NULL, "unknown command `%s`", cmd);
+}

@@ -1,0 +1,164 @@
+/*
+ * api.c: the public API of include/flux.h on top of the internal layers.
+ *
+ * This is the only file under src/ that includes flux.h: it is the boundary
+ * where internal statuses become the public exit-code-like ones.
+ */
+#include "flux.h"
+
+#include <stdlib.h>
+
+#include "lang/program.h"
+#include "lang/types.h"
+
+struct FluxProgram {
+    FxDiag diag;
+    FxProgram *prog;
+};
+
+int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *diagnostics,
+                      FluxProgram **out)
+{
+    FluxProgram *fp = fx_xcalloc(1, sizeof(*fp));
+    FxCheckOptions opts = {0};
+    if (options) {
+        opts.smt_timeout_ms = options->smt_timeout_ms;
+        opts.skip_smt = options->types_only != 0;
+    }
+    fp->prog = fx_program_load(&fp->diag, path, &opts);
+    if (diagnostics)
+        fx_diag_render(&fp->diag, diagnostics);
+    int status = FLUX_OK;
+    if (!fp->prog->root)
+        status = FLUX_ERR_USAGE;
+    else if (fx_diag_errors(&fp->diag) > 0)
+        status = FLUX_ERR_REJECTED;
+    if (status != FLUX_OK) {
+        flux_program_free(fp);
+        fp = NULL;
+    }
+    *out = fp;
+    return status;
+}
+
+size_t flux_program_warnings(const FluxProgram *fp)
+{
+    return fx_diag_warnings(&fp->diag);
+}
+
+static void describe_signature(const FxIntent *in, FILE *out)
+{
+    fprintf(out, "intent %s(", in->name);
+    for (size_t i = 0; i < in->n_params; i++) {
+        char *t = fx_type_name(in->params[i].type);
+        fprintf(out, "%s%s: %s", i ? ", " : "", in->params[i].name, t);
+        free(t);
+    }
+    char *r = fx_type_name(in->ret);
+    fprintf(out, ") -> %s\n", r);
+    free(r);
+}
+
+static void describe_equations(const FxIntent *in, FILE *out)
+{
+    size_t tiers[4] = {0}, total = 0;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        if ((*kp)->kind == FX_CON_EQUATION) {
+            tiers[(*kp)->u.eq.tier]++;
+            total++;
+        }
+    }
+    if (!total)
+        return;
+    fprintf(out, "    built from %zu defining equation%s", total, total == 1 ? "" : "s");
+    if (in->alias)
+        fprintf(out, " of `%s`", in->alias);
+    fprintf(out, ": %zu for literal arguments, %zu guarded, %zu otherwise%s\n",
+            tiers[FX_TIER_LITERAL], tiers[FX_TIER_GUARDED], tiers[FX_TIER_OTHERWISE],
+            in->recursive ? "; recursive" : "");
+}
+
+static void describe_constraint(const FxConstraint *k, FILE *out)
+{
+    switch (k->kind) {
+    case FX_CON_ELEMENTWISE:
+        fprintf(out, "    built element by element over result[");
+        for (size_t i = 0; i < k->u.elem.n_indices; i++)
+            fprintf(out, "%s%s", i ? ", " : "", k->u.elem.indices[i]);
+        fprintf(out, "]\n");
+        break;
+    case FX_CON_COMPREHENSION:
+        if (k->u.comp.collection)
+            fprintf(out, "    built by selecting the elements `%s` of `%s` that meet a condition\n",
+                    k->u.comp.var, k->u.comp.first);
+        else
+            fprintf(out, "    built from every `%s` in a bounded range%s%s%s that meets a condition\n",
+                    k->u.comp.var, k->u.comp.kind_pred ? " that is `" : "",
+                    k->u.comp.kind_pred ? k->u.comp.kind_pred->name : "",
+                    k->u.comp.kind_pred ? "`" : "");
+        break;
+    case FX_CON_PERMUTATION:
+        fprintf(out, "    built as a permutation of its input\n");
+        break;
+    case FX_CON_ORDER:
+        fprintf(out, "    kept sorted %s%s\n", k->u.order.descending ? "descending" : "ascending",
+                k->u.order.key ? " by a key" : "");
+        break;
+    case FX_CON_POST:
+        fprintf(out, "    checked after it is built: a postcondition\n");
+        break;
+    case FX_CON_EQUATION:
+        break;
+    }
+}
+
+static const char *verdict_name(FxVerdict v)
+{
+    switch (v) {
+    case FX_VERDICT_HOLDS: return "holds";
+    case FX_VERDICT_ASSUMED: return "assumed";
+    case FX_VERDICT_FALSE: return "false";
+    default: return "unchecked";
+    }
+}
+
+void flux_program_describe(const FluxProgram *fp, FILE *out)
+{
+    fx_vec_foreach(FxIntent *, inp, &fp->prog->root->intents)
+    {
+        const FxIntent *in = *inp;
+        describe_signature(in, out);
+        describe_equations(in, out);
+        fx_vec_foreach(FxConstraint *, kp, &in->constraints) describe_constraint(*kp, out);
+        fx_vec_foreach(FxProperty *, pp, &in->properties)
+        {
+            const FxProperty *pr = *pp;
+            fprintf(out, "    property %s: %s", pr->name, verdict_name(pr->verdict));
+            if (pr->reason)
+                fprintf(out, ", %s", pr->reason);
+            fputc('\n', out);
+        }
+        fx_vec_foreach(FxHint *, hp, &in->hints)
+        {
+            if ((*hp)->condition)
+                fprintf(out, "    hint %s, when %s\n", (*hp)->name, (*hp)->condition);
+            else
+                fprintf(out, "    hint %s\n", (*hp)->name);
+        }
+    }
+}
+
+void flux_program_free(FluxProgram *fp)
+{
+    if (!fp)
+        return;
+    fx_program_free(fp->prog);
+    fx_diag_free(&fp->diag);
+    free(fp);
+}
+
+const char *flux_version(void)
+{
+    return "0.1.0";
+}

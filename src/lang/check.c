@@ -1,0 +1,1776 @@
+/*
+ * check.c: the checker: names, types and the shape of constraints.
+ *
+ * Two passes over the whole program. The first resolves every declared type,
+ * data source and intent signature, so that an intent may call another that
+ * is declared later or in another file. The second checks each intent's
+ * constraints: it classifies `f(x) = ...` lines into defining equations or
+ * postconditions (the alias rule), resolves every name, gives every
+ * expression a type, checks the comprehension forms (the plural rule for
+ * kinds, bounded variables, the one free variable of a collection's
+ * condition), and decides which constraints construct the result.
+ * Intents that pass are handed to check_smt.c for contradictions and
+ * properties, which need Z3.
+ *
+ * Invariant: after fx_check_program with no errors, every FxExpr reachable
+ * from an intent has a non-NULL type and every NAME and CALL a resolution.
+ */
+#include "check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct Local {
+    const char *name;
+    FxType *type;
+} Local;
+
+typedef struct SizeVar {
+    const char *name;
+    FxSpan span;
+} SizeVar;
+
+typedef struct Checker {
+    FxProgram *prog;
+    FxDiag *diag;
+    FxArena *arena;
+    FxIntent *intent; /* the intent being checked, or NULL */
+    FX_VEC(Local) locals;
+    FX_VEC(SizeVar) sizes;
+    const char *result_ban; /* why `result` may not appear here; NULL if it may */
+    const FxCheckOptions *options;
+} Checker;
+
+static FxType *check_expr(Checker *c, FxExpr *e);
+
+/* ---- helpers ---- */
+
+static const char *const builtins[] = {"len", "sum", "product", "min", "max", "count"};
+
+bool fx_check_is_builtin(const char *name)
+{
+    for (size_t i = 0; i < FX_ARRAY_LEN(builtins); i++)
+        if (strcmp(builtins[i], name) == 0)
+            return true;
+    return false;
+}
+
+size_t fx_check_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 99;
+    size_t row[33];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The closest of `n` candidates to `name` within a small distance, or NULL. */
+static const char *closest(const char *name, const char *const *cands, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = strlen(name) <= 3 ? 1 : 2;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = fx_check_edit_distance(name, cands[i]);
+        if (d <= best_d && strcmp(name, cands[i]) != 0) {
+            best = cands[i];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+static char *type_name(const FxType *t)
+{
+    return fx_type_name(t);
+}
+
+static FxType *new_type(Checker *c, FxTypeKind kind)
+{
+    return fx_type_new(c->arena, kind);
+}
+
+static FxType *error_type(Checker *c)
+{
+    return new_type(c, FX_TY_ERROR);
+}
+
+/* Reports "expected T, found U" style mismatches once per expression. */
+static void mismatch(Checker *c, FxSpan span, const char *what, const FxType *found,
+                     const FxType *wanted)
+{
+    char *f = type_name(found), *w = type_name(wanted);
+    fx_diag_error(c->diag, span, "%s must be %s, but it is %s", what, w, f);
+    free(f);
+    free(w);
+}
+
+/* ---- global lookups ---- */
+
+static FxTypeDecl *find_type_decl(Checker *c, const char *name)
+{
+    fx_vec_foreach(FxModule *, m, &c->prog->modules)
+    {
+        fx_vec_foreach(FxTypeDecl *, td, &(*m)->types) if (strcmp((*td)->name, name) == 0) return *td;
+    }
+    return NULL;
+}
+
+static FxDataDecl *find_data(Checker *c, const char *name)
+{
+    fx_vec_foreach(FxModule *, m, &c->prog->modules)
+    {
+        fx_vec_foreach(FxDataDecl *, dd, &(*m)->data) if (strcmp((*dd)->name, name) == 0) return *dd;
+    }
+    return NULL;
+}
+
+static const FxIntent *find_intent(Checker *c, const char *name)
+{
+    return fx_program_find_intent(c->prog, name);
+}
+
+/* Every name a user could have meant, for suggestions. Caller frees the array. */
+static size_t visible_names(Checker *c, bool functions, const char ***out)
+{
+    FX_VEC(const char *) names = {0};
+    if (functions) {
+        fx_vec_foreach(FxModule *, m, &c->prog->modules)
+        {
+            fx_vec_foreach(FxIntent *, in, &(*m)->intents) fx_vec_push(&names, (*in)->name);
+        }
+        for (size_t i = 0; i < FX_ARRAY_LEN(builtins); i++)
+            fx_vec_push(&names, builtins[i]);
+    } else {
+        fx_vec_foreach(Local, l, &c->locals) fx_vec_push(&names, l->name);
+        if (c->intent)
+            for (size_t i = 0; i < c->intent->n_params; i++)
+                fx_vec_push(&names, c->intent->params[i].name);
+        fx_vec_foreach(SizeVar, s, &c->sizes) fx_vec_push(&names, s->name);
+        fx_vec_foreach(FxModule *, m, &c->prog->modules)
+        {
+            fx_vec_foreach(FxDataDecl *, dd, &(*m)->data) fx_vec_push(&names, (*dd)->name);
+        }
+    }
+    *out = names.data;
+    return names.len;
+}
+
+static void report_unknown(Checker *c, FxSpan span, const char *what, const char *name,
+                           bool functions)
+{
+    const char **names;
+    size_t n = visible_names(c, functions, &names);
+    const char *sugg = closest(name, names, n);
+    if (sugg)
+        fx_diag_error(c->diag, span, "unknown %s `%s`; did you mean `%s`?", what, name, sugg);
+    else
+        fx_diag_error(c->diag, span, "unknown %s `%s`", what, name);
+    free(names);
+}
+
+/* ---- types as written -> checked types ---- */
+
+static FxType *resolve_type(Checker *c, const FxTypeExpr *te, bool bind_sizes);
+static void resolve_type_decl(Checker *c, FxTypeDecl *td);
+
+static const char *const scalar_names[] = {"Natural", "Int", "Bool", "Float", "String"};
+static const FxTypeKind scalar_kinds[] = {FX_TY_NATURAL, FX_TY_INT, FX_TY_BOOL, FX_TY_FLOAT,
+                                          FX_TY_STRING};
+
+static bool is_builtin_type(const char *name)
+{
+    for (size_t i = 0; i < FX_ARRAY_LEN(scalar_names); i++)
+        if (strcmp(name, scalar_names[i]) == 0)
+            return true;
+    return strcmp(name, "List") == 0 || strcmp(name, "Stream") == 0 ||
+           strcmp(name, "Matrix") == 0;
+}
+
+static bool is_type_word(Checker *c, const char *name)
+{
+    return is_builtin_type(name) || find_type_decl(c, name) != NULL;
+}
+
+/* A Matrix size: a size variable (bound by the first parameter that names
+ * it) or a literal. Returns the text. */
+static const char *resolve_size(Checker *c, const FxTypeExpr *te, bool bind_sizes)
+{
+    if (te->n_args || te->n_fields || !te->name || is_type_word(c, te->name)) {
+        fx_diag_error(c->diag, te->span, "a matrix size is a variable such as `M` or a number");
+        return "?";
+    }
+    if (te->name[0] >= '0' && te->name[0] <= '9')
+        return te->name;
+    bool known = false;
+    fx_vec_foreach(SizeVar, s, &c->sizes) known |= strcmp(s->name, te->name) == 0;
+    if (!known) {
+        if (!bind_sizes) {
+            fx_diag_error(c->diag, te->span,
+                          "size `%s` of the result is not bound by any parameter", te->name);
+            return "?";
+        }
+        SizeVar sv = {te->name, te->span};
+        fx_vec_push(&c->sizes, sv);
+    }
+    return te->name;
+}
+
+static FxType *resolve_matrix(Checker *c, const FxTypeExpr *te, bool bind_sizes)
+{
+    if (te->n_args != 2 && te->n_args != 3) {
+        fx_diag_error(c->diag, te->span, "`Matrix` takes two sizes and an optional element "
+                                         "type: `Matrix[R, C]` or `Matrix[R, C, Int]`");
+        return error_type(c);
+    }
+    FxType *t = new_type(c, FX_TY_MATRIX);
+    t->rows = resolve_size(c, te->args[0], bind_sizes);
+    t->cols = resolve_size(c, te->args[1], bind_sizes);
+    t->elem = te->n_args == 3 ? resolve_type(c, te->args[2], bind_sizes) : new_type(c, FX_TY_FLOAT);
+    if (!fx_type_is_numeric(t->elem)) {
+        char *n = type_name(t->elem);
+        fx_diag_error(c->diag, te->args[2]->span,
+                      "matrix elements are numbers (Float, Int or Natural), not %s", n);
+        free(n);
+        return error_type(c);
+    }
+    return t;
+}
+
+static FxType *resolve_named(Checker *c, const FxTypeExpr *te, bool bind_sizes)
+{
+    for (size_t i = 0; i < FX_ARRAY_LEN(scalar_names); i++) {
+        if (strcmp(te->name, scalar_names[i]) != 0)
+            continue;
+        if (te->n_args) {
+            fx_diag_error(c->diag, te->span, "`%s` takes no type arguments", te->name);
+            return error_type(c);
+        }
+        return new_type(c, scalar_kinds[i]);
+    }
+    if (strcmp(te->name, "List") == 0 || strcmp(te->name, "Stream") == 0) {
+        if (te->n_args != 1) {
+            fx_diag_error(c->diag, te->span, "`%s` takes one element type, as in `%s[Int]`",
+                          te->name, te->name);
+            return error_type(c);
+        }
+        FxType *t = new_type(c, te->name[0] == 'L' ? FX_TY_LIST : FX_TY_STREAM);
+        t->elem = resolve_type(c, te->args[0], bind_sizes);
+        return t;
+    }
+    if (strcmp(te->name, "Matrix") == 0)
+        return resolve_matrix(c, te, bind_sizes);
+    FxTypeDecl *td = find_type_decl(c, te->name);
+    if (td) {
+        if (te->n_args) {
+            fx_diag_error(c->diag, te->span, "`%s` takes no type arguments", te->name);
+            return error_type(c);
+        }
+        resolve_type_decl(c, td);
+        return td->type ? td->type : error_type(c);
+    }
+    static const char *const all[] = {"Natural", "Int", "Bool", "Float", "String",
+                                      "List",    "Stream", "Matrix"};
+    const char *sugg = closest(te->name, all, FX_ARRAY_LEN(all));
+    if (sugg)
+        fx_diag_error(c->diag, te->span, "unknown type `%s`; did you mean `%s`?", te->name, sugg);
+    else
+        fx_diag_error(c->diag, te->span, "unknown type `%s`", te->name);
+    return error_type(c);
+}
+
+static FxType *resolve_type(Checker *c, const FxTypeExpr *te, bool bind_sizes)
+{
+    if (!te)
+        return NULL;
+    if (!te->name) {
+        fx_diag_error(c->diag, te->span, "a record type needs a name: declare it with "
+                                         "`type Name = { ... }`");
+        return error_type(c);
+    }
+    if (strcmp(te->name, "?") == 0)
+        return error_type(c);
+    return resolve_named(c, te, bind_sizes);
+}
+
+/* `type User = { name: String, age: Int }` or `type Age = Int`. */
+static void resolve_type_decl(Checker *c, FxTypeDecl *td)
+{
+    if (td->type)
+        return;
+    const FxTypeExpr *def = td->def;
+    if (!def->name) {
+        FxType *t = new_type(c, FX_TY_RECORD);
+        t->record = td;
+        td->type = t;
+        td->field_types = fx_arena_alloc(c->arena, (def->n_fields + 1) * sizeof(FxType *));
+        for (size_t i = 0; i < def->n_fields; i++) {
+            for (size_t j = 0; j < i; j++)
+                if (strcmp(def->field_names[i], def->field_names[j]) == 0)
+                    fx_diag_error(c->diag, def->field_spans[i],
+                                  "field `%s` appears twice in `%s`", def->field_names[i],
+                                  td->name);
+            td->field_types[i] = resolve_type(c, def->field_types[i], false);
+        }
+        return;
+    }
+    if (td->resolving) {
+        fx_diag_error(c->diag, td->name_span, "type `%s` is defined in terms of itself",
+                      td->name);
+        td->type = error_type(c);
+        return;
+    }
+    td->resolving = true;
+    FxTypeDecl *target = def->n_args == 0 ? find_type_decl(c, def->name) : NULL;
+    if (target)
+        resolve_type_decl(c, target);
+    FxType *t = resolve_type(c, def, false);
+    if (!td->type)
+        td->type = t;
+    td->resolving = false;
+}
+
+/* ---- scopes ---- */
+
+static void push_local(Checker *c, const char *name, FxType *type)
+{
+    Local l = {name, type};
+    fx_vec_push(&c->locals, l);
+}
+
+static int find_param(const FxIntent *in, const char *name)
+{
+    for (size_t i = 0; in && i < in->n_params; i++)
+        if (strcmp(in->params[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static bool is_size_var(Checker *c, const char *name)
+{
+    fx_vec_foreach(SizeVar, s, &c->sizes) if (strcmp(s->name, name) == 0) return true;
+    return false;
+}
+
+/* Does `name` resolve to a value in the current scope? */
+static bool name_in_scope(Checker *c, const char *name)
+{
+    fx_vec_foreach(Local, l, &c->locals) if (strcmp(l->name, name) == 0) return true;
+    return find_param(c->intent, name) >= 0 || is_size_var(c, name) || find_data(c, name);
+}
+
+/* ---- expressions ---- */
+
+static FxType *check_name(Checker *c, FxExpr *e)
+{
+    const char *name = e->u.text;
+    for (size_t i = c->locals.len; i-- > 0;) {
+        if (strcmp(c->locals.data[i].name, name) == 0) {
+            e->ref = FX_REF_LOCAL;
+            e->ref_index = i;
+            return c->locals.data[i].type;
+        }
+    }
+    int p = find_param(c->intent, name);
+    if (p >= 0) {
+        e->ref = FX_REF_PARAM;
+        e->ref_index = (size_t)p;
+        return c->intent->params[p].type;
+    }
+    if (is_size_var(c, name)) {
+        e->ref = FX_REF_SIZE;
+        return new_type(c, FX_TY_NATURAL);
+    }
+    FxDataDecl *dd = find_data(c, name);
+    if (dd) {
+        e->ref = FX_REF_DATA;
+        e->ref_data = dd;
+        return dd->type;
+    }
+    if (find_intent(c, name) || fx_check_is_builtin(name) ||
+        (c->intent && c->intent->alias && strcmp(c->intent->alias, name) == 0)) {
+        fx_diag_error(c->diag, e->span, "`%s` is a function; call it with arguments, as in "
+                                        "`%s(x)`", name, name);
+        return error_type(c);
+    }
+    report_unknown(c, e->span, "name", name, false);
+    return error_type(c);
+}
+
+static FxType *arith_result(Checker *c, FxType *l, FxType *r)
+{
+    FxType *j = fx_type_join(c->arena, l, r);
+    return j ? j : error_type(c);
+}
+
+static FxType *check_binary(Checker *c, FxExpr *e)
+{
+    FxOp op = e->u.binary.op;
+    FxType *l = check_expr(c, e->u.binary.lhs), *r = check_expr(c, e->u.binary.rhs);
+    const char *name = fx_op_name(op);
+    switch (op) {
+    case FX_OP_AND:
+    case FX_OP_OR:
+        if (!fx_type_is_error(l) && l->kind != FX_TY_BOOL)
+            mismatch(c, e->u.binary.lhs->span, "an operand of `and`/`or`", l,
+                     new_type(c, FX_TY_BOOL));
+        if (!fx_type_is_error(r) && r->kind != FX_TY_BOOL)
+            mismatch(c, e->u.binary.rhs->span, "an operand of `and`/`or`", r,
+                     new_type(c, FX_TY_BOOL));
+        return new_type(c, FX_TY_BOOL);
+    case FX_OP_CONCAT:
+        if (!fx_type_is_error(l) && l->kind == FX_TY_STRING && r->kind == FX_TY_STRING)
+            return l;
+        if (!fx_type_is_collection(l) || !fx_type_is_collection(r)) {
+            fx_diag_error(c->diag, e->u.binary.op_span, "`++` joins two lists or two strings");
+            return error_type(c);
+        }
+        return arith_result(c, l, r);
+    default:
+        break;
+    }
+    if (!fx_type_is_numeric(l) || !fx_type_is_numeric(r)) {
+        FxExpr *bad = fx_type_is_numeric(l) ? e->u.binary.rhs : e->u.binary.lhs;
+        char *t = type_name(fx_type_is_numeric(l) ? r : l);
+        fx_diag_error(c->diag, bad->span, "`%s` needs numbers, but this is %s", name, t);
+        free(t);
+        return error_type(c);
+    }
+    bool ints = fx_type_is_int(l) && fx_type_is_int(r);
+    switch (op) {
+    case FX_OP_DIV:
+        if (ints && !fx_type_is_error(l) && !fx_type_is_error(r)) {
+            fx_diag_error(c->diag, e->u.binary.op_span,
+                          "`/` is not defined on integers; use `div` for floor division");
+            return error_type(c);
+        }
+        return new_type(c, FX_TY_FLOAT);
+    case FX_OP_IDIV:
+    case FX_OP_MOD:
+        if (!ints) {
+            fx_diag_error(c->diag, e->u.binary.op_span, "`%s` needs integers; use `/` for "
+                                                        "Float division", name);
+            return error_type(c);
+        }
+        return arith_result(c, l, r);
+    case FX_OP_SUB:
+        if (ints)
+            return fx_type_is_error(l) ? l : new_type(c, FX_TY_INT);
+        return new_type(c, FX_TY_FLOAT);
+    case FX_OP_POW:
+        if (!fx_type_is_int(r) && fx_type_is_int(l))
+            return new_type(c, FX_TY_FLOAT);
+        return l;
+    default:
+        return arith_result(c, l, r);
+    }
+}
+
+static bool compare_ok(Checker *c, FxOp op, FxExpr *a, FxExpr *b, FxSpan op_span)
+{
+    FxType *l = a->type, *r = b->type;
+    if (fx_type_is_error(l) || fx_type_is_error(r))
+        return true;
+    const char *name = fx_op_name(op);
+    if (op == FX_OP_IN) {
+        if (!fx_type_is_collection(r)) {
+            char *t = type_name(r);
+            fx_diag_error(c->diag, b->span, "`in` needs a range or a list on its right, not %s",
+                          t);
+            free(t);
+            return false;
+        }
+        if (!fx_type_assignable(l, r->elem)) {
+            mismatch(c, a->span, "the left side of `in`", l, r->elem);
+            return false;
+        }
+        return true;
+    }
+    if (op == FX_OP_EQ || op == FX_OP_NE) {
+        if (fx_type_join(c->arena, l, r))
+            return true;
+    } else if (fx_type_is_ordered(l) && fx_type_is_ordered(r) &&
+               fx_type_is_numeric(l) == fx_type_is_numeric(r)) {
+        return true;
+    }
+    char *tl = type_name(l), *tr = type_name(r);
+    fx_diag_error(c->diag, op_span, "cannot compare %s with %s using `%s`", tl, tr, name);
+    free(tl);
+    free(tr);
+    return false;
+}
+
+static FxType *check_compare(Checker *c, FxExpr *e)
+{
+    size_t n = e->u.compare.n;
+    for (size_t i = 0; i < n; i++)
+        check_expr(c, e->u.compare.operands[i]);
+    for (size_t i = 0; i + 1 < n; i++)
+        compare_ok(c, e->u.compare.ops[i], e->u.compare.operands[i], e->u.compare.operands[i + 1],
+                   e->u.compare.op_spans[i]);
+    return new_type(c, FX_TY_BOOL);
+}
+
+static void check_arg_types(Checker *c, const FxExpr *call, const FxIntent *callee)
+{
+    for (size_t i = 0; i < call->u.call.n_args && i < callee->n_params; i++) {
+        FxExpr *arg = call->u.call.args[i];
+        if (!fx_type_assignable(arg->type, callee->params[i].type)) {
+            char *what = fx_xasprintf("argument `%s` of `%s`", callee->params[i].name,
+                                      callee->name);
+            mismatch(c, arg->span, what, arg->type, callee->params[i].type);
+            free(what);
+        }
+    }
+}
+
+static FxType *check_builtin(Checker *c, FxExpr *e)
+{
+    const char *name = e->u.call.name;
+    size_t n = e->u.call.n_args;
+    FxExpr **args = e->u.call.args;
+    e->ref = FX_REF_BUILTIN;
+    bool two_ok = strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
+    if (n != 1 && !(two_ok && n == 2)) {
+        fx_diag_error(c->diag, e->span, "`%s` takes %s, but %zu %s given", name,
+                      two_ok ? "a list or two numbers" : "one argument", n,
+                      n == 1 ? "was" : "were");
+        return error_type(c);
+    }
+    FxType *a = args[0]->type;
+    if (n == 2) {
+        FxType *j = fx_type_join(c->arena, a, args[1]->type);
+        if (!j || !fx_type_is_ordered(j)) {
+            fx_diag_error(c->diag, e->span, "`%s` of two values needs two numbers or two "
+                                            "strings", name);
+            return error_type(c);
+        }
+        return j;
+    }
+    if (strcmp(name, "len") == 0) {
+        if (!fx_type_is_collection(a) && a->kind != FX_TY_STRING) {
+            char *t = type_name(a);
+            fx_diag_error(c->diag, args[0]->span, "`len` needs a list or a string, not %s", t);
+            free(t);
+        }
+        return new_type(c, FX_TY_NATURAL);
+    }
+    if (!fx_type_is_collection(a)) {
+        char *t = type_name(a);
+        fx_diag_error(c->diag, args[0]->span, "`%s` needs a list, not %s", name, t);
+        free(t);
+        return error_type(c);
+    }
+    if (strcmp(name, "count") == 0)
+        return new_type(c, FX_TY_NATURAL);
+    if (fx_type_is_error(a))
+        return a;
+    bool ordered_only = two_ok;
+    if (ordered_only ? !fx_type_is_ordered(a->elem) : !fx_type_is_numeric(a->elem)) {
+        char *t = type_name(a);
+        fx_diag_error(c->diag, args[0]->span, "`%s` needs a list of numbers, not %s", name, t);
+        free(t);
+        return error_type(c);
+    }
+    return a->elem;
+}
+
+static bool is_self(Checker *c, const char *name)
+{
+    return c->intent && (strcmp(c->intent->name, name) == 0 ||
+                         (c->intent->alias && strcmp(c->intent->alias, name) == 0));
+}
+
+static FxType *check_call(Checker *c, FxExpr *e)
+{
+    for (size_t i = 0; i < e->u.call.n_args; i++)
+        check_expr(c, e->u.call.args[i]);
+    const char *name = e->u.call.name;
+    const FxIntent *callee = NULL;
+    if (is_self(c, name)) {
+        callee = c->intent;
+        c->intent->recursive = true;
+    } else if (fx_check_is_builtin(name)) {
+        return check_builtin(c, e);
+    } else {
+        callee = find_intent(c, name);
+    }
+    if (!callee) {
+        report_unknown(c, e->u.call.name_span, "function", name, true);
+        return error_type(c);
+    }
+    e->ref = FX_REF_INTENT;
+    e->ref_intent = callee;
+    if (e->u.call.n_args != callee->n_params) {
+        fx_diag_error(c->diag, e->span, "`%s` takes %zu argument%s, but %zu %s given", name,
+                      callee->n_params, callee->n_params == 1 ? "" : "s", e->u.call.n_args,
+                      e->u.call.n_args == 1 ? "was" : "were");
+        return callee->ret ? callee->ret : error_type(c);
+    }
+    check_arg_types(c, e, callee);
+    return callee->ret ? callee->ret : error_type(c);
+}
+
+static FxType *check_index(Checker *c, FxExpr *e)
+{
+    FxType *base = check_expr(c, e->u.index.base);
+    size_t n = e->u.index.n;
+    for (size_t i = 0; i < n; i++) {
+        FxExpr *ix = e->u.index.indices[i];
+        FxType *t = check_expr(c, ix);
+        if (!fx_type_is_int(t))
+            mismatch(c, ix->span, "an index", t, new_type(c, FX_TY_INT));
+    }
+    if (fx_type_is_error(base))
+        return base;
+    size_t want = base->kind == FX_TY_MATRIX ? 2 : 1;
+    if (base->kind != FX_TY_MATRIX && base->kind != FX_TY_LIST && base->kind != FX_TY_STREAM) {
+        char *t = type_name(base);
+        fx_diag_error(c->diag, e->u.index.base->span, "only lists and matrices can be indexed; "
+                                                      "this is %s", t);
+        free(t);
+        return error_type(c);
+    }
+    if (n != want) {
+        fx_diag_error(c->diag, e->span, "a %s is indexed by %s", want == 2 ? "matrix" : "list",
+                      want == 2 ? "a row and a column: `A[i, j]`" : "one position: `xs[i]`");
+        return error_type(c);
+    }
+    return base->elem;
+}
+
+static FxType *check_field(Checker *c, FxExpr *e)
+{
+    FxType *base = check_expr(c, e->u.field.base);
+    if (fx_type_is_error(base))
+        return base;
+    if (base->kind != FX_TY_RECORD) {
+        char *t = type_name(base);
+        fx_diag_error(c->diag, e->u.field.name_span, "`.%s`: only records have fields; this is %s",
+                      e->u.field.name, t);
+        free(t);
+        return error_type(c);
+    }
+    const FxTypeDecl *td = base->record;
+    for (size_t i = 0; i < td->def->n_fields; i++)
+        if (strcmp(td->def->field_names[i], e->u.field.name) == 0)
+            return td->field_types[i];
+    const char *sugg = closest(e->u.field.name, td->def->field_names, td->def->n_fields);
+    if (sugg)
+        fx_diag_error(c->diag, e->u.field.name_span, "`%s` has no field `%s`; did you mean `%s`?",
+                      td->name, e->u.field.name, sugg);
+    else
+        fx_diag_error(c->diag, e->u.field.name_span, "`%s` has no field `%s`", td->name,
+                      e->u.field.name);
+    return error_type(c);
+}
+
+static FxType *check_list(Checker *c, FxExpr *e)
+{
+    FxType *elem = new_type(c, FX_TY_ANY);
+    for (size_t i = 0; i < e->u.list.n; i++) {
+        FxType *t = check_expr(c, e->u.list.items[i]);
+        FxType *j = fx_type_join(c->arena, elem, t);
+        if (!j) {
+            char *a = type_name(elem), *b = type_name(t);
+            fx_diag_error(c->diag, e->u.list.items[i]->span,
+                          "a list holds one type of element: this is %s, the others %s", b, a);
+            free(a);
+            free(b);
+            return error_type(c);
+        }
+        elem = j;
+    }
+    return fx_type_list(c->arena, elem);
+}
+
+/* A record literal takes the declared record type with exactly its fields. */
+static FxType *check_record(Checker *c, FxExpr *e)
+{
+    for (size_t i = 0; i < e->u.record.n; i++)
+        check_expr(c, e->u.record.values[i]);
+    fx_vec_foreach(FxModule *, m, &c->prog->modules)
+    {
+        fx_vec_foreach(FxTypeDecl *, tdp, &(*m)->types)
+        {
+            FxTypeDecl *td = *tdp;
+            if (!td->type || td->type->kind != FX_TY_RECORD || td->def->n_fields != e->u.record.n)
+                continue;
+            bool all = true;
+            for (size_t i = 0; i < e->u.record.n && all; i++) {
+                bool found = false;
+                for (size_t j = 0; j < td->def->n_fields; j++)
+                    if (strcmp(td->def->field_names[j], e->u.record.names[i]) == 0)
+                        found = fx_type_assignable(e->u.record.values[i]->type,
+                                                   td->field_types[j]);
+                all = found;
+            }
+            if (all)
+                return td->type;
+        }
+    }
+    fx_diag_error(c->diag, e->span, "no declared record type has exactly these fields");
+    return error_type(c);
+}
+
+static FxType *check_range(Checker *c, FxExpr *e)
+{
+    FxType *lo = check_expr(c, e->u.range.lo), *hi = check_expr(c, e->u.range.hi);
+    if (!fx_type_is_int(lo))
+        mismatch(c, e->u.range.lo->span, "a range's start", lo, new_type(c, FX_TY_INT));
+    if (!fx_type_is_int(hi))
+        mismatch(c, e->u.range.hi->span, "a range's end", hi, new_type(c, FX_TY_INT));
+    FxType *elem = fx_type_is_int(lo) && !fx_type_is_error(lo) && lo->kind == FX_TY_NATURAL
+                           ? lo
+                           : new_type(c, FX_TY_INT);
+    return fx_type_list(c->arena, elem);
+}
+
+/* Binds each binder over its domain; returns how many locals were pushed. */
+static size_t bind_binders(Checker *c, FxBinder *bs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        FxType *dom = check_expr(c, bs[i].domain);
+        if (!fx_type_is_collection(dom)) {
+            char *t = type_name(dom);
+            fx_diag_error(c->diag, bs[i].domain->span,
+                          "`%s` ranges over a range such as `0..n` or a list, not %s", bs[i].name,
+                          t);
+            free(t);
+            dom = error_type(c);
+        }
+        bs[i].type = fx_type_is_error(dom) ? dom : dom->elem;
+        push_local(c, bs[i].name, bs[i].type);
+    }
+    return n;
+}
+
+static FxType *check_aggregate(Checker *c, FxExpr *e)
+{
+    size_t mark = c->locals.len;
+    bind_binders(c, e->u.aggregate.binders, e->u.aggregate.n_binders);
+    if (e->u.aggregate.filter) {
+        FxType *f = check_expr(c, e->u.aggregate.filter);
+        if (!fx_type_is_error(f) && f->kind != FX_TY_BOOL)
+            mismatch(c, e->u.aggregate.filter->span, "the filter after `if`", f,
+                     new_type(c, FX_TY_BOOL));
+    }
+    FxType *body = check_expr(c, e->u.aggregate.body);
+    c->locals.len = mark;
+    switch (e->u.aggregate.agg) {
+    case FX_AGG_COUNT:
+        return new_type(c, FX_TY_NATURAL);
+    case FX_AGG_MIN:
+    case FX_AGG_MAX:
+        if (!fx_type_is_ordered(body)) {
+            fx_diag_error(c->diag, e->u.aggregate.body->span, "`%s` needs numbers or strings",
+                          fx_agg_name(e->u.aggregate.agg));
+            return error_type(c);
+        }
+        return body;
+    default:
+        if (!fx_type_is_numeric(body)) {
+            fx_diag_error(c->diag, e->u.aggregate.body->span, "`%s` needs numbers",
+                          fx_agg_name(e->u.aggregate.agg));
+            return error_type(c);
+        }
+        return body;
+    }
+}
+
+static FxType *check_quant(Checker *c, FxExpr *e)
+{
+    size_t mark = c->locals.len;
+    bind_binders(c, e->u.quant.binders, e->u.quant.n_binders);
+    FxType *body = e->u.quant.body ? check_expr(c, e->u.quant.body) : error_type(c);
+    if (!fx_type_is_error(body) && body->kind != FX_TY_BOOL)
+        mismatch(c, e->u.quant.body->span, "a quantifier's condition", body,
+                 new_type(c, FX_TY_BOOL));
+    c->locals.len = mark;
+    return new_type(c, FX_TY_BOOL);
+}
+
+static FxType *check_if(Checker *c, FxExpr *e)
+{
+    FxType *cond = check_expr(c, e->u.if_.cond);
+    if (!fx_type_is_error(cond) && cond->kind != FX_TY_BOOL)
+        mismatch(c, e->u.if_.cond->span, "the condition of `if`", cond, new_type(c, FX_TY_BOOL));
+    FxType *a = check_expr(c, e->u.if_.then_e), *b = check_expr(c, e->u.if_.else_e);
+    FxType *j = fx_type_join(c->arena, a, b);
+    if (!j) {
+        char *ta = type_name(a), *tb = type_name(b);
+        fx_diag_error(c->diag, e->span, "the branches of `if` differ: %s and %s", ta, tb);
+        free(ta);
+        free(tb);
+        return error_type(c);
+    }
+    return j;
+}
+
+static FxType *check_unary(Checker *c, FxExpr *e)
+{
+    FxType *t = check_expr(c, e->u.unary.operand);
+    if (e->u.unary.op == FX_OP_NOT) {
+        if (!fx_type_is_error(t) && t->kind != FX_TY_BOOL)
+            mismatch(c, e->u.unary.operand->span, "the operand of `not`", t,
+                     new_type(c, FX_TY_BOOL));
+        return new_type(c, FX_TY_BOOL);
+    }
+    if (!fx_type_is_numeric(t)) {
+        char *n = type_name(t);
+        fx_diag_error(c->diag, e->span, "`-` needs a number, not %s", n);
+        free(n);
+        return error_type(c);
+    }
+    if (fx_type_is_error(t) || t->kind == FX_TY_FLOAT)
+        return t;
+    return new_type(c, FX_TY_INT);
+}
+
+static FxType *check_expr(Checker *c, FxExpr *e)
+{
+    FxType *t;
+    switch (e->kind) {
+    case FX_EXPR_INT: t = new_type(c, FX_TY_NATURAL); break;
+    case FX_EXPR_FLOAT: t = new_type(c, FX_TY_FLOAT); break;
+    case FX_EXPR_STRING: t = new_type(c, FX_TY_STRING); break;
+    case FX_EXPR_BOOL: t = new_type(c, FX_TY_BOOL); break;
+    case FX_EXPR_NAME: t = check_name(c, e); break;
+    case FX_EXPR_RESULT:
+        if (c->result_ban) {
+            fx_diag_error(c->diag, e->span, "`result` cannot appear here: %s", c->result_ban);
+            t = error_type(c);
+        } else {
+            t = c->intent && c->intent->ret ? c->intent->ret : error_type(c);
+        }
+        break;
+    case FX_EXPR_UNARY: t = check_unary(c, e); break;
+    case FX_EXPR_BINARY: t = check_binary(c, e); break;
+    case FX_EXPR_COMPARE: t = check_compare(c, e); break;
+    case FX_EXPR_IF: t = check_if(c, e); break;
+    case FX_EXPR_CALL: t = check_call(c, e); break;
+    case FX_EXPR_INDEX: t = check_index(c, e); break;
+    case FX_EXPR_FIELD: t = check_field(c, e); break;
+    case FX_EXPR_LIST: t = check_list(c, e); break;
+    case FX_EXPR_RECORD: t = check_record(c, e); break;
+    case FX_EXPR_RANGE: t = check_range(c, e); break;
+    case FX_EXPR_AGGREGATE: t = check_aggregate(c, e); break;
+    case FX_EXPR_QUANT: t = check_quant(c, e); break;
+    default: t = error_type(c); break;
+    }
+    e->type = t ? t : error_type(c);
+    return e->type;
+}
+
+static void expect_bool(Checker *c, FxExpr *e, const char *what)
+{
+    FxType *t = check_expr(c, e);
+    if (!fx_type_is_error(t) && t->kind != FX_TY_BOOL)
+        mismatch(c, e->span, what, t, new_type(c, FX_TY_BOOL));
+}
+
+/* ---- free variables ---- */
+
+typedef FX_VEC(const char *) NameList;
+
+static bool in_list(const NameList *l, const char *name)
+{
+    fx_vec_foreach(const char *, n, l) if (strcmp(*n, name) == 0) return true;
+    return false;
+}
+
+/* Names in e that resolve to nothing in scope and are not bound inside e. */
+static void free_names(Checker *c, const FxExpr *e, NameList *bound, NameList *out)
+{
+    if (!e)
+        return;
+    size_t mark = bound->len;
+    switch (e->kind) {
+    case FX_EXPR_NAME:
+        if (!in_list(bound, e->u.text) && !name_in_scope(c, e->u.text) &&
+            !in_list(out, e->u.text))
+            fx_vec_push(out, e->u.text);
+        break;
+    case FX_EXPR_UNARY: free_names(c, e->u.unary.operand, bound, out); break;
+    case FX_EXPR_BINARY:
+        free_names(c, e->u.binary.lhs, bound, out);
+        free_names(c, e->u.binary.rhs, bound, out);
+        break;
+    case FX_EXPR_COMPARE:
+        for (size_t i = 0; i < e->u.compare.n; i++)
+            free_names(c, e->u.compare.operands[i], bound, out);
+        break;
+    case FX_EXPR_IF:
+        free_names(c, e->u.if_.cond, bound, out);
+        free_names(c, e->u.if_.then_e, bound, out);
+        free_names(c, e->u.if_.else_e, bound, out);
+        break;
+    case FX_EXPR_CALL:
+        for (size_t i = 0; i < e->u.call.n_args; i++)
+            free_names(c, e->u.call.args[i], bound, out);
+        break;
+    case FX_EXPR_INDEX:
+        free_names(c, e->u.index.base, bound, out);
+        for (size_t i = 0; i < e->u.index.n; i++)
+            free_names(c, e->u.index.indices[i], bound, out);
+        break;
+    case FX_EXPR_FIELD: free_names(c, e->u.field.base, bound, out); break;
+    case FX_EXPR_LIST:
+        for (size_t i = 0; i < e->u.list.n; i++)
+            free_names(c, e->u.list.items[i], bound, out);
+        break;
+    case FX_EXPR_RECORD:
+        for (size_t i = 0; i < e->u.record.n; i++)
+            free_names(c, e->u.record.values[i], bound, out);
+        break;
+    case FX_EXPR_RANGE:
+        free_names(c, e->u.range.lo, bound, out);
+        free_names(c, e->u.range.hi, bound, out);
+        break;
+    case FX_EXPR_AGGREGATE:
+        for (size_t i = 0; i < e->u.aggregate.n_binders; i++) {
+            free_names(c, e->u.aggregate.binders[i].domain, bound, out);
+            fx_vec_push(bound, e->u.aggregate.binders[i].name);
+        }
+        free_names(c, e->u.aggregate.filter, bound, out);
+        free_names(c, e->u.aggregate.body, bound, out);
+        break;
+    case FX_EXPR_QUANT:
+        for (size_t i = 0; i < e->u.quant.n_binders; i++) {
+            free_names(c, e->u.quant.binders[i].domain, bound, out);
+            fx_vec_push(bound, e->u.quant.binders[i].name);
+        }
+        free_names(c, e->u.quant.body, bound, out);
+        break;
+    default:
+        break;
+    }
+    bound->len = mark;
+}
+
+/* ---- bounds of a comprehension variable ---- */
+
+static bool mentions(const FxExpr *e, const char *var);
+
+static bool mentions_any(FxExpr *const *es, size_t n, const char *var)
+{
+    for (size_t i = 0; i < n; i++)
+        if (mentions(es[i], var))
+            return true;
+    return false;
+}
+
+static bool mentions(const FxExpr *e, const char *var)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case FX_EXPR_NAME: return strcmp(e->u.text, var) == 0;
+    case FX_EXPR_UNARY: return mentions(e->u.unary.operand, var);
+    case FX_EXPR_BINARY: return mentions(e->u.binary.lhs, var) || mentions(e->u.binary.rhs, var);
+    case FX_EXPR_COMPARE: return mentions_any(e->u.compare.operands, e->u.compare.n, var);
+    case FX_EXPR_IF:
+        return mentions(e->u.if_.cond, var) || mentions(e->u.if_.then_e, var) ||
+               mentions(e->u.if_.else_e, var);
+    case FX_EXPR_CALL: return mentions_any(e->u.call.args, e->u.call.n_args, var);
+    case FX_EXPR_INDEX:
+        return mentions(e->u.index.base, var) ||
+               mentions_any(e->u.index.indices, e->u.index.n, var);
+    case FX_EXPR_FIELD: return mentions(e->u.field.base, var);
+    case FX_EXPR_LIST: return mentions_any(e->u.list.items, e->u.list.n, var);
+    case FX_EXPR_RECORD: return mentions_any(e->u.record.values, e->u.record.n, var);
+    case FX_EXPR_RANGE: return mentions(e->u.range.lo, var) || mentions(e->u.range.hi, var);
+    case FX_EXPR_AGGREGATE:
+        return mentions(e->u.aggregate.body, var) || mentions(e->u.aggregate.filter, var) ||
+               (e->u.aggregate.n_binders && mentions(e->u.aggregate.binders[0].domain, var));
+    case FX_EXPR_QUANT:
+        return mentions(e->u.quant.body, var) ||
+               (e->u.quant.n_binders && mentions(e->u.quant.binders[0].domain, var));
+    default: return false;
+    }
+}
+
+static bool is_var(const FxExpr *e, const char *var)
+{
+    return e->kind == FX_EXPR_NAME && strcmp(e->u.text, var) == 0;
+}
+
+/* Records which sides of `var` one comparison `a op b` bounds. */
+static void bound_pair(const FxExpr *a, FxOp op, const FxExpr *b, const char *var, bool *lo,
+                       bool *hi)
+{
+    if (is_var(a, var) && !mentions(b, var)) {
+        *lo |= op == FX_OP_GT || op == FX_OP_GE || op == FX_OP_EQ || op == FX_OP_IN;
+        *hi |= op == FX_OP_LT || op == FX_OP_LE || op == FX_OP_EQ || op == FX_OP_IN;
+    } else if (is_var(b, var) && !mentions(a, var)) {
+        *lo |= op == FX_OP_LT || op == FX_OP_LE || op == FX_OP_EQ;
+        *hi |= op == FX_OP_GT || op == FX_OP_GE || op == FX_OP_EQ;
+    }
+}
+
+/* Walks the conjuncts of cond: only a bound that holds on every path counts. */
+static void find_bounds(const FxExpr *cond, const char *var, bool *lo, bool *hi)
+{
+    if (cond->kind == FX_EXPR_BINARY && cond->u.binary.op == FX_OP_AND) {
+        find_bounds(cond->u.binary.lhs, var, lo, hi);
+        find_bounds(cond->u.binary.rhs, var, lo, hi);
+    } else if (cond->kind == FX_EXPR_COMPARE) {
+        for (size_t i = 0; i + 1 < cond->u.compare.n; i++)
+            bound_pair(cond->u.compare.operands[i], cond->u.compare.ops[i],
+                       cond->u.compare.operands[i + 1], var, lo, hi);
+    }
+}
+
+/* ---- constraints ---- */
+
+static const char *const result_banned_in_definition =
+        "it is what this constraint defines; `result` belongs in postconditions";
+
+/* `f(PATTERN, ...) = EXPR` whose head is another function is an ordinary
+ * equality: rewrite it as a postcondition. */
+static void make_postcondition(Checker *c, FxConstraint *k)
+{
+    if (k->u.eq.guard) {
+        fx_diag_error(c->diag, k->u.eq.guard->span,
+                      "`when` guards only the equations that define `%s`; `%s` is another "
+                      "function", c->intent->name, k->u.eq.head);
+    }
+    FxExpr *call = FX_NEW(c->arena, FxExpr);
+    call->kind = FX_EXPR_CALL;
+    call->span = fx_span_join(k->u.eq.head_span, k->u.eq.n_patterns
+                                                         ? k->u.eq.patterns[k->u.eq.n_patterns - 1]->span
+                                                         : k->u.eq.head_span);
+    call->u.call.name = k->u.eq.head;
+    call->u.call.name_span = k->u.eq.head_span;
+    call->u.call.n_args = k->u.eq.n_patterns;
+    call->u.call.args = k->u.eq.patterns;
+    FxExpr *cmp = FX_NEW(c->arena, FxExpr);
+    cmp->kind = FX_EXPR_COMPARE;
+    cmp->span = k->span;
+    cmp->u.compare.n = 2;
+    cmp->u.compare.operands = fx_arena_alloc(c->arena, 2 * sizeof(FxExpr *));
+    cmp->u.compare.operands[0] = call;
+    cmp->u.compare.operands[1] = k->u.eq.rhs;
+    cmp->u.compare.ops = fx_arena_alloc(c->arena, sizeof(FxOp));
+    cmp->u.compare.ops[0] = FX_OP_EQ;
+    cmp->u.compare.op_spans = fx_arena_alloc(c->arena, sizeof(FxSpan));
+    cmp->u.compare.op_spans[0] = k->u.eq.head_span;
+    k->kind = FX_CON_POST;
+    k->u.post.expr = cmp;
+}
+
+/* The alias rule: the head of a defining equation names the intent, or is
+ * an alias for it when it names no other function. One alias per intent. */
+static void classify_equations(Checker *c, FxIntent *in)
+{
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        FxConstraint *k = *kp;
+        if (k->kind != FX_CON_EQUATION || !k->u.eq.head)
+            continue;
+        const char *head = k->u.eq.head;
+        if (strcmp(head, in->name) == 0 || (in->alias && strcmp(head, in->alias) == 0))
+            continue;
+        if (find_intent(c, head) || fx_check_is_builtin(head)) {
+            make_postcondition(c, k);
+        } else if (!in->alias) {
+            in->alias = head;
+        } else {
+            fx_diag_error(c->diag, k->u.eq.head_span,
+                          "`%s` is not `%s`: this intent's equations already define it under "
+                          "the name `%s`", head, in->name, in->alias);
+        }
+    }
+}
+
+static bool is_literal_pattern(const FxExpr *p)
+{
+    if (p->kind == FX_EXPR_UNARY && p->u.unary.op == FX_OP_NEG)
+        p = p->u.unary.operand;
+    return p->kind == FX_EXPR_INT || p->kind == FX_EXPR_FLOAT || p->kind == FX_EXPR_STRING ||
+           p->kind == FX_EXPR_BOOL;
+}
+
+/* Checks the patterns of a defining equation and binds its variables.
+ * Returns false when the equation is malformed beyond checking its body. */
+static bool bind_patterns(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    const char *head = k->u.eq.head;
+    if (k->u.eq.n_patterns != in->n_params) {
+        bool alias = strcmp(head, in->name) != 0;
+        fx_diag_error(c->diag, k->u.eq.head_span,
+                      "%s%s%s takes %zu parameter%s, but this equation has %zu pattern%s",
+                      alias ? "`" : "", alias ? head : "", alias ? "` stands for `" : "`",
+                      in->n_params, in->n_params == 1 ? "" : "s", k->u.eq.n_patterns,
+                      k->u.eq.n_patterns == 1 ? "" : "s");
+        return false;
+    }
+    bool literal = false, ok = true;
+    for (size_t i = 0; i < k->u.eq.n_patterns; i++) {
+        FxExpr *p = k->u.eq.patterns[i];
+        FxParam *prm = &in->params[i];
+        if (p->kind == FX_EXPR_NAME) {
+            for (size_t j = 0; j < i; j++) {
+                FxExpr *q = k->u.eq.patterns[j];
+                if (q->kind == FX_EXPR_NAME && strcmp(q->u.text, p->u.text) == 0)
+                    fx_diag_error(c->diag, p->span, "`%s` appears twice in this equation's "
+                                                    "patterns", p->u.text);
+            }
+            p->type = prm->type;
+            p->ref = FX_REF_LOCAL;
+            push_local(c, p->u.text, prm->type);
+        } else if (is_literal_pattern(p)) {
+            literal = true;
+            FxType *t = check_expr(c, p);
+            bool negative = p->kind == FX_EXPR_UNARY;
+            if (!fx_type_assignable(t, prm->type) ||
+                (negative && prm->type->kind == FX_TY_NATURAL)) {
+                char *tn = type_name(prm->type);
+                fx_diag_error(c->diag, p->span, "this pattern can never match: parameter `%s` "
+                                                "is %s", prm->name, tn);
+                free(tn);
+            }
+        } else if (p->kind == FX_EXPR_RESULT) {
+            fx_diag_error(c->diag, p->span, "`result` cannot be a pattern; it is the value "
+                                            "being defined");
+            ok = false;
+        } else {
+            fx_diag_error(c->diag, p->span, "a pattern is a literal or a variable; to test an "
+                                            "argument, use a variable and a `when` guard");
+            ok = false;
+        }
+    }
+    k->u.eq.tier = literal ? FX_TIER_LITERAL : k->u.eq.guard ? FX_TIER_GUARDED : FX_TIER_OTHERWISE;
+    return ok;
+}
+
+static void check_equation(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    size_t mark = c->locals.len;
+    bool ok = true;
+    if (k->u.eq.head)
+        ok = bind_patterns(c, in, k);
+    else
+        k->u.eq.tier = k->u.eq.guard ? FX_TIER_GUARDED : FX_TIER_OTHERWISE;
+    c->result_ban = result_banned_in_definition;
+    if (ok) {
+        if (k->u.eq.guard)
+            expect_bool(c, k->u.eq.guard, "a `when` guard");
+        FxType *t = check_expr(c, k->u.eq.rhs);
+        if (!fx_type_assignable(t, in->ret)) {
+            char *what = fx_xasprintf("the value of `%s`", in->name);
+            mismatch(c, k->u.eq.rhs->span, what, t, in->ret);
+            free(what);
+        }
+    }
+    c->result_ban = NULL;
+    c->locals.len = mark;
+}
+
+static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    FxType *ret = in->ret;
+    if (fx_type_is_error(ret))
+        return;
+    size_t want = ret->kind == FX_TY_MATRIX ? 2 : ret->kind == FX_TY_LIST ? 1 : 0;
+    if (want == 0) {
+        char *t = type_name(ret);
+        fx_diag_error(c->diag, k->span, "`result[...] = ...` defines the elements of a list or "
+                                        "matrix, but `%s` returns %s", in->name, t);
+        free(t);
+        return;
+    }
+    if (k->u.elem.n_indices != want) {
+        fx_diag_error(c->diag, k->span, "the result is a %s: define `%s`",
+                      want == 2 ? "matrix" : "list",
+                      want == 2 ? "result[i, j] = ..." : "result[i] = ...");
+        return;
+    }
+    size_t mark = c->locals.len;
+    for (size_t i = 0; i < want; i++) {
+        const char *name = k->u.elem.indices[i];
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(k->u.elem.indices[j], name) == 0)
+                fx_diag_error(c->diag, k->u.elem.index_spans[i],
+                              "index `%s` is used twice; each dimension needs its own", name);
+        if (name_in_scope(c, name))
+            fx_diag_error(c->diag, k->u.elem.index_spans[i],
+                          "index `%s` hides a parameter or size of the same name", name);
+        push_local(c, name, new_type(c, FX_TY_NATURAL));
+    }
+    c->result_ban = result_banned_in_definition;
+    FxType *t = check_expr(c, k->u.elem.rhs);
+    if (!fx_type_assignable(t, ret->elem))
+        mismatch(c, k->u.elem.rhs->span, "each element", t, ret->elem);
+    c->result_ban = NULL;
+    c->locals.len = mark;
+}
+
+/* The plural rule: `primes` names the predicate `prime`. */
+static const FxIntent *find_kind(Checker *c, const char *word)
+{
+    const FxIntent *in = find_intent(c, word);
+    size_t n = strlen(word);
+    if (!in && n > 1 && word[n - 1] == 's') {
+        char *singular = fx_xstrndup(word, n - 1);
+        in = find_intent(c, singular);
+        if (!in && n > 2 && word[n - 2] == 'e') {
+            singular[n - 2] = '\0';
+            in = find_intent(c, singular);
+        }
+        free(singular);
+    }
+    return in;
+}
+
+static void check_comprehension_var(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    const FxIntent *kind = NULL;
+    if (k->u.comp.second) {
+        kind = find_kind(c, k->u.comp.first);
+        if (!kind) {
+            fx_diag_error(c->diag, k->u.comp.first_span,
+                          "unknown kind `%s`: no predicate `%s` is in scope", k->u.comp.first,
+                          k->u.comp.first);
+            return;
+        }
+        if (kind->n_params != 1 || !kind->ret || kind->ret->kind != FX_TY_BOOL) {
+            fx_diag_error(c->diag, k->u.comp.first_span, "kind `%s` must name a predicate of one "
+                          "parameter returning Bool, as `prime(p: Natural) -> Bool`",
+                          k->u.comp.first);
+            return;
+        }
+        k->u.comp.kind_pred = kind;
+        k->u.comp.var = k->u.comp.second;
+        k->u.comp.var_span = k->u.comp.second_span;
+    } else {
+        k->u.comp.var = k->u.comp.first;
+        k->u.comp.var_span = k->u.comp.first_span;
+    }
+    FxType *vt = kind ? kind->params[0].type : NULL;
+    if (!vt) {
+        vt = !fx_type_is_error(in->ret) && fx_type_is_collection(in->ret) && in->ret->elem &&
+                             fx_type_is_int(in->ret->elem)
+                     ? in->ret->elem
+                     : new_type(c, FX_TY_INT);
+    }
+    k->u.comp.var_type = vt;
+    bool lo = vt->kind == FX_TY_NATURAL, hi = false;
+    find_bounds(k->u.comp.cond, k->u.comp.var, &lo, &hi);
+    if (!lo || !hi) {
+        const char *v = k->u.comp.var;
+        fx_diag_error(c->diag, k->u.comp.var_span,
+                      "comprehension variable `%s` has no %s bound: add a condition such as "
+                      "`%s %s` or `%s in 0..n`",
+                      v, !hi ? "upper" : "lower", v, !hi ? "<= n" : ">= 0", v);
+    }
+}
+
+static void check_comprehension(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    size_t mark = c->locals.len;
+    bool collection = !k->u.comp.second && name_in_scope(c, k->u.comp.first);
+    if (collection) {
+        FxExpr *coll = FX_NEW(c->arena, FxExpr);
+        coll->kind = FX_EXPR_NAME;
+        coll->span = k->u.comp.first_span;
+        coll->u.text = k->u.comp.first;
+        FxType *ct = check_expr(c, coll);
+        k->u.comp.collection = coll;
+        if (!fx_type_is_collection(ct)) {
+            char *t = type_name(ct);
+            fx_diag_error(c->diag, coll->span, "`%s` is %s, not a collection to select from",
+                          k->u.comp.first, t);
+            free(t);
+            return;
+        }
+        NameList bound = {0}, free_vars = {0};
+        free_names(c, k->u.comp.cond, &bound, &free_vars);
+        if (free_vars.len != 1) {
+            fx_diag_error(c->diag, k->u.comp.cond->span,
+                          free_vars.len == 0
+                                  ? "the condition must name the element of `%s`, as in "
+                                    "`all users where user.age >= 18`"
+                                  : "the condition names several unknown variables; exactly one "
+                                    "stands for the element of `%s`",
+                          k->u.comp.first);
+            fx_vec_free(&bound);
+            fx_vec_free(&free_vars);
+            return;
+        }
+        k->u.comp.var = free_vars.data[0];
+        k->u.comp.var_span = coll->span;
+        k->u.comp.var_type = fx_type_is_error(ct) ? ct : ct->elem;
+        fx_vec_free(&bound);
+        fx_vec_free(&free_vars);
+    } else {
+        check_comprehension_var(c, in, k);
+        if (!k->u.comp.var)
+            return;
+    }
+    push_local(c, k->u.comp.var, k->u.comp.var_type);
+    c->result_ban = result_banned_in_definition;
+    expect_bool(c, k->u.comp.cond, "the condition after `where`");
+    c->result_ban = NULL;
+    c->locals.len = mark;
+    if (!fx_type_is_error(in->ret) &&
+        (!fx_type_is_collection(in->ret) ||
+         !fx_type_assignable(k->u.comp.var_type, in->ret->elem))) {
+        FxType *lt = fx_type_list(c->arena, k->u.comp.var_type);
+        char *what = fx_xasprintf("the result of `%s`", in->name);
+        mismatch(c, k->span, what, lt, in->ret);
+        free(what);
+    }
+}
+
+static bool is_field_of(const FxType *elem, const char *name)
+{
+    if (!elem || elem->kind != FX_TY_RECORD)
+        return false;
+    for (size_t i = 0; i < elem->record->def->n_fields; i++)
+        if (strcmp(elem->record->def->field_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* `by KEY`: a field of the element record, a one-parameter function, or an
+ * expression whose one unknown variable stands for the element. */
+static void check_order_key(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    FxExpr *key = k->u.order.key;
+    FxType *elem = fx_type_is_error(in->ret) ? NULL : in->ret->elem;
+    FxType *kt = NULL;
+    if (key->kind == FX_EXPR_NAME && is_field_of(elem, key->u.text)) {
+        for (size_t i = 0; i < elem->record->def->n_fields; i++)
+            if (strcmp(elem->record->def->field_names[i], key->u.text) == 0)
+                kt = elem->record->field_types[i];
+    } else if (key->kind == FX_EXPR_NAME && find_intent(c, key->u.text)) {
+        const FxIntent *f = find_intent(c, key->u.text);
+        if (f->n_params != 1 || (elem && !fx_type_assignable(elem, f->params[0].type))) {
+            fx_diag_error(c->diag, key->span, "`by %s`: `%s` must take one element of the "
+                          "result", key->u.text, key->u.text);
+            return;
+        }
+        kt = f->ret;
+    } else {
+        NameList bound = {0}, vars = {0};
+        free_names(c, key, &bound, &vars);
+        if (vars.len != 1) {
+            fx_diag_error(c->diag, key->span, "`by` needs a field, a function, or an expression "
+                          "of one variable that stands for an element, as in `by abs(x)`");
+        } else {
+            size_t mark = c->locals.len;
+            push_local(c, vars.data[0], elem ? elem : error_type(c));
+            kt = check_expr(c, key);
+            c->locals.len = mark;
+        }
+        fx_vec_free(&bound);
+        fx_vec_free(&vars);
+    }
+    if (kt && !fx_type_is_ordered(kt)) {
+        char *t = type_name(kt);
+        fx_diag_error(c->diag, key->span, "a sort key must be a number or a string, not %s", t);
+        free(t);
+    }
+}
+
+static void check_order(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    if (fx_type_is_error(in->ret))
+        return;
+    if (!fx_type_is_collection(in->ret)) {
+        char *t = type_name(in->ret);
+        fx_diag_error(c->diag, k->span, "only a list can be sorted; `%s` returns %s", in->name, t);
+        free(t);
+        return;
+    }
+    c->result_ban = "`by` names a field or a function of an element";
+    if (k->u.order.key)
+        check_order_key(c, in, k);
+    else if (!fx_type_is_ordered(in->ret->elem)) {
+        char *t = type_name(in->ret->elem);
+        fx_diag_error(c->diag, k->span, "elements of type %s have no order; add `by` and a key",
+                      t);
+        free(t);
+    }
+    c->result_ban = NULL;
+}
+
+static void check_permutation(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    c->result_ban = result_banned_in_definition;
+    FxType *t = check_expr(c, k->u.perm.of);
+    c->result_ban = NULL;
+    if (!fx_type_is_collection(t)) {
+        char *n = type_name(t);
+        fx_diag_error(c->diag, k->u.perm.of->span, "a permutation is of a list, not %s", n);
+        free(n);
+    } else if (!fx_type_assignable(t, in->ret)) {
+        char *what = fx_xasprintf("the result of `%s`", in->name);
+        mismatch(c, k->u.perm.of->span, what, t, in->ret);
+        free(what);
+    }
+}
+
+static const char *form_name(FxConstraintKind kind)
+{
+    switch (kind) {
+    case FX_CON_EQUATION: return "a defining equation";
+    case FX_CON_ELEMENTWISE: return "an element-wise definition";
+    case FX_CON_COMPREHENSION: return "a comprehension";
+    case FX_CON_PERMUTATION: return "a permutation";
+    default: return "a constraint";
+    }
+}
+
+/* Exactly one way of constructing the result: equations (any number), one
+ * element-wise definition, one comprehension, or one permutation. */
+static void check_construction(Checker *c, FxIntent *in)
+{
+    const FxConstraint *first = NULL;
+    size_t elementwise = 0;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        const FxConstraint *k = *kp;
+        if (k->kind == FX_CON_ORDER || k->kind == FX_CON_POST)
+            continue;
+        elementwise += k->kind == FX_CON_ELEMENTWISE;
+        if (!first) {
+            first = k;
+            continue;
+        }
+        if (k->kind == FX_CON_EQUATION && first->kind == FX_CON_EQUATION)
+            continue;
+        FxDiagItem *it = fx_diag_error(c->diag, k->span,
+                                       "`result` is already constructed by %s; an intent "
+                                       "constructs its result one way",
+                                       form_name(first->kind));
+        fx_diag_note(c->diag, it, first->span, "the first construction is here");
+    }
+    if (!first && in->has_section[FX_SECTION_CONSTRAINTS]) {
+        fx_diag_error(c->diag, in->name_span,
+                      "nothing in `%s` constructs the result: add a defining equation, an "
+                      "element-wise definition, a comprehension or a permutation",
+                      in->name);
+    }
+    const FxConstraint *order = NULL;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        if ((*kp)->kind != FX_CON_ORDER)
+            continue;
+        if (order) {
+            FxDiagItem *it = fx_diag_error(c->diag, (*kp)->span, "the order is already given");
+            fx_diag_note(c->diag, it, order->span, "the first order constraint is here");
+        }
+        order = *kp;
+    }
+}
+
+static void check_constraint(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    switch (k->kind) {
+    case FX_CON_EQUATION: check_equation(c, in, k); break;
+    case FX_CON_ELEMENTWISE: check_elementwise(c, in, k); break;
+    case FX_CON_COMPREHENSION: check_comprehension(c, in, k); break;
+    case FX_CON_ORDER: check_order(c, in, k); break;
+    case FX_CON_PERMUTATION: check_permutation(c, in, k); break;
+    case FX_CON_POST: expect_bool(c, k->u.post.expr, "a postcondition"); break;
+    }
+}
+
+/* ---- properties and hints ---- */
+
+static const char *const known_properties[] = {
+    "pure",        "deterministic",     "stateless", "total",    "commutative",
+    "associative", "distributive",      "monotone",  "order_independent",
+    "parallelizable", "parallelizable_over",
+};
+
+static void check_property_shape(Checker *c, FxIntent *in, FxProperty *pr)
+{
+    bool known = false;
+    for (size_t i = 0; i < FX_ARRAY_LEN(known_properties); i++)
+        known |= strcmp(pr->name, known_properties[i]) == 0;
+    if (!known) {
+        const char *sugg = closest(pr->name, known_properties, FX_ARRAY_LEN(known_properties));
+        FxBuf list = {0};
+        for (size_t i = 0; i < FX_ARRAY_LEN(known_properties); i++)
+            fx_buf_printf(&list, "%s%s", i ? ", " : "", known_properties[i]);
+        if (sugg)
+            fx_diag_error(c->diag, pr->name_span, "unknown property `%s`; did you mean `%s`? "
+                          "(known: %s)", pr->name, sugg, fx_buf_str(&list));
+        else
+            fx_diag_error(c->diag, pr->name_span, "unknown property `%s` (known: %s)", pr->name,
+                          fx_buf_str(&list));
+        fx_buf_free(&list);
+        pr->verdict = FX_VERDICT_FALSE;
+        return;
+    }
+    bool takes_args = strcmp(pr->name, "parallelizable_over") == 0;
+    if (takes_args && pr->n_args == 0) {
+        fx_diag_error(c->diag, pr->name_span, "`parallelizable_over` names the index variables, "
+                                              "as in `parallelizable_over(i, j)`");
+        pr->verdict = FX_VERDICT_FALSE;
+    } else if (!takes_args && pr->n_args > 0) {
+        fx_diag_error(c->diag, pr->span, "`%s` takes no arguments; put a comment after a space: "
+                                         "`%s (why)`", pr->name, pr->name);
+        pr->verdict = FX_VERDICT_FALSE;
+    }
+    (void)in;
+}
+
+static const char *const known_hints[] = {
+    "prefer_blocked_computation", "prefer_parallel", "prefer_sequential", "prefer_gpu",
+    "latency", "memory", "optimize_for",
+};
+static const char *const known_conditions[] = {"GPU_available", "MPI_available",
+                                               "multicore"};
+
+static bool in_table(const char *name, const char *const *table, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, table[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Hints never change meaning, so everything wrong with one is a warning. */
+static void check_hint(Checker *c, const FxHint *h)
+{
+    if (h->condition && !in_table(h->condition, known_conditions, FX_ARRAY_LEN(known_conditions)))
+        fx_diag_warning(c->diag, h->condition_span, "unknown condition `%s` in a hint; it is "
+                        "treated as false (known: GPU_available, MPI_available, multicore)",
+                        h->condition);
+    if (!in_table(h->name, known_hints, FX_ARRAY_LEN(known_hints))) {
+        const char *sugg = closest(h->name, known_hints, FX_ARRAY_LEN(known_hints));
+        if (sugg)
+            fx_diag_warning(c->diag, h->name_span, "unknown performance hint `%s` is ignored; "
+                            "did you mean `%s`?", h->name, sugg);
+        else
+            fx_diag_warning(c->diag, h->name_span, "unknown performance hint `%s` is ignored",
+                            h->name);
+        return;
+    }
+    bool bounded = strcmp(h->name, "latency") == 0 || strcmp(h->name, "memory") == 0;
+    if (bounded && !h->has_bound) {
+        fx_diag_warning(c->diag, h->span, "`%s` needs a bound, as in `%s < 100ms`; the hint "
+                        "is ignored", h->name, h->name);
+        return;
+    }
+    if (!bounded && h->has_bound) {
+        fx_diag_warning(c->diag, h->span, "`%s` takes no bound; the hint is ignored", h->name);
+        return;
+    }
+    if (h->has_bound) {
+        static const char *const time_units[] = {"ns", "us", "ms", "s"};
+        static const char *const size_units[] = {"B", "KB", "MB", "GB", "TB"};
+        bool time = h->name[0] == 'l';
+        const char *const *units = time ? time_units : size_units;
+        size_t n = time ? FX_ARRAY_LEN(time_units) : FX_ARRAY_LEN(size_units);
+        if (!h->bound_unit || !in_table(h->bound_unit, units, n))
+            fx_diag_warning(c->diag, h->bound_span, "`%s` needs a unit (%s); the hint is ignored",
+                            h->name, time ? "ns, us, ms or s" : "B, KB, MB, GB or TB");
+    }
+    bool wants_arg = strcmp(h->name, "optimize_for") == 0;
+    if (wants_arg && (!h->arg || (strcmp(h->arg, "energy") != 0 && strcmp(h->arg, "latency") != 0 &&
+                                  strcmp(h->arg, "throughput") != 0)))
+        fx_diag_warning(c->diag, h->arg ? h->arg_span : h->name_span,
+                        "`optimize_for` takes energy, latency or throughput; the hint is ignored");
+    else if (!wants_arg && h->arg)
+        fx_diag_warning(c->diag, h->arg_span, "`%s` takes no argument; `%s` is ignored", h->name,
+                        h->arg);
+}
+
+/* ---- declarations ---- */
+
+static void resolve_signature(Checker *c, FxIntent *in)
+{
+    c->intent = in;
+    c->sizes.len = 0;
+    for (size_t i = 0; i < in->n_params; i++) {
+        FxParam *p = &in->params[i];
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(in->params[j].name, p->name) == 0)
+                fx_diag_error(c->diag, p->span, "parameter `%s` is declared twice", p->name);
+        p->type = resolve_type(c, p->type_expr, true);
+    }
+    in->ret = resolve_type(c, in->ret_expr, false);
+    c->intent = NULL;
+}
+
+static void collect_sizes(Checker *c, FxIntent *in)
+{
+    c->sizes.len = 0;
+    for (size_t i = 0; i < in->n_params; i++) {
+        const FxType *t = in->params[i].type;
+        if (!t || t->kind != FX_TY_MATRIX)
+            continue;
+        const char *dims[2] = {t->rows, t->cols};
+        for (size_t d = 0; d < 2; d++) {
+            if (dims[d][0] < 'A' || is_size_var(c, dims[d]))
+                continue;
+            SizeVar sv = {dims[d], in->params[i].span};
+            fx_vec_push(&c->sizes, sv);
+        }
+    }
+}
+
+static void check_intent(Checker *c, FxIntent *in)
+{
+    size_t errors_before = fx_diag_errors(c->diag);
+    c->intent = in;
+    collect_sizes(c, in);
+    classify_equations(c, in);
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) check_constraint(c, in, *kp);
+    check_construction(c, in);
+    fx_vec_foreach(FxProperty *, pp, &in->properties) check_property_shape(c, in, *pp);
+    fx_vec_foreach(FxHint *, hp, &in->hints) check_hint(c, *hp);
+    c->intent = NULL;
+    c->locals.len = 0;
+    c->sizes.len = 0;
+    if (fx_diag_errors(c->diag) == errors_before)
+        fx_check_intent_smt(c->prog, in, c->options);
+}
+
+static void check_data(Checker *c, const FxModule *m, FxDataDecl *dd)
+{
+    dd->type = resolve_type(c, dd->type_expr, false);
+    const FxType *t = dd->type;
+    if (!fx_type_is_error(t) && (!fx_type_is_collection(t) || !t->elem ||
+                                 t->elem->kind != FX_TY_RECORD)) {
+        char *n = type_name(t);
+        fx_diag_error(c->diag, dd->type_expr->span, "a data source is a List or Stream of "
+                      "records, such as `List[User]`, not %s", n);
+        free(n);
+    } else if (!fx_type_is_error(t)) {
+        const FxTypeDecl *rec = t->elem->record;
+        for (size_t i = 0; i < rec->def->n_fields; i++)
+            if (rec->field_types[i] && !fx_type_is_scalar(rec->field_types[i]))
+                fx_diag_error(c->diag, dd->type_expr->span, "field `%s` of `%s` is not a "
+                              "number, string or boolean, so no column can hold it",
+                              rec->def->field_names[i], rec->name);
+    }
+    /* `file.db:table` names a table of an SQLite file */
+    const char *colon = strrchr(dd->path, ':');
+    size_t file_len = colon ? (size_t)(colon - dd->path) : strlen(dd->path);
+    const char *slash = strrchr(m->src->path, '/');
+    size_t dir_len = slash ? (size_t)(slash - m->src->path) + 1 : 0;
+    char *resolved = dd->path[0] == '/'
+                             ? fx_xstrndup(dd->path, file_len)
+                             : fx_xasprintf("%.*s%.*s", (int)dir_len, m->src->path,
+                                            (int)file_len, dd->path);
+    dd->resolved_path = fx_arena_strdup(c->arena, resolved);
+    if (access(resolved, R_OK) != 0)
+        fx_diag_warning(c->diag, dd->path_span, "data file `%.*s` not found next to `%s`; "
+                        "running an intent that reads `%s` will fail", (int)file_len, dd->path,
+                        m->src->path, dd->name);
+    free(resolved);
+}
+
+/* A name declared twice among the user's files. */
+static void check_duplicates(Checker *c)
+{
+    FX_VEC(FxIntent *) seen = {0};
+    fx_vec_foreach(FxModule *, m, &c->prog->modules)
+    {
+        if (*m == c->prog->prelude)
+            continue;
+        fx_vec_foreach(FxIntent *, in, &(*m)->intents)
+        {
+            if (fx_check_is_builtin((*in)->name))
+                fx_diag_error(c->diag, (*in)->name_span, "`%s` is built in and cannot be "
+                              "redefined", (*in)->name);
+            fx_vec_foreach(FxIntent *, old, &seen)
+            {
+                if (strcmp((*old)->name, (*in)->name) != 0)
+                    continue;
+                FxDiagItem *it = fx_diag_error(c->diag, (*in)->name_span,
+                                               "intent `%s` is defined twice", (*in)->name);
+                fx_diag_note(c->diag, it, (*old)->name_span, "the first definition is here");
+                break;
+            }
+            fx_vec_push(&seen, *in);
+        }
+        fx_vec_foreach(FxTypeDecl *, td, &(*m)->types)
+        {
+            FxTypeDecl *first = find_type_decl(c, (*td)->name);
+            if (first != *td) {
+                FxDiagItem *it = fx_diag_error(c->diag, (*td)->name_span,
+                                               "type `%s` is defined twice", (*td)->name);
+                fx_diag_note(c->diag, it, first->name_span, "the first definition is here");
+            } else if (is_builtin_type((*td)->name)) {
+                fx_diag_error(c->diag, (*td)->name_span, "`%s` is a built-in type", (*td)->name);
+            }
+        }
+        fx_vec_foreach(FxDataDecl *, dd, &(*m)->data)
+        {
+            FxDataDecl *first = find_data(c, (*dd)->name);
+            if (first != *dd) {
+                FxDiagItem *it = fx_diag_error(c->diag, (*dd)->name_span,
+                                               "data source `%s` is defined twice", (*dd)->name);
+                fx_diag_note(c->diag, it, first->name_span, "the first definition is here");
+            }
+        }
+    }
+    fx_vec_free(&seen);
+}
+
+void fx_check_program(FxProgram *prog, const FxCheckOptions *options)
+{
+    Checker c = {.prog = prog, .diag = prog->diag, .arena = &prog->arena, .options = options};
+    check_duplicates(&c);
+    fx_vec_foreach(FxModule *, m, &prog->modules)
+    {
+        fx_vec_foreach(FxTypeDecl *, td, &(*m)->types) resolve_type_decl(&c, *td);
+    }
+    fx_vec_foreach(FxModule *, m, &prog->modules)
+    {
+        fx_vec_foreach(FxDataDecl *, dd, &(*m)->data) check_data(&c, *m, *dd);
+        fx_vec_foreach(FxIntent *, in, &(*m)->intents) resolve_signature(&c, *in);
+    }
+    fx_vec_foreach(FxModule *, m, &prog->modules)
+    {
+        fx_vec_foreach(FxIntent *, in, &(*m)->intents) check_intent(&c, *in);
+    }
+    fx_vec_free(&c.locals);
+    fx_vec_free(&c.sizes);
+}
+
+size_t fx_check_equations(const FxIntent *in, FxConstraint ***out)
+{
+    size_t n = 0;
+    *out = fx_xmalloc((in->constraints.len + 1) * sizeof(FxConstraint *));
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) if ((*kp)->kind == FX_CON_EQUATION)(*out)[n++] = *kp;
+    return n;
+}
+
+const FxExpr *fx_check_simple_body(const FxIntent *in)
+{
+    const FxExpr *body = NULL;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        const FxConstraint *k = *kp;
+        if (k->kind == FX_CON_POST || k->kind == FX_CON_ORDER)
+            continue;
+        if (k->kind != FX_CON_EQUATION || k->u.eq.head || k->u.eq.guard || body)
+            return NULL;
+        body = k->u.eq.rhs;
+    }
+    return body;
+}

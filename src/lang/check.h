@@ -1,0 +1,18 @@
+/*
+ * check.h: the checker: names, types, constraint forms, contradictions and
+ * properties. It reads the AST, fills in types and resolutions, records a
+ * verdict on every property, and reports problems; it never runs anything.
+ */
+#ifndef FX_CHECK_H
+#define FX_CHECK_H
+
+#include "program.h"
+
+/* Checks every module of prog. Reports to prog->diag. */
+void fx_check_program(FxProgram *prog, const FxCheckOptions *options);
+
+/* Contradictions between equations and the truth of properties, decided with
+ * Z3 (check_smt.c). Called by fx_check_program for intents that type-check. */
+void fx_check_intent_smt(FxProgram *prog, FxIntent *in, const FxCheckOptions *options);
+
+#endif

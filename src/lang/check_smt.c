@@ -1,0 +1,977 @@
+/*
+ * check_smt.c: the checks that need a solver: contradicting equations,
+ * equations that leave arguments uncovered, and the truth of properties.
+ *
+ * Expressions over integers and booleans are translated into FxSmt terms
+ * (src/proof/smt.h). A call of the intent itself, or of an intent that is
+ * not a plain `result = EXPR`, becomes an uninterpreted function: the
+ * solver may then give it any value. That makes the translation an
+ * over-approximation, which decides the two directions differently:
+ *
+ *   - "no counterexample exists" (UNSAT) is a proof even with uninterpreted
+ *     calls, since it holds for every interpretation, the real one included;
+ *   - a counterexample is only trusted when no uninterpreted call was
+ *     involved; otherwise the question stays undecided.
+ *
+ * Undecided properties become warnings and are kept as assumptions, as the
+ * language reference says. Anything that can't be translated (lists, floats,
+ * strings) is undecided too. Counterexamples are searched among small
+ * values first, so that the user sees f(0, 1) rather than f(8127, -3).
+ */
+#include "check_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "proof/smt.h"
+
+typedef FX_VEC(FxSmtTerm) TermVec;
+
+typedef struct Binding {
+    const char *name;
+    FxSmtTerm term;
+} Binding;
+
+typedef struct Ctx {
+    FxProgram *prog;
+    FxDiag *diag;
+    FxIntent *in;
+    FxSmt *smt;
+    unsigned timeout_ms;
+    FX_VEC(Binding) env;
+    const FxSmtTerm *params; /* terms of the current parameters */
+    unsigned inline_depth;
+    bool uses_uf;            /* an uninterpreted call was translated */
+    const char *untranslatable; /* why translation failed, or NULL */
+} Ctx;
+
+static FxSmtTerm tr(Ctx *c, const FxExpr *e);
+
+static FxSmtTerm fail(Ctx *c, const char *why)
+{
+    if (!c->untranslatable)
+        c->untranslatable = why;
+    FxSmtTerm none = {0};
+    return none;
+}
+
+static bool sort_of(const FxType *t, FxSmtSort *out)
+{
+    if (!t)
+        return false;
+    if (t->kind == FX_TY_NATURAL || t->kind == FX_TY_INT) {
+        *out = FX_SMT_SORT_INT;
+        return true;
+    }
+    if (t->kind == FX_TY_BOOL) {
+        *out = FX_SMT_SORT_BOOL;
+        return true;
+    }
+    return false;
+}
+
+static FxSmtTerm bin(Ctx *c, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
+{
+    return fx_smt_binop(c->smt, op, a, b);
+}
+
+/* ---- calls ---- */
+
+/* An uninterpreted application of `callee`. */
+static FxSmtTerm opaque_call(Ctx *c, const FxIntent *callee, const FxSmtTerm *args)
+{
+    FxSmtSort ret, sorts[16];
+    if (callee->n_params > 16 || !sort_of(callee->ret, &ret))
+        return fail(c, "a call whose result is not a number or a boolean");
+    for (size_t i = 0; i < callee->n_params; i++)
+        if (!sort_of(callee->params[i].type, &sorts[i]))
+            return fail(c, "a call with an argument that is not a number or a boolean");
+    c->uses_uf = true;
+    return fx_smt_apply(c->smt, callee->name, ret, callee->n_params, args, sorts);
+}
+
+static FxSmtTerm define_call(Ctx *c, const FxIntent *callee, const FxSmtTerm *args);
+
+static FxSmtTerm tr_call(Ctx *c, const FxExpr *e)
+{
+    size_t n = e->u.call.n_args;
+    if (n > 16)
+        return fail(c, "a call with too many arguments");
+    FxSmtTerm args[16];
+    for (size_t i = 0; i < n; i++)
+        args[i] = tr(c, e->u.call.args[i]);
+    if (e->ref == FX_REF_BUILTIN) {
+        bool is_min = strcmp(e->u.call.name, "min") == 0;
+        if (n == 2 && (is_min || strcmp(e->u.call.name, "max") == 0)) {
+            FxSmtTerm lt = bin(c, is_min ? FX_SMT_LE : FX_SMT_GE, args[0], args[1]);
+            return fx_smt_ite(c->smt, lt, args[0], args[1]);
+        }
+        return fail(c, "a list operation");
+    }
+    if (e->ref != FX_REF_INTENT || !e->ref_intent)
+        return fail(c, "an unresolved call");
+    if (e->ref_intent == c->in)
+        return opaque_call(c, c->in, args);
+    return define_call(c, e->ref_intent, args);
+}
+
+/* The value of callee(args): its body inlined when it is a plain
+ * non-recursive `result = EXPR`, an uninterpreted function otherwise. */
+static FxSmtTerm define_call(Ctx *c, const FxIntent *callee, const FxSmtTerm *args)
+{
+    const FxExpr *body = fx_check_simple_body(callee);
+    if (!body || callee->recursive || c->inline_depth >= 8)
+        return opaque_call(c, callee, args);
+    size_t env_mark = c->env.len;
+    const FxSmtTerm *saved = c->params;
+    c->params = args;
+    c->inline_depth++;
+    FxSmtTerm t = tr(c, body);
+    c->inline_depth--;
+    c->params = saved;
+    c->env.len = env_mark;
+    return t;
+}
+
+/* ---- expressions ---- */
+
+static FxSmtTerm lookup(Ctx *c, const char *name)
+{
+    for (size_t i = c->env.len; i-- > 0;)
+        if (strcmp(c->env.data[i].name, name) == 0)
+            return c->env.data[i].term;
+    return fail(c, "an unbound variable");
+}
+
+static FxSmtTerm tr_name(Ctx *c, const FxExpr *e)
+{
+    switch (e->ref) {
+    case FX_REF_PARAM:
+        return c->params ? c->params[e->ref_index] : fail(c, "a parameter");
+    case FX_REF_LOCAL:
+        return lookup(c, e->u.text);
+    default:
+        return fail(c, "a size or a data source");
+    }
+}
+
+static FxSmtTerm tr_pow(Ctx *c, const FxExpr *e)
+{
+    const FxExpr *ex = e->u.binary.rhs;
+    if (ex->kind != FX_EXPR_INT || strlen(ex->u.text) > 2 || atoi(ex->u.text) > 16)
+        return fail(c, "a power with a non-constant exponent");
+    FxSmtTerm base = tr(c, e->u.binary.lhs), acc = fx_smt_int64(c->smt, 1);
+    for (int i = atoi(ex->u.text); i > 0; i--)
+        acc = bin(c, FX_SMT_MUL, acc, base);
+    return acc;
+}
+
+static FxSmtTerm tr_binary(Ctx *c, const FxExpr *e)
+{
+    static const struct {
+        FxOp op;
+        FxSmtOp smt;
+    } table[] = {
+        {FX_OP_ADD, FX_SMT_ADD},  {FX_OP_SUB, FX_SMT_SUB}, {FX_OP_MUL, FX_SMT_MUL},
+        {FX_OP_IDIV, FX_SMT_DIV}, {FX_OP_MOD, FX_SMT_MOD}, {FX_OP_AND, FX_SMT_AND},
+        {FX_OP_OR, FX_SMT_OR},
+    };
+    if (e->u.binary.op == FX_OP_POW)
+        return tr_pow(c, e);
+    for (size_t i = 0; i < FX_ARRAY_LEN(table); i++)
+        if (table[i].op == e->u.binary.op)
+            return bin(c, table[i].smt, tr(c, e->u.binary.lhs), tr(c, e->u.binary.rhs));
+    return fail(c, "an operation on floats, strings or lists");
+}
+
+static FxSmtTerm tr_in_range(Ctx *c, FxSmtTerm x, const FxExpr *range)
+{
+    if (range->kind != FX_EXPR_RANGE)
+        return fail(c, "membership in a list");
+    FxSmtTerm lo = tr(c, range->u.range.lo), hi = tr(c, range->u.range.hi);
+    return bin(c, FX_SMT_AND, bin(c, FX_SMT_LE, lo, x),
+               bin(c, range->u.range.inclusive ? FX_SMT_LE : FX_SMT_LT, x, hi));
+}
+
+static FxSmtTerm tr_compare(Ctx *c, const FxExpr *e)
+{
+    static const FxSmtOp ops[] = {
+        [FX_OP_EQ] = FX_SMT_EQ, [FX_OP_NE] = FX_SMT_NE, [FX_OP_LT] = FX_SMT_LT,
+        [FX_OP_LE] = FX_SMT_LE, [FX_OP_GT] = FX_SMT_GT, [FX_OP_GE] = FX_SMT_GE,
+    };
+    FxSmtTerm acc = fx_smt_bool(c->smt, true);
+    FxSmtTerm left = tr(c, e->u.compare.operands[0]);
+    for (size_t i = 0; i + 1 < e->u.compare.n; i++) {
+        const FxExpr *r = e->u.compare.operands[i + 1];
+        FxOp op = e->u.compare.ops[i];
+        FxSmtTerm step, right = {0};
+        if (op == FX_OP_IN) {
+            step = tr_in_range(c, left, r);
+        } else {
+            right = tr(c, r);
+            step = bin(c, ops[op], left, right);
+        }
+        acc = bin(c, FX_SMT_AND, acc, step);
+        left = right;
+    }
+    return acc;
+}
+
+static FxSmtTerm tr_quant(Ctx *c, const FxExpr *e)
+{
+    if (e->u.quant.n_binders != 1)
+        return fail(c, "a quantifier over several variables");
+    const FxBinder *b = &e->u.quant.binders[0];
+    FxSmtTerm v = fx_smt_var(c->smt, b->name, FX_SMT_SORT_INT);
+    FxSmtTerm in_domain = tr_in_range(c, v, b->domain);
+    Binding bind = {b->name, v};
+    fx_vec_push(&c->env, bind);
+    FxSmtTerm body = tr(c, e->u.quant.body);
+    c->env.len--;
+    if (e->u.quant.is_forall)
+        return fx_smt_forall(c->smt, v, bin(c, FX_SMT_IMPLIES, in_domain, body));
+    return fx_smt_exists(c->smt, v, bin(c, FX_SMT_AND, in_domain, body));
+}
+
+static FxSmtTerm tr(Ctx *c, const FxExpr *e)
+{
+    if (!e)
+        return fail(c, "a missing expression");
+    switch (e->kind) {
+    case FX_EXPR_INT: return fx_smt_int(c->smt, e->u.text);
+    case FX_EXPR_BOOL: return fx_smt_bool(c->smt, e->u.boolean);
+    case FX_EXPR_NAME: return tr_name(c, e);
+    case FX_EXPR_UNARY:
+        return e->u.unary.op == FX_OP_NOT ? fx_smt_not(c->smt, tr(c, e->u.unary.operand))
+                                          : fx_smt_neg(c->smt, tr(c, e->u.unary.operand));
+    case FX_EXPR_BINARY: return tr_binary(c, e);
+    case FX_EXPR_COMPARE: return tr_compare(c, e);
+    case FX_EXPR_IF:
+        return fx_smt_ite(c->smt, tr(c, e->u.if_.cond), tr(c, e->u.if_.then_e),
+                          tr(c, e->u.if_.else_e));
+    case FX_EXPR_CALL: return tr_call(c, e);
+    case FX_EXPR_QUANT: return tr_quant(c, e);
+    default: return fail(c, "a value other than a number or a boolean");
+    }
+}
+
+/* ---- solving ---- */
+
+/* Satisfiable? Looks among small values of `vars` first, for readable
+ * counterexamples. */
+static FxSmtResult solve(Ctx *c, TermVec *facts, const FxSmtTerm *vars, size_t n_vars)
+{
+    static const int64_t boxes[][2] = {{0, 3}, {-8, 8}};
+    size_t mark = facts->len;
+    for (size_t b = 0; b < FX_ARRAY_LEN(boxes); b++) {
+        for (size_t i = 0; i < n_vars; i++) {
+            if (fx_smt_sort_of(c->smt, vars[i]) != FX_SMT_SORT_INT)
+                continue;
+            fx_vec_push(facts, bin(c, FX_SMT_LE, fx_smt_int64(c->smt, boxes[b][0]), vars[i]));
+            fx_vec_push(facts, bin(c, FX_SMT_LE, vars[i], fx_smt_int64(c->smt, boxes[b][1])));
+        }
+        FxSmtResult r = facts->len > mark ? fx_smt_check(c->smt, facts->len, facts->data)
+                                          : FX_SMT_UNSAT;
+        facts->len = mark;
+        if (r == FX_SMT_SAT)
+            return r;
+    }
+    return fx_smt_check(c->smt, facts->len, facts->data);
+}
+
+/* "f(0, 1)" from the model. Caller frees. */
+static char *show_call(Ctx *c, const char *name, const FxSmtTerm *args, size_t n)
+{
+    FxBuf b = {0};
+    fx_buf_printf(&b, "%s(", name);
+    for (size_t i = 0; i < n; i++) {
+        char *v = fx_smt_model_value(c->smt, args[i]);
+        fx_buf_printf(&b, "%s%s", i ? ", " : "", v ? v : "?");
+        free(v);
+    }
+    fx_buf_puts(&b, ")");
+    return fx_buf_take(&b);
+}
+
+static char *show_value(Ctx *c, FxSmtTerm t)
+{
+    char *v = fx_smt_model_value(c->smt, t);
+    return v ? v : fx_xstrdup("?");
+}
+
+/* Fresh terms for the intent's parameters, with their type's constraints. */
+static bool fresh_params(Ctx *c, const char *suffix, FxSmtTerm *out, TermVec *facts)
+{
+    for (size_t i = 0; i < c->in->n_params; i++) {
+        FxSmtSort s;
+        if (!sort_of(c->in->params[i].type, &s))
+            return false;
+        char *name = fx_xasprintf("%s%s", c->in->params[i].name, suffix);
+        out[i] = fx_smt_var(c->smt, name, s);
+        free(name);
+        if (c->in->params[i].type->kind == FX_TY_NATURAL)
+            fx_vec_push(facts, bin(c, FX_SMT_GE, out[i], fx_smt_int64(c->smt, 0)));
+    }
+    return true;
+}
+
+/* ---- equations: contradictions and coverage ---- */
+
+/* The condition under which equation k applies to args, binding its pattern
+ * variables in the environment (left bound for translating its body). */
+static FxSmtTerm applies(Ctx *c, const FxConstraint *k, const FxSmtTerm *args)
+{
+    FxSmtTerm cond = fx_smt_bool(c->smt, true);
+    for (size_t i = 0; k->u.eq.head && i < k->u.eq.n_patterns; i++) {
+        const FxExpr *p = k->u.eq.patterns[i];
+        if (p->kind == FX_EXPR_NAME) {
+            Binding b = {p->u.text, args[i]};
+            fx_vec_push(&c->env, b);
+        } else {
+            cond = bin(c, FX_SMT_AND, cond, bin(c, FX_SMT_EQ, args[i], tr(c, p)));
+        }
+    }
+    if (k->u.eq.guard)
+        cond = bin(c, FX_SMT_AND, cond, tr(c, k->u.eq.guard));
+    return cond;
+}
+
+static size_t line_of(const FxConstraint *k)
+{
+    size_t line, col;
+    fx_diag_position(k->span.src, k->span.offset, &line, &col);
+    return line;
+}
+
+/* Literal patterns that differ at some position: the equations never meet. */
+static bool literally_disjoint(const FxConstraint *a, const FxConstraint *b)
+{
+    if (!a->u.eq.head || !b->u.eq.head)
+        return false;
+    for (size_t i = 0; i < a->u.eq.n_patterns; i++) {
+        const FxExpr *p = a->u.eq.patterns[i], *q = b->u.eq.patterns[i];
+        if (p->kind == FX_EXPR_INT && q->kind == FX_EXPR_INT && strcmp(p->u.text, q->u.text) != 0)
+            return true;
+    }
+    return false;
+}
+
+static void check_pair(Ctx *c, const FxConstraint *a, const FxConstraint *b)
+{
+    TermVec facts = {0};
+    FxSmtTerm args[16];
+    c->untranslatable = NULL;
+    c->uses_uf = false;
+    c->params = args;
+    if (c->in->n_params > 16 || !fresh_params(c, "", args, &facts)) {
+        c->untranslatable = "parameters that are not numbers or booleans";
+    } else {
+        fx_vec_push(&facts, applies(c, a, args));
+        FxSmtTerm va = tr(c, a->u.eq.rhs);
+        c->env.len = 0;
+        fx_vec_push(&facts, applies(c, b, args));
+        FxSmtTerm vb = tr(c, b->u.eq.rhs);
+        c->env.len = 0;
+        fx_vec_push(&facts, bin(c, FX_SMT_NE, va, vb));
+        if (!c->untranslatable) {
+            FxSmtResult r = solve(c, &facts, args, c->in->n_params);
+            if (r == FX_SMT_UNSAT)
+                goto out;
+            if (r == FX_SMT_SAT && !c->uses_uf) {
+                char *call = show_call(c, c->in->alias ? c->in->alias : c->in->name, args,
+                                       c->in->n_params);
+                char *x = show_value(c, va), *y = show_value(c, vb);
+                FxDiagItem *it = fx_diag_error(
+                        c->diag, b->span,
+                        "contradictory equations at lines %zu and %zu: for %s the first gives "
+                        "%s and the second gives %s",
+                        line_of(a), line_of(b), call, x, y);
+                fx_diag_note(c->diag, it, a->span, "the equation at line %zu is here", line_of(a));
+                free(call);
+                free(x);
+                free(y);
+                goto out;
+            }
+        }
+    }
+    fx_diag_warning(c->diag, b->span, "cannot decide whether the equations at lines %zu and %zu "
+                    "agree where both apply; the one at line %zu is used there",
+                    line_of(a), line_of(b), line_of(a));
+out:
+    c->params = NULL;
+    fx_vec_free(&facts);
+}
+
+/* Equations of one tier that can apply to the same argument must agree. */
+static void check_contradictions(Ctx *c, FxConstraint **eqs, size_t n)
+{
+    for (size_t j = 1; j < n; j++)
+        for (size_t i = 0; i < j; i++)
+            if (eqs[i]->u.eq.tier == eqs[j]->u.eq.tier && !literally_disjoint(eqs[i], eqs[j]))
+                check_pair(c, eqs[i], eqs[j]);
+}
+
+/* Without an unguarded equation, some argument may be covered by none. */
+static void check_coverage(Ctx *c, FxConstraint **eqs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (eqs[i]->u.eq.tier == FX_TIER_OTHERWISE)
+            return;
+    TermVec facts = {0};
+    FxSmtTerm args[16];
+    c->untranslatable = NULL;
+    c->uses_uf = false;
+    c->params = args;
+    if (c->in->n_params <= 16 && fresh_params(c, "", args, &facts)) {
+        for (size_t i = 0; i < n; i++) {
+            fx_vec_push(&facts, fx_smt_not(c->smt, applies(c, eqs[i], args)));
+            c->env.len = 0;
+        }
+        if (!c->untranslatable && solve(c, &facts, args, c->in->n_params) == FX_SMT_SAT &&
+            !c->uses_uf) {
+            char *call = show_call(c, c->in->alias ? c->in->alias : c->in->name, args,
+                                   c->in->n_params);
+            fx_diag_warning(c->diag, c->in->name_span, "no equation of `%s` covers %s; such a "
+                            "call fails at run time", c->in->name, call);
+            free(call);
+        }
+    }
+    c->params = NULL;
+    fx_vec_free(&facts);
+}
+
+/* ---- the function as a term, for properties ---- */
+
+/* The value of the intent at args, from its equations in tier order: an
+ * if-then-else chain. Recursive calls stay uninterpreted. */
+static FxSmtTerm function_term(Ctx *c, const FxSmtTerm *args)
+{
+    FxConstraint **eqs;
+    size_t n = fx_check_equations(c->in, &eqs);
+    const FxSmtTerm *saved = c->params;
+    c->params = args;
+    FxSmtTerm acc = {0};
+    if (n == 0) {
+        free(eqs);
+        c->params = saved;
+        return fail(c, "a result that is not defined by equations");
+    }
+    /* innermost: the first unguarded equation, which always applies; without
+     * one, uncovered arguments get any value (the call fails at run time) */
+    size_t otherwise = n;
+    for (size_t i = n; i-- > 0;)
+        if (eqs[i]->u.eq.tier == FX_TIER_OTHERWISE)
+            otherwise = i;
+    if (otherwise < n) {
+        size_t mark = c->env.len;
+        applies(c, eqs[otherwise], args);
+        acc = tr(c, eqs[otherwise]->u.eq.rhs);
+        c->env.len = mark;
+    } else {
+        acc = opaque_call(c, c->in, args);
+    }
+    for (int tier = FX_TIER_GUARDED; tier >= FX_TIER_LITERAL; tier--) {
+        for (size_t i = n; i-- > 0;) {
+            if ((int)eqs[i]->u.eq.tier != tier)
+                continue;
+            size_t mark = c->env.len;
+            FxSmtTerm cond = applies(c, eqs[i], args);
+            FxSmtTerm val = tr(c, eqs[i]->u.eq.rhs);
+            c->env.len = mark;
+            acc = fx_smt_ite(c->smt, cond, val, acc);
+        }
+    }
+    free(eqs);
+    c->params = saved;
+    return acc;
+}
+
+/* ---- properties ---- */
+
+static void verdict(Ctx *c, FxProperty *pr, FxVerdict v, const char *reason)
+{
+    pr->verdict = v;
+    pr->reason = fx_arena_strdup(&c->prog->arena, reason);
+}
+
+static void assume(Ctx *c, FxProperty *pr, const char *why)
+{
+    char *reason = fx_xasprintf("could not be proved or refuted (%s); kept as an assumption", why);
+    verdict(c, pr, FX_VERDICT_ASSUMED, reason);
+    fx_diag_warning(c->diag, pr->name_span, "property `%s` of `%s` %s", pr->name, c->in->name,
+                    reason);
+    free(reason);
+}
+
+static void refute(Ctx *c, FxProperty *pr, const char *counterexample)
+{
+    char *reason = fx_xasprintf("is false: %s", counterexample);
+    verdict(c, pr, FX_VERDICT_FALSE, reason);
+    fx_diag_error(c->diag, pr->name_span, "property `%s` of `%s` %s", pr->name, c->in->name,
+                  reason);
+    free(reason);
+}
+
+/* Decides an algebraic law. `violation` is the negated law over the fresh
+ * variables in vars; `describe` writes the counterexample from the model. */
+typedef char *(*DescribeFn)(Ctx *c, const FxSmtTerm *terms);
+
+static void decide_law(Ctx *c, FxProperty *pr, TermVec *facts, FxSmtTerm violation,
+                       const FxSmtTerm *vars, size_t n_vars, DescribeFn describe,
+                       const FxSmtTerm *terms, const char *proved)
+{
+    if (c->untranslatable) {
+        assume(c, pr, c->untranslatable);
+        return;
+    }
+    fx_vec_push(facts, violation);
+    FxSmtResult r = solve(c, facts, vars, n_vars);
+    if (r == FX_SMT_UNSAT) {
+        verdict(c, pr, FX_VERDICT_HOLDS, proved);
+    } else if (r == FX_SMT_SAT && !c->uses_uf) {
+        char *cex = describe(c, terms);
+        refute(c, pr, cex);
+        free(cex);
+    } else if (r == FX_SMT_SAT) {
+        assume(c, pr, "its recursion is not unfolded by the solver");
+    } else {
+        assume(c, pr, fx_smt_reason(c->smt)[0] ? fx_smt_reason(c->smt) : "the solver gave up");
+    }
+}
+
+/* terms: a, b, f(a, b), f(b, a) */
+static char *describe_commutative(Ctx *c, const FxSmtTerm *t)
+{
+    const char *name = c->in->name;
+    FxSmtTerm ab[2] = {t[0], t[1]}, ba[2] = {t[1], t[0]};
+    char *x = show_call(c, name, ab, 2), *y = show_call(c, name, ba, 2);
+    char *vx = show_value(c, t[2]), *vy = show_value(c, t[3]);
+    char *s = fx_xasprintf("%s = %s but %s = %s", x, vx, y, vy);
+    free(x);
+    free(y);
+    free(vx);
+    free(vy);
+    return s;
+}
+
+/* terms: a, b, c, f(f(a, b), c), f(a, f(b, c)) */
+static char *describe_associative(Ctx *c, const FxSmtTerm *t)
+{
+    char *a = show_value(c, t[0]), *b = show_value(c, t[1]), *d = show_value(c, t[2]);
+    char *l = show_value(c, t[3]), *r = show_value(c, t[4]);
+    const char *f = c->in->name;
+    char *s = fx_xasprintf("%s(%s(%s, %s), %s) = %s but %s(%s, %s(%s, %s)) = %s", f, f, a, b, d,
+                           l, f, a, f, b, d, r);
+    free(a);
+    free(b);
+    free(d);
+    free(l);
+    free(r);
+    return s;
+}
+
+/* terms: a, b, c, f(a, b + c), f(a, b) + f(a, c) */
+static char *describe_distributive(Ctx *c, const FxSmtTerm *t)
+{
+    char *a = show_value(c, t[0]), *b = show_value(c, t[1]), *d = show_value(c, t[2]);
+    char *l = show_value(c, t[3]), *r = show_value(c, t[4]);
+    const char *f = c->in->name;
+    char *s = fx_xasprintf("%s(%s, %s + %s) = %s but %s(%s, %s) + %s(%s, %s) = %s", f, a, b, d,
+                           l, f, a, b, f, a, d, r);
+    free(a);
+    free(b);
+    free(d);
+    free(l);
+    free(r);
+    return s;
+}
+
+/* terms: x-args..., y-args..., f(x), f(y) laid out as [x0..xn-1, y0..yn-1, fx, fy] */
+static char *describe_monotone(Ctx *c, const FxSmtTerm *t)
+{
+    size_t n = c->in->n_params;
+    char *x = show_call(c, c->in->name, t, n), *y = show_call(c, c->in->name, t + n, n);
+    char *vx = show_value(c, t[2 * n]), *vy = show_value(c, t[2 * n + 1]);
+    char *s = fx_xasprintf("%s = %s > %s = %s", x, vx, y, vy);
+    free(x);
+    free(y);
+    free(vx);
+    free(vy);
+    return s;
+}
+
+static bool same_sort_params(Ctx *c, size_t n)
+{
+    FxSmtSort s0, s;
+    if (c->in->n_params < n || !sort_of(c->in->params[0].type, &s0))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!sort_of(c->in->params[i].type, &s) || s != s0)
+            return false;
+    return true;
+}
+
+static void check_commutative(Ctx *c, FxProperty *pr)
+{
+    if (!same_sort_params(c, 2)) {
+        fx_diag_error(c->diag, pr->name_span, "`commutative` needs an intent whose first two "
+                      "parameters have the same type; `%s` has %zu parameter%s", c->in->name,
+                      c->in->n_params, c->in->n_params == 1 ? "" : "s");
+        pr->verdict = FX_VERDICT_FALSE;
+        return;
+    }
+    TermVec facts = {0};
+    FxSmtTerm x[16], y[16], t[4];
+    if (c->in->n_params > 16 || !fresh_params(c, "", x, &facts)) {
+        assume(c, pr, "its parameters are not numbers or booleans");
+        fx_vec_free(&facts);
+        return;
+    }
+    memcpy(y, x, sizeof(x[0]) * c->in->n_params);
+    y[0] = x[1];
+    y[1] = x[0];
+    t[0] = x[0];
+    t[1] = x[1];
+    t[2] = function_term(c, x);
+    t[3] = function_term(c, y);
+    decide_law(c, pr, &facts, fx_smt_binop(c->smt, FX_SMT_NE, t[2], t[3]), x,
+               c->in->n_params, describe_commutative, t, "proved by Z3: f(a, b) = f(b, a)");
+    fx_vec_free(&facts);
+}
+
+static bool binary_closed(Ctx *c)
+{
+    FxSmtSort s;
+    return c->in->n_params == 2 && same_sort_params(c, 2) && sort_of(c->in->ret, &s) &&
+           fx_type_assignable(c->in->ret, c->in->params[0].type);
+}
+
+static void check_associative(Ctx *c, FxProperty *pr)
+{
+    if (!binary_closed(c)) {
+        fx_diag_error(c->diag, pr->name_span, "`associative` needs an intent f(a, b) whose "
+                      "parameters and result have one type");
+        pr->verdict = FX_VERDICT_FALSE;
+        return;
+    }
+    TermVec facts = {0};
+    FxSmtTerm v[3], t[5];
+    fresh_params(c, "", v, &facts);
+    FxSmtTerm extra[2];
+    fresh_params(c, "_2", extra, &facts);
+    v[2] = extra[0];
+    FxSmtTerm ab[2] = {v[0], v[1]}, bc[2] = {v[1], v[2]};
+    FxSmtTerm l_in[2] = {function_term(c, ab), v[2]};
+    FxSmtTerm r_in[2] = {v[0], function_term(c, bc)};
+    t[0] = v[0];
+    t[1] = v[1];
+    t[2] = v[2];
+    t[3] = function_term(c, l_in);
+    t[4] = function_term(c, r_in);
+    decide_law(c, pr, &facts, fx_smt_binop(c->smt, FX_SMT_NE, t[3], t[4]), v, 3,
+               describe_associative, t, "proved by Z3: f(f(a, b), c) = f(a, f(b, c))");
+    fx_vec_free(&facts);
+}
+
+static void check_distributive(Ctx *c, FxProperty *pr)
+{
+    FxSmtSort s;
+    if (c->in->n_params != 2 || !same_sort_params(c, 2) || !sort_of(c->in->ret, &s) ||
+        s != FX_SMT_SORT_INT) {
+        fx_diag_error(c->diag, pr->name_span, "`distributive` (over `+`) needs an intent f(a, b) "
+                      "of numbers");
+        pr->verdict = FX_VERDICT_FALSE;
+        return;
+    }
+    TermVec facts = {0};
+    FxSmtTerm v[3], t[5], extra[2];
+    fresh_params(c, "", v, &facts);
+    fresh_params(c, "_2", extra, &facts);
+    v[2] = extra[1];
+    FxSmtTerm sum[2] = {v[0], bin(c, FX_SMT_ADD, v[1], v[2])};
+    FxSmtTerm ab[2] = {v[0], v[1]}, ac[2] = {v[0], v[2]};
+    t[0] = v[0];
+    t[1] = v[1];
+    t[2] = v[2];
+    t[3] = function_term(c, sum);
+    t[4] = bin(c, FX_SMT_ADD, function_term(c, ab), function_term(c, ac));
+    decide_law(c, pr, &facts, fx_smt_binop(c->smt, FX_SMT_NE, t[3], t[4]), v, 3,
+               describe_distributive, t, "proved by Z3: f(a, b + c) = f(a, b) + f(a, c)");
+    fx_vec_free(&facts);
+}
+
+static void check_monotone(Ctx *c, FxProperty *pr)
+{
+    size_t n = c->in->n_params;
+    FxSmtSort s;
+    if (n == 0 || n > 8 || !sort_of(c->in->ret, &s) || s != FX_SMT_SORT_INT) {
+        fx_diag_error(c->diag, pr->name_span, "`monotone` needs an intent with parameters and a "
+                      "result that are numbers");
+        pr->verdict = FX_VERDICT_FALSE;
+        return;
+    }
+    TermVec facts = {0};
+    FxSmtTerm t[18];
+    if (!fresh_params(c, "", t, &facts) || !fresh_params(c, "_2", t + n, &facts)) {
+        assume(c, pr, "its parameters are not numbers");
+        fx_vec_free(&facts);
+        return;
+    }
+    /* x <= y pointwise; a violation is f(x) > f(y) */
+    for (size_t i = 0; i < n; i++)
+        fx_vec_push(&facts, bin(c, FX_SMT_LE, t[i], t[n + i]));
+    t[2 * n] = function_term(c, t);
+    t[2 * n + 1] = function_term(c, t + n);
+    decide_law(c, pr, &facts, bin(c, FX_SMT_GT, t[2 * n], t[2 * n + 1]), t, 2 * n,
+               describe_monotone, t, "proved by Z3: x <= y implies f(x) <= f(y)");
+    fx_vec_free(&facts);
+}
+
+/* ---- structural properties ---- */
+
+static const FxConstraint *find_form(const FxIntent *in, FxConstraintKind kind)
+{
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) if ((*kp)->kind == kind) return *kp;
+    return NULL;
+}
+
+static void check_parallelizable_over(Ctx *c, FxProperty *pr)
+{
+    const FxConstraint *elem = find_form(c->in, FX_CON_ELEMENTWISE);
+    if (!elem) {
+        fx_diag_error(c->diag, pr->name_span, "`parallelizable_over` names the indices of an "
+                      "element-wise definition such as `result[i, j] = ...`, and `%s` has none",
+                      c->in->name);
+        pr->verdict = FX_VERDICT_FALSE;
+        return;
+    }
+    for (size_t a = 0; a < pr->n_args; a++) {
+        bool found = false;
+        for (size_t i = 0; i < elem->u.elem.n_indices; i++)
+            found |= strcmp(elem->u.elem.indices[i], pr->args[a]) == 0;
+        if (!found) {
+            fx_diag_error(c->diag, pr->arg_spans[a], "`%s` is not an index of the element-wise "
+                          "definition of `%s`", pr->args[a], c->in->name);
+            pr->verdict = FX_VERDICT_FALSE;
+            return;
+        }
+    }
+    verdict(c, pr, FX_VERDICT_HOLDS, "each element is computed from the parameters alone: the "
+                                     "definition reads no other element of result");
+}
+
+static void check_parallelizable(Ctx *c, FxProperty *pr)
+{
+    const char *why = "an intent has no side effects, so its independent sub-computations may "
+                      "run in parallel";
+    if (find_form(c->in, FX_CON_ELEMENTWISE))
+        why = "each element of the result is computed independently";
+    else if (find_form(c->in, FX_CON_COMPREHENSION))
+        why = "each candidate of the comprehension is tested independently";
+    else if (find_form(c->in, FX_CON_PERMUTATION))
+        why = "a sorted permutation can be built from independently sorted parts";
+    verdict(c, pr, FX_VERDICT_HOLDS, why);
+}
+
+static void check_order_independent(Ctx *c, FxProperty *pr)
+{
+    if (find_form(c->in, FX_CON_PERMUTATION) && find_form(c->in, FX_CON_ORDER)) {
+        verdict(c, pr, FX_VERDICT_HOLDS, "the sorted permutation of a list is unique, whatever "
+                                         "the order of its input");
+        return;
+    }
+    assume(c, pr, "only a sorted permutation is recognised as order independent");
+}
+
+/* total: every argument is covered by an equation and recursion ends. The
+ * recursion check looks for one parameter that every recursive call
+ * decreases towards a bound: a Natural one, or the absolute value of an Int. */
+static bool recursion_decreases(Ctx *c, FxConstraint **eqs, size_t n, size_t param);
+
+static void check_total(Ctx *c, FxProperty *pr)
+{
+    FxConstraint **eqs;
+    size_t n = fx_check_equations(c->in, &eqs);
+    bool otherwise = n == 0;
+    for (size_t i = 0; i < n; i++)
+        otherwise |= eqs[i]->u.eq.tier == FX_TIER_OTHERWISE;
+    if (!otherwise) {
+        free(eqs);
+        assume(c, pr, "no unguarded equation covers every argument");
+        return;
+    }
+    if (!c->in->recursive) {
+        free(eqs);
+        verdict(c, pr, FX_VERDICT_HOLDS, "an unguarded equation covers every argument and "
+                                         "nothing recurses");
+        return;
+    }
+    for (size_t p = 0; p < c->in->n_params; p++) {
+        if (recursion_decreases(c, eqs, n, p)) {
+            char *why = fx_xasprintf("proved by Z3: every recursive call decreases `%s`, which "
+                                     "is bounded below", c->in->params[p].name);
+            verdict(c, pr, FX_VERDICT_HOLDS, why);
+            free(why);
+            free(eqs);
+            return;
+        }
+    }
+    free(eqs);
+    assume(c, pr, "no parameter was found to decrease at every recursive call");
+}
+
+/* Collects the recursive calls of e together with the condition under which
+ * each is evaluated (the branches of `if` that lead to it). */
+typedef struct RecCall {
+    const FxExpr *call;
+    FxSmtTerm path;
+} RecCall;
+typedef FX_VEC(RecCall) RecCalls;
+
+static void collect_calls(Ctx *c, const FxExpr *e, FxSmtTerm path, RecCalls *out)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case FX_EXPR_CALL:
+        for (size_t i = 0; i < e->u.call.n_args; i++)
+            collect_calls(c, e->u.call.args[i], path, out);
+        if (e->ref == FX_REF_INTENT && e->ref_intent == c->in) {
+            RecCall rc = {e, path};
+            fx_vec_push(out, rc);
+        }
+        break;
+    case FX_EXPR_IF: {
+        FxSmtTerm cond = tr(c, e->u.if_.cond);
+        collect_calls(c, e->u.if_.cond, path, out);
+        collect_calls(c, e->u.if_.then_e, bin(c, FX_SMT_AND, path, cond), out);
+        collect_calls(c, e->u.if_.else_e, bin(c, FX_SMT_AND, path, fx_smt_not(c->smt, cond)),
+                      out);
+        break;
+    }
+    case FX_EXPR_UNARY: collect_calls(c, e->u.unary.operand, path, out); break;
+    case FX_EXPR_BINARY:
+        collect_calls(c, e->u.binary.lhs, path, out);
+        collect_calls(c, e->u.binary.rhs, path, out);
+        break;
+    case FX_EXPR_COMPARE:
+        for (size_t i = 0; i < e->u.compare.n; i++)
+            collect_calls(c, e->u.compare.operands[i], path, out);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool recursion_decreases(Ctx *c, FxConstraint **eqs, size_t n, size_t param)
+{
+    bool natural = c->in->params[param].type->kind == FX_TY_NATURAL;
+    bool ok = true;
+    FxSmtTerm args[16];
+    for (size_t i = 0; i < n && ok; i++) {
+        TermVec facts = {0};
+        c->untranslatable = NULL;
+        c->uses_uf = false;
+        c->params = args;
+        if (c->in->n_params > 16 || !fresh_params(c, "", args, &facts)) {
+            fx_vec_free(&facts);
+            return false;
+        }
+        /* an equation applies only where the earlier tiers did not */
+        for (size_t j = 0; j < n; j++) {
+            if (eqs[j]->u.eq.tier < eqs[i]->u.eq.tier) {
+                fx_vec_push(&facts, fx_smt_not(c->smt, applies(c, eqs[j], args)));
+                c->env.len = 0;
+            }
+        }
+        fx_vec_push(&facts, applies(c, eqs[i], args));
+        RecCalls calls = {0};
+        collect_calls(c, eqs[i]->u.eq.rhs, fx_smt_bool(c->smt, true), &calls);
+        fx_vec_foreach(RecCall, rc, &calls)
+        {
+            FxSmtTerm now = args[param], next = tr(c, rc->call->u.call.args[param]);
+            FxSmtTerm m_now = natural ? now : fx_smt_ite(c->smt, bin(c, FX_SMT_LT, now,
+                                                                     fx_smt_int64(c->smt, 0)),
+                                                         fx_smt_neg(c->smt, now), now);
+            FxSmtTerm m_next = natural ? next : fx_smt_ite(c->smt, bin(c, FX_SMT_LT, next,
+                                                                       fx_smt_int64(c->smt, 0)),
+                                                           fx_smt_neg(c->smt, next), next);
+            FxSmtTerm decreases = bin(c, FX_SMT_AND, bin(c, FX_SMT_LT, m_next, m_now),
+                                      bin(c, FX_SMT_GE, m_next, fx_smt_int64(c->smt, 0)));
+            size_t mark = facts.len;
+            fx_vec_push(&facts, rc->path);
+            fx_vec_push(&facts, fx_smt_not(c->smt, decreases));
+            ok = !c->untranslatable &&
+                 fx_smt_check(c->smt, facts.len, facts.data) == FX_SMT_UNSAT;
+            facts.len = mark;
+            if (!ok)
+                break;
+        }
+        c->env.len = 0;
+        fx_vec_free(&calls);
+        fx_vec_free(&facts);
+    }
+    c->params = NULL;
+    return ok;
+}
+
+static void check_property(Ctx *c, FxProperty *pr)
+{
+    if (pr->verdict != FX_VERDICT_UNCHECKED)
+        return; /* already rejected for its shape */
+    const char *name = pr->name;
+    c->untranslatable = NULL;
+    c->uses_uf = false;
+    c->env.len = 0;
+    if (!strcmp(name, "pure") || !strcmp(name, "deterministic") || !strcmp(name, "stateless"))
+        verdict(c, pr, FX_VERDICT_HOLDS, "by construction: intents have no state, input, output "
+                                         "or randomness");
+    else if (!strcmp(name, "parallelizable"))
+        check_parallelizable(c, pr);
+    else if (!strcmp(name, "parallelizable_over"))
+        check_parallelizable_over(c, pr);
+    else if (!strcmp(name, "order_independent"))
+        check_order_independent(c, pr);
+    else if (!strcmp(name, "total"))
+        check_total(c, pr);
+    else if (!strcmp(name, "commutative"))
+        check_commutative(c, pr);
+    else if (!strcmp(name, "associative"))
+        check_associative(c, pr);
+    else if (!strcmp(name, "distributive"))
+        check_distributive(c, pr);
+    else if (!strcmp(name, "monotone"))
+        check_monotone(c, pr);
+}
+
+void fx_check_intent_smt(FxProgram *prog, FxIntent *in, const FxCheckOptions *options)
+{
+    FxConstraint **eqs;
+    size_t n = fx_check_equations(in, &eqs);
+    bool pairs = false;
+    for (size_t j = 1; j < n && !pairs; j++)
+        for (size_t i = 0; i < j; i++)
+            pairs |= eqs[i]->u.eq.tier == eqs[j]->u.eq.tier && !literally_disjoint(eqs[i], eqs[j]);
+    bool uncovered = n > 0;
+    for (size_t i = 0; i < n; i++)
+        uncovered &= eqs[i]->u.eq.tier != FX_TIER_OTHERWISE;
+    if (options && options->skip_smt) {
+        free(eqs);
+        return;
+    }
+    if (!pairs && !uncovered && in->properties.len == 0) {
+        free(eqs);
+        return;
+    }
+    Ctx c = {.prog = prog, .diag = prog->diag, .in = in};
+    unsigned timeout = options && options->smt_timeout_ms ? options->smt_timeout_ms : 2000;
+    c.smt = fx_smt_new(timeout, 0);
+    if (pairs)
+        check_contradictions(&c, eqs, n);
+    if (uncovered)
+        check_coverage(&c, eqs, n);
+    fx_vec_foreach(FxProperty *, pp, &in->properties) check_property(&c, *pp);
+    free(eqs);
+    fx_vec_free(&c.env);
+    fx_smt_free(c.smt);
+}

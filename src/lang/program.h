@@ -1,0 +1,42 @@
+/*
+ * program.h: a checked program: a root file, the files it imports, and the
+ * prelude, each parsed into an FxModule and checked together.
+ */
+#ifndef FX_PROGRAM_H
+#define FX_PROGRAM_H
+
+#include "ast.h"
+
+typedef struct FxProgram {
+    FxDiag *diag;     /* borrowed: where every stage reports */
+    FxModule *prelude;
+    FxModule *root;
+    FX_VEC(FxModule *) modules; /* every module, prelude first, root last; owned */
+    FxArena arena;    /* checked types and other derived data */
+} FxProgram;
+
+/* Reads, parses and checks `path` with its imports and the prelude. Problems
+ * are reported to d. Returns the program (never NULL) for inspection even
+ * when there are errors; check fx_diag_errors(d). Caller frees with
+ * fx_program_free(). `options` may be NULL for the defaults. */
+typedef struct FxCheckOptions {
+    unsigned smt_timeout_ms; /* per query; 0 for the default */
+    bool skip_smt;           /* types only: no contradiction or property proofs */
+} FxCheckOptions;
+
+FxProgram *fx_program_load(FxDiag *d, const char *path, const FxCheckOptions *options);
+/* The same from text in memory (for the fuzzer, the REPL and tests). */
+FxProgram *fx_program_load_text(FxDiag *d, const char *name, const char *text, size_t len,
+                                const FxCheckOptions *options);
+
+/* The intent of that name visible from the root module (root and imports
+ * first, then the prelude), or NULL. */
+const FxIntent *fx_program_find_intent(const FxProgram *prog, const char *name);
+
+void fx_program_free(FxProgram *prog);
+
+/* The prelude's source text, embedded at build time. */
+extern const char fx_prelude_source[];
+extern const unsigned long fx_prelude_source_len;
+
+#endif

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Runs every test against one build and ends with the line "N passed, N failed".
+#
+#   tests/run-tests.sh BUILD_DIR        (make test / make asan call this)
+#   UPDATE_GOLDEN=1 tests/run-tests.sh build   rewrites the .expected files
+#
+# Suites:
+#   unit         BUILD/tests/*_test, each printing its own "N passed, N failed"
+#   lang/ok      .flux files that must check with no output and exit 0
+#                (also every bundled example)
+#   lang/errors  .flux files whose stderr must equal NAME.expected, exit 3
+#   lang/warn    .flux files whose stderr must equal NAME.expected, exit 0
+#   cli          tests/cli/*.sh, run with $FLUX set; exit 0 means pass
+set -u
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+flux="$root/$build/flux"
+export FLUX="$flux"
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# unit tests
+for t in "$root/$build"/tests/*_test; do
+    [ -x "$t" ] || continue
+    out=$("$t" 2>&1)
+    rc=$?
+    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    if [ -z "$line" ]; then
+        printf '%s\n' "$out" | tail -n 20
+        fail "$(basename "$t") (crashed, rc=$rc)"
+        continue
+    fi
+    p=${line%% passed*}
+    f=${line#*, }; f=${f%% failed*}
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$f" != 0 ] || [ $rc != 0 ]; then
+        printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed' | tail -n 20
+        echo "FAIL $(basename "$t")"
+        [ "$f" = 0 ] && failed=$((failed + 1))
+    fi
+done
+
+# programs that must be accepted silently
+for f in "$root"/tests/lang/ok/*.flux "$root"/examples/*.flux; do
+    [ -f "$f" ] || continue
+    out=$(cd "$(dirname "$f")" && "$flux" check "$(basename "$f")" 2>&1)
+    rc=$?
+    if [ $rc = 0 ] && [ -z "$out" ]; then pass; else
+        printf '%s\n' "$out" | head -n 20
+        fail "ok/$(basename "$f") (rc=$rc)"
+    fi
+done
+
+# golden diagnostics: exact stderr and exit code
+golden() {
+    local dir=$1 want_rc=$2
+    for f in "$root"/tests/lang/"$dir"/*.flux; do
+        [ -f "$f" ] || continue
+        local name=$(basename "$f" .flux) exp="${f%.flux}.expected"
+        local out rc
+        out=$(cd "$(dirname "$f")" && "$flux" check "$name.flux" 2>&1 >/dev/null)
+        rc=$?
+        if [ "${UPDATE_GOLDEN:-}" = 1 ]; then printf '%s\n' "$out" > "$exp"; fi
+        if [ $rc = "$want_rc" ] && [ -f "$exp" ] && [ "$out" = "$(cat "$exp")" ]; then pass; else
+            diff <(printf '%s\n' "$out") "$exp" | head -n 20
+            fail "$dir/$name (rc=$rc, want $want_rc)"
+        fi
+    done
+}
+golden errors 3
+golden warn 0
+
+# the command line, as a user drives it
+for t in "$root"/tests/cli/*.sh; do
+    [ -f "$t" ] || continue
+    if out=$(bash "$t" 2>&1); then pass; else
+        printf '%s\n' "$out" | tail -n 20
+        fail "cli/$(basename "$t")"
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
