@@ -309,6 +309,7 @@ struct FxIntent {
     bool has_section[3];
     FxSpan section_span[3];
     bool from_prelude;
+    bool has_syntax_errors; /* some lines were dropped: don't judge what is left */
     const char *alias; /* checker: the head of its defining equations when it differs */
     bool recursive;    /* checker: some equation calls the function itself */
 };

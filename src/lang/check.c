@@ -1638,13 +1638,14 @@ static void check_intent(Checker *c, FxIntent *in)
     collect_sizes(c, in);
     classify_equations(c, in);
     fx_vec_foreach(FxConstraint *, kp, &in->constraints) check_constraint(c, in, *kp);
-    check_construction(c, in);
+    if (!in->has_syntax_errors)
+        check_construction(c, in);
     fx_vec_foreach(FxProperty *, pp, &in->properties) check_property_shape(c, in, *pp);
     fx_vec_foreach(FxHint *, hp, &in->hints) check_hint(c, *hp);
     c->intent = NULL;
     c->locals.len = 0;
     c->sizes.len = 0;
-    if (fx_diag_errors(c->diag) == errors_before)
+    if (fx_diag_errors(c->diag) == errors_before && !in->has_syntax_errors)
         fx_check_intent_smt(c->prog, in, c->options);
 }
 

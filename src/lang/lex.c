@@ -22,6 +22,8 @@ typedef struct Lexer {
     const char *text;
     size_t pos, len;
     int depth; /* open brackets: layout is ignored while > 0 */
+    size_t outer_open;  /* offset of the outermost open bracket */
+    size_t line_indent; /* indentation of the current logical line */
     FX_VEC(size_t) indents;
     FX_VEC(FxToken) toks;
     bool space_before;
@@ -135,6 +137,7 @@ static bool begin_line(Lexer *lx)
     if (rest == 0 || *p == '\n' || *p == '\r' || *p == '#' ||
         (rest >= 2 && p[0] == '/' && p[1] == '/'))
         return false;
+    lx->line_indent = col;
     size_t top = lx->indents.data[lx->indents.len - 1];
     if (col > top) {
         fx_vec_push(&lx->indents, col);
@@ -255,8 +258,10 @@ static bool lex_operator(Lexer *lx)
         size_t n = strlen(ops[i].s);
         if (n <= rest && memcmp(p, ops[i].s, n) == 0) {
             FxTokKind k = ops[i].kind;
-            if (k == FX_TOK_LPAREN || k == FX_TOK_LBRACKET || k == FX_TOK_LBRACE)
-                lx->depth++;
+            if (k == FX_TOK_LPAREN || k == FX_TOK_LBRACKET || k == FX_TOK_LBRACE) {
+                if (lx->depth++ == 0)
+                    lx->outer_open = lx->pos;
+            }
             else if ((k == FX_TOK_RPAREN || k == FX_TOK_RBRACKET || k == FX_TOK_RBRACE) &&
                      lx->depth > 0)
                 lx->depth--;
@@ -290,6 +295,30 @@ static void lex_unknown(Lexer *lx)
     emit_error(lx, lx->pos, lx->pos + n, msg);
     free(msg);
     lx->pos += n;
+}
+
+/* Inside brackets, a line that starts a new item (`- ` no deeper than the
+ * line that opened the bracket) or a new declaration (column 0) means the
+ * bracket was never closed: say so there, rather than swallowing the rest
+ * of the file into one line. pos is at the newline. */
+static bool bracket_left_open(Lexer *lx)
+{
+    size_t i = lx->pos + 1, col = 0;
+    while (i < lx->len && lx->text[i] == ' ') {
+        i++;
+        col++;
+    }
+    if (i >= lx->len || lx->text[i] == '\n' || lx->text[i] == '#')
+        return false;
+    bool item = lx->text[i] == '-' && i + 1 < lx->len && lx->text[i + 1] == ' ' &&
+                col <= lx->line_indent;
+    bool declaration = col == 0 && (isalpha((unsigned char)lx->text[i]) != 0);
+    if (!item && !declaration)
+        return false;
+    FxSpan sp = span_at(lx, lx->outer_open, lx->outer_open + 1);
+    fx_diag_error(lx->diag, sp, "`%c` is never closed", lx->text[lx->outer_open]);
+    lx->depth = 0;
+    return true;
 }
 
 static void end_line(Lexer *lx)
@@ -337,7 +366,7 @@ void fx_lex(FxDiag *d, FxArena *arena, const FxSource *src, FxTokens *out)
         if (lx.pos >= lx.len)
             break;
         if (lx.text[lx.pos] == '\n') {
-            if (lx.depth == 0)
+            if (lx.depth == 0 || bracket_left_open(&lx))
                 end_line(&lx);
             lx.pos++;
             at_line_start = true;

@@ -95,6 +95,25 @@ static char *describe(const FxToken *t)
     }
 }
 
+/* Did the lexer (or an earlier stage) already report an error on this line? */
+static bool line_has_error(const Parser *p, FxSpan sp)
+{
+    if (!sp.src)
+        return false;
+    size_t line, col;
+    fx_diag_position(sp.src, sp.offset, &line, &col);
+    fx_vec_foreach(FxDiagItem *, it, &p->diag->items)
+    {
+        if ((*it)->level != FX_DIAG_ERROR || (*it)->span.src != sp.src)
+            continue;
+        size_t l2, c2;
+        fx_diag_position(sp.src, (*it)->span.offset, &l2, &c2);
+        if (l2 == line)
+            return true;
+    }
+    return false;
+}
+
 /* Reports at the current token, unless this line already has an error. An
  * ERROR token reports its own message instead: it is the real cause. */
 static void error_at_current(Parser *p, const char *fmt, const char *arg)
@@ -107,6 +126,8 @@ static void error_at_current(Parser *p, const char *fmt, const char *arg)
         fx_diag_error(p->diag, t->span, "%s", t->text);
         return;
     }
+    if (line_has_error(p, t->span))
+        return;
     char *found = describe(t);
     char *msg = fx_xasprintf(fmt, arg);
     FxSpan sp = t->span;
@@ -116,7 +137,7 @@ static void error_at_current(Parser *p, const char *fmt, const char *arg)
         sp = prev_span(p);
         sp.offset += sp.len;
         sp.len = 1;
-        fx_diag_error(p->diag, sp, "%s at the end of the line", msg);
+        fx_diag_error(p->diag, sp, "%s", msg);
     } else {
         fx_diag_error(p->diag, sp, "%s, found %s", msg, found);
     }
@@ -129,7 +150,8 @@ static void error_at(Parser *p, FxSpan span, const char *msg)
     if (p->panic)
         return;
     p->panic = true;
-    fx_diag_error(p->diag, span, "%s", msg);
+    if (!line_has_error(p, span))
+        fx_diag_error(p->diag, span, "%s", msg);
 }
 
 static bool expect(Parser *p, FxTokKind kind, const char *what)
@@ -152,12 +174,14 @@ static void skip_line(Parser *p)
         if (k == FX_TOK_DEDENT && depth == 0)
             break;
         advance(p);
-        if (k == FX_TOK_INDENT)
+        if (k == FX_TOK_INDENT) {
             depth++;
-        else if (k == FX_TOK_DEDENT)
-            depth--;
-        else if (k == FX_TOK_NEWLINE && depth == 0 && !check(p, FX_TOK_INDENT))
+        } else if (k == FX_TOK_DEDENT) {
+            if (--depth == 0)
+                break; /* the block nested under the line has ended */
+        } else if (k == FX_TOK_NEWLINE && depth == 0 && !check(p, FX_TOK_INDENT)) {
             break;
+        }
     }
     p->panic = false;
 }
@@ -1099,6 +1123,7 @@ static void parse_intent(Parser *p)
     const FxToken *kw = advance(p);
     FxIntent *in = FX_NEW(p->arena, FxIntent);
     in->span = kw->span;
+    size_t errors_before = fx_diag_errors(p->diag);
     if (!check(p, FX_TOK_IDENT)) {
         error_at_current(p, "expected %s", "the intent's name");
         skip_line(p);
@@ -1135,6 +1160,7 @@ static void parse_intent(Parser *p)
         in->ret_expr->span = in->name_span;
     }
     in->span = span_from(p, kw->span);
+    in->has_syntax_errors = fx_diag_errors(p->diag) > errors_before;
     fx_vec_push(&p->mod->intents, in);
 }
 

@@ -1,0 +1,626 @@
+/*
+ * smt.c: the term language of smt.h, decided by Z3 through its C API.
+ *
+ * Each FxSmt owns one reference-counted Z3 context (Z3_mk_context_rc). Every
+ * term a caller can name lives in s->terms: handle v is index + 1, and the
+ * entry holds one Z3 reference to its ast, its sort, and whether fx_smt_var
+ * made it (only those may be bound by a quantifier). Semantics that Flux
+ * defines differently from SMT-LIB (floor division) are composed from other
+ * terms through the same table, so every intermediate ast is owned too.
+ *
+ * A check builds a fresh Z3 solver under the context's budgets, asserts the
+ * terms, keeps the SMT-LIB text of the query and, when satisfiable, the model.
+ *
+ * Errors: Z3's default error handler prints and calls exit(1). Ours returns,
+ * and Z3 keeps the code and message in the context until its next API call,
+ * so each Z3 call that can fail is followed at once by z3_error(). Failures
+ * become the invalid term {0} or FX_SMT_ERROR, with the message as reason.
+ *
+ * Invariants:
+ *   - an ast is used only while s->terms, s->model or a local reference owns
+ *     it, or while it is the result of the immediately preceding Z3 call (an
+ *     rc context keeps only its last result alive);
+ *   - entries are well sorted: constructors check sorts themselves, so Z3
+ *     never sees an ill-sorted application;
+ *   - s->model is the model of the last check, NULL unless it was SAT.
+ */
+#include "proof/smt.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <z3.h>
+
+#include "base/buf.h"
+
+enum { DEFAULT_TIMEOUT_MS = 2000, DEFAULT_RLIMIT = 5000000 };
+
+typedef struct {
+    Z3_ast ast;
+    FxSmtSort sort;
+    bool is_var;
+} Entry;
+
+struct FxSmt {
+    Z3_context z3;
+    Z3_sort sorts[2]; /* indexed by FxSmtSort */
+    FX_VEC(Entry) terms;
+    Z3_model model;
+    char *reason;      /* what fx_smt_reason says; NULL means "" */
+    char *build_error; /* the last constructor failure, for a later check */
+    char *query;       /* SMT-LIB text of the last check; NULL before one */
+    unsigned timeout_ms, rlimit;
+};
+
+static const FxSmtTerm NO_TERM = {0};
+
+/* ---- errors ---- */
+
+/* Z3 has already stored the code and message in the context when it calls
+ * this; returning (rather than exiting, as the default handler does) lets the
+ * failed call return NULL so that z3_error() can report it. */
+static void keep_going(Z3_context c, Z3_error_code code)
+{
+    (void)c;
+    (void)code;
+}
+
+static void set_reason(FxSmt *s, char *owned)
+{
+    free(s->reason);
+    s->reason = owned;
+}
+
+/* The error of the last Z3 call as a new string, or NULL if it succeeded. */
+static char *z3_error(FxSmt *s)
+{
+    Z3_error_code code = Z3_get_error_code(s->z3);
+    if (code == Z3_OK) return NULL;
+    const char *msg = Z3_get_error_msg(s->z3, code);
+    /* First line only: e.g. for an unknown parameter Z3 appends the list of
+     * all several hundred legal ones. */
+    return fx_xstrndup(msg, strcspn(msg, "\n"));
+}
+
+/* A constructor failed: says why, now and to a later check. */
+static FxSmtTerm no_term(FxSmt *s, char *owned)
+{
+    free(s->build_error);
+    s->build_error = fx_xstrdup(owned);
+    set_reason(s, owned);
+    return NO_TERM;
+}
+
+static const char *sort_name(FxSmtSort sort)
+{
+    return sort == FX_SMT_SORT_BOOL ? "Bool" : "Int";
+}
+
+static bool valid_sort(FxSmtSort sort)
+{
+    return sort == FX_SMT_SORT_INT || sort == FX_SMT_SORT_BOOL;
+}
+
+/* ---- the term table ---- */
+
+/* Takes the result of the last Z3 call as a new term. */
+static FxSmtTerm keep(FxSmt *s, Z3_ast a, FxSmtSort sort)
+{
+    char *err = z3_error(s);
+    if (err) return no_term(s, err);
+    if (!a) return no_term(s, fx_xstrdup("Z3 returned no term"));
+    if (s->terms.len >= UINT32_MAX) return no_term(s, fx_xstrdup("too many terms"));
+    Z3_inc_ref(s->z3, a);
+    fx_vec_push(&s->terms, ((Entry){.ast = a, .sort = sort}));
+    return (FxSmtTerm){(uint32_t)s->terms.len};
+}
+
+/* Copies t's entry (by value: a push may move the table). False for the
+ * invalid term, which propagates silently since its maker said why, and for
+ * a handle this context never gave out. */
+static bool lookup(FxSmt *s, FxSmtTerm t, Entry *out)
+{
+    if (t.v == 0) return false;
+    if (t.v > s->terms.len) {
+        no_term(s, fx_xasprintf("no term %" PRIu32 " in this context", t.v));
+        return false;
+    }
+    *out = s->terms.data[t.v - 1];
+    return true;
+}
+
+static bool has_sort(FxSmt *s, const Entry *e, FxSmtSort sort, const char *what)
+{
+    if (e->sort == sort) return true;
+    no_term(s, fx_xasprintf("sort mismatch: %s wants %s, got %s", what, sort_name(sort),
+                            sort_name(e->sort)));
+    return false;
+}
+
+/* ---- lifecycle ---- */
+
+FxSmt *fx_smt_new(unsigned timeout_ms, unsigned rlimit)
+{
+    FxSmt *s = fx_xcalloc(1, sizeof *s);
+    s->timeout_ms = timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS;
+    s->rlimit = rlimit ? rlimit : DEFAULT_RLIMIT;
+    Z3_config cfg = Z3_mk_config();
+    FX_CHECK(cfg, "cannot create a Z3 config");
+    s->z3 = Z3_mk_context_rc(cfg);
+    Z3_del_config(cfg);
+    FX_CHECK(s->z3, "cannot create a Z3 context");
+    Z3_set_error_handler(s->z3, keep_going);
+    s->sorts[FX_SMT_SORT_INT] = Z3_mk_int_sort(s->z3);
+    Z3_inc_ref(s->z3, Z3_sort_to_ast(s->z3, s->sorts[FX_SMT_SORT_INT]));
+    s->sorts[FX_SMT_SORT_BOOL] = Z3_mk_bool_sort(s->z3);
+    Z3_inc_ref(s->z3, Z3_sort_to_ast(s->z3, s->sorts[FX_SMT_SORT_BOOL]));
+    return s;
+}
+
+static void drop_model(FxSmt *s)
+{
+    if (s->model) Z3_model_dec_ref(s->z3, s->model);
+    s->model = NULL;
+}
+
+void fx_smt_free(FxSmt *s)
+{
+    if (!s) return;
+    drop_model(s);
+    fx_vec_foreach (Entry, e, &s->terms)
+        Z3_dec_ref(s->z3, e->ast);
+    for (size_t i = 0; i < FX_ARRAY_LEN(s->sorts); i++)
+        Z3_dec_ref(s->z3, Z3_sort_to_ast(s->z3, s->sorts[i]));
+    Z3_del_context(s->z3);
+    fx_vec_free(&s->terms);
+    free(s->reason);
+    free(s->build_error);
+    free(s->query);
+    free(s);
+}
+
+/* ---- atoms ---- */
+
+FxSmtTerm fx_smt_var(FxSmt *s, const char *name, FxSmtSort sort)
+{
+    if (!valid_sort(sort)) return no_term(s, fx_xstrdup("fx_smt_var: no such sort"));
+    /* Fresh: Z3 appends a counter, so equal names stay distinct constants. */
+    FxSmtTerm t = keep(s, Z3_mk_fresh_const(s->z3, name ? name : "v", s->sorts[sort]), sort);
+    if (t.v) s->terms.data[t.v - 1].is_var = true;
+    return t;
+}
+
+static bool is_decimal(const char *text)
+{
+    if (*text == '-') text++;
+    if (!*text) return false;
+    for (; *text; text++)
+        if (*text < '0' || *text > '9') return false;
+    return true;
+}
+
+FxSmtTerm fx_smt_int(FxSmt *s, const char *decimal)
+{
+    /* Checked here because Z3 would also take "1/2" or "1.5". */
+    if (!decimal || !is_decimal(decimal))
+        return no_term(s, fx_xasprintf("not a decimal integer: \"%s\"", decimal ? decimal : ""));
+    return keep(s, Z3_mk_numeral(s->z3, decimal, s->sorts[FX_SMT_SORT_INT]), FX_SMT_SORT_INT);
+}
+
+FxSmtTerm fx_smt_int64(FxSmt *s, int64_t v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%" PRId64, v);
+    return fx_smt_int(s, text);
+}
+
+FxSmtTerm fx_smt_bool(FxSmt *s, bool v)
+{
+    return keep(s, v ? Z3_mk_true(s->z3) : Z3_mk_false(s->z3), FX_SMT_SORT_BOOL);
+}
+
+/* ---- operators ---- */
+
+typedef Z3_ast (*Mk2)(Z3_context, Z3_ast, Z3_ast);
+
+static Z3_ast mk_add(Z3_context c, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return Z3_mk_add(c, 2, args);
+}
+
+static Z3_ast mk_sub(Z3_context c, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return Z3_mk_sub(c, 2, args);
+}
+
+static Z3_ast mk_mul(Z3_context c, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return Z3_mk_mul(c, 2, args);
+}
+
+static Z3_ast mk_ne(Z3_context c, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return Z3_mk_distinct(c, 2, args);
+}
+
+static Z3_ast mk_and(Z3_context c, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return Z3_mk_and(c, 2, args);
+}
+
+static Z3_ast mk_or(Z3_context c, Z3_ast a, Z3_ast b)
+{
+    Z3_ast args[2] = {a, b};
+    return Z3_mk_or(c, 2, args);
+}
+
+#define SAME_SORT (-1) /* operands of one sort, either */
+
+/* ORDER FX_SMT_OP. DIV and MOD have no mk: they floor, see floor_op. */
+static const struct {
+    const char *name;
+    int operands; /* an FxSmtSort, or SAME_SORT */
+    FxSmtSort result;
+    Mk2 mk;
+} ops[] = {
+        [FX_SMT_ADD] = {"+", FX_SMT_SORT_INT, FX_SMT_SORT_INT, mk_add},
+        [FX_SMT_SUB] = {"-", FX_SMT_SORT_INT, FX_SMT_SORT_INT, mk_sub},
+        [FX_SMT_MUL] = {"*", FX_SMT_SORT_INT, FX_SMT_SORT_INT, mk_mul},
+        [FX_SMT_DIV] = {"div", FX_SMT_SORT_INT, FX_SMT_SORT_INT, NULL},
+        [FX_SMT_MOD] = {"mod", FX_SMT_SORT_INT, FX_SMT_SORT_INT, NULL},
+        [FX_SMT_LT] = {"<", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_lt},
+        [FX_SMT_LE] = {"<=", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_le},
+        [FX_SMT_GT] = {">", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_gt},
+        [FX_SMT_GE] = {">=", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_ge},
+        [FX_SMT_EQ] = {"=", SAME_SORT, FX_SMT_SORT_BOOL, Z3_mk_eq},
+        [FX_SMT_NE] = {"distinct", SAME_SORT, FX_SMT_SORT_BOOL, mk_ne},
+        [FX_SMT_AND] = {"and", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, mk_and},
+        [FX_SMT_OR] = {"or", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, mk_or},
+        [FX_SMT_IMPLIES] = {"=>", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, Z3_mk_implies},
+};
+_Static_assert(FX_ARRAY_LEN(ops) == FX_SMT_IMPLIES + 1, "ORDER FX_SMT_OP");
+
+/* mk applied to two valid, well-sorted terms. */
+static FxSmtTerm apply2(FxSmt *s, Mk2 mk, FxSmtTerm a, FxSmtTerm b, FxSmtSort result)
+{
+    Entry x, y;
+    if (!lookup(s, a, &x) || !lookup(s, b, &y)) return NO_TERM;
+    return keep(s, mk(s->z3, x.ast, y.ast), result);
+}
+
+/* Z3's div and mod are Euclidean (0 <= r < |b|); Flux floors. The two differ
+ * exactly when b < 0 and r != 0: there floor's quotient is one less, and its
+ * remainder r + b (which keeps mod linear in r, unlike a - b * q). Division
+ * by zero stays Z3's unconstrained div and mod. */
+static FxSmtTerm floor_op(FxSmt *s, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
+{
+    FxSmtTerm zero = fx_smt_int64(s, 0);
+    FxSmtTerm r = apply2(s, Z3_mk_mod, a, b, FX_SMT_SORT_INT);
+    FxSmtTerm b_neg = fx_smt_binop(s, FX_SMT_LT, b, zero);
+    FxSmtTerm adjust = fx_smt_binop(s, FX_SMT_AND, b_neg, fx_smt_binop(s, FX_SMT_NE, r, zero));
+    if (op == FX_SMT_MOD) return fx_smt_binop(s, FX_SMT_ADD, r, fx_smt_ite(s, adjust, b, zero));
+    FxSmtTerm q = apply2(s, Z3_mk_div, a, b, FX_SMT_SORT_INT);
+    return fx_smt_binop(s, FX_SMT_SUB, q, fx_smt_ite(s, adjust, fx_smt_int64(s, 1), zero));
+}
+
+static bool operands_fit(FxSmt *s, FxSmtOp op, const Entry *x, const Entry *y)
+{
+    int want = ops[op].operands;
+    if (want == SAME_SORT ? x->sort == y->sort : (int)x->sort == want && (int)y->sort == want)
+        return true;
+    no_term(s, fx_xasprintf("sort mismatch: (%s %s %s)", ops[op].name, sort_name(x->sort),
+                            sort_name(y->sort)));
+    return false;
+}
+
+FxSmtTerm fx_smt_binop(FxSmt *s, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
+{
+    Entry x, y;
+    if (!lookup(s, a, &x) || !lookup(s, b, &y)) return NO_TERM;
+    if ((unsigned)op >= FX_ARRAY_LEN(ops))
+        return no_term(s, fx_xasprintf("no operator %d", (int)op));
+    if (!operands_fit(s, op, &x, &y)) return NO_TERM;
+    if (!ops[op].mk) return floor_op(s, op, a, b);
+    return apply2(s, ops[op].mk, a, b, ops[op].result);
+}
+
+FxSmtTerm fx_smt_not(FxSmt *s, FxSmtTerm a)
+{
+    Entry x;
+    if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_BOOL, "not")) return NO_TERM;
+    return keep(s, Z3_mk_not(s->z3, x.ast), FX_SMT_SORT_BOOL);
+}
+
+FxSmtTerm fx_smt_neg(FxSmt *s, FxSmtTerm a)
+{
+    Entry x;
+    if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_INT, "negation")) return NO_TERM;
+    return keep(s, Z3_mk_unary_minus(s->z3, x.ast), FX_SMT_SORT_INT);
+}
+
+FxSmtTerm fx_smt_ite(FxSmt *s, FxSmtTerm cond, FxSmtTerm then_t, FxSmtTerm else_t)
+{
+    Entry c, x, y;
+    if (!lookup(s, cond, &c) || !lookup(s, then_t, &x) || !lookup(s, else_t, &y)) return NO_TERM;
+    if (!has_sort(s, &c, FX_SMT_SORT_BOOL, "ite condition") ||
+        !has_sort(s, &y, x.sort, "ite else branch"))
+        return NO_TERM;
+    return keep(s, Z3_mk_ite(s->z3, c.ast, x.ast, y.ast), x.sort);
+}
+
+/* ---- uninterpreted functions and quantifiers ---- */
+
+/* Fills asts and domain from the arguments; false if one is invalid or not of
+ * its declared sort. */
+static bool collect_args(FxSmt *s, size_t n, const FxSmtTerm *args, const FxSmtSort *arg_sorts,
+                         Z3_ast *asts, Z3_sort *domain)
+{
+    for (size_t i = 0; i < n; i++) {
+        Entry e;
+        if (!lookup(s, args[i], &e)) return false;
+        if (!valid_sort(arg_sorts[i])) {
+            no_term(s, fx_xasprintf("argument %zu: no such sort", i));
+            return false;
+        }
+        if (!has_sort(s, &e, arg_sorts[i], "function argument")) return false;
+        asts[i] = e.ast;
+        domain[i] = s->sorts[arg_sorts[i]];
+    }
+    return true;
+}
+
+FxSmtTerm fx_smt_apply(FxSmt *s, const char *name, FxSmtSort result, size_t n_args,
+                       const FxSmtTerm *args, const FxSmtSort *arg_sorts)
+{
+    if (!name || !valid_sort(result) || n_args > UINT_MAX)
+        return no_term(s, fx_xstrdup("fx_smt_apply: malformed call"));
+    Z3_ast *asts = fx_xmalloc((n_args + 1) * sizeof *asts);
+    Z3_sort *domain = fx_xmalloc((n_args + 1) * sizeof *domain);
+    FxSmtTerm t = NO_TERM;
+    if (collect_args(s, n_args, args, arg_sorts, asts, domain)) {
+        Z3_context c = s->z3;
+        /* Z3 identifies functions by symbol and signature, as smt.h wants. */
+        Z3_func_decl f = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), (unsigned)n_args, domain,
+                                         s->sorts[result]);
+        char *err = z3_error(s);
+        t = err ? no_term(s, err) : keep(s, Z3_mk_app(c, f, (unsigned)n_args, asts), result);
+    }
+    free(asts);
+    free(domain);
+    return t;
+}
+
+static FxSmtTerm quantify(FxSmt *s, bool forall, FxSmtTerm var, FxSmtTerm body)
+{
+    Entry v, b;
+    if (!lookup(s, var, &v) || !lookup(s, body, &b)) return NO_TERM;
+    if (!v.is_var)
+        return no_term(s, fx_xstrdup("a quantifier binds a term that is not a variable"));
+    if (!has_sort(s, &b, FX_SMT_SORT_BOOL, "quantifier body")) return NO_TERM;
+    Z3_app bound = Z3_to_app(s->z3, v.ast);
+    Z3_ast q = forall ? Z3_mk_forall_const(s->z3, 0, 1, &bound, 0, NULL, b.ast)
+                      : Z3_mk_exists_const(s->z3, 0, 1, &bound, 0, NULL, b.ast);
+    return keep(s, q, FX_SMT_SORT_BOOL);
+}
+
+FxSmtTerm fx_smt_forall(FxSmt *s, FxSmtTerm var, FxSmtTerm body)
+{
+    return quantify(s, true, var, body);
+}
+
+FxSmtTerm fx_smt_exists(FxSmt *s, FxSmtTerm var, FxSmtTerm body)
+{
+    return quantify(s, false, var, body);
+}
+
+/* Int for the invalid term: the header has no third sort to say "none". */
+FxSmtSort fx_smt_sort_of(FxSmt *s, FxSmtTerm t)
+{
+    Entry e;
+    return lookup(s, t, &e) ? e.sort : FX_SMT_SORT_INT;
+}
+
+/* ---- checking ---- */
+
+static bool assertions_ok(FxSmt *s, size_t n, const FxSmtTerm *assertions)
+{
+    for (size_t i = 0; i < n; i++) {
+        Entry e;
+        if (!lookup(s, assertions[i], &e)) {
+            const char *why = s->build_error ? s->build_error : "no constructor failed";
+            set_reason(s, fx_xasprintf("assertion %zu is the invalid term (last construction "
+                                       "error: %s)",
+                                       i, why));
+            return false;
+        }
+        if (e.sort != FX_SMT_SORT_BOOL) {
+            set_reason(s, fx_xasprintf("assertion %zu is an Int, not a Bool", i));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Does this solver take the parameter? Z3 checks names only when the solver
+ * first runs, so an unknown one would fail the query rather than be skipped. */
+static bool knows_param(FxSmt *s, Z3_solver solver, const char *name)
+{
+    Z3_param_descrs d = Z3_solver_get_param_descrs(s->z3, solver);
+    if (!d || Z3_get_error_code(s->z3) != Z3_OK) return false;
+    Z3_param_descrs_inc_ref(s->z3, d);
+    bool known =
+            Z3_param_descrs_get_kind(s->z3, d, Z3_mk_string_symbol(s->z3, name)) != Z3_PK_INVALID;
+    Z3_param_descrs_dec_ref(s->z3, d);
+    return known;
+}
+
+static void set_budgets(FxSmt *s, Z3_solver solver)
+{
+    Z3_context c = s->z3;
+    Z3_params p = Z3_mk_params(c);
+    Z3_params_inc_ref(c, p);
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), s->timeout_ms);
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), s->rlimit);
+    /* A fixed seed, so that a query's outcome does not vary between runs. */
+    if (knows_param(s, solver, "random_seed"))
+        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "random_seed"), 0);
+    Z3_solver_set_params(c, solver, p);
+    Z3_params_dec_ref(c, p);
+}
+
+/* Keeps the query text: the declarations and assertions, as Z3 prints them. */
+static void save_query(FxSmt *s, Z3_solver solver)
+{
+    const char *text = Z3_solver_to_string(s->z3, solver);
+    if (Z3_get_error_code(s->z3) != Z3_OK || !text) text = "";
+    FxBuf b = {0};
+    fx_buf_puts(&b, text);
+    fx_buf_puts(&b, "(check-sat)\n");
+    free(s->query);
+    s->query = fx_buf_take(&b);
+}
+
+static FxSmtResult result_of(FxSmt *s, Z3_solver solver, Z3_lbool r)
+{
+    if (r == Z3_L_FALSE) return FX_SMT_UNSAT;
+    if (r == Z3_L_UNDEF) {
+        const char *why = Z3_solver_get_reason_unknown(s->z3, solver);
+        set_reason(s, fx_xstrdup(why && Z3_get_error_code(s->z3) == Z3_OK ? why : "unknown"));
+        return FX_SMT_UNKNOWN;
+    }
+    s->model = Z3_solver_get_model(s->z3, solver);
+    char *err = z3_error(s);
+    if (err || !s->model) {
+        s->model = NULL;
+        set_reason(s, err ? err : fx_xstrdup("Z3 gave no model"));
+        return FX_SMT_ERROR;
+    }
+    Z3_model_inc_ref(s->z3, s->model);
+    return FX_SMT_SAT;
+}
+
+/* Runs the query on a solver that already has its budgets. */
+static FxSmtResult solve(FxSmt *s, Z3_solver solver, size_t n, const FxSmtTerm *assertions)
+{
+    for (size_t i = 0; i < n; i++) {
+        Z3_solver_assert(s->z3, solver, s->terms.data[assertions[i].v - 1].ast);
+        char *err = z3_error(s);
+        if (err) {
+            set_reason(s, err);
+            return FX_SMT_ERROR;
+        }
+    }
+    save_query(s, solver);
+    Z3_lbool r = Z3_solver_check(s->z3, solver);
+    char *err = z3_error(s);
+    if (err) {
+        set_reason(s, err);
+        return FX_SMT_ERROR;
+    }
+    return result_of(s, solver, r);
+}
+
+FxSmtResult fx_smt_check(FxSmt *s, size_t n, const FxSmtTerm *assertions)
+{
+    drop_model(s);
+    free(s->query);
+    s->query = NULL;
+    if (!assertions_ok(s, n, assertions)) return FX_SMT_ERROR;
+    set_reason(s, NULL);
+    Z3_solver solver = Z3_mk_solver(s->z3);
+    char *err = z3_error(s);
+    if (err || !solver) {
+        set_reason(s, err ? err : fx_xstrdup("Z3 gave no solver"));
+        return FX_SMT_ERROR;
+    }
+    Z3_solver_inc_ref(s->z3, solver);
+    set_budgets(s, solver);
+    FxSmtResult r = solve(s, solver, n, assertions);
+    Z3_solver_dec_ref(s->z3, solver);
+    return r;
+}
+
+/* ---- reading results ---- */
+
+/* The decimal text of an evaluated Int, or NULL if it is not a literal.
+ * Z3 4.8 prints negative numerals as "-7"; a unary minus over a numeral is
+ * accepted as well in case evaluation leaves one. */
+static char *int_text(FxSmt *s, Z3_ast v)
+{
+    Z3_context c = s->z3;
+    if (Z3_is_numeral_ast(c, v)) return fx_xstrdup(Z3_get_numeral_string(c, v));
+    if (Z3_get_ast_kind(c, v) != Z3_APP_AST) return NULL;
+    Z3_app app = Z3_to_app(c, v);
+    if (Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) != Z3_OP_UMINUS ||
+        Z3_get_app_num_args(c, app) != 1)
+        return NULL;
+    Z3_ast arg = Z3_get_app_arg(c, app, 0); /* v, which we hold, holds arg */
+    if (!Z3_is_numeral_ast(c, arg)) return NULL;
+    const char *digits = Z3_get_numeral_string(c, arg);
+    if (digits[0] == '-') return fx_xstrdup(digits + 1);
+    return strcmp(digits, "0") == 0 ? fx_xstrdup("0") : fx_xasprintf("-%s", digits);
+}
+
+static char *bool_text(FxSmt *s, Z3_ast v)
+{
+    switch (Z3_get_bool_value(s->z3, v)) {
+    case Z3_L_TRUE:
+        return fx_xstrdup("true");
+    case Z3_L_FALSE:
+        return fx_xstrdup("false");
+    default:
+        return NULL;
+    }
+}
+
+char *fx_smt_model_value(FxSmt *s, FxSmtTerm t)
+{
+    Entry e;
+    if (!s->model || !lookup(s, t, &e)) return NULL;
+    Z3_ast v = NULL;
+    bool ok = Z3_model_eval(s->z3, s->model, e.ast, true, &v);
+    char *err = z3_error(s);
+    if (err || !ok || !v) {
+        if (err) set_reason(s, err);
+        return NULL;
+    }
+    Z3_inc_ref(s->z3, v);
+    char *text = e.sort == FX_SMT_SORT_BOOL ? bool_text(s, v) : int_text(s, v);
+    Z3_dec_ref(s->z3, v);
+    return text;
+}
+
+const char *fx_smt_reason(const FxSmt *s)
+{
+    return s->reason ? s->reason : "";
+}
+
+char *fx_smt_last_query(FxSmt *s)
+{
+    return fx_xstrdup(s->query ? s->query : "");
+}
+
+static char version[64];
+static pthread_once_t version_once = PTHREAD_ONCE_INIT;
+
+static void make_version(void)
+{
+    unsigned major, minor, build, revision;
+    Z3_get_version(&major, &minor, &build, &revision);
+    snprintf(version, sizeof version, "Z3 %u.%u.%u.%u", major, minor, build, revision);
+}
+
+const char *fx_smt_solver_version(void)
+{
+    /* Once, so that threads with their own FxSmt may all ask. */
+    pthread_once(&version_once, make_version);
+    return version;
+}
