@@ -217,7 +217,13 @@ static void render_snippet(const FxSpan *sp, size_t line, FILE *out)
     uint32_t line_end = end;
     if (line_end > start && src->text[line_end - 1] == '\r')
         line_end--;
-    fprintf(out, "%5zu | %.*s\n", line, (int)(line_end - start), src->text + start);
+    fprintf(out, "%5zu | ", line);
+    for (uint32_t i = start; i < line_end; i++) {
+        unsigned char c = (unsigned char)src->text[i];
+        /* control bytes would garble the terminal; each is one column */
+        fputc((c < 0x20 && c != '\t') || c == 0x7F ? '?' : c, out);
+    }
+    fputc('\n', out);
     fprintf(out, "      | ");
     for (uint32_t i = start; i < sp->offset && i < line_end; i++) {
         if (is_continuation_byte(src->text[i]))
@@ -252,36 +258,43 @@ static void render_item(const FxDiagItem *it, FILE *out)
         render_item(n, out);
 }
 
-static const FxDiag *sort_ctx;
+/* Sorting key: the source's load order, then the offset, then emission. */
+typedef struct SortKey {
+    size_t source, offset, seq;
+    const FxDiagItem *item;
+} SortKey;
 
-static size_t source_index(const FxSource *src)
+static int compare_keys(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < sort_ctx->sources.len; i++)
-        if (sort_ctx->sources.data[i] == src)
+    const SortKey *a = pa, *b = pb;
+    if (a->source != b->source)
+        return a->source < b->source ? -1 : 1;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static size_t source_index(const FxDiag *d, const FxSource *src)
+{
+    for (size_t i = 0; src && i < d->sources.len; i++)
+        if (d->sources.data[i] == src)
             return i + 1;
     return 0; /* no position: first */
 }
 
-static int compare_items(const void *pa, const void *pb)
-{
-    const FxDiagItem *a = *(FxDiagItem *const *)pa, *b = *(FxDiagItem *const *)pb;
-    size_t sa = source_index(a->span.src), sb = source_index(b->span.src);
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    if (a->span.offset != b->span.offset)
-        return a->span.offset < b->span.offset ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 void fx_diag_render(const FxDiag *d, FILE *out)
 {
-    FxDiagItem **sorted = fx_xmalloc(d->items.len * sizeof(*sorted));
-    memcpy(sorted, d->items.data, d->items.len * sizeof(*sorted));
-    sort_ctx = d;
-    qsort(sorted, d->items.len, sizeof(*sorted), compare_items);
+    if (d->items.len == 0)
+        return;
+    SortKey *keys = fx_xmalloc(d->items.len * sizeof(*keys));
+    for (size_t i = 0; i < d->items.len; i++) {
+        const FxDiagItem *it = d->items.data[i];
+        keys[i] = (SortKey){source_index(d, it->span.src), it->span.offset, it->seq, it};
+    }
+    qsort(keys, d->items.len, sizeof(*keys), compare_keys);
     for (size_t i = 0; i < d->items.len; i++)
-        render_item(sorted[i], out);
-    free(sorted);
+        render_item(keys[i].item, out);
+    free(keys);
 }
 
 FxSpan fx_span_join(FxSpan a, FxSpan b)

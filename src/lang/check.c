@@ -61,24 +61,26 @@ size_t fx_check_edit_distance(const char *a, const char *b)
     size_t la = strlen(a), lb = strlen(b);
     if (la > 32 || lb > 32)
         return 99;
-    size_t row[33];
+    /* optimal string alignment: edits, plus swapping two neighbours */
+    size_t d[33][33];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
     for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
+        d[0][j] = j;
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
     }
-    return row[lb];
+    return d[la][lb];
 }
 
 /* The closest of `n` candidates to `name` within a small distance, or NULL. */
@@ -86,6 +88,10 @@ static const char *closest(const char *name, const char *const *cands, size_t n)
 {
     const char *best = NULL;
     size_t best_d = strlen(name) <= 3 ? 1 : 2;
+    /* an abbreviation: `Nat` for `Natural` */
+    for (size_t i = 0; i < n && strlen(name) >= 3; i++)
+        if (strncmp(cands[i], name, strlen(name)) == 0 && strcmp(cands[i], name) != 0)
+            return cands[i];
     for (size_t i = 0; i < n; i++) {
         size_t d = fx_check_edit_distance(name, cands[i]);
         if (d <= best_d && strcmp(name, cands[i]) != 0) {
@@ -285,9 +291,18 @@ static FxType *resolve_named(Checker *c, const FxTypeExpr *te, bool bind_sizes)
         resolve_type_decl(c, td);
         return td->type ? td->type : error_type(c);
     }
-    static const char *const all[] = {"Natural", "Int", "Bool", "Float", "String",
-                                      "List",    "Stream", "Matrix"};
-    const char *sugg = closest(te->name, all, FX_ARRAY_LEN(all));
+    FX_VEC(const char *) all = {0};
+    for (size_t i = 0; i < FX_ARRAY_LEN(scalar_names); i++)
+        fx_vec_push(&all, scalar_names[i]);
+    fx_vec_push(&all, "List");
+    fx_vec_push(&all, "Stream");
+    fx_vec_push(&all, "Matrix");
+    fx_vec_foreach(FxModule *, m, &c->prog->modules)
+    {
+        fx_vec_foreach(FxTypeDecl *, td2, &(*m)->types) fx_vec_push(&all, (*td2)->name);
+    }
+    const char *sugg = closest(te->name, all.data, all.len);
+    fx_vec_free(&all);
     if (sugg)
         fx_diag_error(c->diag, te->span, "unknown type `%s`; did you mean `%s`?", te->name, sugg);
     else
@@ -1113,12 +1128,15 @@ static bool bind_patterns(Checker *c, FxIntent *in, FxConstraint *k)
 {
     const char *head = k->u.eq.head;
     if (k->u.eq.n_patterns != in->n_params) {
-        bool alias = strcmp(head, in->name) != 0;
-        fx_diag_error(c->diag, k->u.eq.head_span,
-                      "%s%s%s takes %zu parameter%s, but this equation has %zu pattern%s",
-                      alias ? "`" : "", alias ? head : "", alias ? "` stands for `" : "`",
-                      in->n_params, in->n_params == 1 ? "" : "s", k->u.eq.n_patterns,
-                      k->u.eq.n_patterns == 1 ? "" : "s");
+        size_t n = in->n_params, m = k->u.eq.n_patterns;
+        if (strcmp(head, in->name) != 0)
+            fx_diag_error(c->diag, k->u.eq.head_span, "`%s` stands for `%s`, which takes %zu "
+                          "parameter%s, but this equation has %zu pattern%s", head, in->name, n,
+                          n == 1 ? "" : "s", m, m == 1 ? "" : "s");
+        else
+            fx_diag_error(c->diag, k->u.eq.head_span, "`%s` takes %zu parameter%s, but this "
+                          "equation has %zu pattern%s", head, n, n == 1 ? "" : "s", m,
+                          m == 1 ? "" : "s");
         return false;
     }
     bool literal = false, ok = true;
@@ -1205,11 +1223,13 @@ static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
     size_t mark = c->locals.len;
     for (size_t i = 0; i < want; i++) {
         const char *name = k->u.elem.indices[i];
+        bool twice = false;
         for (size_t j = 0; j < i; j++)
-            if (strcmp(k->u.elem.indices[j], name) == 0)
-                fx_diag_error(c->diag, k->u.elem.index_spans[i],
-                              "index `%s` is used twice; each dimension needs its own", name);
-        if (name_in_scope(c, name))
+            twice |= strcmp(k->u.elem.indices[j], name) == 0;
+        if (twice)
+            fx_diag_error(c->diag, k->u.elem.index_spans[i],
+                          "index `%s` is used twice; each dimension needs its own", name);
+        else if (name_in_scope(c, name))
             fx_diag_error(c->diag, k->u.elem.index_spans[i],
                           "index `%s` hides a parameter or size of the same name", name);
         push_local(c, name, new_type(c, FX_TY_NATURAL));
@@ -1245,9 +1265,14 @@ static void check_comprehension_var(Checker *c, FxIntent *in, FxConstraint *k)
     if (k->u.comp.second) {
         kind = find_kind(c, k->u.comp.first);
         if (!kind) {
-            fx_diag_error(c->diag, k->u.comp.first_span,
-                          "unknown kind `%s`: no predicate `%s` is in scope", k->u.comp.first,
-                          k->u.comp.first);
+            const char *w = k->u.comp.first;
+            size_t len = strlen(w);
+            if (len > 1 && w[len - 1] == 's')
+                fx_diag_error(c->diag, k->u.comp.first_span, "unknown kind `%s`: no predicate "
+                              "`%.*s` or `%s` is in scope", w, (int)(len - 1), w, w);
+            else
+                fx_diag_error(c->diag, k->u.comp.first_span,
+                              "unknown kind `%s`: no predicate `%s` is in scope", w, w);
             return;
         }
         if (kind->n_params != 1 || !kind->ret || kind->ret->kind != FX_TY_BOOL) {
@@ -1295,7 +1320,8 @@ static void check_comprehension(Checker *c, FxIntent *in, FxConstraint *k)
         k->u.comp.collection = coll;
         if (!fx_type_is_collection(ct)) {
             char *t = type_name(ct);
-            fx_diag_error(c->diag, coll->span, "`%s` is %s, not a collection to select from",
+            fx_diag_error(c->diag, coll->span, "`%s` is already a name for %s, not a collection "
+                          "to select from; give the comprehension variable a new name",
                           k->u.comp.first, t);
             free(t);
             return;
@@ -1569,8 +1595,8 @@ static void check_hint(Checker *c, const FxHint *h)
     }
     bool bounded = strcmp(h->name, "latency") == 0 || strcmp(h->name, "memory") == 0;
     if (bounded && !h->has_bound) {
-        fx_diag_warning(c->diag, h->span, "`%s` needs a bound, as in `%s < 100ms`; the hint "
-                        "is ignored", h->name, h->name);
+        fx_diag_warning(c->diag, h->span, "`%s` needs a bound, as in `%s`; the hint is "
+                        "ignored", h->name, h->name[0] == 'l' ? "latency < 100ms" : "memory < 512MB");
         return;
     }
     if (!bounded && h->has_bound) {

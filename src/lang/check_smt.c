@@ -611,9 +611,25 @@ static bool same_sort_params(Ctx *c, size_t n)
     return true;
 }
 
+/* Are the first n parameters of one type (whether or not the solver takes it)? */
+static bool same_type_params(Ctx *c, size_t n)
+{
+    if (c->in->n_params < n)
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!fx_type_assignable(c->in->params[i].type, c->in->params[0].type) ||
+            !fx_type_assignable(c->in->params[0].type, c->in->params[i].type))
+            return false;
+    return true;
+}
+
 static void check_commutative(Ctx *c, FxProperty *pr)
 {
-    if (!same_sort_params(c, 2)) {
+    if (same_type_params(c, 2) && !same_sort_params(c, 2)) {
+        assume(c, pr, "the solver decides integers and booleans only");
+        return;
+    }
+    if (!same_type_params(c, 2)) {
         fx_diag_error(c->diag, pr->name_span, "`commutative` needs an intent whose first two "
                       "parameters have the same type; `%s` has %zu parameter%s", c->in->name,
                       c->in->n_params, c->in->n_params == 1 ? "" : "s");
@@ -641,13 +657,26 @@ static void check_commutative(Ctx *c, FxProperty *pr)
 
 static bool binary_closed(Ctx *c)
 {
-    FxSmtSort s;
-    return c->in->n_params == 2 && same_sort_params(c, 2) && sort_of(c->in->ret, &s) &&
+    return c->in->n_params == 2 && same_type_params(c, 2) &&
            fx_type_assignable(c->in->ret, c->in->params[0].type);
+}
+
+/* The law has the right shape but involves values the solver doesn't take. */
+static bool beyond_solver(Ctx *c, FxProperty *pr)
+{
+    FxSmtSort s;
+    bool ok = sort_of(c->in->ret, &s);
+    for (size_t i = 0; i < c->in->n_params && ok; i++)
+        ok = sort_of(c->in->params[i].type, &s);
+    if (!ok)
+        assume(c, pr, "the solver decides integers and booleans only");
+    return !ok;
 }
 
 static void check_associative(Ctx *c, FxProperty *pr)
 {
+    if (binary_closed(c) && beyond_solver(c, pr))
+        return;
     if (!binary_closed(c)) {
         fx_diag_error(c->diag, pr->name_span, "`associative` needs an intent f(a, b) whose "
                       "parameters and result have one type");
@@ -675,9 +704,11 @@ static void check_associative(Ctx *c, FxProperty *pr)
 
 static void check_distributive(Ctx *c, FxProperty *pr)
 {
-    FxSmtSort s;
-    if (c->in->n_params != 2 || !same_sort_params(c, 2) || !sort_of(c->in->ret, &s) ||
-        s != FX_SMT_SORT_INT) {
+    bool shape = c->in->n_params == 2 && same_type_params(c, 2) &&
+                 fx_type_is_numeric(c->in->ret) && fx_type_is_numeric(c->in->params[0].type);
+    if (shape && beyond_solver(c, pr))
+        return;
+    if (!shape) {
         fx_diag_error(c->diag, pr->name_span, "`distributive` (over `+`) needs an intent f(a, b) "
                       "of numbers");
         pr->verdict = FX_VERDICT_FALSE;
@@ -703,8 +734,16 @@ static void check_distributive(Ctx *c, FxProperty *pr)
 static void check_monotone(Ctx *c, FxProperty *pr)
 {
     size_t n = c->in->n_params;
-    FxSmtSort s;
-    if (n == 0 || n > 8 || !sort_of(c->in->ret, &s) || s != FX_SMT_SORT_INT) {
+    if (n > 8) {
+        assume(c, pr, "the solver is asked about at most 8 parameters");
+        return;
+    }
+    bool shape = n > 0 && fx_type_is_numeric(c->in->ret);
+    for (size_t i = 0; i < n; i++)
+        shape = shape && fx_type_is_numeric(c->in->params[i].type);
+    if (shape && beyond_solver(c, pr))
+        return;
+    if (!shape) {
         fx_diag_error(c->diag, pr->name_span, "`monotone` needs an intent with parameters and a "
                       "result that are numbers");
         pr->verdict = FX_VERDICT_FALSE;
@@ -746,6 +785,13 @@ static void check_parallelizable_over(Ctx *c, FxProperty *pr)
         return;
     }
     for (size_t a = 0; a < pr->n_args; a++) {
+        for (size_t b = 0; b < a; b++) {
+            if (strcmp(pr->args[a], pr->args[b]) == 0) {
+                fx_diag_error(c->diag, pr->arg_spans[a], "`%s` is named twice", pr->args[a]);
+                pr->verdict = FX_VERDICT_FALSE;
+                return;
+            }
+        }
         bool found = false;
         for (size_t i = 0; i < elem->u.elem.n_indices; i++)
             found |= strcmp(elem->u.elem.indices[i], pr->args[a]) == 0;

@@ -128,8 +128,10 @@ static bool begin_line(Lexer *lx)
         if (lx->text[lx->pos] == '\t') {
             FxSpan sp = span_at(lx, lx->pos, lx->pos + 1);
             fx_diag_error(lx->diag, sp, "tab in indentation; Flux indents with spaces");
+            col = (col / 8 + 1) * 8; /* read on as Python would, to avoid a cascade */
+        } else {
+            col++;
         }
-        col++;
         lx->pos++;
     }
     const char *p = lx->text + lx->pos;
@@ -281,17 +283,33 @@ static bool lex_operator(Lexer *lx)
     return false;
 }
 
+/* The length of a well-formed UTF-8 sequence at p, or 0 when it is not one. */
 static size_t utf8_length(const char *p, size_t rest)
 {
     unsigned char c = (unsigned char)p[0];
-    size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    return n <= rest ? n : rest;
+    size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+    if (n == 0 || n > rest)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (((unsigned char)p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
 }
 
 static void lex_unknown(Lexer *lx)
 {
-    size_t n = utf8_length(lx->text + lx->pos, lx->len - lx->pos);
-    char *msg = fx_xasprintf("unexpected character `%.*s`", (int)n, lx->text + lx->pos);
+    const char *p = lx->text + lx->pos;
+    size_t n = utf8_length(p, lx->len - lx->pos);
+    unsigned char c = (unsigned char)p[0];
+    char *msg;
+    if (n == 0) {
+        n = 1;
+        msg = fx_xasprintf("invalid UTF-8 byte 0x%02x", c);
+    } else if (n == 1 && (c < 0x20 || c == 0x7F)) {
+        msg = fx_xasprintf("unexpected control character \\x%02x", c);
+    } else {
+        msg = fx_xasprintf("unexpected character `%.*s`", (int)n, p);
+    }
     emit_error(lx, lx->pos, lx->pos + n, msg);
     free(msg);
     lx->pos += n;
@@ -313,6 +331,13 @@ static bool bracket_left_open(Lexer *lx)
     bool item = lx->text[i] == '-' && i + 1 < lx->len && lx->text[i + 1] == ' ' &&
                 col <= lx->line_indent;
     bool declaration = col == 0 && (isalpha((unsigned char)lx->text[i]) != 0);
+    static const char *const sections[] = {"constraints", "properties", "performance_hints"};
+    for (size_t k = 0; k < FX_ARRAY_LEN(sections) && !declaration; k++) {
+        size_t n = strlen(sections[k]);
+        const char *after = lx->text + i + n;
+        declaration = i + n < lx->len && memcmp(lx->text + i, sections[k], n) == 0 &&
+                      (*after == ':' || *after == ' ');
+    }
     if (!item && !declaration)
         return false;
     FxSpan sp = span_at(lx, lx->outer_open, lx->outer_open + 1);

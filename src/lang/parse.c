@@ -26,6 +26,7 @@ typedef struct Parser {
     FxTokens toks;
     size_t pos;
     bool panic; /* an error was reported on this line; stay quiet until it ends */
+    bool dropped; /* something was skipped since the current intent began */
 } Parser;
 
 /* ---- token access ---- */
@@ -118,6 +119,7 @@ static bool line_has_error(const Parser *p, FxSpan sp)
  * ERROR token reports its own message instead: it is the real cause. */
 static void error_at_current(Parser *p, const char *fmt, const char *arg)
 {
+    p->dropped = true;
     if (p->panic)
         return;
     p->panic = true;
@@ -145,8 +147,17 @@ static void error_at_current(Parser *p, const char *fmt, const char *arg)
     free(found);
 }
 
+static void error_at(Parser *p, FxSpan span, const char *msg);
+
+/* A full sentence at the current token, with no ", found X". */
+static void error_here(Parser *p, const char *msg)
+{
+    error_at(p, peek(p)->span, msg);
+}
+
 static void error_at(Parser *p, FxSpan span, const char *msg)
 {
+    p->dropped = true;
     if (p->panic)
         return;
     p->panic = true;
@@ -335,7 +346,7 @@ static FxExpr *parse_call(Parser *p, const FxToken *name)
         } while (accept(p, FX_TOK_COMMA));
     }
     if (check(p, FX_TOK_FOR))
-        error_at_current(p, "%s", "`for` makes a generator only inside sum, product, min, max or count");
+        error_here(p, "`for` makes a generator only inside sum, product, min, max or count");
     expect(p, FX_TOK_RPAREN, "`)` to close the call");
     FxExpr *e = new_expr(p, FX_EXPR_CALL, span_from(p, name->span));
     e->u.call.name = name->text;
@@ -500,7 +511,7 @@ static FxExpr *parse_postfix(Parser *p)
             fe->u.field.name_span = f->span;
             e = fe;
         } else if (check(p, FX_TOK_LPAREN) && !peek(p)->space_before) {
-            error_at_current(p, "%s", "only a function named by its name can be called");
+            error_here(p, "only a function named by its name can be called");
             return e;
         } else {
             return e;
@@ -825,7 +836,7 @@ static FxConstraint *parse_constraint(Parser *p)
     }
     FxExpr *e = parse_expr(p);
     if (check(p, FX_TOK_WHEN) && !p->panic)
-        error_at_current(p, "%s", "`when` guards only a defining equation such as `f(n) = ... when n > 0`");
+        error_here(p, "`when` guards only a defining equation such as `f(n) = ... when n > 0`");
     FxConstraint *c = new_constraint(p, FX_CON_POST, span_from(p, start));
     c->u.post.expr = e;
     return c;
@@ -1000,7 +1011,7 @@ static void parse_params(Parser *p, FxIntent *in)
         while (!check(p, FX_TOK_RPAREN) && !p->panic) {
             FxParam prm = {0};
             if (check(p, FX_TOK_RESULT)) {
-                error_at_current(p, "%s", "`result` is reserved for the return value and cannot "
+                error_here(p, "`result` is reserved for the return value and cannot "
                                           "name a parameter");
                 break;
             }
@@ -1124,6 +1135,7 @@ static void parse_intent(Parser *p)
     FxIntent *in = FX_NEW(p->arena, FxIntent);
     in->span = kw->span;
     size_t errors_before = fx_diag_errors(p->diag);
+    p->dropped = false;
     if (!check(p, FX_TOK_IDENT)) {
         error_at_current(p, "expected %s", "the intent's name");
         skip_line(p);
@@ -1160,7 +1172,7 @@ static void parse_intent(Parser *p)
         in->ret_expr->span = in->name_span;
     }
     in->span = span_from(p, kw->span);
-    in->has_syntax_errors = fx_diag_errors(p->diag) > errors_before;
+    in->has_syntax_errors = p->dropped || fx_diag_errors(p->diag) > errors_before;
     fx_vec_push(&p->mod->intents, in);
 }
 

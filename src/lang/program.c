@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -51,7 +52,8 @@ static void load_imports(FxProgram *prog, FxModule *m, PathStack *loading)
                           "or through other files", imp->path);
         } else if (!find_loaded(prog, path)) {
             FxSource *src = NULL;
-            if (access(path, R_OK) != 0)
+            struct stat st;
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, R_OK) != 0)
                 fx_diag_error(prog->diag, imp->span, "cannot import `%s`: no such file",
                               imp->path);
             else

@@ -1,0 +1,4 @@
+# `and` needs booleans
+intent both(a: Natural, b: Natural) -> Bool:
+    constraints:
+        - result = a and b

@@ -1,0 +1,6 @@
+# subtraction is not associative
+intent sub(a: Int, b: Int) -> Int:
+    constraints:
+        - result = a - b
+    properties:
+        - associative

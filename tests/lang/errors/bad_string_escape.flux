@@ -1,0 +1,4 @@
+# `\q` is not an escape sequence
+intent f() -> String:
+    constraints:
+        - result = "a\qb"

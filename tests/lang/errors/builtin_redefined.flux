@@ -1,0 +1,4 @@
+# `len` is built in
+intent len(n: Int) -> Int:
+    constraints:
+        - result = n

@@ -1,0 +1,4 @@
+# An equation with fewer patterns than the intent has parameters.
+intent power(b: Natural, e: Natural) -> Natural:
+    constraints:
+        - power(b) = b

@@ -1,0 +1,4 @@
+# identifiers are ASCII
+intent f(é: Natural) -> Natural:
+    constraints:
+        - result = é

@@ -1,0 +1,4 @@
+# unary `-` needs a number
+intent f(s: String) -> String:
+    constraints:
+        - result = -s

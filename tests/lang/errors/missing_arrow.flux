@@ -1,0 +1,4 @@
+# the result type follows `->`
+intent f(n: Int) Int:
+    constraints:
+        - result = n

@@ -1,0 +1,4 @@
+# the intent header must end in `:`
+intent double(n: Natural) -> Natural
+    constraints:
+        - result = 2 * n

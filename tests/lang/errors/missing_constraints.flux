@@ -1,0 +1,4 @@
+# every intent needs a constraints section
+intent double(n: Natural) -> Natural:
+    properties:
+        - pure

@@ -1,0 +1,4 @@
+# `not` needs a boolean
+intent f(n: Natural) -> Bool:
+    constraints:
+        - result = not n

@@ -1,0 +1,4 @@
+# `result` cannot name a parameter.
+intent id(result: Natural) -> Natural:
+    constraints:
+        - result = 1

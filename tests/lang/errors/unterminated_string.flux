@@ -1,0 +1,4 @@
+# a string must end on its line
+intent hello() -> String:
+    constraints:
+        - result = "hello

@@ -1,0 +1,4 @@
+# the prelude's gcd takes two arguments
+intent g(a: Int) -> Natural:
+    constraints:
+        - result = gcd(a)
