@@ -16,8 +16,8 @@ CC       ?= cc
 SANITIZE ?=
 WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prototypes \
             -Wmissing-prototypes -Wimplicit-fallthrough -Wno-missing-field-initializers
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
+OPT      ?= -O2 -g
+CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
             -Isrc -Iinclude -I$(BUILD)/gen
 LDLIBS   := -lz3 -lm
 ifeq ($(SANITIZE),1)
@@ -73,7 +73,7 @@ test: deps
 	@tests/run-tests.sh $(BUILD)
 
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 CFLAGS="-O1 -g" all
+	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-tests.sh build/asan
 

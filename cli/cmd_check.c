@@ -35,7 +35,9 @@ int fx_cmd_check(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--describe")) {
             describe = true;
-        } else if (!strcmp(argv[i], "--smt-timeout") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--smt-timeout") && i + 1 == argc) {
+            return fx_cli_usage_error("check", "--smt-timeout needs a number of milliseconds");
+        } else if (!strcmp(argv[i], "--smt-timeout")) {
             char *end;
             long ms = strtol(argv[++i], &end, 10);
             if (*end || ms <= 0 || ms > 600000)

@@ -108,8 +108,12 @@ int fx_cmd_demo(int argc, char **argv)
         }
         free(names[i]);
     }
-    printf("\nEvery example was read, type-checked, checked for contradictions, and had its\n"
-           "properties proved or refuted with Z3. Running intents comes with the executor.\n");
+    if (worst == 0)
+        printf("\nEvery example was read, type-checked, checked for contradictions, and had its\n"
+               "properties proved or refuted with Z3. Running intents comes with the "
+               "executor.\n");
+    else
+        printf("\nSome examples were rejected; their diagnostics are above.\n");
     free(dir);
     return worst;
 }

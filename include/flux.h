@@ -7,7 +7,8 @@
  * Diagnostics are written to the FILE the caller names, in the form
  * `FILE:LINE:COL: error: message` with the source line and a caret.
  *
- * This header is self-contained: nothing inside src/ includes it.
+ * This header is self-contained. Inside src/, only src/api/api.c (its
+ * implementation) includes it.
  */
 #ifndef FLUX_H
 #define FLUX_H

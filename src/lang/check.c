@@ -147,8 +147,17 @@ static FxDataDecl *find_data(Checker *c, const char *name)
     return NULL;
 }
 
+/* The prelude sees only itself, so that a user's `abs` can't change `gcd`. */
 static const FxIntent *find_intent(Checker *c, const char *name)
 {
+    if (c->intent && c->intent->from_prelude) {
+        fx_vec_foreach(FxIntent *, in, &c->prog->prelude->intents)
+        {
+            if (strcmp((*in)->name, name) == 0)
+                return *in;
+        }
+        return NULL;
+    }
     return fx_program_find_intent(c->prog, name);
 }
 
@@ -1092,6 +1101,8 @@ static void make_postcondition(Checker *c, FxConstraint *k)
 
 /* The alias rule: the head of a defining equation names the intent, or is
  * an alias for it when it names no other function. One alias per intent. */
+static int find_param(const FxIntent *in, const char *name);
+
 static void classify_equations(Checker *c, FxIntent *in)
 {
     fx_vec_foreach(FxConstraint *, kp, &in->constraints)
@@ -1104,6 +1115,9 @@ static void classify_equations(Checker *c, FxIntent *in)
             continue;
         if (find_intent(c, head) || fx_check_is_builtin(head)) {
             make_postcondition(c, k);
+        } else if (find_param(in, head) >= 0) {
+            fx_diag_error(c->diag, k->u.eq.head_span, "`%s` is a parameter of `%s`, so it "
+                          "cannot also name the function the equations define", head, in->name);
         } else if (!in->alias) {
             in->alias = head;
         } else {

@@ -411,14 +411,11 @@ static void check_contradictions(Ctx *c, FxConstraint **eqs, size_t n)
                 check_pair(c, eqs[i], eqs[j]);
 }
 
-/* Without an unguarded equation, some argument may be covered by none. */
-static void check_coverage(Ctx *c, FxConstraint **eqs, size_t n)
+/* Is some argument covered by no equation? SAT leaves the model with it. */
+static FxSmtResult find_uncovered(Ctx *c, FxConstraint **eqs, size_t n, FxSmtTerm *args)
 {
-    for (size_t i = 0; i < n; i++)
-        if (eqs[i]->u.eq.tier == FX_TIER_OTHERWISE)
-            return;
     TermVec facts = {0};
-    FxSmtTerm args[16];
+    FxSmtResult r = FX_SMT_UNKNOWN;
     c->untranslatable = NULL;
     c->uses_uf = false;
     c->params = args;
@@ -427,17 +424,34 @@ static void check_coverage(Ctx *c, FxConstraint **eqs, size_t n)
             fx_vec_push(&facts, fx_smt_not(c->smt, applies(c, eqs[i], args)));
             c->env.len = 0;
         }
-        if (!c->untranslatable && solve(c, &facts, args, c->in->n_params) == FX_SMT_SAT &&
-            !c->uses_uf) {
-            char *call = show_call(c, c->in->alias ? c->in->alias : c->in->name, args,
-                                   c->in->n_params);
-            fx_diag_warning(c->diag, c->in->name_span, "no equation of `%s` covers %s; such a "
-                            "call fails at run time", c->in->name, call);
-            free(call);
-        }
+        if (!c->untranslatable)
+            r = solve(c, &facts, args, c->in->n_params);
     }
     c->params = NULL;
     fx_vec_free(&facts);
+    return r;
+}
+
+static bool covers_everything(Ctx *c, FxConstraint **eqs, size_t n)
+{
+    FxSmtTerm args[16];
+    return find_uncovered(c, eqs, n, args) == FX_SMT_UNSAT;
+}
+
+/* Without an unguarded equation, some argument may be covered by none. */
+static void check_coverage(Ctx *c, FxConstraint **eqs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (eqs[i]->u.eq.tier == FX_TIER_OTHERWISE)
+            return;
+    FxSmtTerm args[16];
+    if (find_uncovered(c, eqs, n, args) == FX_SMT_SAT && !c->uses_uf) {
+        char *call = show_call(c, c->in->alias ? c->in->alias : c->in->name, args,
+                               c->in->n_params);
+        fx_diag_warning(c->diag, c->in->name_span, "no equation of `%s` covers %s; such a "
+                        "call fails at run time", c->in->name, call);
+        free(call);
+    }
 }
 
 /* ---- the function as a term, for properties ---- */
@@ -841,9 +855,9 @@ static void check_total(Ctx *c, FxProperty *pr)
     bool otherwise = n == 0;
     for (size_t i = 0; i < n; i++)
         otherwise |= eqs[i]->u.eq.tier == FX_TIER_OTHERWISE;
-    if (!otherwise) {
+    if (!otherwise && !covers_everything(c, eqs, n)) {
         free(eqs);
-        assume(c, pr, "no unguarded equation covers every argument");
+        assume(c, pr, "the equations were not shown to cover every argument");
         return;
     }
     if (!c->in->recursive) {

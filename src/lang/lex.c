@@ -124,10 +124,13 @@ static FxTokKind last_kind(const Lexer *lx)
 static bool begin_line(Lexer *lx)
 {
     size_t col = 0, start = lx->pos;
+    bool tabbed = false; /* one error per line, however many tabs */
     while (lx->pos < lx->len && (lx->text[lx->pos] == ' ' || lx->text[lx->pos] == '\t')) {
         if (lx->text[lx->pos] == '\t') {
             FxSpan sp = span_at(lx, lx->pos, lx->pos + 1);
-            fx_diag_error(lx->diag, sp, "tab in indentation; Flux indents with spaces");
+            if (!tabbed)
+                fx_diag_error(lx->diag, sp, "tab in indentation; Flux indents with spaces");
+            tabbed = true;
             col = (col / 8 + 1) * 8; /* read on as Python would, to avoid a cascade */
         } else {
             col++;

@@ -898,24 +898,28 @@ static FxProperty *parse_property(Parser *p)
     return pr;
 }
 
-/* hint = ["if" NAME "then"] NAME [CMP NUMBER [UNIT] | NAME] ["(" free text ")"] */
-static FxHint *parse_hint(Parser *p)
+/* hint = ["if" NAME "then"] NAME [CMP NUMBER [UNIT] | NAME] ["(" free text ")"]
+ * Hints never change meaning, so a line that doesn't read as one is a
+ * warning and is ignored: *out_why says what was expected. */
+static FxHint *parse_hint(Parser *p, const char **out_why)
 {
     FxHint *h = FX_NEW(p->arena, FxHint);
     FxSpan start = peek(p)->span;
     if (accept(p, FX_TOK_IF)) {
         if (!check(p, FX_TOK_IDENT)) {
-            error_at_current(p, "expected %s", "a condition such as `GPU_available`");
+            *out_why = "a condition such as `GPU_available` after `if`";
             return NULL;
         }
         const FxToken *c = advance(p);
         h->condition = c->text;
         h->condition_span = c->span;
-        if (!expect(p, FX_TOK_THEN, "`then` and a hint"))
+        if (!accept(p, FX_TOK_THEN)) {
+            *out_why = "`then` and a hint after the condition";
             return NULL;
+        }
     }
     if (!check(p, FX_TOK_IDENT)) {
-        error_at_current(p, "expected %s", "a hint name");
+        *out_why = "a hint name";
         return NULL;
     }
     const FxToken *name = advance(p);
@@ -927,11 +931,11 @@ static FxHint *parse_hint(Parser *p)
         h->has_bound = true;
         h->bound_op = op;
         if (!check(p, FX_TOK_INT) && !check(p, FX_TOK_FLOAT)) {
-            error_at_current(p, "expected %s", "a number");
+            *out_why = "a number after the comparison, as in `latency < 100ms`";
             return NULL;
         }
         h->bound_value = advance(p)->text;
-        if (check(p, FX_TOK_IDENT) && !peek(p)->space_before)
+        if (check(p, FX_TOK_IDENT))
             h->bound_unit = advance(p)->text;
         h->bound_span = span_from(p, bstart);
     } else if (check(p, FX_TOK_IDENT)) {
@@ -942,7 +946,24 @@ static FxHint *parse_hint(Parser *p)
     h->span = span_from(p, start);
     if (check(p, FX_TOK_LPAREN))
         skip_comment(p);
+    if (!check(p, FX_TOK_NEWLINE) && !check(p, FX_TOK_EOF) && !check(p, FX_TOK_DEDENT)) {
+        *out_why = "the end of the hint; free text goes in parentheses";
+        return NULL;
+    }
     return h;
+}
+
+/* A hint line that doesn't read: a warning over the rest of the line. */
+static void skip_bad_hint(Parser *p, FxSpan start, const char *why)
+{
+    FxSpan sp = peek(p)->span;
+    FxSpan last = start;
+    while (!check(p, FX_TOK_NEWLINE) && !check(p, FX_TOK_EOF) && !check(p, FX_TOK_DEDENT))
+        last = advance(p)->span;
+    if (!line_has_error(p, sp))
+        fx_diag_warning(p->diag, fx_span_join(start, last),
+                        "this hint is ignored: expected %s", why);
+    skip_line(p);
 }
 
 /* ---- declarations ---- */
@@ -1068,10 +1089,15 @@ static void parse_item(Parser *p, FxIntent *in, FxSectionKind kind)
         break;
     }
     case FX_SECTION_HINTS: {
-        FxHint *h = parse_hint(p);
-        if (h && !p->panic)
-            fx_vec_push(&in->hints, h);
-        end_item(p, "the hint; free text goes in parentheses");
+        FxSpan start = peek(p)->span;
+        const char *why = NULL;
+        FxHint *h = parse_hint(p, &why);
+        if (!h) {
+            skip_bad_hint(p, start, why);
+            break;
+        }
+        fx_vec_push(&in->hints, h);
+        end_item(p, "the hint");
         break;
     }
     }
