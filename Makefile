@@ -19,7 +19,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prot
 OPT      ?= -O2 -g
 CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
             -Isrc -Iinclude -I$(BUILD)/gen
-LDLIBS   := -lz3 -lm
+LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lm
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
             -DFX_SMALL_CHUNKS
@@ -83,8 +83,9 @@ demo: deps
 
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	@$(MAKE) --no-print-directory BUILD=build/fuzz $(BUILD:build=build/fuzz)/gen/prelude_src.c
-	@tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c
+	@PRELUDE_SRC=build/fuzz/gen/prelude_src.c FUZZ_LDLIBS="$(LDLIBS)" \
+		tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS) build/fuzz
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h include/*.h

@@ -55,6 +55,33 @@ FLUX_API void flux_program_describe(const FluxProgram *prog, FILE *out);
 
 FLUX_API void flux_program_free(FluxProgram *prog);
 
+/* Limits on one evaluation; zero fields take the defaults (10^10 steps,
+ * depth 10^7, 4096 MB, 600 s). */
+typedef struct FluxRunOptions {
+    unsigned long long max_steps, max_depth, max_memory_mb;
+    double max_seconds;
+} FluxRunOptions;
+
+typedef struct FluxResult {
+    char *text; /* the value in the syntax of docs/language.md §10 */
+    char *json; /* the execution record of docs/cli.md `--json` */
+    double duration_ms;
+} FluxResult;
+
+/* Evaluates EXPR (a call such as `fibonacci(100)`, possibly indexed or
+ * composed) in the program. Returns FLUX_OK and fills *out (free it with
+ * flux_result_free); FLUX_ERR_USAGE when EXPR is malformed (diagnostics
+ * written); FLUX_ERR_RUNTIME with the message written to diagnostics. */
+FLUX_API int flux_run(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
+                      FILE *diagnostics, FluxResult *out);
+FLUX_API void flux_result_free(FluxResult *r);
+
+/* Writes the execution graph of an intent: format is "text", "dot" or
+ * "json"; version "v1" (or NULL for the current one). Returns FLUX_OK, or
+ * FLUX_ERR_USAGE with a message for an unknown intent, version or format. */
+FLUX_API int flux_graph(FluxProgram *prog, const char *intent, const char *version,
+                        const char *format, FILE *out, FILE *diagnostics);
+
 /* "0.1.0" */
 FLUX_API const char *flux_version(void);
 

@@ -240,6 +240,10 @@ typedef struct FxConstraint {
             bool descending;
             FxExpr *key; /* may be NULL */
             FxSpan key_span;
+            /* checker: what the key turned out to be */
+            enum { FX_KEY_NONE, FX_KEY_FIELD, FX_KEY_FUNCTION, FX_KEY_EXPR } key_form;
+            const FxIntent *key_fn;  /* FX_KEY_FUNCTION */
+            const char *key_var;     /* FX_KEY_EXPR: the name that stands for an element */
         } order;
         struct {
             FxExpr *of;

@@ -1215,6 +1215,23 @@ static void check_equation(Checker *c, FxIntent *in, FxConstraint *k)
     c->locals.len = mark;
 }
 
+/* `len(result) = E` among the constraints (before they are checked). */
+static bool has_declared_length(const FxIntent *in)
+{
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        const FxExpr *e = (*kp)->kind == FX_CON_POST ? (*kp)->u.post.expr : NULL;
+        if (!e || e->kind != FX_EXPR_COMPARE || e->u.compare.n != 2 ||
+            e->u.compare.ops[0] != FX_OP_EQ)
+            continue;
+        const FxExpr *l = e->u.compare.operands[0];
+        if (l->kind == FX_EXPR_CALL && strcmp(l->u.call.name, "len") == 0 &&
+            l->u.call.n_args == 1 && l->u.call.args[0]->kind == FX_EXPR_RESULT)
+            return true;
+    }
+    return false;
+}
+
 static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
 {
     FxType *ret = in->ret;
@@ -1226,6 +1243,11 @@ static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
         fx_diag_error(c->diag, k->span, "`result[...] = ...` defines the elements of a list or "
                                         "matrix, but `%s` returns %s", in->name, t);
         free(t);
+        return;
+    }
+    if (want == 1 && !has_declared_length(in)) {
+        fx_diag_error(c->diag, k->span, "an element-wise list needs its length: add a "
+                      "constraint `len(result) = ...`");
         return;
     }
     if (k->u.elem.n_indices != want) {
@@ -1397,6 +1419,7 @@ static void check_order_key(Checker *c, FxIntent *in, FxConstraint *k)
     FxType *elem = fx_type_is_error(in->ret) ? NULL : in->ret->elem;
     FxType *kt = NULL;
     if (key->kind == FX_EXPR_NAME && is_field_of(elem, key->u.text)) {
+        k->u.order.key_form = FX_KEY_FIELD;
         for (size_t i = 0; i < elem->record->def->n_fields; i++)
             if (strcmp(elem->record->def->field_names[i], key->u.text) == 0)
                 kt = elem->record->field_types[i];
@@ -1408,6 +1431,8 @@ static void check_order_key(Checker *c, FxIntent *in, FxConstraint *k)
             return;
         }
         kt = f->ret;
+        k->u.order.key_form = FX_KEY_FUNCTION;
+        k->u.order.key_fn = f;
     } else {
         NameList bound = {0}, vars = {0};
         free_names(c, key, &bound, &vars);
@@ -1417,6 +1442,8 @@ static void check_order_key(Checker *c, FxIntent *in, FxConstraint *k)
         } else {
             size_t mark = c->locals.len;
             push_local(c, vars.data[0], elem ? elem : error_type(c));
+            k->u.order.key_form = FX_KEY_EXPR;
+            k->u.order.key_var = vars.data[0];
             kt = check_expr(c, key);
             c->locals.len = mark;
         }
@@ -1814,4 +1841,15 @@ const FxExpr *fx_check_simple_body(const FxIntent *in)
         body = k->u.eq.rhs;
     }
     return body;
+}
+
+bool fx_check_expression(FxProgram *prog, FxExpr *e)
+{
+    size_t before = fx_diag_errors(prog->diag);
+    Checker c = {.prog = prog, .diag = prog->diag, .arena = &prog->arena};
+    c.result_ban = "an expression to evaluate has no result yet; call an intent instead";
+    check_expr(&c, e);
+    fx_vec_free(&c.locals);
+    fx_vec_free(&c.sizes);
+    return fx_diag_errors(prog->diag) == before;
 }

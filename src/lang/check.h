@@ -15,4 +15,9 @@ void fx_check_program(FxProgram *prog, const FxCheckOptions *options);
  * Z3 (check_smt.c). Called by fx_check_program for intents that type-check. */
 void fx_check_intent_smt(FxProgram *prog, FxIntent *in, const FxCheckOptions *options);
 
+/* Checks an expression in the scope of prog's root file (no parameters,
+ * no `result`): the command line's EXPR. Reports to prog->diag; returns
+ * false when it has errors. */
+bool fx_check_expression(FxProgram *prog, FxExpr *e);
+
 #endif

@@ -1327,3 +1327,19 @@ void fx_module_free(FxModule *m)
     fx_arena_free(&m->arena);
     free(m);
 }
+
+FxExpr *fx_parse_expression(FxDiag *d, const FxSource *src, FxArena *arena)
+{
+    FxModule tmp = {0};
+    Parser p = {.diag = d, .mod = &tmp, .arena = arena};
+    fx_lex(d, arena, src, &p.toks);
+    while (check(&p, FX_TOK_INDENT))
+        advance(&p);
+    FxExpr *e = parse_expr(&p);
+    while (check(&p, FX_TOK_NEWLINE) || check(&p, FX_TOK_DEDENT))
+        advance(&p);
+    if (!check(&p, FX_TOK_EOF))
+        error_at_current(&p, "expected %s", "the end of the expression");
+    free(p.toks.data);
+    return fx_diag_errors(d) ? NULL : e;
+}

@@ -13,4 +13,8 @@ FxModule *fx_parse(FxDiag *d, const FxSource *src);
 
 void fx_module_free(FxModule *m);
 
+/* Parses src as one expression (the command line's EXPR), its nodes in
+ * arena. Returns NULL after reporting to d when it is not one. */
+FxExpr *fx_parse_expression(FxDiag *d, const FxSource *src, FxArena *arena);
+
 #endif

@@ -62,6 +62,11 @@ bool fx_type_assignable(const FxType *from, const FxType *to)
         /* a Stream is a List the runtime need not hold whole */
         return fx_type_is_collection(from) && fx_type_assignable(from->elem, to->elem);
     case FX_TY_MATRIX:
+        /* a matrix is written as its list of rows: [[1, 2], [3, 4]] */
+        if (from->kind == FX_TY_LIST)
+            return fx_type_is_error(from->elem) ||
+                   (fx_type_is_collection(from->elem) &&
+                    fx_type_assignable(from->elem->elem, to->elem));
         return from->kind == FX_TY_MATRIX && fx_type_assignable(from->elem, to->elem);
     case FX_TY_RECORD:
         return from->kind == FX_TY_RECORD && from->record == to->record;

@@ -8,8 +8,10 @@
  * defines differently from SMT-LIB (floor division) are composed from other
  * terms through the same table, so every intermediate ast is owned too.
  *
- * A check builds a fresh Z3 solver under the context's budgets, asserts the
- * terms, keeps the SMT-LIB text of the query and, when satisfiable, the model.
+ * A check builds a fresh Z3 solver with the context's rlimit, asserts the
+ * terms, keeps the SMT-LIB text of the query, and runs the solver while a
+ * watchdog thread holds the wall-clock budget (see timed_check: Z3's own
+ * timeout can deadlock). When satisfiable, it keeps the model.
  *
  * Errors: Z3's default error handler prints and calls exit(1). Ours returns,
  * and Z3 keeps the code and message in the context until its next API call,
@@ -26,17 +28,19 @@
  */
 #include "proof/smt.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <z3.h>
 
 #include "base/buf.h"
 
-enum { DEFAULT_TIMEOUT_MS = 2000, DEFAULT_RLIMIT = 5000000 };
+enum { DEFAULT_TIMEOUT_MS = 2000, DEFAULT_RLIMIT = 5000000, INTERRUPT_RETRY_MS = 10 };
 
 typedef struct {
     Z3_ast ast;
@@ -53,6 +57,7 @@ struct FxSmt {
     char *build_error; /* the last constructor failure, for a later check */
     char *query;       /* SMT-LIB text of the last check; NULL before one */
     unsigned timeout_ms, rlimit;
+    int seed_known; /* does the solver take random_seed? -1: not asked yet */
 };
 
 static const FxSmtTerm NO_TERM = {0};
@@ -78,7 +83,8 @@ static void set_reason(FxSmt *s, char *owned)
 static char *z3_error(FxSmt *s)
 {
     Z3_error_code code = Z3_get_error_code(s->z3);
-    if (code == Z3_OK) return NULL;
+    if (code == Z3_OK)
+        return NULL;
     const char *msg = Z3_get_error_msg(s->z3, code);
     /* First line only: e.g. for an unknown parameter Z3 appends the list of
      * all several hundred legal ones. */
@@ -110,9 +116,12 @@ static bool valid_sort(FxSmtSort sort)
 static FxSmtTerm keep(FxSmt *s, Z3_ast a, FxSmtSort sort)
 {
     char *err = z3_error(s);
-    if (err) return no_term(s, err);
-    if (!a) return no_term(s, fx_xstrdup("Z3 returned no term"));
-    if (s->terms.len >= UINT32_MAX) return no_term(s, fx_xstrdup("too many terms"));
+    if (err)
+        return no_term(s, err);
+    if (!a)
+        return no_term(s, fx_xstrdup("Z3 returned no term"));
+    if (s->terms.len >= UINT32_MAX)
+        return no_term(s, fx_xstrdup("too many terms"));
     Z3_inc_ref(s->z3, a);
     fx_vec_push(&s->terms, ((Entry){.ast = a, .sort = sort}));
     return (FxSmtTerm){(uint32_t)s->terms.len};
@@ -123,7 +132,8 @@ static FxSmtTerm keep(FxSmt *s, Z3_ast a, FxSmtSort sort)
  * a handle this context never gave out. */
 static bool lookup(FxSmt *s, FxSmtTerm t, Entry *out)
 {
-    if (t.v == 0) return false;
+    if (t.v == 0)
+        return false;
     if (t.v > s->terms.len) {
         no_term(s, fx_xasprintf("no term %" PRIu32 " in this context", t.v));
         return false;
@@ -134,7 +144,8 @@ static bool lookup(FxSmt *s, FxSmtTerm t, Entry *out)
 
 static bool has_sort(FxSmt *s, const Entry *e, FxSmtSort sort, const char *what)
 {
-    if (e->sort == sort) return true;
+    if (e->sort == sort)
+        return true;
     no_term(s, fx_xasprintf("sort mismatch: %s wants %s, got %s", what, sort_name(sort),
                             sort_name(e->sort)));
     return false;
@@ -147,6 +158,7 @@ FxSmt *fx_smt_new(unsigned timeout_ms, unsigned rlimit)
     FxSmt *s = fx_xcalloc(1, sizeof *s);
     s->timeout_ms = timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS;
     s->rlimit = rlimit ? rlimit : DEFAULT_RLIMIT;
+    s->seed_known = -1;
     Z3_config cfg = Z3_mk_config();
     FX_CHECK(cfg, "cannot create a Z3 config");
     s->z3 = Z3_mk_context_rc(cfg);
@@ -162,13 +174,15 @@ FxSmt *fx_smt_new(unsigned timeout_ms, unsigned rlimit)
 
 static void drop_model(FxSmt *s)
 {
-    if (s->model) Z3_model_dec_ref(s->z3, s->model);
+    if (s->model)
+        Z3_model_dec_ref(s->z3, s->model);
     s->model = NULL;
 }
 
 void fx_smt_free(FxSmt *s)
 {
-    if (!s) return;
+    if (!s)
+        return;
     drop_model(s);
     fx_vec_foreach (Entry, e, &s->terms)
         Z3_dec_ref(s->z3, e->ast);
@@ -186,19 +200,24 @@ void fx_smt_free(FxSmt *s)
 
 FxSmtTerm fx_smt_var(FxSmt *s, const char *name, FxSmtSort sort)
 {
-    if (!valid_sort(sort)) return no_term(s, fx_xstrdup("fx_smt_var: no such sort"));
+    if (!valid_sort(sort))
+        return no_term(s, fx_xstrdup("fx_smt_var: no such sort"));
     /* Fresh: Z3 appends a counter, so equal names stay distinct constants. */
     FxSmtTerm t = keep(s, Z3_mk_fresh_const(s->z3, name ? name : "v", s->sorts[sort]), sort);
-    if (t.v) s->terms.data[t.v - 1].is_var = true;
+    if (t.v)
+        s->terms.data[t.v - 1].is_var = true;
     return t;
 }
 
 static bool is_decimal(const char *text)
 {
-    if (*text == '-') text++;
-    if (!*text) return false;
+    if (*text == '-')
+        text++;
+    if (!*text)
+        return false;
     for (; *text; text++)
-        if (*text < '0' || *text > '9') return false;
+        if (*text < '0' || *text > '9')
+            return false;
     return true;
 }
 
@@ -292,7 +311,8 @@ _Static_assert(FX_ARRAY_LEN(ops) == FX_SMT_IMPLIES + 1, "ORDER FX_SMT_OP");
 static FxSmtTerm apply2(FxSmt *s, Mk2 mk, FxSmtTerm a, FxSmtTerm b, FxSmtSort result)
 {
     Entry x, y;
-    if (!lookup(s, a, &x) || !lookup(s, b, &y)) return NO_TERM;
+    if (!lookup(s, a, &x) || !lookup(s, b, &y))
+        return NO_TERM;
     return keep(s, mk(s->z3, x.ast, y.ast), result);
 }
 
@@ -306,7 +326,8 @@ static FxSmtTerm floor_op(FxSmt *s, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
     FxSmtTerm r = apply2(s, Z3_mk_mod, a, b, FX_SMT_SORT_INT);
     FxSmtTerm b_neg = fx_smt_binop(s, FX_SMT_LT, b, zero);
     FxSmtTerm adjust = fx_smt_binop(s, FX_SMT_AND, b_neg, fx_smt_binop(s, FX_SMT_NE, r, zero));
-    if (op == FX_SMT_MOD) return fx_smt_binop(s, FX_SMT_ADD, r, fx_smt_ite(s, adjust, b, zero));
+    if (op == FX_SMT_MOD)
+        return fx_smt_binop(s, FX_SMT_ADD, r, fx_smt_ite(s, adjust, b, zero));
     FxSmtTerm q = apply2(s, Z3_mk_div, a, b, FX_SMT_SORT_INT);
     return fx_smt_binop(s, FX_SMT_SUB, q, fx_smt_ite(s, adjust, fx_smt_int64(s, 1), zero));
 }
@@ -324,32 +345,38 @@ static bool operands_fit(FxSmt *s, FxSmtOp op, const Entry *x, const Entry *y)
 FxSmtTerm fx_smt_binop(FxSmt *s, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
 {
     Entry x, y;
-    if (!lookup(s, a, &x) || !lookup(s, b, &y)) return NO_TERM;
+    if (!lookup(s, a, &x) || !lookup(s, b, &y))
+        return NO_TERM;
     if ((unsigned)op >= FX_ARRAY_LEN(ops))
         return no_term(s, fx_xasprintf("no operator %d", (int)op));
-    if (!operands_fit(s, op, &x, &y)) return NO_TERM;
-    if (!ops[op].mk) return floor_op(s, op, a, b);
+    if (!operands_fit(s, op, &x, &y))
+        return NO_TERM;
+    if (!ops[op].mk)
+        return floor_op(s, op, a, b);
     return apply2(s, ops[op].mk, a, b, ops[op].result);
 }
 
 FxSmtTerm fx_smt_not(FxSmt *s, FxSmtTerm a)
 {
     Entry x;
-    if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_BOOL, "not")) return NO_TERM;
+    if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_BOOL, "not"))
+        return NO_TERM;
     return keep(s, Z3_mk_not(s->z3, x.ast), FX_SMT_SORT_BOOL);
 }
 
 FxSmtTerm fx_smt_neg(FxSmt *s, FxSmtTerm a)
 {
     Entry x;
-    if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_INT, "negation")) return NO_TERM;
+    if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_INT, "negation"))
+        return NO_TERM;
     return keep(s, Z3_mk_unary_minus(s->z3, x.ast), FX_SMT_SORT_INT);
 }
 
 FxSmtTerm fx_smt_ite(FxSmt *s, FxSmtTerm cond, FxSmtTerm then_t, FxSmtTerm else_t)
 {
     Entry c, x, y;
-    if (!lookup(s, cond, &c) || !lookup(s, then_t, &x) || !lookup(s, else_t, &y)) return NO_TERM;
+    if (!lookup(s, cond, &c) || !lookup(s, then_t, &x) || !lookup(s, else_t, &y))
+        return NO_TERM;
     if (!has_sort(s, &c, FX_SMT_SORT_BOOL, "ite condition") ||
         !has_sort(s, &y, x.sort, "ite else branch"))
         return NO_TERM;
@@ -365,12 +392,14 @@ static bool collect_args(FxSmt *s, size_t n, const FxSmtTerm *args, const FxSmtS
 {
     for (size_t i = 0; i < n; i++) {
         Entry e;
-        if (!lookup(s, args[i], &e)) return false;
+        if (!lookup(s, args[i], &e))
+            return false;
         if (!valid_sort(arg_sorts[i])) {
             no_term(s, fx_xasprintf("argument %zu: no such sort", i));
             return false;
         }
-        if (!has_sort(s, &e, arg_sorts[i], "function argument")) return false;
+        if (!has_sort(s, &e, arg_sorts[i], "function argument"))
+            return false;
         asts[i] = e.ast;
         domain[i] = s->sorts[arg_sorts[i]];
     }
@@ -401,10 +430,12 @@ FxSmtTerm fx_smt_apply(FxSmt *s, const char *name, FxSmtSort result, size_t n_ar
 static FxSmtTerm quantify(FxSmt *s, bool forall, FxSmtTerm var, FxSmtTerm body)
 {
     Entry v, b;
-    if (!lookup(s, var, &v) || !lookup(s, body, &b)) return NO_TERM;
+    if (!lookup(s, var, &v) || !lookup(s, body, &b))
+        return NO_TERM;
     if (!v.is_var)
         return no_term(s, fx_xstrdup("a quantifier binds a term that is not a variable"));
-    if (!has_sort(s, &b, FX_SMT_SORT_BOOL, "quantifier body")) return NO_TERM;
+    if (!has_sort(s, &b, FX_SMT_SORT_BOOL, "quantifier body"))
+        return NO_TERM;
     Z3_app bound = Z3_to_app(s->z3, v.ast);
     Z3_ast q = forall ? Z3_mk_forall_const(s->z3, 0, 1, &bound, 0, NULL, b.ast)
                       : Z3_mk_exists_const(s->z3, 0, 1, &bound, 0, NULL, b.ast);
@@ -435,9 +466,9 @@ static bool assertions_ok(FxSmt *s, size_t n, const FxSmtTerm *assertions)
     for (size_t i = 0; i < n; i++) {
         Entry e;
         if (!lookup(s, assertions[i], &e)) {
-            const char *why = s->build_error ? s->build_error : "no constructor failed";
-            set_reason(s, fx_xasprintf("assertion %zu is the invalid term (last construction "
-                                       "error: %s)",
+            const char *why = s->build_error ? s->build_error : "none";
+            set_reason(s, fx_xasprintf("assertion %zu is the invalid term; "
+                                       "the last construction error: %s",
                                        i, why));
             return false;
         }
@@ -454,7 +485,8 @@ static bool assertions_ok(FxSmt *s, size_t n, const FxSmtTerm *assertions)
 static bool knows_param(FxSmt *s, Z3_solver solver, const char *name)
 {
     Z3_param_descrs d = Z3_solver_get_param_descrs(s->z3, solver);
-    if (!d || Z3_get_error_code(s->z3) != Z3_OK) return false;
+    if (!d || Z3_get_error_code(s->z3) != Z3_OK)
+        return false;
     Z3_param_descrs_inc_ref(s->z3, d);
     bool known =
             Z3_param_descrs_get_kind(s->z3, d, Z3_mk_string_symbol(s->z3, name)) != Z3_PK_INVALID;
@@ -462,15 +494,18 @@ static bool knows_param(FxSmt *s, Z3_solver solver, const char *name)
     return known;
 }
 
+/* The deterministic budget. The wall-clock one is the watchdog's, below. */
 static void set_budgets(FxSmt *s, Z3_solver solver)
 {
     Z3_context c = s->z3;
     Z3_params p = Z3_mk_params(c);
     Z3_params_inc_ref(c, p);
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), s->timeout_ms);
     Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), s->rlimit);
-    /* A fixed seed, so that a query's outcome does not vary between runs. */
-    if (knows_param(s, solver, "random_seed"))
+    /* A fixed seed, so that a query's outcome does not vary between runs.
+     * Asked once: Z3 takes about 10 ms to list a solver's parameters. */
+    if (s->seed_known < 0)
+        s->seed_known = knows_param(s, solver, "random_seed");
+    if (s->seed_known)
         Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "random_seed"), 0);
     Z3_solver_set_params(c, solver, p);
     Z3_params_dec_ref(c, p);
@@ -480,7 +515,8 @@ static void set_budgets(FxSmt *s, Z3_solver solver)
 static void save_query(FxSmt *s, Z3_solver solver)
 {
     const char *text = Z3_solver_to_string(s->z3, solver);
-    if (Z3_get_error_code(s->z3) != Z3_OK || !text) text = "";
+    if (Z3_get_error_code(s->z3) != Z3_OK || !text)
+        text = "";
     FxBuf b = {0};
     fx_buf_puts(&b, text);
     fx_buf_puts(&b, "(check-sat)\n");
@@ -490,7 +526,8 @@ static void save_query(FxSmt *s, Z3_solver solver)
 
 static FxSmtResult result_of(FxSmt *s, Z3_solver solver, Z3_lbool r)
 {
-    if (r == Z3_L_FALSE) return FX_SMT_UNSAT;
+    if (r == Z3_L_FALSE)
+        return FX_SMT_UNSAT;
     if (r == Z3_L_UNDEF) {
         const char *why = Z3_solver_get_reason_unknown(s->z3, solver);
         set_reason(s, fx_xstrdup(why && Z3_get_error_code(s->z3) == Z3_OK ? why : "unknown"));
@@ -507,6 +544,113 @@ static FxSmtResult result_of(FxSmt *s, Z3_solver solver, Z3_lbool r)
     return FX_SMT_SAT;
 }
 
+/*
+ * The wall-clock budget. Z3's own "timeout" parameter is not used: in 4.8.12
+ * its timers share a pool of worker threads whose bookkeeping breaks once a
+ * timer has fired (cf. Z3 PR #5371, issue #5990), and a later check can then
+ * block forever on a mutex inside Z3_solver_check. Seen here: a few checks
+ * that timed out hung the process in about one run in twenty. So each check
+ * gets its own watchdog thread, which calls Z3_interrupt at the deadline.
+ * (Tactics still start timers of their own, e.g. QF_NIA's try_for; repeated
+ * timed-out nonlinear checks that fire those did not hang without ours.)
+ */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    struct timespec deadline; /* CLOCK_MONOTONIC */
+    bool done;                /* the check returned: never interrupt now */
+    bool fired;               /* the deadline passed first */
+    Z3_context z3;
+} Watchdog;
+
+static void add_ms(struct timespec *t, unsigned ms)
+{
+    t->tv_sec += ms / 1000;
+    t->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
+
+static void *watch(void *arg)
+{
+    Watchdog *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->done) {
+        int rc = pthread_cond_timedwait(&w->wake, &w->lock, &w->deadline);
+        /* Interrupting under the lock: once done is set, nothing fires. */
+        if (rc == ETIMEDOUT && !w->done) {
+            /* And again every few ms: Z3 resets its cancel flag as a check
+             * starts, so an interrupt that lands before that is lost (seen:
+             * a 1 ms budget, then a check running on for over half a minute). */
+            w->fired = true;
+            Z3_interrupt(w->z3);
+            add_ms(&w->deadline, INTERRUPT_RETRY_MS);
+        } else if (rc != 0 && rc != ETIMEDOUT) {
+            break; /* a bad deadline: better no budget than a spinning thread */
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+static bool watchdog_start(Watchdog *w, pthread_t *thread, Z3_context z3, unsigned ms)
+{
+    *w = (Watchdog){.z3 = z3};
+    clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+    add_ms(&w->deadline, ms);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_mutex_init(&w->lock, NULL);
+    if (pthread_create(thread, NULL, watch, w) == 0)
+        return true;
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    return false;
+}
+
+/* Stops the watchdog; true if it interrupted the check. */
+static bool watchdog_stop(Watchdog *w, pthread_t thread)
+{
+    pthread_mutex_lock(&w->lock);
+    w->done = true;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(thread, NULL);
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    return w->fired;
+}
+
+/* Z3_solver_check under the watchdog. A check the watchdog interrupted is
+ * "timeout" whatever it returned: the interrupt leaves the context cancelled
+ * until the next check, so not even its model could be read. */
+static FxSmtResult timed_check(FxSmt *s, Z3_solver solver)
+{
+    Watchdog w;
+    pthread_t thread;
+    if (!watchdog_start(&w, &thread, s->z3, s->timeout_ms)) {
+        set_reason(s, fx_xstrdup("cannot start the timeout thread"));
+        return FX_SMT_ERROR;
+    }
+    Z3_lbool r = Z3_solver_check(s->z3, solver);
+    char *err = z3_error(s);
+    if (watchdog_stop(&w, thread)) {
+        free(err);
+        set_reason(s, fx_xstrdup("timeout"));
+        return FX_SMT_UNKNOWN;
+    }
+    if (err) {
+        set_reason(s, err);
+        return FX_SMT_ERROR;
+    }
+    return result_of(s, solver, r);
+}
+
 /* Runs the query on a solver that already has its budgets. */
 static FxSmtResult solve(FxSmt *s, Z3_solver solver, size_t n, const FxSmtTerm *assertions)
 {
@@ -519,13 +663,7 @@ static FxSmtResult solve(FxSmt *s, Z3_solver solver, size_t n, const FxSmtTerm *
         }
     }
     save_query(s, solver);
-    Z3_lbool r = Z3_solver_check(s->z3, solver);
-    char *err = z3_error(s);
-    if (err) {
-        set_reason(s, err);
-        return FX_SMT_ERROR;
-    }
-    return result_of(s, solver, r);
+    return timed_check(s, solver);
 }
 
 FxSmtResult fx_smt_check(FxSmt *s, size_t n, const FxSmtTerm *assertions)
@@ -533,7 +671,8 @@ FxSmtResult fx_smt_check(FxSmt *s, size_t n, const FxSmtTerm *assertions)
     drop_model(s);
     free(s->query);
     s->query = NULL;
-    if (!assertions_ok(s, n, assertions)) return FX_SMT_ERROR;
+    if (!assertions_ok(s, n, assertions))
+        return FX_SMT_ERROR;
     set_reason(s, NULL);
     Z3_solver solver = Z3_mk_solver(s->z3);
     char *err = z3_error(s);
@@ -556,16 +695,20 @@ FxSmtResult fx_smt_check(FxSmt *s, size_t n, const FxSmtTerm *assertions)
 static char *int_text(FxSmt *s, Z3_ast v)
 {
     Z3_context c = s->z3;
-    if (Z3_is_numeral_ast(c, v)) return fx_xstrdup(Z3_get_numeral_string(c, v));
-    if (Z3_get_ast_kind(c, v) != Z3_APP_AST) return NULL;
+    if (Z3_is_numeral_ast(c, v))
+        return fx_xstrdup(Z3_get_numeral_string(c, v));
+    if (Z3_get_ast_kind(c, v) != Z3_APP_AST)
+        return NULL;
     Z3_app app = Z3_to_app(c, v);
     if (Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) != Z3_OP_UMINUS ||
         Z3_get_app_num_args(c, app) != 1)
         return NULL;
     Z3_ast arg = Z3_get_app_arg(c, app, 0); /* v, which we hold, holds arg */
-    if (!Z3_is_numeral_ast(c, arg)) return NULL;
+    if (!Z3_is_numeral_ast(c, arg))
+        return NULL;
     const char *digits = Z3_get_numeral_string(c, arg);
-    if (digits[0] == '-') return fx_xstrdup(digits + 1);
+    if (digits[0] == '-')
+        return fx_xstrdup(digits + 1);
     return strcmp(digits, "0") == 0 ? fx_xstrdup("0") : fx_xasprintf("-%s", digits);
 }
 
@@ -584,12 +727,14 @@ static char *bool_text(FxSmt *s, Z3_ast v)
 char *fx_smt_model_value(FxSmt *s, FxSmtTerm t)
 {
     Entry e;
-    if (!s->model || !lookup(s, t, &e)) return NULL;
+    if (!s->model || !lookup(s, t, &e))
+        return NULL;
     Z3_ast v = NULL;
     bool ok = Z3_model_eval(s->z3, s->model, e.ast, true, &v);
     char *err = z3_error(s);
     if (err || !ok || !v) {
-        if (err) set_reason(s, err);
+        if (err)
+            set_reason(s, err);
         return NULL;
     }
     Z3_inc_ref(s->z3, v);

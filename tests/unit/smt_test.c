@@ -79,8 +79,8 @@ static const struct {
 
 FX_TEST(floor_div_mod_of_literals)
 {
+    FxSmt *s = fx_smt_new(0, 0);
     for (size_t i = 0; i < FX_ARRAY_LEN(floor_cases); i++) {
-        FxSmt *s = fx_smt_new(0, 0);
         FxSmtTerm a = num(s, floor_cases[i].a), b = num(s, floor_cases[i].b);
         FxSmtTerm q = fx_smt_var(s, "q", I), r = fx_smt_var(s, "r", I);
         FxSmtTerm facts[2] = {eq(s, q, fx_smt_binop(s, FX_SMT_DIV, a, b)),
@@ -97,15 +97,15 @@ FX_TEST(floor_div_mod_of_literals)
             EXPECT_EQ(strtoll(vr, NULL, 10), floor_cases[i].mod);
         }
         free(vq), free(vr);
-        fx_smt_free(s);
     }
+    fx_smt_free(s);
 }
 
 /* The same through variables, and as a validity: no other answer exists. */
 FX_TEST(floor_div_mod_of_variables)
 {
+    FxSmt *s = fx_smt_new(0, 0);
     for (size_t i = 0; i < FX_ARRAY_LEN(floor_cases); i++) {
-        FxSmt *s = fx_smt_new(0, 0);
         FxSmtTerm a = fx_smt_var(s, "a", I), b = fx_smt_var(s, "b", I);
         FxSmtTerm q = fx_smt_binop(s, FX_SMT_DIV, a, b), r = fx_smt_binop(s, FX_SMT_MOD, a, b);
         FxSmtTerm wrong = fx_smt_binop(s, FX_SMT_OR,
@@ -120,8 +120,8 @@ FX_TEST(floor_div_mod_of_variables)
         EXPECT_VALUE(s, q, buf);
         snprintf(buf, sizeof buf, "%lld", (long long)floor_cases[i].mod);
         EXPECT_VALUE(s, r, buf);
-        fx_smt_free(s);
     }
+    fx_smt_free(s);
 }
 
 /* Flux's law for b != 0: a == b * (a div b) + a mod b, with a mod b between 0
@@ -311,11 +311,10 @@ FX_TEST(sort_mismatch_is_the_invalid_term)
     fx_smt_free(s);
 }
 
-/* Fermat for n = 3 is beyond Z3's nonlinear integer arithmetic: it must give
- * up inside the budget, not fail or hang. */
-static FxSmtResult fermat(unsigned timeout_ms, unsigned rlimit, char **reason)
+/* Fermat for n = 3 is beyond Z3's nonlinear integer arithmetic: a check of
+ * it must give up inside the budget, not fail or hang. */
+static FxSmtResult check_fermat(FxSmt *s)
 {
-    FxSmt *s = fx_smt_new(timeout_ms, rlimit);
     FxSmtTerm v[3], cube[3], facts[4];
     for (int k = 0; k < 3; k++) {
         v[k] = fx_smt_var(s, "v", I);
@@ -323,24 +322,40 @@ static FxSmtResult fermat(unsigned timeout_ms, unsigned rlimit, char **reason)
         facts[k] = fx_smt_binop(s, FX_SMT_GT, v[k], num(s, 0));
     }
     facts[3] = eq(s, fx_smt_binop(s, FX_SMT_ADD, cube[0], cube[1]), cube[2]);
-    FxSmtResult r = fx_smt_check(s, 4, facts);
-    *reason = fx_xstrdup(fx_smt_reason(s));
-    fx_smt_free(s);
-    return r;
+    return fx_smt_check(s, 4, facts);
 }
 
-FX_TEST(budgets_give_unknown)
+FX_TEST(rlimit_gives_unknown)
 {
-    char *reason;
-    FxSmtResult r = fermat(0, 1000, &reason);
+    FxSmt *s = fx_smt_new(0, 1000);
+    FxSmtResult r = check_fermat(s);
     EXPECT(r != FX_SMT_ERROR);
     EXPECT(r != FX_SMT_SAT); /* there is no solution */
-    if (r == FX_SMT_UNKNOWN) EXPECT(strlen(reason) > 0);
-    free(reason);
-    r = fermat(1, 0, &reason);
+    if (r == FX_SMT_UNKNOWN)
+        EXPECT(strlen(fx_smt_reason(s)) > 0);
+    fx_smt_free(s);
+}
+
+FX_TEST(timeout_gives_unknown_and_the_context_survives)
+{
+    FxSmt *s = fx_smt_new(1, 0);
+    FxSmtResult r = check_fermat(s);
     EXPECT(r != FX_SMT_ERROR);
     EXPECT(r != FX_SMT_SAT);
-    free(reason);
+    if (r == FX_SMT_UNKNOWN)
+        EXPECT_STR_EQ(fx_smt_reason(s), "timeout");
+    fx_smt_free(s);
+    /* The deadline interrupts the context; the next check must not inherit
+     * that: it answers, and its model can be read. */
+    s = fx_smt_new(200, 0);
+    r = check_fermat(s);
+    EXPECT(r != FX_SMT_ERROR);
+    EXPECT(r != FX_SMT_SAT);
+    FxSmtTerm x = fx_smt_var(s, "x", I);
+    FxSmtTerm fact = eq(s, x, num(s, 42));
+    EXPECT_EQ(fx_smt_check(s, 1, &fact), FX_SMT_SAT);
+    EXPECT_VALUE(s, x, "42");
+    fx_smt_free(s);
 }
 
 FX_TEST(last_query_is_smtlib)

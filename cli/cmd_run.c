@@ -1,0 +1,92 @@
+/*
+ * cmd_run.c: `flux run FILE EXPR [--json] [budgets]`.
+ *
+ * Prints the value alone on stdout (docs/language.md §10), or with --json
+ * the execution record of docs/cli.md. Errors go to stderr with the exit
+ * codes of docs/cli.md: 1 run-time, 2 usage or malformed EXPR, 3 rejected
+ * program.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "flux.h"
+
+static const char usage[] =
+        "usage: flux run FILE EXPR [--json] [--max-steps N] [--max-depth N]\n"
+        "                          [--max-memory MB] [--max-seconds S]\n"
+        "\n"
+        "Evaluates EXPR, e.g. 'fibonacci(100)', 'find_primes(1000)[10]',\n"
+        "'sort([3, 1, 2])', and prints the value.\n"
+        "\n"
+        "  --json            print the execution record as one JSON object\n"
+        "  --max-steps N     calls plus loop iterations (default 10^10)\n"
+        "  --max-depth N     nested calls (default 10^7)\n"
+        "  --max-memory MB   resident memory (default 4096)\n"
+        "  --max-seconds S   wall time (default 600)\n";
+
+static bool number_arg(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int fx_cmd_run(int argc, char **argv)
+{
+    const char *path = NULL, *expr = NULL;
+    bool json = false;
+    FluxRunOptions opts = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        double v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strncmp(a, "--max-", 6)) {
+            if (i + 1 >= argc || !number_arg(argv[i + 1], 1, 1e18, &v))
+                return fx_cli_usage_error("run", "%s needs a positive number", a);
+            i++;
+            if (!strcmp(a, "--max-steps"))
+                opts.max_steps = (unsigned long long)v;
+            else if (!strcmp(a, "--max-depth"))
+                opts.max_depth = (unsigned long long)v;
+            else if (!strcmp(a, "--max-memory"))
+                opts.max_memory_mb = (unsigned long long)v;
+            else if (!strcmp(a, "--max-seconds"))
+                opts.max_seconds = v;
+            else
+                return fx_cli_usage_error("run", "unknown option `%s`", a);
+        } else if (a[0] == '-' && a[1] && a[1] == '-') {
+            return fx_cli_usage_error("run", "unknown option `%s`", a);
+        } else if (!path) {
+            path = a;
+        } else if (!expr) {
+            expr = a;
+        } else {
+            return fx_cli_usage_error("run", "unexpected argument `%s`; quote EXPR", a);
+        }
+    }
+    if (!path || !expr)
+        return fx_cli_usage_error("run", "usage: flux run FILE EXPR");
+    FluxProgram *prog;
+    int status = flux_program_load(path, NULL, stderr, &prog);
+    if (status != FLUX_OK)
+        return status;
+    FluxResult r;
+    status = flux_run(prog, expr, &opts, stderr, &r);
+    if (status == FLUX_OK) {
+        puts(json ? r.json : r.text);
+        fflush(stdout);
+        flux_result_free(&r);
+    }
+    flux_program_free(prog);
+    return status;
+}

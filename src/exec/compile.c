@@ -1,0 +1,474 @@
+/*
+ * compile.c: graphs to register bytecode.
+ *
+ * A walk from the root that emits code for each node the first time it is
+ * needed and remembers the register that holds it. Lazy inputs (the
+ * branches of `if`, the right side of `and`/`or`, loop bodies) open a scope:
+ * what is computed inside is forgotten on the way out, because it may not
+ * have run. Parameters and binders are their slots, so reading one costs no
+ * instruction. Registers are never reused: a frame is as large as the
+ * nodes it computes, which keeps the compiler simple and the VM's returns
+ * cheap for the small functions recursion produces.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp_int.h"
+
+typedef struct Compiler {
+    FxRuntime *rt;
+    const FxGraph *g;
+    FxFunc *f;
+    FX_VEC(FxInstr) code;
+    FX_VEC(FxValue) consts;
+    FX_VEC(FxFunc *) callees;
+    FX_VEC(const char *const *) records;
+    uint32_t next_reg;
+    uint32_t *reg_of;       /* by node id: its register, or FX_NO_REG */
+    FX_VEC(uint32_t) trail; /* nodes given a register, for leaving scopes */
+} Compiler;
+
+static uint32_t compile(Compiler *C, FxNodeId id);
+
+static uint32_t new_reg(Compiler *C)
+{
+    return C->next_reg++;
+}
+
+static uint32_t emit(Compiler *C, FxOpcode op, uint32_t d, uint32_t a, uint32_t b, uint32_t c,
+                     FxNodeId node)
+{
+    FxInstr in = {(uint8_t)op, d, a, b, c, node.v};
+    fx_vec_push(&C->code, in);
+    return (uint32_t)C->code.len - 1;
+}
+
+static uint32_t here(const Compiler *C)
+{
+    return (uint32_t)C->code.len;
+}
+
+static void patch(Compiler *C, uint32_t at, uint32_t target)
+{
+    C->code.data[at].a = target;
+}
+
+static uint32_t add_const(Compiler *C, FxValue v)
+{
+    fx_vec_push(&C->consts, v);
+    return (uint32_t)C->consts.len - 1;
+}
+
+static uint32_t string_const(Compiler *C, const char *s)
+{
+    return add_const(C, fx_val_string(s, strlen(s)));
+}
+
+static size_t scope_enter(Compiler *C)
+{
+    return C->trail.len;
+}
+
+static void scope_leave(Compiler *C, size_t mark)
+{
+    while (C->trail.len > mark)
+        C->reg_of[C->trail.data[--C->trail.len]] = FX_NO_REG;
+}
+
+/* Registers base .. base+n holding the values of the inputs from `first`. */
+static uint32_t consecutive(Compiler *C, const FxNode *n, uint32_t first, uint32_t count)
+{
+    uint32_t regs[64];
+    FX_CHECK(count <= 64, "too many operands");
+    for (uint32_t i = 0; i < count; i++)
+        regs[i] = compile(C, n->inputs[first + i]);
+    uint32_t base = C->next_reg;
+    C->next_reg += count;
+    for (uint32_t i = 0; i < count; i++)
+        emit(C, OP_MOVE, base + i, regs[i], 0, 0, n->inputs[first + i]);
+    return base;
+}
+
+static FxValue const_value(const FxNode *n)
+{
+    if (strcmp(n->type, "Bool") == 0)
+        return fx_val_bool(strcmp(n->text, "true") == 0);
+    if (strcmp(n->type, "Float") == 0)
+        return fx_val_float(strtod(n->text, NULL));
+    if (strcmp(n->type, "String") == 0)
+        return fx_val_string(n->text, strlen(n->text));
+    return fx_val_int_text(n->text);
+}
+
+static uint32_t callee_index(Compiler *C, const char *name)
+{
+    FxFunc *f = fx_runtime_func(C->rt, name);
+    for (size_t i = 0; i < C->callees.len; i++)
+        if (C->callees.data[i] == f)
+            return (uint32_t)i;
+    fx_vec_push(&C->callees, f);
+    return (uint32_t)C->callees.len - 1;
+}
+
+/* The program's field names of the record type a RECORD node builds: they
+ * outlive every value, as fx_val_record requires. */
+static uint32_t record_names(Compiler *C, const FxNode *n)
+{
+    const FxProgram *prog = fx_runtime_program(C->rt);
+    fx_vec_foreach(FxModule *, m, &prog->modules)
+    {
+        fx_vec_foreach(FxTypeDecl *, td, &(*m)->types)
+        {
+            if (strcmp((*td)->name, n->type) == 0) {
+                fx_vec_push(&C->records, (const char *const *)(*td)->def->field_names);
+                return (uint32_t)C->records.len - 1;
+            }
+        }
+    }
+    FX_CHECK(false, "no record type `%s`", n->type);
+    FX_UNREACHABLE();
+}
+
+/* A lazy input: compiled into its own scope. */
+static uint32_t compile_lazy(Compiler *C, FxNodeId id)
+{
+    size_t mark = scope_enter(C);
+    uint32_t r = compile(C, id);
+    scope_leave(C, mark);
+    return r;
+}
+
+static uint32_t compile_if(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r = new_reg(C), cond = compile(C, n->inputs[0]);
+    uint32_t jf = emit(C, OP_JMPF, cond, 0, 0, 1, id);
+    emit(C, OP_MOVE, r, compile_lazy(C, n->inputs[1]), 0, 0, id);
+    uint32_t jend = emit(C, OP_JMP, 0, 0, 0, 0, id);
+    patch(C, jf, here(C));
+    emit(C, OP_MOVE, r, compile_lazy(C, n->inputs[2]), 0, 0, id);
+    patch(C, jend, here(C));
+    return r;
+}
+
+static uint32_t compile_andor(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r = new_reg(C);
+    emit(C, OP_MOVE, r, compile(C, n->inputs[0]), 0, 0, id);
+    uint32_t j = emit(C, n->op == FX_NODE_AND ? OP_JMPF : OP_JMPT, r, 0, 0, 0, id);
+    emit(C, OP_MOVE, r, compile_lazy(C, n->inputs[1]), 0, 0, id);
+    patch(C, j, here(C));
+    return r;
+}
+
+/* The head of a loop over a domain: a range is walked without being built.
+ * Leaves the element in `slot`; returns the FORI to patch and the counter. */
+typedef struct Loop {
+    uint32_t top, fori, counter;
+} Loop;
+
+static Loop loop_begin(Compiler *C, FxNodeId domain, uint32_t slot, FxNodeId at)
+{
+    const FxNode *d = fx_graph_node(C->g, domain);
+    Loop L;
+    L.counter = new_reg(C);
+    if (d->op == FX_NODE_RANGE && C->reg_of[domain.v] == FX_NO_REG) {
+        uint32_t lo = compile(C, d->inputs[0]), hi = compile(C, d->inputs[1]);
+        uint32_t end = new_reg(C);
+        emit(C, OP_MOVE, L.counter, lo, 0, 0, at);
+        emit(C, OP_MOVE, end, hi, 0, 0, at);
+        if (d->num)
+            emit(C, OP_INC, end, 0, 0, 0, at);
+        L.top = here(C);
+        L.fori = emit(C, OP_FORI, L.counter, 0, end, 0, at);
+        emit(C, OP_MOVE, slot, L.counter, 0, 0, at);
+        return L;
+    }
+    uint32_t list = compile(C, domain), len = new_reg(C);
+    emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, at);
+    emit(C, OP_LEN, len, list, 0, 0, at);
+    L.top = here(C);
+    L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, at);
+    emit(C, OP_INDEX, slot, list, L.counter, 0, at);
+    return L;
+}
+
+static void loop_end(Compiler *C, Loop L, FxNodeId at)
+{
+    emit(C, OP_INC, L.counter, 0, 0, 0, at);
+    emit(C, OP_JMP, 0, L.top, 0, 0, at);
+    patch(C, L.fori, here(C));
+}
+
+static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    FxFoldKind kind = (FxFoldKind)n->num;
+    uint32_t acc = new_reg(C), slot = (uint32_t)n->num2;
+    static const int64_t init[] = {[FX_FOLD_SUM] = 0, [FX_FOLD_PRODUCT] = 1,
+                                   [FX_FOLD_COUNT] = 0};
+    if (kind == FX_FOLD_SUM || kind == FX_FOLD_PRODUCT || kind == FX_FOLD_COUNT)
+        emit(C, OP_CONST, acc, add_const(C, fx_val_int(init[kind])), 0, 0, id);
+    else if (kind == FX_FOLD_ALL || kind == FX_FOLD_ANY)
+        emit(C, OP_CONST, acc, add_const(C, fx_val_bool(kind == FX_FOLD_ALL)), 0, 0, id);
+    else
+        emit(C, OP_UNIT, acc, 0, 0, 0, id);
+    if (kind == FX_FOLD_COLLECT)
+        emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+    Loop L = loop_begin(C, n->inputs[0], slot, id);
+    size_t mark = scope_enter(C);
+    uint32_t skip = UINT32_MAX, early = UINT32_MAX;
+    if (n->inputs[1].v)
+        skip = emit(C, OP_JMPF, compile(C, n->inputs[1]), 0, 0, 0, id);
+    uint32_t b = compile(C, n->inputs[2]);
+    switch (kind) {
+    case FX_FOLD_SUM: emit(C, OP_ADD, acc, acc, b, 0, id); break;
+    case FX_FOLD_PRODUCT: emit(C, OP_MUL, acc, acc, b, 0, id); break;
+    case FX_FOLD_COUNT: emit(C, OP_INC, acc, 0, 0, 0, id); break;
+    case FX_FOLD_MIN: emit(C, OP_MINMAX, acc, b, 0, 0, id); break;
+    case FX_FOLD_MAX: emit(C, OP_MINMAX, acc, b, 0, 1, id); break;
+    case FX_FOLD_COLLECT: emit(C, OP_PUSH, 0, b, 0, 0, id); break;
+    case FX_FOLD_ALL:
+    case FX_FOLD_ANY: {
+        uint32_t j = emit(C, kind == FX_FOLD_ALL ? OP_JMPT : OP_JMPF, b, 0, 0, 0, id);
+        emit(C, OP_CONST, acc, add_const(C, fx_val_bool(kind != FX_FOLD_ALL)), 0, 0, id);
+        early = emit(C, OP_JMP, 0, 0, 0, 0, id);
+        patch(C, j, here(C));
+        break;
+    }
+    }
+    scope_leave(C, mark);
+    if (skip != UINT32_MAX)
+        patch(C, skip, here(C));
+    loop_end(C, L, id);
+    if (early != UINT32_MAX)
+        patch(C, early, here(C));
+    if (kind == FX_FOLD_COLLECT)
+        emit(C, OP_END, acc, 0, 0, 0, id);
+    if (kind == FX_FOLD_MIN || kind == FX_FOLD_MAX)
+        emit(C, OP_NONEMPTY, acc, 0, 0, 0, id);
+    return acc;
+}
+
+static uint32_t compile_map(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r = new_reg(C);
+    uint32_t rows = compile(C, n->inputs[0]);
+    uint32_t cols = n->inputs[1].v ? compile(C, n->inputs[1]) : FX_NO_REG;
+    emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+    Loop Li = {0}, Lj = {0};
+    Li.counter = new_reg(C);
+    emit(C, OP_CONST, Li.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+    Li.top = here(C);
+    Li.fori = emit(C, OP_FORI, Li.counter, 0, rows, 0, id);
+    emit(C, OP_MOVE, (uint32_t)n->num, Li.counter, 0, 0, id);
+    if (cols != FX_NO_REG) {
+        Lj.counter = new_reg(C);
+        emit(C, OP_CONST, Lj.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+        Lj.top = here(C);
+        Lj.fori = emit(C, OP_FORI, Lj.counter, 0, cols, 0, id);
+        emit(C, OP_MOVE, (uint32_t)n->num2, Lj.counter, 0, 0, id);
+    }
+    emit(C, OP_PUSH, 0, compile_lazy(C, n->inputs[2]), 0, 0, id);
+    if (cols != FX_NO_REG)
+        loop_end(C, Lj, id);
+    loop_end(C, Li, id);
+    if (cols != FX_NO_REG)
+        emit(C, OP_ENDM, r, rows, cols, 0, id);
+    else
+        emit(C, OP_END, r, 0, 0, 0, id);
+    return r;
+}
+
+static uint32_t compile_sort(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r = new_reg(C), list = compile(C, n->inputs[0]), keys = FX_NO_REG;
+    if (n->inputs[1].v) {
+        keys = new_reg(C);
+        emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+        uint32_t len = new_reg(C);
+        Loop L;
+        L.counter = new_reg(C);
+        emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+        emit(C, OP_LEN, len, list, 0, 0, id);
+        L.top = here(C);
+        L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
+        emit(C, OP_INDEX, (uint32_t)n->num2, list, L.counter, 0, id);
+        emit(C, OP_PUSH, 0, compile_lazy(C, n->inputs[1]), 0, 0, id);
+        loop_end(C, L, id);
+        emit(C, OP_END, keys, 0, 0, 0, id);
+    }
+    emit(C, OP_SORT, r, list, keys, (uint32_t)n->num, id);
+    return r;
+}
+
+static uint32_t compile_check(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r = new_reg(C), slot = (uint32_t)n->num2;
+    emit(C, OP_MOVE, slot, compile(C, n->inputs[0]), 0, 0, id);
+    uint32_t ok = emit(C, OP_JMPT, compile_lazy(C, n->inputs[1]), 0, 0, 0, id);
+    emit(C, OP_CHECKF, 0, 0, 0, 0, id);
+    patch(C, ok, here(C));
+    emit(C, OP_MOVE, r, slot, 0, 0, id);
+    return r;
+}
+
+static FxOpcode arith_op(FxNodeOp op)
+{
+    switch (op) {
+    case FX_NODE_ADD: return OP_ADD;
+    case FX_NODE_SUB: return OP_SUB;
+    case FX_NODE_MUL: return OP_MUL;
+    case FX_NODE_DIV: return OP_DIV;
+    case FX_NODE_IDIV: return OP_IDIV;
+    case FX_NODE_MOD: return OP_MOD;
+    case FX_NODE_POW: return OP_POW;
+    case FX_NODE_CONCAT: return OP_CONCAT;
+    case FX_NODE_EQ: return OP_EQ;
+    case FX_NODE_NE: return OP_NE;
+    case FX_NODE_LT: return OP_LT;
+    case FX_NODE_LE: return OP_LE;
+    case FX_NODE_GT: return OP_GT;
+    default: return OP_GE;
+    }
+}
+
+static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r, base;
+    switch (n->op) {
+    case FX_NODE_PARAM:
+    case FX_NODE_VAR:
+        return (uint32_t)n->num;
+    case FX_NODE_CONST:
+        r = new_reg(C);
+        emit(C, OP_CONST, r, add_const(C, const_value(n)), 0, 0, id);
+        return r;
+    case FX_NODE_NEG:
+    case FX_NODE_NOT: {
+        uint32_t a = compile(C, n->inputs[0]);
+        r = new_reg(C);
+        emit(C, n->op == FX_NODE_NEG ? OP_NEG : OP_NOT, r, a, 0, 0, id);
+        return r;
+    }
+    case FX_NODE_AND:
+    case FX_NODE_OR:
+        return compile_andor(C, id, n);
+    case FX_NODE_IF:
+        return compile_if(C, id, n);
+    case FX_NODE_CALL:
+        base = consecutive(C, n, 0, n->n_inputs);
+        r = new_reg(C);
+        emit(C, OP_CALL, r, callee_index(C, n->text), base, n->n_inputs, id);
+        return r;
+    case FX_NODE_BUILTIN: {
+        FxBuiltin b;
+        FX_CHECK(fx_builtin_lookup(n->text, &b), "unknown builtin %s", n->text);
+        base = consecutive(C, n, 0, n->n_inputs);
+        r = new_reg(C);
+        emit(C, OP_BUILTIN, r, b, base, n->n_inputs, id);
+        return r;
+    }
+    case FX_NODE_INDEX: {
+        uint32_t a = compile(C, n->inputs[0]), i = compile(C, n->inputs[1]);
+        uint32_t j = n->n_inputs > 2 ? compile(C, n->inputs[2]) : 0;
+        r = new_reg(C);
+        emit(C, n->n_inputs > 2 ? OP_INDEX2 : OP_INDEX, r, a, i, j, id);
+        return r;
+    }
+    case FX_NODE_FIELD: {
+        uint32_t a = compile(C, n->inputs[0]);
+        r = new_reg(C);
+        emit(C, OP_FIELD, r, a, string_const(C, n->text), 0, id);
+        return r;
+    }
+    case FX_NODE_LIST:
+    case FX_NODE_RECORD:
+        base = consecutive(C, n, 0, n->n_inputs);
+        r = new_reg(C);
+        if (n->op == FX_NODE_LIST)
+            emit(C, OP_LIST, r, base, n->n_inputs, 0, id);
+        else
+            emit(C, OP_RECORD, r, base, n->n_inputs, record_names(C, n), id);
+        return r;
+    case FX_NODE_RANGE: {
+        uint32_t lo = compile(C, n->inputs[0]), hi = compile(C, n->inputs[1]);
+        r = new_reg(C);
+        emit(C, OP_RANGE, r, lo, hi, (uint32_t)n->num, id);
+        return r;
+    }
+    case FX_NODE_FOLD:
+        return compile_fold(C, id, n);
+    case FX_NODE_MAP:
+        return compile_map(C, id, n);
+    case FX_NODE_SORT:
+        return compile_sort(C, id, n);
+    case FX_NODE_CHECK:
+        return compile_check(C, id, n);
+    case FX_NODE_FAIL:
+        base = consecutive(C, n, 0, n->n_inputs);
+        emit(C, OP_FAIL, 0, base, n->n_inputs, (uint32_t)n->num, id);
+        return new_reg(C);
+    case FX_NODE_DATA:
+        r = new_reg(C);
+        emit(C, OP_DATA, r, string_const(C, n->text), 0, 0, id);
+        return r;
+    default: {
+        uint32_t a = compile(C, n->inputs[0]), b = compile(C, n->inputs[1]);
+        r = new_reg(C);
+        emit(C, arith_op(n->op), r, a, b, 0, id);
+        return r;
+    }
+    }
+}
+
+static uint32_t compile(Compiler *C, FxNodeId id)
+{
+    if (C->reg_of[id.v] != FX_NO_REG)
+        return C->reg_of[id.v];
+    uint32_t r = compile_node(C, id, fx_graph_node(C->g, id));
+    C->reg_of[id.v] = r;
+    fx_vec_push(&C->trail, id.v);
+    return r;
+}
+
+void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
+{
+    Compiler C = {.rt = rt, .g = g, .f = f, .next_reg = g->n_slots};
+    C.reg_of = fx_xmalloc((g->n_nodes + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i <= g->n_nodes; i++)
+        C.reg_of[i] = FX_NO_REG;
+    f->g = g;
+    f->counters = fx_xcalloc(g->n_nodes + 1, sizeof(uint64_t));
+    f->natural_param = fx_xcalloc(g->n_params + 1, sizeof(bool));
+    for (uint32_t i = 0; i < g->n_params; i++)
+        f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0;
+    uint32_t root = compile(&C, g->root);
+    emit(&C, OP_RET, 0, root, 0, 0, g->root);
+    f->code = C.code.data;
+    f->n_code = (uint32_t)C.code.len;
+    f->consts = C.consts.data;
+    f->n_consts = (uint32_t)C.consts.len;
+    f->callees = C.callees.data;
+    f->n_callees = (uint32_t)C.callees.len;
+    f->records = C.records.data;
+    f->n_records = (uint32_t)C.records.len;
+    f->n_regs = C.next_reg;
+    free(C.reg_of);
+    fx_vec_free(&C.trail);
+}
+
+void fx_func_free(FxFunc *f)
+{
+    if (!f)
+        return;
+    for (uint32_t i = 0; i < f->n_consts; i++)
+        fx_value_release(f->consts[i]);
+    free(f->consts);
+    free(f->code);
+    free(f->callees);
+    free(f->natural_param);
+    free((void *)f->records);
+    free(f->counters);
+    if (f->owns_graph)
+        fx_graph_free((FxGraph *)f->g);
+    free(f);
+}

@@ -1,0 +1,614 @@
+/*
+ * data.c: loading a `data` source (a CSV file with a header, or an SQLite
+ * table) into a list of records of the declared record type.
+ *
+ * DESIGN
+ *
+ * Both readers fill the same Load: the declared record type, one row of
+ * fields under construction, and the finished records in file order. A
+ * row's fields are converted one cell at a time into ld->fields; when the
+ * row is complete, push_row() makes the record and drops the row's own
+ * references. On any error the fields made so far and every finished
+ * record are released, so a failed load leaks nothing and *out stays UNIT.
+ *
+ * Cells are converted by the declared field type, never guessed: Int and
+ * Natural are exact integers of any size (a BIG when past int64), Float is
+ * strtod over the whole cell, Bool is true/false/1/0, String is the cell
+ * as is. Numeric and boolean cells may carry surrounding spaces; strings
+ * keep theirs. The text rules are shared: an SQLite value that is not
+ * already of the declared kind goes through the same conversion as a CSV
+ * cell, so "abc" in an Int column fails the same way in both.
+ *
+ * CSV follows RFC 4180: the whole file is read into memory and cut into
+ * rows by a small state machine (csv_row). Quoted cells may hold commas,
+ * "" escapes and line breaks; rows end in LF or CRLF; a UTF-8 BOM and
+ * blank lines at the end are ignored. Columns are matched to fields by
+ * name from the header, so their order is free and extra columns are
+ * skipped. Every message names the file and the line the row starts on.
+ *
+ * SQLite sources are opened read-only and read with one prepared SELECT
+ * naming the fields, every identifier quoted; the database is never
+ * written and nothing is interpolated unquoted into SQL. Messages name the
+ * file, the table and the row.
+ */
+#include "data.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+// The one include of sqlite3.h outside src/trace/store.c: `data x from
+// "file.db:table"` reads the user's data, not the trace store.
+#include <sqlite3.h>
+
+/* A bad cell shows at most this many bytes of itself in a message. */
+#define CELL_SHOWN 40
+
+/* One load in progress. */
+typedef struct Load {
+    const FxDataDecl *dd;
+    const FxTypeDecl *rec; /* the element type: a record of scalars */
+    size_t n_fields;
+    const char *file;     /* the file read: dd->resolved_path */
+    char *where;          /* what messages name: the file, or "file:table" */
+    FxValue *fields;      /* the row being built; UNIT where not yet set */
+    FX_VEC(FxValue) rows; /* finished records, owned */
+    char *why;
+    size_t why_len;
+} Load;
+
+static FxStatus fail(Load *ld, const char *fmt, ...) FX_PRINTF(2, 3);
+
+/* Writes the message into ld->why; returns FX_ERR_RUNTIME for the caller
+ * to pass on. */
+static FxStatus fail(Load *ld, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ld->why, ld->why_len, fmt, ap);
+    va_end(ap);
+    return FX_ERR_RUNTIME;
+}
+
+static FxStatus cannot_read(Load *ld, const char *reason)
+{
+    return fail(ld, "cannot read data file `%s` for `%s`: %s", ld->file, ld->dd->name, reason);
+}
+
+/* ------------------------------------------------------------ cell values */
+
+static FxTypeKind field_kind(const Load *ld, size_t i)
+{
+    return ld->rec->field_types[i]->kind;
+}
+
+static const char *field_name(const Load *ld, size_t i)
+{
+    return ld->rec->def->field_names[i];
+}
+
+/* The type with its article, as messages say it: "an Int". */
+static const char *kind_phrase(FxTypeKind kind)
+{
+    switch (kind) {
+    case FX_TY_NATURAL: return "a Natural";
+    case FX_TY_INT: return "an Int";
+    case FX_TY_FLOAT: return "a Float";
+    case FX_TY_BOOL: return "a Bool";
+    case FX_TY_STRING: return "a String";
+    default: return "a scalar";
+    }
+}
+
+/* Narrows s[0..*len) past spaces and tabs at both ends. */
+static const char *trim(const char *s, size_t *len)
+{
+    while (*len > 0 && (s[0] == ' ' || s[0] == '\t')) {
+        s++;
+        (*len)--;
+    }
+    while (*len > 0 && (s[*len - 1] == ' ' || s[*len - 1] == '\t'))
+        (*len)--;
+    return s;
+}
+
+/* int = [+-] digit+, of any size. */
+static bool parse_int(const char *s, size_t len, FxValue *out)
+{
+    s = trim(s, &len);
+    size_t digits = len > 0 && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    if (digits == len)
+        return false;
+    for (size_t i = digits; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    // fx_val_int_text wants NUL-terminated text with at most a '-'.
+    size_t plus = s[0] == '+';
+    char *text = fx_xstrndup(s + plus, len - plus);
+    *out = fx_val_int_text(text);
+    free(text);
+    return true;
+}
+
+/* Float: all of the cell is one strtod number that does not overflow. */
+static bool parse_float(const char *s, size_t len, FxValue *out)
+{
+    s = trim(s, &len);
+    if (len == 0)
+        return false;
+    char *text = fx_xstrndup(s, len), *end;
+    errno = 0;
+    double f = strtod(text, &end);
+    bool ok = end == text + len && !(errno == ERANGE && isinf(f));
+    free(text);
+    if (ok)
+        *out = fx_val_float(f);
+    return ok;
+}
+
+/* Bool: true or false in any case, or 1 or 0. */
+static bool parse_bool(const char *s, size_t len, FxValue *out)
+{
+    s = trim(s, &len);
+    if ((len == 4 && strncasecmp(s, "true", 4) == 0) || (len == 1 && s[0] == '1'))
+        *out = fx_val_bool(true);
+    else if ((len == 5 && strncasecmp(s, "false", 5) == 0) || (len == 1 && s[0] == '0'))
+        *out = fx_val_bool(false);
+    else
+        return false;
+    return true;
+}
+
+/* Converts the text of a cell to field i, into ld->fields[i]. False when
+ * the text is not a value of the field's type. */
+static bool field_from_text(Load *ld, size_t i, const char *s, size_t len)
+{
+    FxValue *out = &ld->fields[i];
+    switch (field_kind(ld, i)) {
+    case FX_TY_NATURAL:
+        if (!parse_int(s, len, out))
+            return false;
+        if (fx_val_int_sign(*out) >= 0)
+            return true;
+        fx_value_release(*out);
+        *out = (FxValue){.kind = FX_VAL_UNIT};
+        return false;
+    case FX_TY_INT: return parse_int(s, len, out);
+    case FX_TY_FLOAT: return parse_float(s, len, out);
+    case FX_TY_BOOL: return parse_bool(s, len, out);
+    case FX_TY_STRING: *out = fx_val_string(s, len); return true;
+    default: return false;
+    }
+}
+
+/* "WHERE: column `age`: `abc` is not an Int"; a long cell is cut short. */
+static FxStatus bad_cell(Load *ld, const char *where, size_t i, const char *s, size_t len)
+{
+    int shown = len > CELL_SHOWN ? CELL_SHOWN : (int)len;
+    return fail(ld, "%s: column `%s`: `%.*s%s` is not %s", where, field_name(ld, i), shown, s,
+                len > CELL_SHOWN ? "..." : "", kind_phrase(field_kind(ld, i)));
+}
+
+/* Drops the references of the row under construction. */
+static void drop_fields(Load *ld)
+{
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        fx_value_release(ld->fields[i]);
+        ld->fields[i] = (FxValue){.kind = FX_VAL_UNIT};
+    }
+}
+
+/* Makes a record of the completed row and appends it. */
+static void push_row(Load *ld)
+{
+    // The names are the program's, which outlives every value of a run.
+    FxValue r = fx_val_record(ld->n_fields, (const char *const *)ld->rec->def->field_names,
+                              ld->fields);
+    drop_fields(ld); // the record retained what it keeps
+    fx_vec_push(&ld->rows, r);
+}
+
+/* -------------------------------------------------------------------- CSV */
+
+/* A cell of the current row: a slice of Csv.text. */
+typedef struct Cell {
+    size_t off, len;
+} Cell;
+
+typedef struct Csv {
+    const char *p, *end;
+    size_t line;        /* the line p is on, from 1 */
+    FxBuf text;         /* the current row's unescaped cells, back to back */
+    FX_VEC(Cell) cells; /* the current row's cells */
+} Csv;
+
+/* Is p at the end of a row: LF, or CR before LF or the end of the file?
+ * (A CR anywhere else is data.) */
+static bool at_line_end(const Csv *c)
+{
+    if (c->p == c->end)
+        return true;
+    return *c->p == '\n' || (*c->p == '\r' && (c->p + 1 == c->end || c->p[1] == '\n'));
+}
+
+static void skip_line_end(Csv *c)
+{
+    if (c->p < c->end && *c->p == '\r')
+        c->p++;
+    if (c->p < c->end && *c->p == '\n') {
+        c->p++;
+        c->line++;
+    }
+}
+
+/* Is the rest of the file empty or blank lines only? Then it is consumed:
+ * an editor's trailing newlines are not rows. */
+static bool at_blank_tail(Csv *c)
+{
+    const char *q = c->p;
+    while (q < c->end && (*q == '\r' || *q == '\n'))
+        q++;
+    if (q < c->end)
+        return false;
+    c->p = c->end;
+    return true;
+}
+
+/* plain = (any byte but `,` and a line end)* ; a stray quote is data */
+static void csv_plain(Csv *c)
+{
+    const char *s = c->p;
+    while (c->p < c->end && *c->p != ',' && !at_line_end(c))
+        c->p++;
+    fx_buf_append(&c->text, s, (size_t)(c->p - s));
+}
+
+/* quoted = '"' (any byte but '"' | '""')* '"' ; it may span lines */
+static FxStatus csv_quoted(Load *ld, Csv *c)
+{
+    size_t first_line = c->line;
+    c->p++;
+    for (;;) {
+        const char *s = c->p;
+        for (; c->p < c->end && *c->p != '"'; c->p++)
+            if (*c->p == '\n')
+                c->line++;
+        fx_buf_append(&c->text, s, (size_t)(c->p - s));
+        if (c->p == c->end)
+            return fail(ld, "%s:%zu: a quoted cell is not closed", ld->where, first_line);
+        c->p++; // the closing quote, or the first of ""
+        if (c->p == c->end || *c->p != '"')
+            break;
+        fx_buf_putc(&c->text, '"');
+        c->p++;
+    }
+    if (!at_line_end(c) && *c->p != ',')
+        return fail(ld, "%s:%zu: text after the closing quote of a cell", ld->where, c->line);
+    return FX_OK;
+}
+
+/* row = cell ("," cell)* line-end ; cell = quoted | plain
+ * Reads the next row into c->text and c->cells; *out_got is false at the
+ * end of the file. */
+static FxStatus csv_row(Load *ld, Csv *c, bool *out_got)
+{
+    c->text.len = 0;
+    c->cells.len = 0;
+    *out_got = false;
+    if (at_blank_tail(c))
+        return FX_OK;
+    for (;;) {
+        Cell cell = {.off = c->text.len};
+        if (c->p < c->end && *c->p == '"') {
+            FxStatus st = csv_quoted(ld, c);
+            if (st != FX_OK)
+                return st;
+        } else {
+            csv_plain(c);
+        }
+        cell.len = c->text.len - cell.off;
+        fx_vec_push(&c->cells, cell);
+        if (c->p == c->end || *c->p != ',')
+            break;
+        c->p++;
+    }
+    skip_line_end(c);
+    *out_got = true;
+    return FX_OK;
+}
+
+/* Is header cell j the name `name` (spaces around it ignored)? */
+static bool header_is(const Csv *c, size_t j, const char *name)
+{
+    size_t len = c->cells.data[j].len;
+    const char *s = trim(fx_buf_str(&c->text) + c->cells.data[j].off, &len);
+    return len == strlen(name) && memcmp(s, name, len) == 0;
+}
+
+/* Reads the header and finds each field's column: col_of[i] for field i. */
+static FxStatus csv_header(Load *ld, Csv *c, size_t *col_of)
+{
+    bool got;
+    FxStatus st = csv_row(ld, c, &got);
+    if (st != FX_OK)
+        return st;
+    if (!got)
+        return fail(ld, "%s: the file is empty, but its first line should name the columns",
+                    ld->where);
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        col_of[i] = SIZE_MAX;
+        for (size_t j = 0; j < c->cells.len; j++) {
+            if (!header_is(c, j, field_name(ld, i)))
+                continue;
+            if (col_of[i] != SIZE_MAX)
+                return fail(ld, "%s:1: column `%s` appears twice in the header", ld->where,
+                            field_name(ld, i));
+            col_of[i] = j;
+        }
+        if (col_of[i] == SIZE_MAX)
+            return fail(ld, "%s:1: no column `%s` in the header, but `%s` has that field",
+                        ld->where, field_name(ld, i), ld->rec->name);
+    }
+    return FX_OK;
+}
+
+/* Converts the row read last, which started on `line`, into a record. */
+static FxStatus csv_record(Load *ld, const Csv *c, const size_t *col_of, size_t n_cols,
+                           size_t line)
+{
+    if (c->cells.len != n_cols)
+        return fail(ld, "%s:%zu: %zu cell%s, but the header has %zu", ld->where, line,
+                    c->cells.len, c->cells.len == 1 ? "" : "s", n_cols);
+    const char *text = fx_buf_str(&c->text);
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        const Cell *cell = &c->cells.data[col_of[i]];
+        if (field_from_text(ld, i, text + cell->off, cell->len))
+            continue;
+        char *where = fx_xasprintf("%s:%zu", ld->where, line);
+        FxStatus st = bad_cell(ld, where, i, text + cell->off, cell->len);
+        free(where);
+        return st;
+    }
+    push_row(ld);
+    return FX_OK;
+}
+
+/* Reads all of path into *out (caller frees); returns 0 or an errno. */
+static int read_file(const char *path, char **out, size_t *out_len)
+{
+    FxBuf b = {0};
+    char chunk[1 << 14];
+    size_t n;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        fx_buf_append(&b, chunk, n);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    *out_len = b.len;
+    *out = fx_buf_take(&b);
+    return err;
+}
+
+static FxStatus csv_load(Load *ld)
+{
+    FxStatus st = FX_OK;
+    char *data = NULL;
+    size_t len = 0;
+    size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of));
+    Csv c = {0};
+
+    int err = read_file(ld->file, &data, &len);
+    if (err) {
+        st = cannot_read(ld, strerror(err));
+        goto out;
+    }
+    c = (Csv){.p = data, .end = data + len, .line = 1};
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        c.p += 3; // a UTF-8 byte-order mark, as spreadsheets write
+    st = csv_header(ld, &c, col_of);
+    size_t n_cols = c.cells.len;
+    while (st == FX_OK) {
+        size_t line = c.line;
+        bool got;
+        st = csv_row(ld, &c, &got);
+        if (st != FX_OK || !got)
+            break;
+        st = csv_record(ld, &c, col_of, n_cols, line);
+    }
+out:
+    fx_buf_free(&c.text);
+    fx_vec_free(&c.cells);
+    free(col_of);
+    free(data);
+    return st;
+}
+
+/* ----------------------------------------------------------------- SQLite */
+
+/* An SQL identifier in double quotes, with any '"' inside doubled. */
+static void put_ident(FxBuf *b, const char *name)
+{
+    fx_buf_putc(b, '"');
+    for (const char *s = name; *s; s++) {
+        if (*s == '"')
+            fx_buf_putc(b, '"');
+        fx_buf_putc(b, *s);
+    }
+    fx_buf_putc(b, '"');
+}
+
+/* SELECT "f1", "f2" FROM "table"; caller frees. */
+static char *select_sql(const Load *ld, const char *table)
+{
+    FxBuf b = {0};
+    fx_buf_puts(&b, "SELECT ");
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        if (i > 0)
+            fx_buf_puts(&b, ", ");
+        put_ident(&b, field_name(ld, i));
+    }
+    fx_buf_puts(&b, " FROM ");
+    put_ident(&b, table);
+    return fx_buf_take(&b);
+}
+
+/* Field i of the current row of stmt, the row'th of the table. */
+static FxStatus sqlite_field(Load *ld, sqlite3_stmt *stmt, size_t i, size_t row)
+{
+    FxTypeKind kind = field_kind(ld, i);
+    int col = (int)i, type = sqlite3_column_type(stmt, col);
+    if (type == SQLITE_NULL)
+        return fail(ld, "%s: row %zu: column `%s` is NULL", ld->where, row, field_name(ld, i));
+    // Values already of the declared kind need no text round trip; a REAL
+    // in particular would lose digits as text.
+    if (type == SQLITE_INTEGER) {
+        sqlite3_int64 v = sqlite3_column_int64(stmt, col);
+        if (kind == FX_TY_INT || (kind == FX_TY_NATURAL && v >= 0)) {
+            ld->fields[i] = fx_val_int(v);
+            return FX_OK;
+        }
+        if (kind == FX_TY_FLOAT) {
+            ld->fields[i] = fx_val_float((double)v);
+            return FX_OK;
+        }
+    }
+    if (type == SQLITE_FLOAT && kind == FX_TY_FLOAT) {
+        ld->fields[i] = fx_val_float(sqlite3_column_double(stmt, col));
+        return FX_OK;
+    }
+    // Everything else is read as a CSV cell would be: big integers stored
+    // as TEXT, booleans as 0/1, numbers for a String field.
+    const char *s = (const char *)sqlite3_column_text(stmt, col);
+    size_t len = (size_t)sqlite3_column_bytes(stmt, col);
+    if (!s) { // a zero-length BLOB
+        s = "";
+        len = 0;
+    }
+    if (field_from_text(ld, i, s, len))
+        return FX_OK;
+    char *where = fx_xasprintf("%s: row %zu", ld->where, row);
+    FxStatus st = bad_cell(ld, where, i, s, len);
+    free(where);
+    return st;
+}
+
+static FxStatus sqlite_load(Load *ld, const char *table)
+{
+    FxStatus st = FX_OK;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+    char *sql = NULL;
+
+    // SQLite's own message for a missing file is vaguer than errno's.
+    if (access(ld->file, R_OK) != 0) {
+        st = cannot_read(ld, strerror(errno));
+        goto out;
+    }
+    if (sqlite3_open_v2(ld->file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        st = cannot_read(ld, db ? sqlite3_errmsg(db) : "out of memory");
+        goto out;
+    }
+    // Else SQLite reads a quoted name that matches no column as a string
+    // literal, and a missing column would load as its own name.
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
+    sql = select_sql(ld, table);
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        st = fail(ld, "%s: %s", ld->where, sqlite3_errmsg(db));
+        goto out;
+    }
+    for (size_t row = 1;; row++) {
+        int rc = sqlite3_step(stmt);
+        if (rc == SQLITE_DONE)
+            break;
+        if (rc != SQLITE_ROW) {
+            st = fail(ld, "%s: row %zu: %s", ld->where, row, sqlite3_errmsg(db));
+            goto out;
+        }
+        for (size_t i = 0; i < ld->n_fields && st == FX_OK; i++)
+            st = sqlite_field(ld, stmt, i, row);
+        if (st != FX_OK)
+            goto out;
+        push_row(ld);
+    }
+out:
+    sqlite3_finalize(stmt); // both NULL-safe
+    sqlite3_close(db);
+    free(sql);
+    return st;
+}
+
+/* ------------------------------------------------------------------- load */
+
+/* Checks what the checker should have: a List or Stream of a record whose
+ * fields are all scalars. Sets ld->rec. */
+static FxStatus check_shape(Load *ld)
+{
+    const FxType *t = ld->dd->type;
+    if (!t || (t->kind != FX_TY_LIST && t->kind != FX_TY_STREAM) || !t->elem ||
+        t->elem->kind != FX_TY_RECORD || !t->elem->record || !t->elem->record->field_types)
+        return fail(ld, "data source `%s` is not a checked List or Stream of records",
+                    ld->dd->name);
+    ld->rec = t->elem->record;
+    ld->n_fields = ld->rec->def->n_fields;
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        const FxType *ft = ld->rec->field_types[i];
+        if (!ft || ft->kind < FX_TY_NATURAL || ft->kind > FX_TY_STRING)
+            return fail(ld, "field `%s` of `%s` is not a number, string or boolean",
+                        field_name(ld, i), ld->rec->name);
+    }
+    return FX_OK;
+}
+
+/* Reads the source into ld->rows: `file.db:table` names an SQLite table
+ * (the checker resolved only the file part), any other path a CSV file. */
+static FxStatus load_rows(Load *ld)
+{
+    const char *colon = strrchr(ld->dd->path, ':');
+    if (!colon) {
+        ld->where = fx_xstrdup(ld->file);
+        return csv_load(ld);
+    }
+    ld->where = fx_xasprintf("%s:%s", ld->file, colon + 1);
+    return sqlite_load(ld, colon + 1);
+}
+
+FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, char *why, size_t why_len)
+{
+    Load ld = {.dd = dd, .why = why, .why_len = why_len};
+    char *file = NULL;
+    *out = (FxValue){.kind = FX_VAL_UNIT};
+    if (why_len > 0)
+        why[0] = '\0';
+
+    FxStatus st = check_shape(&ld);
+    if (st != FX_OK)
+        goto out;
+    ld.fields = fx_xcalloc(ld.n_fields, sizeof(*ld.fields)); // zeroed: all UNIT
+    // Unchecked declarations (tests, embedders) have no resolved path yet.
+    if (!dd->resolved_path) {
+        const char *colon = strrchr(dd->path, ':');
+        file = fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    }
+    ld.file = dd->resolved_path ? dd->resolved_path : file;
+    st = load_rows(&ld);
+    if (st == FX_OK) {
+        *out = fx_val_list_take(ld.rows.data, ld.rows.len);
+        ld.rows.len = 0; // the list took the references
+    }
+out:
+    if (ld.fields)
+        drop_fields(&ld);
+    fx_vec_foreach(FxValue, r, &ld.rows) fx_value_release(*r);
+    fx_vec_free(&ld.rows);
+    free(ld.fields);
+    free(ld.where);
+    free(file);
+    return st;
+}

@@ -1,0 +1,72 @@
+/*
+ * interp.h: running graphs.
+ *
+ * A graph is compiled once into register bytecode (compile.c) and run by a
+ * loop that keeps the program's calls on a heap stack, never on the C
+ * stack (vm.c): a recursion a million calls deep needs memory, not a
+ * bigger thread stack, and when it runs out of budget it stops with a
+ * message, it does not crash.
+ *
+ * Budgets bound every run: steps (calls plus loop iterations), call depth,
+ * memory (resident set size) and wall time. Exceeding one is a run-time
+ * error naming the budget and the flag that raises it.
+ */
+#ifndef FX_INTERP_H
+#define FX_INTERP_H
+
+#include "exec/value.h"
+#include "graph/graph.h"
+#include "lang/program.h"
+
+typedef struct FxRuntime FxRuntime;
+typedef struct FxFunc FxFunc;
+
+typedef struct FxBudgets {
+    uint64_t max_steps;     /* calls + loop iterations; 0: unlimited */
+    uint64_t max_depth;     /* nested calls */
+    uint64_t max_memory_mb; /* resident set size */
+    double max_seconds;     /* wall time */
+} FxBudgets;
+
+/* The defaults: 10^10 steps, depth 10^7, 4096 MB, 600 s. */
+FxBudgets fx_budgets_default(void);
+
+/* Hooks for tracing: called, when set, at every call and every decision. */
+typedef struct FxHooks {
+    void *ctx;
+    void (*on_call)(void *ctx, const FxGraph *callee, const FxValue *args, size_t n_args);
+    void (*on_decision)(void *ctx, const FxGraph *g, FxNodeId node, bool taken);
+} FxHooks;
+
+/* A runtime for one checked program: graphs are lowered and compiled on
+ * first use. prog must outlive the runtime. Caller frees with
+ * fx_runtime_free(). */
+FxRuntime *fx_runtime_new(const FxProgram *prog);
+void fx_runtime_free(FxRuntime *rt);
+void fx_runtime_set_budgets(FxRuntime *rt, FxBudgets b);
+void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks);
+
+/* The graph the runtime runs for an intent (v1 unless installed otherwise). */
+const FxGraph *fx_runtime_graph(FxRuntime *rt, const char *intent);
+
+/* Runs a graph of no parameters (an expression). On success *out holds a
+ * new reference. On a run-time error returns FX_ERR_RUNTIME and the message
+ * is in fx_runtime_error(). */
+FxStatus fx_runtime_eval(FxRuntime *rt, const FxGraph *g, FxValue *out) FX_MUST_CHECK;
+/* Calls an intent with arguments (borrowed). */
+FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args, size_t n,
+                         FxValue *out) FX_MUST_CHECK;
+
+const char *fx_runtime_error(const FxRuntime *rt);
+
+/* Statistics of the last run. */
+typedef struct FxRunStats {
+    uint64_t steps, calls, max_depth;
+} FxRunStats;
+FxRunStats fx_runtime_stats(const FxRuntime *rt);
+
+/* How many times node `id` of `g` ran since the runtime was made (0 for a
+ * graph the runtime has not compiled). */
+uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * interp_int.h: the bytecode shared by compile.c and vm.c. Private to
+ * src/exec.
+ *
+ * Registers are frame-relative. A frame's first registers are the graph's
+ * slots (parameters first, then binders), then temporaries. An instruction
+ * names its destination d and operands a, b, c; `node` is the graph node it
+ * computes, for counters, hooks and messages.
+ */
+#ifndef FX_INTERP_INT_H
+#define FX_INTERP_INT_H
+
+#include "interp.h"
+
+/* ORDER FX_OP_ */
+typedef enum {
+    OP_CONST,   /* d = consts[a] */
+    OP_UNIT,    /* d = () */
+    OP_MOVE,    /* d = a */
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_IDIV, OP_MOD, OP_POW, OP_CONCAT, /* d = a op b */
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,                        /* d = a op b */
+    OP_NEG, OP_NOT, /* d = op a */
+    OP_INC,     /* d = d + 1 (integers) */
+    OP_JMP,     /* pc = a */
+    OP_JMPF,    /* if !d: pc = a (c: 1 when a decision to report) */
+    OP_JMPT,    /* if d: pc = a */
+    OP_FORI,    /* if !(d < b): pc = a; one step */
+    OP_CALL,    /* d = callees[a](regs b .. b+c) */
+    OP_RET,     /* return a */
+    OP_BUILTIN, /* d = builtin a (regs b .. b+c) */
+    OP_INDEX,   /* d = a[b] */
+    OP_INDEX2,  /* d = a[b, c] */
+    OP_FIELD,   /* d = a.consts[b] */
+    OP_LIST,    /* d = [regs a .. a+b] */
+    OP_RECORD,  /* d = {records[c]: regs a .. a+b} */
+    OP_RANGE,   /* d = list a..b (c: inclusive) */
+    OP_LEN,     /* d = len(a) */
+    OP_MINMAX,  /* d = d or a, whichever is smaller (c = 0) or larger (c = 1); () ignored */
+    OP_NONEMPTY,/* error if d is () */
+    OP_BEGIN,   /* push a builder */
+    OP_PUSH,    /* append a to the top builder */
+    OP_END,     /* d = the top builder as a list (popped) */
+    OP_ENDM,    /* d = the top builder as an a x b matrix (popped) */
+    OP_SORT,    /* d = a sorted (c = 1: descending); b: keys register or none */
+    OP_CHECKF,  /* a postcondition failed */
+    OP_FAIL,    /* no equation covers the call with regs a .. a+b */
+    OP_DATA,    /* d = the data source consts[a] */
+    OP__COUNT
+} FxOpcode;
+
+#define FX_NO_REG UINT32_MAX
+
+typedef struct FxInstr {
+    uint8_t op;
+    uint32_t d, a, b, c;
+    uint32_t node;
+} FxInstr;
+
+/* Builtins called by OP_BUILTIN, by number. ORDER FX_BUILTIN */
+typedef enum {
+    FX_BUILTIN_LEN, FX_BUILTIN_SUM, FX_BUILTIN_PRODUCT, FX_BUILTIN_MIN, FX_BUILTIN_MAX,
+    FX_BUILTIN_COUNT, FX_BUILTIN_ROWS, FX_BUILTIN_COLS, FX_BUILTIN_CONTAINS,
+    FX_BUILTIN_TO_MATRIX, FX_BUILTIN_TO_FLOAT_MATRIX,
+    FX_BUILTIN__COUNT
+} FxBuiltin;
+
+bool fx_builtin_lookup(const char *name, FxBuiltin *out);
+/* Runs a builtin; false with a message on error. */
+bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxValueError *err);
+
+struct FxFunc {
+    const FxGraph *g;
+    bool owns_graph;
+    FxInstr *code;
+    uint32_t n_code;
+    FxValue *consts;
+    uint32_t n_consts;
+    uint32_t n_regs;
+    FxFunc **callees; /* resolved when compiled */
+    uint32_t n_callees;
+    bool *natural_param; /* parameters that must not be negative */
+    const char *const **records; /* field names of each record an OP_RECORD builds */
+    uint32_t n_records;
+    uint64_t *counters;  /* per node, by id */
+};
+
+/* Compiles g into f (allocated by the caller, zeroed). Callees are looked
+ * up by name through rt. */
+void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f);
+void fx_func_free(FxFunc *f);
+
+const FxProgram *fx_runtime_program(const FxRuntime *rt);
+
+/* The function of an intent, lowered and compiled on first use. */
+FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * value.h: run-time values of Flux: exact integers, booleans, floats,
+ * strings, lists, matrices and records.
+ *
+ * An FxValue is 16 bytes passed by value. Integers that fit in int64 live
+ * inline (FX_VAL_INT); arithmetic checks for overflow and promotes to a GMP
+ * integer (FX_VAL_BIG), and results that fit again are demoted, so an
+ * integer has exactly one representation: equal integers are bitwise equal
+ * in kind and payload, whatever path computed them. No operation wraps.
+ *
+ * Heap values (BIG, STRING, LIST, MATRIX, RECORD) are reference counted and
+ * immutable once shared. fx_value_retain/release manage the count; every
+ * function that returns an FxValue returns a new reference the caller owns;
+ * every FxValue argument is borrowed unless the name says "take". Values
+ * are not shared between threads without a retain on the owning thread.
+ *
+ * Errors (division by zero, a type mismatch that the checker could not
+ * rule out, an index out of range) are reported through FxValueError
+ * rather than by aborting: the interpreter turns them into exit 1.
+ */
+#ifndef FX_VALUE_H
+#define FX_VALUE_H
+
+#include <stdio.h>
+
+#include "base/buf.h"
+
+/* ORDER FX_VAL */
+typedef enum {
+    FX_VAL_UNIT,   /* no value (an empty slot) */
+    FX_VAL_BOOL,
+    FX_VAL_INT,    /* int64 inline */
+    FX_VAL_BIG,    /* GMP integer outside int64 */
+    FX_VAL_FLOAT,
+    FX_VAL_STRING,
+    FX_VAL_LIST,
+    FX_VAL_MATRIX,
+    FX_VAL_RECORD,
+} FxValKind;
+
+typedef struct FxHeapObj FxHeapObj;
+
+typedef struct FxValue {
+    FxValKind kind;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        FxHeapObj *obj; /* BIG, STRING, LIST, MATRIX, RECORD */
+    } u;
+} FxValue;
+
+/* An error from a value operation: a message for the user. */
+typedef struct FxValueError {
+    char message[256];
+} FxValueError;
+
+/* ---- construction ---- */
+FxValue fx_val_bool(bool b);
+FxValue fx_val_int(int64_t i);
+FxValue fx_val_float(double f);
+/* From decimal text with an optional leading '-'; any size. */
+FxValue fx_val_int_text(const char *decimal);
+FxValue fx_val_string(const char *s, size_t len);
+/* A list of n elements, each retained (the caller keeps its references). */
+FxValue fx_val_list(const FxValue *items, size_t n);
+/* A list that takes ownership of the n references in items (no retain). */
+FxValue fx_val_list_take(FxValue *items, size_t n);
+/* A rows x cols matrix from row-major cells (each retained). */
+FxValue fx_val_matrix(size_t rows, size_t cols, const FxValue *cells);
+/* A record with n fields; names are borrowed pointers that must outlive the
+ * value (field names come from the program, which outlives every run). */
+FxValue fx_val_record(size_t n, const char *const *names, const FxValue *fields);
+
+void fx_value_retain(FxValue v);
+void fx_value_release(FxValue v);
+
+/* ---- access ---- */
+size_t fx_val_list_len(FxValue list);
+/* Borrowed element i of a list (no bounds check: the caller checks). */
+FxValue fx_val_list_at(FxValue list, size_t i);
+size_t fx_val_matrix_rows(FxValue m);
+size_t fx_val_matrix_cols(FxValue m);
+FxValue fx_val_matrix_at(FxValue m, size_t r, size_t c); /* borrowed */
+const char *fx_val_string_data(FxValue s, size_t *out_len);
+/* Borrowed field by name, or a UNIT value when there is none. */
+FxValue fx_val_record_field(FxValue r, const char *name);
+size_t fx_val_record_size(FxValue r);
+const char *fx_val_record_name(FxValue r, size_t i);
+FxValue fx_val_record_at(FxValue r, size_t i); /* borrowed */
+
+/* Is v an integer (INT or BIG)? Does it fit int64 (then *out is set)? */
+bool fx_val_is_integer(FxValue v);
+bool fx_val_to_int64(FxValue v, int64_t *out);
+/* Sign of an integer: -1, 0, 1. */
+int fx_val_int_sign(FxValue v);
+
+/* ---- arithmetic: exact on integers, IEEE on floats; an integer mixed
+ * with a float is converted to the float ---- */
+bool fx_val_add(FxValue a, FxValue b, FxValue *out, FxValueError *err);
+bool fx_val_sub(FxValue a, FxValue b, FxValue *out, FxValueError *err);
+bool fx_val_mul(FxValue a, FxValue b, FxValue *out, FxValueError *err);
+bool fx_val_div_float(FxValue a, FxValue b, FxValue *out, FxValueError *err); /* `/` */
+bool fx_val_idiv(FxValue a, FxValue b, FxValue *out, FxValueError *err);      /* floor */
+bool fx_val_mod(FxValue a, FxValue b, FxValue *out, FxValueError *err);       /* floor */
+/* a ^ b with b >= 0 for integers (a negative exponent of an integer is an
+ * error); exponents beyond 2^32 are an error (the result would not fit). */
+bool fx_val_pow(FxValue a, FxValue b, FxValue *out, FxValueError *err);
+bool fx_val_neg(FxValue a, FxValue *out, FxValueError *err);
+/* xs ++ ys for lists and strings */
+bool fx_val_concat(FxValue a, FxValue b, FxValue *out, FxValueError *err);
+
+/* ---- comparison ---- */
+/* Structural equality; 1 and 1.0 are equal. */
+bool fx_val_equal(FxValue a, FxValue b);
+/* Total order on numbers (exact between integers and floats where
+ * possible), strings (bytewise), booleans, and lists (lexicographic).
+ * *ok is false when the two values have no order. */
+int fx_val_compare(FxValue a, FxValue b, bool *ok);
+/* A hash consistent with fx_val_equal. */
+uint64_t fx_val_hash(FxValue v);
+
+/* ---- text: the syntax of docs/language.md §10 ---- */
+/* Integers in decimal, true/false, floats in shortest round-trip form
+ * (always with a '.' or an exponent, e.g. 1.0, 1e+100), strings quoted with
+ * \" \\ \n \t escapes, lists [a, b], matrices [[1.0, 2.0], [3.0, 4.0]],
+ * records {name: "Ann", age: 31}. */
+void fx_val_print(FxValue v, FxBuf *out);
+/* The same as JSON: integers written exactly however large, strings with
+ * JSON escapes, lists and matrices as arrays, records as objects. */
+void fx_val_print_json(FxValue v, FxBuf *out);
+
+#endif

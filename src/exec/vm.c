@@ -1,0 +1,838 @@
+/*
+ * vm.c: the bytecode loop, the runtime that owns compiled functions, and
+ * budgets.
+ *
+ * DESIGN. The program's calls live on two heap arrays: a register stack of
+ * FxValues, where each frame is a window of its function's n_regs
+ * registers just above its caller's, and a frame stack of return points.
+ * So the depth of a Flux recursion is bounded by memory and the depth
+ * budget, never by the C stack. Invariants:
+ *   - every register holds an owned reference (or UNIT);
+ *   - registers above the top frame are UNIT (a new frame starts clean);
+ *   - the builder stack (for collecting lists) is empty between runs.
+ * On an error the loop stops, releases every live register and builder,
+ * and reports a message that names the intent, the source position and,
+ * for budgets, the flag that raises the limit.
+ *
+ * Integer arithmetic and comparisons take an int64 fast path inline; every
+ * other case goes through value.c, which is exact.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data.h"
+#include "graph/lower.h"
+#include "interp_int.h"
+
+typedef struct Frame {
+    FxFunc *fn;
+    const FxInstr *ret_pc;
+    uint32_t base;
+    uint32_t ret_dst;
+} Frame;
+
+typedef FX_VEC(FxValue) ValueVec;
+
+typedef struct NamedFunc {
+    const char *name;
+    FxFunc *fn;
+} NamedFunc;
+
+typedef struct DataEntry {
+    const char *name;
+    FxValue value;
+} DataEntry;
+
+struct FxRuntime {
+    const FxProgram *prog;
+    FX_VEC(NamedFunc) funcs;
+    FX_VEC(FxFunc *) exprs; /* compiled expression graphs, freed with the runtime */
+    FX_VEC(DataEntry) data;
+    FxValue *stack;
+    size_t stack_cap;
+    Frame *frames;
+    size_t n_frames, frames_cap;
+    FX_VEC(ValueVec) builders;
+    FxBudgets budgets;
+    FxHooks hooks;
+    bool has_hooks;
+    FxRunStats stats;
+    struct timespec started;
+    char error[1024];
+};
+
+FxBudgets fx_budgets_default(void)
+{
+    FxBudgets b = {10000000000ULL, 10000000ULL, 4096, 600.0};
+    return b;
+}
+
+FxRuntime *fx_runtime_new(const FxProgram *prog)
+{
+    FxRuntime *rt = fx_xcalloc(1, sizeof(*rt));
+    rt->prog = prog;
+    rt->budgets = fx_budgets_default();
+    return rt;
+}
+
+void fx_runtime_set_budgets(FxRuntime *rt, FxBudgets b)
+{
+    rt->budgets = b;
+}
+
+void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks)
+{
+    rt->hooks = hooks ? *hooks : (FxHooks){0};
+    rt->has_hooks = hooks && (hooks->on_call || hooks->on_decision);
+}
+
+const char *fx_runtime_error(const FxRuntime *rt)
+{
+    return rt->error;
+}
+
+FxRunStats fx_runtime_stats(const FxRuntime *rt)
+{
+    return rt->stats;
+}
+
+void fx_runtime_free(FxRuntime *rt)
+{
+    if (!rt)
+        return;
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) fx_func_free(nf->fn);
+    fx_vec_free(&rt->funcs);
+    fx_vec_foreach(FxFunc *, f, &rt->exprs) fx_func_free(*f);
+    fx_vec_free(&rt->exprs);
+    fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
+    fx_vec_free(&rt->data);
+    free(rt->stack);
+    free(rt->frames);
+    fx_vec_free(&rt->builders);
+    free(rt);
+}
+
+FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
+{
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (strcmp(nf->name, intent) == 0) return nf->fn;
+    const FxIntent *in = fx_program_find_intent(rt->prog, intent);
+    FX_CHECK(in, "no intent `%s` to compile", intent);
+    FxFunc *f = fx_xcalloc(1, sizeof(*f));
+    f->owns_graph = true;
+    /* registered before compiling, so that recursive calls find it */
+    NamedFunc nf = {in->name, f};
+    fx_vec_push(&rt->funcs, nf);
+    fx_compile(rt, fx_lower_intent(rt->prog, in), f);
+    return f;
+}
+
+const FxGraph *fx_runtime_graph(FxRuntime *rt, const char *intent)
+{
+    return fx_runtime_func(rt, intent)->g;
+}
+
+const FxProgram *fx_runtime_program(const FxRuntime *rt)
+{
+    return rt->prog;
+}
+
+uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id)
+{
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (nf->fn->g == g) return nf->fn->counters[id.v];
+    fx_vec_foreach(FxFunc *, f, &rt->exprs) if ((*f)->g == g) return (*f)->counters[id.v];
+    return 0;
+}
+
+/* ---- registers ---- */
+
+static inline bool is_heap(FxValKind k)
+{
+    return k == FX_VAL_BIG || k >= FX_VAL_STRING;
+}
+
+/* Stores an owned value into a register, releasing what was there. */
+static inline void put(FxValue *r, FxValue v)
+{
+    if (is_heap(r->kind))
+        fx_value_release(*r);
+    *r = v;
+}
+
+static inline void put_int(FxValue *r, int64_t i)
+{
+    if (is_heap(r->kind))
+        fx_value_release(*r);
+    r->kind = FX_VAL_INT;
+    r->u.i = i;
+}
+
+static inline void put_bool(FxValue *r, bool b)
+{
+    if (is_heap(r->kind))
+        fx_value_release(*r);
+    r->kind = FX_VAL_BOOL;
+    r->u.b = b;
+}
+
+static void ensure_stack(FxRuntime *rt, size_t need)
+{
+    if (need <= rt->stack_cap)
+        return;
+    size_t cap = rt->stack_cap ? rt->stack_cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    rt->stack = fx_xrealloc(rt->stack, cap * sizeof(FxValue));
+    memset(rt->stack + rt->stack_cap, 0, (cap - rt->stack_cap) * sizeof(FxValue));
+    rt->stack_cap = cap;
+}
+
+static void push_frame(FxRuntime *rt, Frame f)
+{
+    if (rt->n_frames == rt->frames_cap) {
+        rt->frames_cap = rt->frames_cap ? 2 * rt->frames_cap : 256;
+        rt->frames = fx_xrealloc(rt->frames, rt->frames_cap * sizeof(Frame));
+    }
+    rt->frames[rt->n_frames++] = f;
+}
+
+static void clear_regs(FxValue *r, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_heap(r[i].kind))
+            fx_value_release(r[i]);
+        r[i].kind = FX_VAL_UNIT;
+    }
+}
+
+/* ---- messages ---- */
+
+static void where(const FxFunc *fn, uint32_t node, char *out, size_t len)
+{
+    const FxNode *n = node ? &fn->g->nodes[node - 1] : NULL;
+    if (n && n->origin.file)
+        snprintf(out, len, "%s:%u:%u: in `%s`", n->origin.file, n->origin.line, n->origin.col,
+                 fn->g->intent);
+    else
+        snprintf(out, len, "in `%s`", fn->g->intent);
+}
+
+/* "f(1, [2, 3])" from the first n registers. */
+static void show_call(const FxFunc *fn, const FxValue *args, uint32_t n, FxBuf *out)
+{
+    fx_buf_printf(out, "%s(", fn->g->intent);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            fx_buf_puts(out, ", ");
+        FxBuf v = {0};
+        fx_val_print(args[i], &v);
+        if (v.len > 60)
+            fx_buf_printf(out, "%.57s...", fx_buf_str(&v));
+        else
+            fx_buf_puts(out, fx_buf_str(&v));
+        fx_buf_free(&v);
+    }
+    fx_buf_puts(out, ")");
+}
+
+static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg)
+{
+    char at[512];
+    where(fn, node, at, sizeof(at));
+    snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
+}
+
+/* ---- budgets ---- */
+
+static double elapsed(const FxRuntime *rt)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - rt->started.tv_sec) +
+           (double)(now.tv_nsec - rt->started.tv_nsec) / 1e9;
+}
+
+static uint64_t resident_mb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size = 0, resident = 0;
+    if (f) {
+        if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+/* Called every 2^16 steps: the budgets that cost a system call. */
+static bool slow_budgets_ok(FxRuntime *rt)
+{
+    if (rt->budgets.max_seconds > 0 && elapsed(rt) > rt->budgets.max_seconds) {
+        snprintf(rt->error, sizeof(rt->error), "the time budget of %g s is exhausted; raise it "
+                 "with --max-seconds", rt->budgets.max_seconds);
+        return false;
+    }
+    if (rt->budgets.max_memory_mb && resident_mb() > rt->budgets.max_memory_mb) {
+        snprintf(rt->error, sizeof(rt->error), "the memory budget of %llu MB is exhausted; raise "
+                 "it with --max-memory", (unsigned long long)rt->budgets.max_memory_mb);
+        return false;
+    }
+    return true;
+}
+
+static bool step_ok(FxRuntime *rt)
+{
+    uint64_t s = ++rt->stats.steps;
+    if (rt->budgets.max_steps && s > rt->budgets.max_steps) {
+        snprintf(rt->error, sizeof(rt->error), "the step budget of %llu steps (calls and loop "
+                 "iterations) is exhausted; raise it with --max-steps",
+                 (unsigned long long)rt->budgets.max_steps);
+        return false;
+    }
+    return (s & 0xFFFF) || slow_budgets_ok(rt);
+}
+
+/* ---- data sources ---- */
+
+static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
+{
+    fx_vec_foreach(DataEntry, de, &rt->data)
+    {
+        if (strcmp(de->name, name) == 0) {
+            fx_value_retain(de->value);
+            *out = de->value;
+            return true;
+        }
+    }
+    const FxDataDecl *dd = NULL;
+    fx_vec_foreach(FxModule *, m, &rt->prog->modules)
+    {
+        fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
+    }
+    FX_CHECK(dd, "no data source `%s`", name);
+    FxValue v;
+    if (fx_data_load(dd, &v, rt->error, sizeof(rt->error)) != FX_OK)
+        return false;
+    DataEntry de = {dd->name, v};
+    fx_vec_push(&rt->data, de);
+    fx_value_retain(v);
+    *out = v;
+    return true;
+}
+
+/* ---- the operations that are not one line ---- */
+
+static bool natural_args_ok(FxRuntime *rt, const FxFunc *callee, const FxValue *args,
+                            const FxFunc *caller, uint32_t node)
+{
+    for (uint32_t i = 0; i < callee->g->n_params; i++) {
+        if (!callee->natural_param[i] || !fx_val_is_integer(args[i]) ||
+            fx_val_int_sign(args[i]) >= 0)
+            continue;
+        FxBuf v = {0};
+        fx_val_print(args[i], &v);
+        char *msg = fx_xasprintf("`%s` was called with %s = %s, but parameter `%s` is a "
+                                 "Natural (no negative values)", callee->g->intent,
+                                 callee->g->param_names[i], fx_buf_str(&v),
+                                 callee->g->param_names[i]);
+        fail(rt, caller ? caller : callee, caller ? node : 0, msg);
+        free(msg);
+        fx_buf_free(&v);
+        return false;
+    }
+    return true;
+}
+
+static bool index_ok(FxRuntime *rt, const FxFunc *fn, uint32_t node, FxValue i, size_t len,
+                     const char *what, size_t *out)
+{
+    int64_t k;
+    if (fx_val_to_int64(i, &k) && k >= 0 && (uint64_t)k < len) {
+        *out = (size_t)k;
+        return true;
+    }
+    FxBuf b = {0};
+    fx_val_print(i, &b);
+    char *msg = fx_xasprintf("index %s is out of range for a %s of %zu", fx_buf_str(&b), what,
+                             len);
+    fail(rt, fn, node, msg);
+    free(msg);
+    fx_buf_free(&b);
+    return false;
+}
+
+static bool make_range(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                       FxValue *out)
+{
+    int64_t lo, hi;
+    if (!fx_val_to_int64(R[I->a], &lo) || !fx_val_to_int64(R[I->b], &hi) ||
+        (I->c && hi == INT64_MAX) || (hi - lo > (int64_t)1 << 31 && hi > lo)) {
+        fail(rt, fn, I->node, "a range too large to build as a list");
+        return false;
+    }
+    if (I->c)
+        hi++;
+    size_t n = hi > lo ? (size_t)(hi - lo) : 0;
+    FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    for (size_t i = 0; i < n; i++)
+        items[i] = fx_val_int(lo + (int64_t)i);
+    *out = fx_val_list_take(items, n);
+    free(items);
+    return true;
+}
+
+/* The naive sort of version 1: a bubble sort, stable, by keys if given. */
+static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                        FxValue *out)
+{
+    FxValue list = R[I->a];
+    size_t n = fx_val_list_len(list);
+    bool keyed = I->b != FX_NO_REG, ok = true;
+    FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
+    for (size_t i = 0; i < n; i++) {
+        items[i] = fx_val_list_at(list, i);
+        fx_value_retain(items[i]);
+        if (keyed)
+            keys[i] = fx_val_list_at(R[I->b], i);
+    }
+    for (size_t pass = 0; ok && pass + 1 < n; pass++) {
+        for (size_t j = 0; ok && j + 1 < n - pass; j++) {
+            bool ordered;
+            int c = fx_val_compare(keys[j], keys[j + 1], &ordered);
+            if (!ordered) {
+                fail(rt, fn, I->node, "these elements have no order to sort by");
+                ok = false;
+            } else if (!step_ok(rt)) {
+                ok = false;
+            } else if (I->c ? c < 0 : c > 0) {
+                FxValue t = items[j];
+                items[j] = items[j + 1];
+                items[j + 1] = t;
+                if (keyed) {
+                    t = keys[j];
+                    keys[j] = keys[j + 1];
+                    keys[j + 1] = t;
+                }
+            }
+        }
+    }
+    if (ok)
+        *out = fx_val_list_take(items, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            fx_value_release(items[i]);
+    free(items);
+    if (keyed)
+        free(keys);
+    return ok;
+}
+
+static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                         bool postcondition)
+{
+    FxBuf call = {0};
+    show_call(fn, postcondition ? R : R + I->a, postcondition ? fn->g->n_params : I->b, &call);
+    char *msg;
+    if (postcondition)
+        msg = fx_xasprintf("postcondition %s does not hold for %s",
+                           fn->g->nodes[I->node - 1].text, fx_buf_str(&call));
+    else if (I->c == 1)
+        msg = fx_xasprintf("%s: %s", fx_buf_str(&call), fn->g->nodes[I->node - 1].text);
+    else
+        msg = fx_xasprintf("no equation of `%s` covers the call %s", fn->g->intent,
+                           fx_buf_str(&call));
+    fail(rt, fn, I->node, msg);
+    free(msg);
+    fx_buf_free(&call);
+}
+
+static void begin_builder(FxRuntime *rt)
+{
+    ValueVec v = {0};
+    fx_vec_push(&rt->builders, v);
+}
+
+static FxValue end_builder(FxRuntime *rt)
+{
+    ValueVec v = rt->builders.data[--rt->builders.len];
+    FxValue list = fx_val_list_take(v.data, v.len);
+    free(v.data);
+    return list;
+}
+
+static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                       FxValue *out)
+{
+    ValueVec v = rt->builders.data[--rt->builders.len];
+    int64_t rows, cols;
+    bool ok = fx_val_to_int64(R[I->a], &rows) && fx_val_to_int64(R[I->b], &cols) &&
+              (size_t)(rows * cols) == v.len;
+    if (ok)
+        *out = fx_val_matrix((size_t)rows, (size_t)cols, v.data);
+    else
+        fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
+    fx_vec_foreach(FxValue, x, &v) fx_value_release(*x);
+    free(v.data);
+    return ok;
+}
+
+static void clear_builders(FxRuntime *rt)
+{
+    while (rt->builders.len) {
+        FxValue v = end_builder(rt);
+        fx_value_release(v);
+    }
+}
+
+/* The slow path of arithmetic and comparison: value.c, exact. */
+static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValueError *err)
+{
+    FxValue a = R[I->a], b = R[I->b];
+    bool ok = true;
+    int c;
+    switch (I->op) {
+    case OP_ADD: return fx_val_add(a, b, out, err);
+    case OP_SUB: return fx_val_sub(a, b, out, err);
+    case OP_MUL: return fx_val_mul(a, b, out, err);
+    case OP_DIV: return fx_val_div_float(a, b, out, err);
+    case OP_IDIV: return fx_val_idiv(a, b, out, err);
+    case OP_MOD: return fx_val_mod(a, b, out, err);
+    case OP_POW: return fx_val_pow(a, b, out, err);
+    case OP_CONCAT: return fx_val_concat(a, b, out, err);
+    case OP_EQ: *out = fx_val_bool(fx_val_equal(a, b)); return true;
+    case OP_NE: *out = fx_val_bool(!fx_val_equal(a, b)); return true;
+    default: break;
+    }
+    c = fx_val_compare(a, b, &ok);
+    if (!ok) {
+        snprintf(err->message, sizeof(err->message), "these values have no order");
+        return false;
+    }
+    switch (I->op) {
+    case OP_LT: *out = fx_val_bool(c < 0); break;
+    case OP_LE: *out = fx_val_bool(c <= 0); break;
+    case OP_GT: *out = fx_val_bool(c > 0); break;
+    default: *out = fx_val_bool(c >= 0); break;
+    }
+    return true;
+}
+
+/* ---- the loop ---- */
+
+#define INT_BINOP(builtin_op)                                                                      \
+    do {                                                                                           \
+        FxValue a_ = R[I->a], b_ = R[I->b];                                                        \
+        int64_t r_;                                                                                \
+        if (a_.kind == FX_VAL_INT && b_.kind == FX_VAL_INT && !builtin_op(a_.u.i, b_.u.i, &r_)) { \
+            put_int(&R[I->d], r_);                                                                 \
+            break;                                                                                 \
+        }                                                                                          \
+        goto slow;                                                                                 \
+    } while (0)
+
+#define INT_CMP(op)                                                                                \
+    do {                                                                                           \
+        FxValue a_ = R[I->a], b_ = R[I->b];                                                        \
+        if (a_.kind == FX_VAL_INT && b_.kind == FX_VAL_INT) {                                      \
+            put_bool(&R[I->d], a_.u.i op b_.u.i);                                                  \
+            break;                                                                                 \
+        }                                                                                          \
+        goto slow;                                                                                 \
+    } while (0)
+
+static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t n_args,
+                    FxValue *out)
+{
+    rt->stats = (FxRunStats){0};
+    rt->error[0] = '\0';
+    clock_gettime(CLOCK_MONOTONIC, &rt->started);
+    ensure_stack(rt, entry->n_regs);
+    for (uint32_t i = 0; i < n_args; i++) {
+        fx_value_retain(args[i]);
+        rt->stack[i] = args[i];
+    }
+    rt->n_frames = 0;
+    push_frame(rt, (Frame){entry, NULL, 0, 0});
+    FxFunc *fn = entry;
+    uint32_t base = 0;
+    FxValue *R = rt->stack;
+    const FxInstr *pc = fn->code;
+    FxValueError verr;
+    FxValue tmp;
+    if (!natural_args_ok(rt, entry, R, NULL, 0))
+        goto error;
+    for (;;) {
+        const FxInstr *I = pc++;
+        fn->counters[I->node]++;
+        switch ((FxOpcode)I->op) {
+        case OP_CONST:
+            fx_value_retain(fn->consts[I->a]);
+            put(&R[I->d], fn->consts[I->a]);
+            break;
+        case OP_UNIT:
+            put(&R[I->d], (FxValue){0});
+            break;
+        case OP_MOVE:
+            if (I->d != I->a) {
+                fx_value_retain(R[I->a]);
+                put(&R[I->d], R[I->a]);
+            }
+            break;
+        case OP_ADD: INT_BINOP(__builtin_add_overflow); break;
+        case OP_SUB: INT_BINOP(__builtin_sub_overflow); break;
+        case OP_MUL: INT_BINOP(__builtin_mul_overflow); break;
+        case OP_EQ: INT_CMP(==); break;
+        case OP_NE: INT_CMP(!=); break;
+        case OP_LT: INT_CMP(<); break;
+        case OP_LE: INT_CMP(<=); break;
+        case OP_GT: INT_CMP(>); break;
+        case OP_GE: INT_CMP(>=); break;
+        case OP_DIV:
+        case OP_IDIV:
+        case OP_MOD:
+        case OP_POW:
+        case OP_CONCAT:
+        slow:
+            if (!generic_op(I, R, &tmp, &verr))
+                goto value_error;
+            put(&R[I->d], tmp);
+            break;
+        case OP_NEG:
+            if (!fx_val_neg(R[I->a], &tmp, &verr))
+                goto value_error;
+            put(&R[I->d], tmp);
+            break;
+        case OP_NOT:
+            put_bool(&R[I->d], !R[I->a].u.b);
+            break;
+        case OP_INC:
+            if (R[I->d].kind == FX_VAL_INT && R[I->d].u.i < INT64_MAX) {
+                R[I->d].u.i++;
+            } else {
+                if (!fx_val_add(R[I->d], fx_val_int(1), &tmp, &verr))
+                    goto value_error;
+                put(&R[I->d], tmp);
+            }
+            break;
+        case OP_JMP:
+            pc = fn->code + I->a;
+            break;
+        case OP_JMPF:
+        case OP_JMPT: {
+            bool v = R[I->d].u.b;
+            if (I->c && rt->has_hooks && rt->hooks.on_decision) {
+                FxNodeId nid = {I->node};
+                rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v);
+            }
+            if (v == (I->op == OP_JMPT))
+                pc = fn->code + I->a;
+            break;
+        }
+        case OP_FORI: {
+            if (!step_ok(rt))
+                goto error;
+            FxValue c = R[I->d], e = R[I->b];
+            bool more;
+            if (c.kind == FX_VAL_INT && e.kind == FX_VAL_INT) {
+                more = c.u.i < e.u.i;
+            } else {
+                bool ok;
+                more = fx_val_compare(c, e, &ok) < 0;
+            }
+            if (!more)
+                pc = fn->code + I->a;
+            break;
+        }
+        case OP_CALL: {
+            FxFunc *callee = fn->callees[I->a];
+            uint32_t nb = base + fn->n_regs;
+            if (rt->budgets.max_depth && rt->n_frames >= rt->budgets.max_depth) {
+                snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
+                         "is exhausted in `%s`; raise it with --max-depth",
+                         (unsigned long long)rt->budgets.max_depth, callee->g->intent);
+                goto error;
+            }
+            if (!step_ok(rt))
+                goto error;
+            ensure_stack(rt, (size_t)nb + callee->n_regs);
+            R = rt->stack + base;
+            FxValue *A = rt->stack + nb;
+            for (uint32_t i = 0; i < I->c; i++) {
+                FxValue v = R[I->b + i];
+                if (is_heap(v.kind))
+                    fx_value_retain(v);
+                A[i] = v;
+            }
+            push_frame(rt, (Frame){callee, pc, nb, I->d});
+            if (!natural_args_ok(rt, callee, A, fn, I->node))
+                goto error;
+            rt->stats.calls++;
+            if (rt->n_frames > rt->stats.max_depth)
+                rt->stats.max_depth = rt->n_frames;
+            if (rt->has_hooks && rt->hooks.on_call)
+                rt->hooks.on_call(rt->hooks.ctx, callee->g, A, I->c);
+            fn = callee;
+            base = nb;
+            R = A;
+            pc = fn->code;
+            break;
+        }
+        case OP_RET: {
+            FxValue v = R[I->a];
+            if (is_heap(v.kind))
+                fx_value_retain(v);
+            clear_regs(R, fn->n_regs);
+            Frame done = rt->frames[--rt->n_frames];
+            if (rt->n_frames == 0) {
+                *out = v;
+                return FX_OK;
+            }
+            Frame *caller = &rt->frames[rt->n_frames - 1];
+            fn = caller->fn;
+            base = caller->base;
+            R = rt->stack + base;
+            pc = done.ret_pc;
+            put(&R[done.ret_dst], v);
+            break;
+        }
+        case OP_BUILTIN:
+            if (!fx_builtin_call((FxBuiltin)I->a, R + I->b, I->c, &tmp, &verr))
+                goto value_error;
+            put(&R[I->d], tmp);
+            break;
+        case OP_INDEX: {
+            size_t k;
+            FxValue list = R[I->a];
+            if (!index_ok(rt, fn, I->node, R[I->b], fx_val_list_len(list), "list", &k))
+                goto error;
+            tmp = fx_val_list_at(list, k);
+            fx_value_retain(tmp);
+            put(&R[I->d], tmp);
+            break;
+        }
+        case OP_INDEX2: {
+            size_t r, c;
+            FxValue m = R[I->a];
+            if (!index_ok(rt, fn, I->node, R[I->b], fx_val_matrix_rows(m), "matrix's rows", &r) ||
+                !index_ok(rt, fn, I->node, R[I->c], fx_val_matrix_cols(m), "matrix's columns",
+                          &c))
+                goto error;
+            tmp = fx_val_matrix_at(m, r, c);
+            fx_value_retain(tmp);
+            put(&R[I->d], tmp);
+            break;
+        }
+        case OP_FIELD: {
+            size_t len;
+            const char *name = fx_val_string_data(fn->consts[I->b], &len);
+            tmp = fx_val_record_field(R[I->a], name);
+            fx_value_retain(tmp);
+            put(&R[I->d], tmp);
+            break;
+        }
+        case OP_LIST:
+            put(&R[I->d], fx_val_list(R + I->a, I->b));
+            break;
+        case OP_RECORD:
+            put(&R[I->d], fx_val_record(I->b, fn->records[I->c], R + I->a));
+            break;
+        case OP_RANGE:
+            if (!make_range(rt, fn, I, R, &tmp))
+                goto error;
+            put(&R[I->d], tmp);
+            break;
+        case OP_LEN:
+            put_int(&R[I->d], (int64_t)fx_val_list_len(R[I->a]));
+            break;
+        case OP_MINMAX: {
+            FxValue v = R[I->a], acc = R[I->d];
+            if (v.kind == FX_VAL_UNIT)
+                break;
+            bool ok = true;
+            if (acc.kind != FX_VAL_UNIT) {
+                int c = fx_val_compare(v, acc, &ok);
+                if (!ok) {
+                    fail(rt, fn, I->node, "`min`/`max` of values that have no order");
+                    goto error;
+                }
+                if (I->c ? c <= 0 : c >= 0)
+                    break;
+            }
+            fx_value_retain(v);
+            put(&R[I->d], v);
+            break;
+        }
+        case OP_NONEMPTY:
+            if (R[I->d].kind == FX_VAL_UNIT) {
+                fail(rt, fn, I->node, "`min`/`max` of an empty sequence");
+                goto error;
+            }
+            break;
+        case OP_BEGIN:
+            begin_builder(rt);
+            break;
+        case OP_PUSH:
+            fx_value_retain(R[I->a]);
+            fx_vec_push(&rt->builders.data[rt->builders.len - 1], R[I->a]);
+            break;
+        case OP_END:
+            put(&R[I->d], end_builder(rt));
+            break;
+        case OP_ENDM:
+            if (!end_matrix(rt, fn, I, R, &tmp))
+                goto error;
+            put(&R[I->d], tmp);
+            break;
+        case OP_SORT:
+            if (!bubble_sort(rt, fn, I, R, &tmp))
+                goto error;
+            put(&R[I->d], tmp);
+            break;
+        case OP_CHECKF:
+        case OP_FAIL:
+            call_failure(rt, fn, I, R, I->op == OP_CHECKF);
+            goto error;
+        case OP_DATA: {
+            size_t len;
+            if (!data_value(rt, fx_val_string_data(fn->consts[I->a], &len), &tmp))
+                goto error;
+            put(&R[I->d], tmp);
+            break;
+        }
+        case OP__COUNT:
+            FX_UNREACHABLE();
+        }
+        continue;
+    value_error:
+        fail(rt, fn, I->node, verr.message);
+        goto error;
+    }
+error:
+    clear_regs(rt->stack, base + fn->n_regs);
+    rt->n_frames = 0;
+    clear_builders(rt);
+    return FX_ERR_RUNTIME;
+}
+
+FxStatus fx_runtime_eval(FxRuntime *rt, const FxGraph *g, FxValue *out)
+{
+    FxFunc *f = fx_xcalloc(1, sizeof(*f));
+    fx_vec_push(&rt->exprs, f);
+    fx_compile(rt, g, f);
+    return run(rt, f, NULL, 0, out);
+}
+
+FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args, size_t n,
+                         FxValue *out)
+{
+    FxFunc *f = fx_runtime_func(rt, intent);
+    if (n != f->g->n_params) {
+        snprintf(rt->error, sizeof(rt->error), "`%s` takes %u arguments, not %zu", intent,
+                 f->g->n_params, n);
+        return FX_ERR_USAGE;
+    }
+    return run(rt, f, args, (uint32_t)n, out);
+}

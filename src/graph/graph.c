@@ -1,0 +1,170 @@
+/*
+ * graph.c: building graphs and checking their invariants.
+ *
+ * Nodes live in one growable array owned by the graph, strings in its
+ * arena; ids are indices + 1, so they stay valid as the array grows (unlike
+ * pointers). The op table says how many inputs each op takes and which are
+ * lazy; the interpreter and the printers read it rather than knowing each
+ * op by heart.
+ */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ORDER FX_NODE. lazy: bit k set when input k is evaluated lazily. */
+static const struct {
+    const char *name;
+    unsigned lazy;
+} op_info[FX_NODE__COUNT] = {
+    {"const", 0},   {"param", 0}, {"var", 0},     {"neg", 0},     {"not", 0},
+    {"add", 0},     {"sub", 0},   {"mul", 0},     {"div", 0},     {"idiv", 0},
+    {"mod", 0},     {"pow", 0},   {"concat", 0},  {"eq", 0},      {"ne", 0},
+    {"lt", 0},      {"le", 0},    {"gt", 0},      {"ge", 0},      {"and", 2},
+    {"or", 2},      {"if", 6},    {"call", 0},    {"builtin", 0}, {"index", 0},
+    {"field", 0},   {"list", 0},  {"record", 0},  {"range", 0},   {"fold", 6},
+    {"map", 4},     {"sort", 2},  {"check", 2},   {"fail", 0},    {"data", 0},
+};
+
+/* ORDER FX_FOLD */
+static const char *const fold_names[] = {"sum", "product", "min", "max",
+                                         "count", "all", "any", "collect"};
+
+const char *fx_graph_op_name(FxNodeOp op)
+{
+    return op < FX_NODE__COUNT ? op_info[op].name : "?";
+}
+
+const char *fx_graph_fold_name(FxFoldKind k)
+{
+    return (size_t)k < FX_ARRAY_LEN(fold_names) ? fold_names[k] : "?";
+}
+
+bool fx_graph_input_is_lazy(FxNodeOp op, uint32_t k)
+{
+    return op < FX_NODE__COUNT && k < 32 && (op_info[op].lazy >> k & 1u);
+}
+
+FxGraph *fx_graph_new(const char *intent, const char *version)
+{
+    FxGraph *g = fx_xcalloc(1, sizeof(*g));
+    g->intent = fx_arena_strdup(&g->arena, intent);
+    g->version = fx_arena_strdup(&g->arena, version);
+    g->ret_type = "?";
+    return g;
+}
+
+void fx_graph_free(FxGraph *g)
+{
+    if (!g)
+        return;
+    free(g->nodes);
+    free(g->param_names);
+    free(g->param_types);
+    fx_arena_free(&g->arena);
+    free(g);
+}
+
+const char *fx_graph_intern(FxGraph *g, const char *s)
+{
+    return s ? fx_arena_strdup(&g->arena, s) : NULL;
+}
+
+void fx_graph_add_param(FxGraph *g, const char *name, const char *type)
+{
+    FX_CHECK(!g->frozen && g->n_slots == g->n_params, "parameters come before binders");
+    g->param_names = fx_xrealloc(g->param_names, (g->n_params + 1) * sizeof(char *));
+    g->param_types = fx_xrealloc(g->param_types, (g->n_params + 1) * sizeof(char *));
+    g->param_names[g->n_params] = fx_graph_intern(g, name);
+    g->param_types[g->n_params] = fx_graph_intern(g, type);
+    g->n_params++;
+    g->n_slots++;
+}
+
+uint32_t fx_graph_new_slot(FxGraph *g)
+{
+    return g->n_slots++;
+}
+
+FxNodeId fx_graph_add(FxGraph *g, FxNodeOp op, const char *type, const FxNodeId *inputs,
+                      uint32_t n_inputs, FxOrigin origin)
+{
+    FX_CHECK(!g->frozen, "graph %s %s is frozen", g->intent, g->version);
+    if (g->n_nodes == g->cap_nodes) {
+        g->cap_nodes = g->cap_nodes ? 2 * g->cap_nodes : 32;
+        g->nodes = fx_xrealloc(g->nodes, g->cap_nodes * sizeof(FxNode));
+    }
+    FxNode *n = &g->nodes[g->n_nodes++];
+    memset(n, 0, sizeof(*n));
+    n->op = op;
+    n->type = fx_graph_intern(g, type ? type : "?");
+    n->n_inputs = n_inputs;
+    if (n_inputs) {
+        n->inputs = fx_arena_alloc(&g->arena, n_inputs * sizeof(FxNodeId));
+        memcpy(n->inputs, inputs, n_inputs * sizeof(FxNodeId));
+    }
+    n->origin = origin;
+    n->origin.file = fx_graph_intern(g, origin.file);
+    n->origin.rewrite = fx_graph_intern(g, origin.rewrite);
+    FxNodeId id = {g->n_nodes};
+    return id;
+}
+
+void fx_graph_freeze(FxGraph *g)
+{
+    g->frozen = true;
+}
+
+/* Slots bound by node n for its lazy inputs. */
+static void bound_slots(const FxNode *n, int64_t out[2])
+{
+    out[0] = out[1] = -1;
+    if (n->op == FX_NODE_FOLD || n->op == FX_NODE_CHECK || n->op == FX_NODE_SORT) {
+        out[0] = n->num2;
+    } else if (n->op == FX_NODE_MAP) {
+        out[0] = n->num;
+        out[1] = n->num2;
+    }
+}
+
+bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len)
+{
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        if (n->op >= FX_NODE__COUNT) {
+            snprintf(why, why_len, "node %u has an unknown op", i + 1);
+            return false;
+        }
+        for (uint32_t k = 0; k < n->n_inputs; k++) {
+            if (n->inputs[k].v > i) {
+                snprintf(why, why_len, "node %u reads node %u, which comes after it", i + 1,
+                         n->inputs[k].v);
+                return false;
+            }
+        }
+        if (n->op == FX_NODE_VAR && (n->num < 0 || n->num >= (int64_t)g->n_slots)) {
+            snprintf(why, why_len, "node %u reads slot %lld of %u", i + 1, (long long)n->num,
+                     g->n_slots);
+            return false;
+        }
+        if (n->op == FX_NODE_PARAM && (n->num < 0 || n->num >= (int64_t)g->n_params)) {
+            snprintf(why, why_len, "node %u reads parameter %lld of %u", i + 1,
+                     (long long)n->num, g->n_params);
+            return false;
+        }
+        int64_t slots[2];
+        bound_slots(n, slots);
+        for (int s = 0; s < 2; s++) {
+            if (slots[s] >= 0 && (slots[s] < g->n_params || slots[s] >= (int64_t)g->n_slots)) {
+                snprintf(why, why_len, "node %u binds slot %lld, not a binder slot", i + 1,
+                         (long long)slots[s]);
+                return false;
+            }
+        }
+    }
+    if (g->root.v == 0 || g->root.v > g->n_nodes) {
+        snprintf(why, why_len, "the graph has no root");
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,153 @@
+/*
+ * graph.h: execution graphs, the intermediate form every version of an
+ * intent is made of, and what optimization rewrites.
+ *
+ * A graph is an array of nodes; a node is an operation, the type of its
+ * value, its inputs (earlier nodes), a few attributes, and its origin (the
+ * source span of the constraint it came from, or the rewrite that made it).
+ * Structured control is expressed by the operations themselves: some
+ * inputs are *lazy* (evaluated only when the operation asks, possibly many
+ * times), and some operations *bind* a slot that nodes inside their lazy
+ * inputs read with VAR. The table in graph.c says which inputs are lazy.
+ *
+ * Invariants (checked by fx_graph_verify):
+ *   - a node's inputs have smaller ids (the array is in dependency order);
+ *   - a VAR reads a slot bound by an operation it is inside, or a parameter
+ *     slot (< n_params);
+ *   - once fx_graph_freeze has run the graph is never changed again: a
+ *     rewrite builds a new graph (a new version).
+ */
+#ifndef FX_GRAPH_H
+#define FX_GRAPH_H
+
+#include <stdio.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+
+typedef struct {
+    uint32_t v; /* index + 1; 0 is "no node" */
+} FxNodeId;
+
+/* ORDER FX_NODE: keep in sync with op_info[] in graph.c */
+typedef enum {
+    FX_NODE_CONST,   /* text: literal; type says Int/Float/String/Bool */
+    FX_NODE_PARAM,   /* num: parameter index */
+    FX_NODE_VAR,     /* num: slot */
+    FX_NODE_NEG,
+    FX_NODE_NOT,
+    FX_NODE_ADD,
+    FX_NODE_SUB,
+    FX_NODE_MUL,
+    FX_NODE_DIV,     /* `/` on floats */
+    FX_NODE_IDIV,    /* floor */
+    FX_NODE_MOD,     /* floor */
+    FX_NODE_POW,
+    FX_NODE_CONCAT,
+    FX_NODE_EQ,
+    FX_NODE_NE,
+    FX_NODE_LT,
+    FX_NODE_LE,
+    FX_NODE_GT,
+    FX_NODE_GE,
+    FX_NODE_AND,     /* a, lazy b */
+    FX_NODE_OR,      /* a, lazy b */
+    FX_NODE_IF,      /* cond, lazy then, lazy else */
+    FX_NODE_CALL,    /* text: callee intent; inputs: arguments */
+    FX_NODE_BUILTIN, /* text: len sum product min max count rows cols */
+    FX_NODE_INDEX,   /* base, index... */
+    FX_NODE_FIELD,   /* text: field name */
+    FX_NODE_LIST,
+    FX_NODE_RECORD,  /* text: field names, comma separated */
+    FX_NODE_RANGE,   /* lo, hi; num: 1 when inclusive */
+    FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body */
+    FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body */
+    FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none) */
+    FX_NODE_CHECK,   /* num2: slot of the value; text: what is checked; value, lazy cond */
+    FX_NODE_FAIL,    /* inputs: the arguments; num 0: no equation covers the call (text: the
+                      * intent), num 1: the arguments are invalid (text: why) */
+    FX_NODE_DATA,    /* text: data source name */
+    FX_NODE__COUNT
+} FxNodeOp;
+
+/* ORDER FX_FOLD */
+typedef enum {
+    FX_FOLD_SUM,
+    FX_FOLD_PRODUCT,
+    FX_FOLD_MIN,
+    FX_FOLD_MAX,
+    FX_FOLD_COUNT,
+    FX_FOLD_ALL,
+    FX_FOLD_ANY,
+    FX_FOLD_COLLECT, /* the list of bodies whose filter holds */
+} FxFoldKind;
+
+/* Where a node came from: a source span, or a rewrite's name. */
+typedef struct FxOrigin {
+    const char *file; /* NULL when none */
+    uint32_t line, col, len;
+    const char *rewrite; /* NULL for nodes made by lowering */
+} FxOrigin;
+
+typedef struct FxNode {
+    FxNodeOp op;
+    const char *type; /* "Natural", "List[Int]", ...; arena string */
+    uint32_t n_inputs;
+    FxNodeId *inputs;
+    const char *text; /* see the op */
+    int64_t num, num2;
+    FxOrigin origin;
+} FxNode;
+
+typedef struct FxGraph {
+    FxArena arena;
+    const char *intent;
+    const char *version; /* "v1", ... */
+    uint32_t n_params;
+    const char **param_names;
+    const char **param_types;
+    const char *ret_type;
+    uint32_t n_slots; /* parameters first, then binders */
+    FxNode *nodes;
+    uint32_t n_nodes, cap_nodes;
+    FxNodeId root;
+    bool frozen;
+} FxGraph;
+
+/* Returns a new, empty graph; caller frees with fx_graph_free(). */
+FxGraph *fx_graph_new(const char *intent, const char *version);
+void fx_graph_free(FxGraph *g);
+
+void fx_graph_add_param(FxGraph *g, const char *name, const char *type);
+/* A fresh binder slot. */
+uint32_t fx_graph_new_slot(FxGraph *g);
+
+/* Appends a node; inputs are copied. Returns its id. */
+FxNodeId fx_graph_add(FxGraph *g, FxNodeOp op, const char *type, const FxNodeId *inputs,
+                      uint32_t n_inputs, FxOrigin origin);
+static inline FxNode *fx_graph_node(const FxGraph *g, FxNodeId id)
+{
+    return &g->nodes[id.v - 1];
+}
+/* A string owned by the graph. */
+const char *fx_graph_intern(FxGraph *g, const char *s);
+
+void fx_graph_freeze(FxGraph *g);
+
+/* Checks the invariants above; returns false and a message on violation. */
+bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len);
+
+/* Is input k of a node of this op evaluated lazily? */
+bool fx_graph_input_is_lazy(FxNodeOp op, uint32_t k);
+const char *fx_graph_op_name(FxNodeOp op);
+const char *fx_graph_fold_name(FxFoldKind k);
+
+/* Printing. Text is for people, dot for Graphviz, JSON for storage:
+ * fx_graph_read_json(fx_graph_print_json(g)) prints back byte-identical. */
+void fx_graph_print_text(const FxGraph *g, FxBuf *out);
+void fx_graph_print_dot(const FxGraph *g, FxBuf *out);
+void fx_graph_print_json(const FxGraph *g, FxBuf *out);
+/* Returns a new frozen graph, or NULL with a message in why. */
+FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len);
+
+#endif

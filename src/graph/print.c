@@ -1,0 +1,179 @@
+/*
+ * print.c: graphs as text (for people), Graphviz dot, and JSON (storage).
+ *
+ * All three print nodes in id order, which is dependency order, so the
+ * text reads top to bottom like a program. JSON uses jansson with keys in
+ * a fixed order; read.c parses the same layout back, and the pair is
+ * byte-for-byte stable (print, read, print gives the same text).
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+
+static void print_attrs_text(const FxNode *n, FxBuf *out)
+{
+    switch (n->op) {
+    case FX_NODE_CONST:
+        if (strcmp(n->type, "String") == 0) {
+            char *s = json_dumps(json_string(n->text), JSON_ENCODE_ANY);
+            fx_buf_printf(out, " %s", s);
+            free(s);
+        } else {
+            fx_buf_printf(out, " %s", n->text);
+        }
+        return;
+    case FX_NODE_PARAM:
+    case FX_NODE_VAR:
+        fx_buf_printf(out, " %lld", (long long)n->num);
+        return;
+    case FX_NODE_FOLD:
+        fx_buf_printf(out, " %s [slot %lld]", fx_graph_fold_name((FxFoldKind)n->num),
+                      (long long)n->num2);
+        return;
+    case FX_NODE_MAP:
+        fx_buf_printf(out, " [slot %lld", (long long)n->num);
+        if (n->num2 >= 0)
+            fx_buf_printf(out, ", slot %lld", (long long)n->num2);
+        fx_buf_puts(out, "]");
+        return;
+    case FX_NODE_SORT:
+        fx_buf_printf(out, " %s", n->num ? "descending" : "ascending");
+        if (n->num2 >= 0)
+            fx_buf_printf(out, " [slot %lld]", (long long)n->num2);
+        return;
+    case FX_NODE_CHECK:
+        fx_buf_printf(out, " [slot %lld]", (long long)n->num2);
+        return;
+    case FX_NODE_RANGE:
+        fx_buf_puts(out, n->num ? " closed" : " half-open");
+        return;
+    default:
+        if (n->text)
+            fx_buf_printf(out, " %s", n->text);
+        return;
+    }
+}
+
+void fx_graph_print_text(const FxGraph *g, FxBuf *out)
+{
+    fx_buf_printf(out, "graph %s %s (", g->intent, g->version);
+    for (uint32_t i = 0; i < g->n_params; i++)
+        fx_buf_printf(out, "%s%s: %s", i ? ", " : "", g->param_names[i], g->param_types[i]);
+    fx_buf_printf(out, ") -> %s\n", g->ret_type);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        size_t start = out->len;
+        fx_buf_printf(out, "  %%%u = %s", i + 1, fx_graph_op_name(n->op));
+        print_attrs_text(n, out);
+        for (uint32_t k = 0; k < n->n_inputs; k++) {
+            const char *sep = k ? ", " : " ";
+            if (n->inputs[k].v == 0)
+                fx_buf_printf(out, "%s-", sep);
+            else if (fx_graph_input_is_lazy(n->op, k))
+                fx_buf_printf(out, "%s{%%%u}", sep, n->inputs[k].v);
+            else
+                fx_buf_printf(out, "%s%%%u", sep, n->inputs[k].v);
+        }
+        fx_buf_printf(out, " : %s", n->type);
+        if (n->op == FX_NODE_CHECK && n->text)
+            fx_buf_printf(out, "  ; checks %s", n->text);
+        if (n->origin.file || n->origin.rewrite) {
+            while (out->len - start < 56)
+                fx_buf_putc(out, ' ');
+            if (n->origin.rewrite)
+                fx_buf_printf(out, "  @ rewrite %s", n->origin.rewrite);
+            else
+                fx_buf_printf(out, "  @ %s:%u:%u", n->origin.file, n->origin.line,
+                              n->origin.col);
+        }
+        fx_buf_putc(out, '\n');
+    }
+    fx_buf_printf(out, "  return %%%u\n", g->root.v);
+}
+
+static void dot_escape(const char *s, FxBuf *out)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fx_buf_putc(out, '\\');
+        fx_buf_putc(out, *s);
+    }
+}
+
+void fx_graph_print_dot(const FxGraph *g, FxBuf *out)
+{
+    fx_buf_printf(out, "digraph \"%s %s\" {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n",
+                  g->intent, g->version);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        FxBuf label = {0};
+        fx_buf_printf(&label, "%%%u %s", i + 1, fx_graph_op_name(n->op));
+        print_attrs_text(n, &label);
+        fx_buf_printf(&label, "\n%s", n->type);
+        fx_buf_printf(out, "  n%u [label=\"", i + 1);
+        dot_escape(fx_buf_str(&label), out);
+        fx_buf_printf(out, "\"%s];\n", g->root.v == i + 1 ? ", penwidth=2" : "");
+        fx_buf_free(&label);
+        for (uint32_t k = 0; k < n->n_inputs; k++) {
+            if (n->inputs[k].v == 0)
+                continue;
+            fx_buf_printf(out, "  n%u -> n%u%s;\n", n->inputs[k].v, i + 1,
+                          fx_graph_input_is_lazy(n->op, k) ? " [style=dashed]" : "");
+        }
+    }
+    fx_buf_puts(out, "}\n");
+}
+
+static json_t *origin_json(const FxOrigin *o)
+{
+    if (o->rewrite)
+        return json_pack("{s:s}", "rewrite", o->rewrite);
+    if (!o->file)
+        return json_null();
+    return json_pack("{s:s, s:I, s:I, s:I}", "file", o->file, "line", (json_int_t)o->line, "col",
+                     (json_int_t)o->col, "len", (json_int_t)o->len);
+}
+
+static json_t *node_json(const FxNode *n, uint32_t id)
+{
+    json_t *inputs = json_array();
+    for (uint32_t k = 0; k < n->n_inputs; k++)
+        json_array_append_new(inputs, json_integer(n->inputs[k].v));
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_integer(id));
+    json_object_set_new(j, "op", json_string(fx_graph_op_name(n->op)));
+    json_object_set_new(j, "type", json_string(n->type));
+    json_object_set_new(j, "inputs", inputs);
+    json_object_set_new(j, "text", n->text ? json_string(n->text) : json_null());
+    json_object_set_new(j, "num", json_integer(n->num));
+    json_object_set_new(j, "num2", json_integer(n->num2));
+    json_object_set_new(j, "origin", origin_json(&n->origin));
+    return j;
+}
+
+void fx_graph_print_json(const FxGraph *g, FxBuf *out)
+{
+    json_t *params = json_array();
+    for (uint32_t i = 0; i < g->n_params; i++)
+        json_array_append_new(params, json_pack("{s:s, s:s}", "name", g->param_names[i], "type",
+                                                g->param_types[i]));
+    json_t *nodes = json_array();
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        json_array_append_new(nodes, node_json(&g->nodes[i], i + 1));
+    json_t *j = json_object();
+    json_object_set_new(j, "format", json_string("flux-graph-1"));
+    json_object_set_new(j, "intent", json_string(g->intent));
+    json_object_set_new(j, "version", json_string(g->version));
+    json_object_set_new(j, "params", params);
+    json_object_set_new(j, "returns", json_string(g->ret_type));
+    json_object_set_new(j, "slots", json_integer(g->n_slots));
+    json_object_set_new(j, "root", json_integer(g->root.v));
+    json_object_set_new(j, "nodes", nodes);
+    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_COMPACT);
+    fx_buf_puts(out, s);
+    fx_buf_putc(out, '\n');
+    free(s);
+    json_decref(j);
+}

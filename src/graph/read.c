@@ -1,0 +1,132 @@
+/*
+ * read.c: a graph back from its JSON form (print.c), validated: a stored
+ * version is untrusted input, so every field is checked and the graph must
+ * pass fx_graph_verify before it is returned.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "graph.h"
+
+static bool op_from_name(const char *name, FxNodeOp *out)
+{
+    for (int op = 0; op < FX_NODE__COUNT; op++) {
+        if (strcmp(fx_graph_op_name((FxNodeOp)op), name) == 0) {
+            *out = (FxNodeOp)op;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool read_origin(json_t *o, FxOrigin *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (json_is_null(o))
+        return true;
+    const char *rewrite = NULL, *file = NULL;
+    json_int_t line = 0, col = 0, len = 0;
+    if (json_unpack(o, "{s:s}", "rewrite", &rewrite) == 0) {
+        out->rewrite = rewrite;
+        return true;
+    }
+    if (json_unpack(o, "{s:s, s:I, s:I, s:I}", "file", &file, "line", &line, "col", &col, "len",
+                    &len) != 0)
+        return false;
+    out->file = file;
+    out->line = (uint32_t)line;
+    out->col = (uint32_t)col;
+    out->len = (uint32_t)len;
+    return true;
+}
+
+static bool read_node(FxGraph *g, json_t *jn, uint32_t expect_id, char *why, size_t why_len)
+{
+    json_int_t id, num, num2;
+    const char *op_name, *type;
+    json_t *inputs, *text, *origin;
+    if (json_unpack(jn, "{s:I, s:s, s:s, s:o, s:o, s:I, s:I, s:o}", "id", &id, "op", &op_name,
+                    "type", &type, "inputs", &inputs, "text", &text, "num", &num, "num2", &num2,
+                    "origin", &origin) != 0 ||
+        !json_is_array(inputs) || (id != expect_id)) {
+        snprintf(why, why_len, "node %u is malformed", expect_id);
+        return false;
+    }
+    FxNodeOp op;
+    FxOrigin o;
+    if (!op_from_name(op_name, &op) || !read_origin(origin, &o) ||
+        (!json_is_null(text) && !json_is_string(text))) {
+        snprintf(why, why_len, "node %u has an unknown op or a bad origin", expect_id);
+        return false;
+    }
+    size_t n = json_array_size(inputs);
+    FxNodeId ids[64];
+    if (n > 64) {
+        snprintf(why, why_len, "node %u has too many inputs", expect_id);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        json_t *v = json_array_get(inputs, k);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) >= (json_int_t)expect_id) {
+            snprintf(why, why_len, "node %u has a bad input", expect_id);
+            return false;
+        }
+        ids[k].v = (uint32_t)json_integer_value(v);
+    }
+    FxNodeId nid = fx_graph_add(g, op, type, ids, (uint32_t)n, o);
+    FxNode *node = fx_graph_node(g, nid);
+    node->text = json_is_string(text) ? fx_graph_intern(g, json_string_value(text)) : NULL;
+    node->num = num;
+    node->num2 = num2;
+    return true;
+}
+
+FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, 0, &err);
+    if (!j) {
+        snprintf(why, why_len, "not JSON: %s at line %d", err.text, err.line);
+        return NULL;
+    }
+    const char *format, *intent, *version, *ret;
+    json_t *params, *nodes;
+    json_int_t slots, root;
+    FxGraph *g = NULL;
+    if (json_unpack(j, "{s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:o}", "format", &format, "intent",
+                    &intent, "version", &version, "params", &params, "returns", &ret, "slots",
+                    &slots, "root", &root, "nodes", &nodes) != 0 ||
+        strcmp(format, "flux-graph-1") != 0 || !json_is_array(params) || !json_is_array(nodes)) {
+        snprintf(why, why_len, "not a flux-graph-1 document");
+        goto fail;
+    }
+    g = fx_graph_new(intent, version);
+    g->ret_type = fx_graph_intern(g, ret);
+    for (size_t i = 0; i < json_array_size(params); i++) {
+        const char *name, *type;
+        if (json_unpack(json_array_get(params, i), "{s:s, s:s}", "name", &name, "type", &type)) {
+            snprintf(why, why_len, "parameter %zu is malformed", i);
+            goto fail;
+        }
+        fx_graph_add_param(g, name, type);
+    }
+    if (slots < g->n_params || slots > 1 << 20) {
+        snprintf(why, why_len, "bad slot count");
+        goto fail;
+    }
+    g->n_slots = (uint32_t)slots;
+    for (size_t i = 0; i < json_array_size(nodes); i++)
+        if (!read_node(g, json_array_get(nodes, i), (uint32_t)i + 1, why, why_len))
+            goto fail;
+    g->root.v = root >= 0 && root <= g->n_nodes ? (uint32_t)root : 0;
+    if (!fx_graph_verify(g, why, why_len))
+        goto fail;
+    fx_graph_freeze(g);
+    json_decref(j);
+    return g;
+fail:
+    fx_graph_free(g);
+    json_decref(j);
+    return NULL;
+}

@@ -1,0 +1,3 @@
+ï»¿intent f(x: Int) -> Int:
+    constraints:
+        - result = x ÿş â‰

@@ -1,0 +1,3 @@
+intent f(n: Int) -> Int:
+    constraints:
+        - result = n
