@@ -17,9 +17,9 @@ SANITIZE ?=
 WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prototypes \
             -Wmissing-prototypes -Wimplicit-fallthrough -Wno-missing-field-initializers
 OPT      ?= -O2 -g
-CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden \
+CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden -pthread \
             -Isrc -Iinclude -I$(BUILD)/gen
-LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lm
+LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lm -pthread
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
             -DFX_SMALL_CHUNKS
@@ -34,7 +34,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test asan demo fuzz deps format clean
+.PHONY: all test asan demo fuzz deps format clean bench
 all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN)
 
 deps:
@@ -94,3 +94,6 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+bench: all
+	@bench/interp.sh

@@ -38,7 +38,7 @@ static uint32_t new_reg(Compiler *C)
 static uint32_t emit(Compiler *C, FxOpcode op, uint32_t d, uint32_t a, uint32_t b, uint32_t c,
                      FxNodeId node)
 {
-    FxInstr in = {(uint8_t)op, d, a, b, c, node.v};
+    FxInstr in = {(uint8_t)op, d, a, b, c, node.v, 0, 0, 0};
     fx_vec_push(&C->code, in);
     return (uint32_t)C->code.len - 1;
 }
@@ -75,17 +75,83 @@ static void scope_leave(Compiler *C, size_t mark)
         C->reg_of[C->trail.data[--C->trail.len]] = FX_NO_REG;
 }
 
+/* Writes node id's value into register dst. When the node was computed by
+ * the instruction just emitted, into a register nothing else has seen,
+ * that instruction is pointed at dst instead of adding a move. */
+static uint32_t compile_if(Compiler *C, FxNodeId id, const FxNode *n, uint32_t r);
+
+static void compile_to(Compiler *C, FxNodeId id, uint32_t dst, FxNodeId at)
+{
+    bool fresh = C->reg_of[id.v] == FX_NO_REG;
+    const FxNode *n = fx_graph_node(C->g, id);
+    if (fresh && n->op == FX_NODE_IF && dst >= C->g->n_slots) {
+        /* both branches write dst: no move after the join */
+        C->reg_of[id.v] = compile_if(C, id, n, dst);
+        fx_vec_push(&C->trail, id.v);
+        return;
+    }
+    uint32_t before = here(C);
+    uint32_t r = compile(C, id);
+    if (r == dst)
+        return;
+    FxInstr *last = C->code.len ? &C->code.data[C->code.len - 1] : NULL;
+    static const bool single[OP__COUNT] = {
+        [OP_CONST] = 1, [OP_ADD] = 1, [OP_SUB] = 1, [OP_MUL] = 1, [OP_DIV] = 1, [OP_IDIV] = 1,
+        [OP_MOD] = 1, [OP_POW] = 1, [OP_CONCAT] = 1, [OP_EQ] = 1, [OP_NE] = 1, [OP_LT] = 1,
+        [OP_LE] = 1, [OP_GT] = 1, [OP_GE] = 1, [OP_NEG] = 1, [OP_NOT] = 1, [OP_ADDK] = 1,
+        [OP_SUBK] = 1, [OP_CMPK] = 1, [OP_CALL] = 1, [OP_BUILTIN] = 1, [OP_INDEX] = 1,
+        [OP_INDEX2] = 1, [OP_FIELD] = 1, [OP_LEN] = 1,
+    };
+    if (fresh && last && here(C) > before && last->node == id.v && last->d == r &&
+        single[last->op] && r >= C->g->n_slots) {
+        last->d = dst;
+        C->reg_of[id.v] = dst;
+        return;
+    }
+    emit(C, OP_MOVE, dst, r, 0, 0, at);
+}
+
+/* A constant integer small enough to travel as an immediate. */
+static bool small_const(Compiler *C, FxNodeId id, int32_t *out)
+{
+    const FxNode *n = fx_graph_node(C->g, id);
+    if (n->op != FX_NODE_CONST || (strcmp(n->type, "Natural") != 0 && strcmp(n->type, "Int") != 0))
+        return false;
+    char *end;
+    long long v = strtoll(n->text, &end, 10);
+    if (*end || v < INT32_MIN || v > INT32_MAX || strlen(n->text) > 10)
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+static bool is_comparison(FxNodeOp op)
+{
+    return op >= FX_NODE_EQ && op <= FX_NODE_GE;
+}
+
+/* The comparison as the VM's mask: bit 0 true when less, bit 1 when equal,
+ * bit 2 when greater. */
+static uint32_t cmp_mask(FxNodeOp op)
+{
+    switch (op) {
+    case FX_NODE_EQ: return 2;
+    case FX_NODE_NE: return 5;
+    case FX_NODE_LT: return 1;
+    case FX_NODE_LE: return 3;
+    case FX_NODE_GT: return 4;
+    default: return 6;
+    }
+}
+
 /* Registers base .. base+n holding the values of the inputs from `first`. */
 static uint32_t consecutive(Compiler *C, const FxNode *n, uint32_t first, uint32_t count)
 {
-    uint32_t regs[64];
     FX_CHECK(count <= 64, "too many operands");
-    for (uint32_t i = 0; i < count; i++)
-        regs[i] = compile(C, n->inputs[first + i]);
     uint32_t base = C->next_reg;
     C->next_reg += count;
     for (uint32_t i = 0; i < count; i++)
-        emit(C, OP_MOVE, base + i, regs[i], 0, 0, n->inputs[first + i]);
+        compile_to(C, n->inputs[first + i], base + i, n->inputs[first + i]);
     return base;
 }
 
@@ -129,6 +195,18 @@ static uint32_t record_names(Compiler *C, const FxNode *n)
     FX_UNREACHABLE();
 }
 
+/* A callee's frame starts at its arguments, the highest registers in use
+ * when it is called (registers are handed out in increasing order), so the
+ * call clobbers every register from there up: forget the nodes kept there. */
+static void forget_from(Compiler *C, uint32_t base)
+{
+    fx_vec_foreach(uint32_t, id, &C->trail)
+    {
+        if (C->reg_of[*id] != FX_NO_REG && C->reg_of[*id] >= base)
+            C->reg_of[*id] = FX_NO_REG;
+    }
+}
+
 /* A lazy input: compiled into its own scope. */
 static uint32_t compile_lazy(Compiler *C, FxNodeId id)
 {
@@ -138,14 +216,35 @@ static uint32_t compile_lazy(Compiler *C, FxNodeId id)
     return r;
 }
 
-static uint32_t compile_if(Compiler *C, FxNodeId id, const FxNode *n)
+static void compile_lazy_to(Compiler *C, FxNodeId id, uint32_t dst, FxNodeId at)
 {
-    uint32_t r = new_reg(C), cond = compile(C, n->inputs[0]);
-    uint32_t jf = emit(C, OP_JMPF, cond, 0, 0, 1, id);
-    emit(C, OP_MOVE, r, compile_lazy(C, n->inputs[1]), 0, 0, id);
+    size_t mark = scope_enter(C);
+    compile_to(C, id, dst, at);
+    scope_leave(C, mark);
+}
+
+/* The test of an `if`: a comparison not computed yet becomes a fused
+ * compare-and-branch; anything else a boolean and a jump. */
+static uint32_t branch_unless(Compiler *C, FxNodeId cond, FxNodeId at)
+{
+    const FxNode *c = fx_graph_node(C->g, cond);
+    int32_t k;
+    if (is_comparison(c->op) && C->reg_of[cond.v] == FX_NO_REG) {
+        uint32_t a = compile(C, c->inputs[0]);
+        if (small_const(C, c->inputs[1], &k))
+            return emit(C, OP_BRK, a, 0, (uint32_t)k, cmp_mask(c->op), at);
+        return emit(C, OP_BR, a, 0, compile(C, c->inputs[1]), cmp_mask(c->op), at);
+    }
+    return emit(C, OP_JMPF, compile(C, cond), 0, 0, 1, at);
+}
+
+static uint32_t compile_if(Compiler *C, FxNodeId id, const FxNode *n, uint32_t r)
+{
+    uint32_t jf = branch_unless(C, n->inputs[0], id);
+    compile_lazy_to(C, n->inputs[1], r, id);
     uint32_t jend = emit(C, OP_JMP, 0, 0, 0, 0, id);
     patch(C, jf, here(C));
-    emit(C, OP_MOVE, r, compile_lazy(C, n->inputs[2]), 0, 0, id);
+    compile_lazy_to(C, n->inputs[2], r, id);
     patch(C, jend, here(C));
     return r;
 }
@@ -353,11 +452,12 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
     case FX_NODE_OR:
         return compile_andor(C, id, n);
     case FX_NODE_IF:
-        return compile_if(C, id, n);
+        return compile_if(C, id, n, new_reg(C));
     case FX_NODE_CALL:
         base = consecutive(C, n, 0, n->n_inputs);
         r = new_reg(C);
         emit(C, OP_CALL, r, callee_index(C, n->text), base, n->n_inputs, id);
+        forget_from(C, base);
         return r;
     case FX_NODE_BUILTIN: {
         FxBuiltin b;
@@ -412,7 +512,20 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
         emit(C, OP_DATA, r, string_const(C, n->text), 0, 0, id);
         return r;
     default: {
-        uint32_t a = compile(C, n->inputs[0]), b = compile(C, n->inputs[1]);
+        uint32_t a = compile(C, n->inputs[0]);
+        int32_t k;
+        bool imm = small_const(C, n->inputs[1], &k);
+        if (imm && (n->op == FX_NODE_ADD || n->op == FX_NODE_SUB)) {
+            r = new_reg(C);
+            emit(C, n->op == FX_NODE_ADD ? OP_ADDK : OP_SUBK, r, a, (uint32_t)k, 0, id);
+            return r;
+        }
+        if (imm && is_comparison(n->op)) {
+            r = new_reg(C);
+            emit(C, OP_CMPK, r, a, (uint32_t)k, cmp_mask(n->op), id);
+            return r;
+        }
+        uint32_t b = compile(C, n->inputs[1]);
         r = new_reg(C);
         emit(C, arith_op(n->op), r, a, b, 0, id);
         return r;
@@ -430,6 +543,53 @@ static uint32_t compile(Compiler *C, FxNodeId id)
     return r;
 }
 
+static bool is_jump(uint8_t op)
+{
+    return op == OP_JMP || op == OP_JMPF || op == OP_JMPT || op == OP_FORI || op == OP_BR ||
+           op == OP_BRK;
+}
+
+/* Splits the code into basic blocks: leaders are the entry, jump targets
+ * and whatever follows a jump or an instruction that does not fall through. */
+static uint32_t assign_blocks(FxInstr *code, uint32_t n)
+{
+    bool *leader = fx_xcalloc(n + 1, sizeof(bool));
+    leader[0] = true;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t op = code[i].op;
+        if (is_jump(op))
+            leader[code[i].a] = true;
+        if (is_jump(op) || op == OP_RET || op == OP_CHECKF || op == OP_FAIL)
+            leader[i + 1] = true;
+    }
+    uint32_t block = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (leader[i] && i > 0)
+            block++;
+        code[i].block = block;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!is_jump(code[i].op))
+            continue;
+        code[i].tb = code[i].a < n ? code[code[i].a].block : block;
+        code[i].fb = i + 1 < n ? code[i + 1].block : block;
+    }
+    free(leader);
+    return block + 1;
+}
+
+/* FLUX_DUMP_BYTECODE=1 prints each compiled function to stderr (for
+ * developers of the compiler). */
+static void dump(const FxFunc *f)
+{
+    fprintf(stderr, "bytecode of %s %s: %u registers\n", f->g->intent, f->g->version, f->n_regs);
+    for (uint32_t i = 0; i < f->n_code; i++) {
+        const FxInstr *I = &f->code[i];
+        fprintf(stderr, "  %3u  op %-2u d=%u a=%u b=%d c=%u  (node %u, block %u)\n", i, I->op,
+                I->d, I->a, (int32_t)I->b, I->c, I->node, I->block);
+    }
+}
+
 void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
 {
     Compiler C = {.rt = rt, .g = g, .f = f, .next_reg = g->n_slots};
@@ -437,14 +597,21 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     for (uint32_t i = 0; i <= g->n_nodes; i++)
         C.reg_of[i] = FX_NO_REG;
     f->g = g;
-    f->counters = fx_xcalloc(g->n_nodes + 1, sizeof(uint64_t));
     f->natural_param = fx_xcalloc(g->n_params + 1, sizeof(bool));
     for (uint32_t i = 0; i < g->n_params; i++)
-        f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0;
+        f->any_natural |= f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0;
     uint32_t root = compile(&C, g->root);
     emit(&C, OP_RET, 0, root, 0, 0, g->root);
     f->code = C.code.data;
     f->n_code = (uint32_t)C.code.len;
+    /* a jump to a return is that return */
+    for (uint32_t i = 0; i < f->n_code; i++) {
+        FxInstr *j = &f->code[i];
+        if (j->op == OP_JMP && j->a < f->n_code && f->code[j->a].op == OP_RET)
+            *j = f->code[j->a];
+    }
+    f->n_blocks = assign_blocks(f->code, f->n_code);
+    f->block_counts = fx_xcalloc(f->n_blocks, sizeof(uint64_t));
     f->consts = C.consts.data;
     f->n_consts = (uint32_t)C.consts.len;
     f->callees = C.callees.data;
@@ -453,6 +620,8 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     f->n_records = (uint32_t)C.records.len;
     f->n_regs = C.next_reg;
     free(C.reg_of);
+    if (getenv("FLUX_DUMP_BYTECODE"))
+        dump(f);
     fx_vec_free(&C.trail);
 }
 
@@ -467,7 +636,7 @@ void fx_func_free(FxFunc *f)
     free(f->callees);
     free(f->natural_param);
     free((void *)f->records);
-    free(f->counters);
+    free(f->block_counts);
     if (f->owns_graph)
         fx_graph_free((FxGraph *)f->g);
     free(f);

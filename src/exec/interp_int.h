@@ -21,6 +21,10 @@ typedef enum {
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,                        /* d = a op b */
     OP_NEG, OP_NOT, /* d = op a */
     OP_INC,     /* d = d + 1 (integers) */
+    OP_ADDK, OP_SUBK, /* d = a op b, b an immediate int32 */
+    OP_CMPK,    /* d = a CMP b, b an immediate int32, c the comparison as a mask */
+    OP_BRK,     /* unless (d CMP b), b an immediate: pc = a; c: the comparison mask */
+    OP_BR,      /* unless (d CMP b), b a register: pc = a; c: the comparison mask */
     OP_JMP,     /* pc = a */
     OP_JMPF,    /* if !d: pc = a (c: 1 when a decision to report) */
     OP_JMPT,    /* if d: pc = a */
@@ -50,10 +54,16 @@ typedef enum {
 
 #define FX_NO_REG UINT32_MAX
 
+/* Execution counts are kept per basic block, counted where control moves
+ * (function entry, jumps, branches), so straight-line code pays nothing:
+ * block is the instruction's own block; a branch also names the blocks of
+ * its target (tb) and of its fall-through (fb). A node's count is the count
+ * of the block of the instruction that computes it. */
 typedef struct FxInstr {
     uint8_t op;
     uint32_t d, a, b, c;
     uint32_t node;
+    uint32_t block, tb, fb;
 } FxInstr;
 
 /* Builtins called by OP_BUILTIN, by number. ORDER FX_BUILTIN */
@@ -79,9 +89,11 @@ struct FxFunc {
     FxFunc **callees; /* resolved when compiled */
     uint32_t n_callees;
     bool *natural_param; /* parameters that must not be negative */
+    bool any_natural;
     const char *const **records; /* field names of each record an OP_RECORD builds */
     uint32_t n_records;
-    uint64_t *counters;  /* per node, by id */
+    uint64_t *block_counts; /* executions of each basic block */
+    uint32_t n_blocks;
 };
 
 /* Compiles g into f (allocated by the caller, zeroed). Callees are looked

@@ -4,11 +4,15 @@
  *
  * DESIGN. The program's calls live on two heap arrays: a register stack of
  * FxValues, where each frame is a window of its function's n_regs
- * registers just above its caller's, and a frame stack of return points.
+ * registers starting at the caller's argument registers (the highest the
+ * caller uses at that point, so nothing of the caller's is overwritten, and
+ * arguments are never copied), and a frame stack of return points.
  * So the depth of a Flux recursion is bounded by memory and the depth
  * budget, never by the C stack. Invariants:
- *   - every register holds an owned reference (or UNIT);
- *   - registers above the top frame are UNIT (a new frame starts clean);
+ *   - every register holds an owned reference (or UNIT), including the
+ *     stale ones above the top frame: a return does not clear its frame
+ *     (that would cost more than the call), every write releases what it
+ *     overwrites, and the run clears up to its high-water mark at the end;
  *   - the builder stack (for collecting lists) is empty between runs.
  * On an error the loop stops, releases every live register and builder,
  * and reports a message that names the intent, the source position and,
@@ -139,10 +143,27 @@ const FxProgram *fx_runtime_program(const FxRuntime *rt)
     return rt->prog;
 }
 
+/* The count of the block that computes node id; a node no instruction
+ * computes (a parameter, a fused comparison) runs as often as its first
+ * user does. */
+static uint64_t node_count(const FxFunc *f, uint32_t id, int depth)
+{
+    for (uint32_t i = 0; i < f->n_code; i++)
+        if (f->code[i].node == id)
+            return f->block_counts[f->code[i].block];
+    for (uint32_t n = id; depth < 8 && n < f->g->n_nodes; n++) {
+        const FxNode *user = &f->g->nodes[n];
+        for (uint32_t k = 0; k < user->n_inputs; k++)
+            if (user->inputs[k].v == id)
+                return node_count(f, n + 1, depth + 1);
+    }
+    return 0;
+}
+
 uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id)
 {
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (nf->fn->g == g) return nf->fn->counters[id.v];
-    fx_vec_foreach(FxFunc *, f, &rt->exprs) if ((*f)->g == g) return (*f)->counters[id.v];
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (nf->fn->g == g) return node_count(nf->fn, id.v, 0);
+    fx_vec_foreach(FxFunc *, f, &rt->exprs) if ((*f)->g == g) return node_count(*f, id.v, 0);
     return 0;
 }
 
@@ -177,10 +198,16 @@ static inline void put_bool(FxValue *r, bool b)
     r->u.b = b;
 }
 
-static void ensure_stack(FxRuntime *rt, size_t need)
+static void grow_stack(FxRuntime *rt, size_t need);
+
+static inline void ensure_stack(FxRuntime *rt, size_t need)
 {
-    if (need <= rt->stack_cap)
-        return;
+    if (need > rt->stack_cap)
+        grow_stack(rt, need);
+}
+
+static void grow_stack(FxRuntime *rt, size_t need)
+{
     size_t cap = rt->stack_cap ? rt->stack_cap : 1024;
     while (cap < need)
         cap *= 2;
@@ -189,7 +216,7 @@ static void ensure_stack(FxRuntime *rt, size_t need)
     rt->stack_cap = cap;
 }
 
-static void push_frame(FxRuntime *rt, Frame f)
+static inline void push_frame(FxRuntime *rt, Frame f)
 {
     if (rt->n_frames == rt->frames_cap) {
         rt->frames_cap = rt->frames_cap ? 2 * rt->frames_cap : 256;
@@ -282,16 +309,28 @@ static bool slow_budgets_ok(FxRuntime *rt)
     return true;
 }
 
-static bool step_ok(FxRuntime *rt)
+/* The step budget and the slow budgets, checked every 2^16 steps: the
+ * loop counts steps down in a local (`fuel`) and calls this when it runs
+ * out. Returns the next allowance, or 0 when a budget is exhausted. */
+static uint64_t refuel(FxRuntime *rt, uint64_t used)
 {
-    uint64_t s = ++rt->stats.steps;
-    if (rt->budgets.max_steps && s > rt->budgets.max_steps) {
+    rt->stats.steps += used;
+    if (rt->budgets.max_steps && rt->stats.steps >= rt->budgets.max_steps) {
         snprintf(rt->error, sizeof(rt->error), "the step budget of %llu steps (calls and loop "
                  "iterations) is exhausted; raise it with --max-steps",
                  (unsigned long long)rt->budgets.max_steps);
-        return false;
+        return 0;
     }
-    return (s & 0xFFFF) || slow_budgets_ok(rt);
+    if (!slow_budgets_ok(rt))
+        return 0;
+    uint64_t left = rt->budgets.max_steps ? rt->budgets.max_steps - rt->stats.steps : UINT64_MAX;
+    return left < 0x10000 ? left : 0x10000;
+}
+
+/* One step outside the loop (the bubble sort's comparisons). */
+static bool step_ok(FxRuntime *rt)
+{
+    return refuel(rt, 1) != 0 || rt->error[0] == '\0';
 }
 
 /* ---- data sources ---- */
@@ -328,8 +367,8 @@ static bool natural_args_ok(FxRuntime *rt, const FxFunc *callee, const FxValue *
                             const FxFunc *caller, uint32_t node)
 {
     for (uint32_t i = 0; i < callee->g->n_params; i++) {
-        if (!callee->natural_param[i] || !fx_val_is_integer(args[i]) ||
-            fx_val_int_sign(args[i]) >= 0)
+        if (!callee->natural_param[i] || (args[i].kind == FX_VAL_INT && args[i].u.i >= 0) ||
+            !fx_val_is_integer(args[i]) || fx_val_int_sign(args[i]) >= 0)
             continue;
         FxBuf v = {0};
         fx_val_print(args[i], &v);
@@ -520,6 +559,36 @@ static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValue
     return true;
 }
 
+/* a CMP b, exact, int64 first. The comparison travels as a mask (see
+ * fx_cmp_mask): bit 0 holds when a < b, bit 1 when a = b, bit 2 when a > b,
+ * so the answer is a shift, not a jump the CPU must predict. */
+static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxValueError *err)
+{
+    int c;
+    if (a.kind == FX_VAL_INT && b.kind == FX_VAL_INT) {
+        c = (a.u.i > b.u.i) - (a.u.i < b.u.i);
+    } else if (mask == 2 || mask == 5) { /* = and != need no order */
+        c = fx_val_equal(a, b) ? 0 : 1;
+    } else {
+        bool ok;
+        c = fx_val_compare(a, b, &ok);
+        if (!ok) {
+            snprintf(err->message, sizeof(err->message), "these values have no order");
+            return false;
+        }
+        c = (c > 0) - (c < 0);
+    }
+    *out = (mask >> (c + 1)) & 1;
+    return true;
+}
+
+static void finish_stats(FxRuntime *rt, uint64_t used, uint64_t calls, uint64_t deepest)
+{
+    rt->stats.steps += used;
+    rt->stats.calls = calls;
+    rt->stats.max_depth = deepest;
+}
+
 /* ---- the loop ---- */
 
 #define INT_BINOP(builtin_op)                                                                      \
@@ -543,6 +612,82 @@ static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValue
         goto slow;                                                                                 \
     } while (0)
 
+/* Dispatch. With GCC or clang, each operation jumps straight to the next
+ * one's code ("threaded code"): one indirect jump per operation site
+ * predicts far better than the single one of a switch, which was a quarter
+ * of the time of a call-heavy program. Elsewhere, a plain switch. */
+#if defined(__GNUC__)
+#define CASE(op) L_##op
+#define NEXT goto *dispatch[(I = pc++)->op]
+#define VM_LOOP_BEGIN                                                                              \
+    static const void *const dispatch[OP__COUNT + 1] = {VM_LABELS};                                \
+    NEXT;
+#define VM_LOOP_END
+#else
+#define CASE(op) case op
+#define NEXT goto next
+#define VM_LOOP_BEGIN                                                                              \
+    for (;;) {                                                                                     \
+        I = pc++;                                                                                  \
+        switch ((FxOpcode)I->op) {
+#define VM_LOOP_END                                                                                \
+        }                                                                                          \
+    next:;                                                                                         \
+    }
+#endif
+
+#define VM_LABELS \
+    [OP_CONST] = &&L_OP_CONST, \
+    [OP_UNIT] = &&L_OP_UNIT, \
+    [OP_MOVE] = &&L_OP_MOVE, \
+    [OP_ADDK] = &&L_OP_ADDK, \
+    [OP_SUBK] = &&L_OP_SUBK, \
+    [OP_CMPK] = &&L_OP_CMPK, \
+    [OP_BRK] = &&L_OP_BRK, \
+    [OP_BR] = &&L_OP_BR, \
+    [OP_ADD] = &&L_OP_ADD, \
+    [OP_SUB] = &&L_OP_SUB, \
+    [OP_MUL] = &&L_OP_MUL, \
+    [OP_EQ] = &&L_OP_EQ, \
+    [OP_NE] = &&L_OP_NE, \
+    [OP_LT] = &&L_OP_LT, \
+    [OP_LE] = &&L_OP_LE, \
+    [OP_GT] = &&L_OP_GT, \
+    [OP_GE] = &&L_OP_GE, \
+    [OP_DIV] = &&L_OP_DIV, \
+    [OP_IDIV] = &&L_OP_IDIV, \
+    [OP_MOD] = &&L_OP_MOD, \
+    [OP_POW] = &&L_OP_POW, \
+    [OP_CONCAT] = &&L_OP_CONCAT, \
+    [OP_NEG] = &&L_OP_NEG, \
+    [OP_NOT] = &&L_OP_NOT, \
+    [OP_INC] = &&L_OP_INC, \
+    [OP_JMP] = &&L_OP_JMP, \
+    [OP_JMPF] = &&L_OP_JMPF, \
+    [OP_JMPT] = &&L_OP_JMPT, \
+    [OP_FORI] = &&L_OP_FORI, \
+    [OP_CALL] = &&L_OP_CALL, \
+    [OP_RET] = &&L_OP_RET, \
+    [OP_BUILTIN] = &&L_OP_BUILTIN, \
+    [OP_INDEX] = &&L_OP_INDEX, \
+    [OP_INDEX2] = &&L_OP_INDEX2, \
+    [OP_FIELD] = &&L_OP_FIELD, \
+    [OP_LIST] = &&L_OP_LIST, \
+    [OP_RECORD] = &&L_OP_RECORD, \
+    [OP_RANGE] = &&L_OP_RANGE, \
+    [OP_LEN] = &&L_OP_LEN, \
+    [OP_MINMAX] = &&L_OP_MINMAX, \
+    [OP_NONEMPTY] = &&L_OP_NONEMPTY, \
+    [OP_BEGIN] = &&L_OP_BEGIN, \
+    [OP_PUSH] = &&L_OP_PUSH, \
+    [OP_END] = &&L_OP_END, \
+    [OP_ENDM] = &&L_OP_ENDM, \
+    [OP_SORT] = &&L_OP_SORT, \
+    [OP_CHECKF] = &&L_OP_CHECKF, \
+    [OP_FAIL] = &&L_OP_FAIL, \
+    [OP_DATA] = &&L_OP_DATA, \
+    [OP__COUNT] = &&L_OP__COUNT,
+
 static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t n_args,
                     FxValue *out)
 {
@@ -560,55 +705,109 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     uint32_t base = 0;
     FxValue *R = rt->stack;
     const FxInstr *pc = fn->code;
+    uint64_t *counts = fn->block_counts;
+    size_t high = entry->n_regs; /* registers ever used: cleared at the end */
+    uint64_t granted = refuel(rt, 0), fuel = granted; /* steps left before the next check */
+    uint64_t calls = 0, deepest = 1;
+    const bool hooked = rt->has_hooks;
+    if (fuel == 0)
+        goto error;
     FxValueError verr;
     FxValue tmp;
     if (!natural_args_ok(rt, entry, R, NULL, 0))
         goto error;
-    for (;;) {
-        const FxInstr *I = pc++;
-        fn->counters[I->node]++;
-        switch ((FxOpcode)I->op) {
-        case OP_CONST:
-            fx_value_retain(fn->consts[I->a]);
+    counts[0]++;
+    const FxInstr *I;
+    VM_LOOP_BEGIN
+        CASE(OP_CONST):
+            if (is_heap(fn->consts[I->a].kind))
+                fx_value_retain(fn->consts[I->a]);
             put(&R[I->d], fn->consts[I->a]);
-            break;
-        case OP_UNIT:
+            NEXT;
+        CASE(OP_UNIT):
             put(&R[I->d], (FxValue){0});
-            break;
-        case OP_MOVE:
+            NEXT;
+        CASE(OP_MOVE):
             if (I->d != I->a) {
-                fx_value_retain(R[I->a]);
+                if (is_heap(R[I->a].kind))
+                    fx_value_retain(R[I->a]);
                 put(&R[I->d], R[I->a]);
             }
-            break;
-        case OP_ADD: INT_BINOP(__builtin_add_overflow); break;
-        case OP_SUB: INT_BINOP(__builtin_sub_overflow); break;
-        case OP_MUL: INT_BINOP(__builtin_mul_overflow); break;
-        case OP_EQ: INT_CMP(==); break;
-        case OP_NE: INT_CMP(!=); break;
-        case OP_LT: INT_CMP(<); break;
-        case OP_LE: INT_CMP(<=); break;
-        case OP_GT: INT_CMP(>); break;
-        case OP_GE: INT_CMP(>=); break;
-        case OP_DIV:
-        case OP_IDIV:
-        case OP_MOD:
-        case OP_POW:
-        case OP_CONCAT:
+            NEXT;
+        CASE(OP_ADDK):
+        CASE(OP_SUBK): {
+            FxValue a = R[I->a];
+            int64_t r, k = (int32_t)I->b;
+            if (a.kind == FX_VAL_INT && !(I->op == OP_ADDK ? __builtin_add_overflow(a.u.i, k, &r)
+                                                           : __builtin_sub_overflow(a.u.i, k, &r))) {
+                put_int(&R[I->d], r);
+                NEXT;
+            }
+            bool ok = I->op == OP_ADDK ? fx_val_add(a, fx_val_int(k), &tmp, &verr)
+                                       : fx_val_sub(a, fx_val_int(k), &tmp, &verr);
+            if (!ok)
+                goto value_error;
+            put(&R[I->d], tmp);
+            NEXT;
+        }
+        CASE(OP_CMPK): {
+            bool v;
+            if (!compare(I->c, R[I->a], fx_val_int((int32_t)I->b), &v, &verr))
+                goto value_error;
+            put_bool(&R[I->d], v);
+            NEXT;
+        }
+        CASE(OP_BRK):
+        CASE(OP_BR): {
+            bool v;
+            FxValue lhs = R[I->d];
+            if (I->op == OP_BRK && lhs.kind == FX_VAL_INT) {
+                int64_t k = (int32_t)I->b;
+                v = (I->c >> ((lhs.u.i > k) - (lhs.u.i < k) + 1)) & 1;
+            } else if (!compare(I->c, lhs, I->op == OP_BRK ? fx_val_int((int32_t)I->b) : R[I->b],
+                                &v, &verr)) {
+                goto value_error;
+            }
+            if (hooked && rt->hooks.on_decision) {
+                FxNodeId nid = {I->node};
+                rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v);
+            }
+            if (!v) {
+                counts[I->tb]++;
+                pc = fn->code + I->a;
+            } else {
+                counts[I->fb]++;
+            }
+            NEXT;
+        }
+        CASE(OP_ADD): INT_BINOP(__builtin_add_overflow); NEXT;
+        CASE(OP_SUB): INT_BINOP(__builtin_sub_overflow); NEXT;
+        CASE(OP_MUL): INT_BINOP(__builtin_mul_overflow); NEXT;
+        CASE(OP_EQ): INT_CMP(==); NEXT;
+        CASE(OP_NE): INT_CMP(!=); NEXT;
+        CASE(OP_LT): INT_CMP(<); NEXT;
+        CASE(OP_LE): INT_CMP(<=); NEXT;
+        CASE(OP_GT): INT_CMP(>); NEXT;
+        CASE(OP_GE): INT_CMP(>=); NEXT;
+        CASE(OP_DIV):
+        CASE(OP_IDIV):
+        CASE(OP_MOD):
+        CASE(OP_POW):
+        CASE(OP_CONCAT):
         slow:
             if (!generic_op(I, R, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
-            break;
-        case OP_NEG:
+            NEXT;
+        CASE(OP_NEG):
             if (!fx_val_neg(R[I->a], &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
-            break;
-        case OP_NOT:
+            NEXT;
+        CASE(OP_NOT):
             put_bool(&R[I->d], !R[I->a].u.b);
-            break;
-        case OP_INC:
+            NEXT;
+        CASE(OP_INC):
             if (R[I->d].kind == FX_VAL_INT && R[I->d].u.i < INT64_MAX) {
                 R[I->d].u.i++;
             } else {
@@ -616,23 +815,28 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     goto value_error;
                 put(&R[I->d], tmp);
             }
-            break;
-        case OP_JMP:
+            NEXT;
+        CASE(OP_JMP):
+            counts[I->tb]++;
             pc = fn->code + I->a;
-            break;
-        case OP_JMPF:
-        case OP_JMPT: {
+            NEXT;
+        CASE(OP_JMPF):
+        CASE(OP_JMPT): {
             bool v = R[I->d].u.b;
-            if (I->c && rt->has_hooks && rt->hooks.on_decision) {
+            if (I->c && hooked && rt->hooks.on_decision) {
                 FxNodeId nid = {I->node};
                 rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v);
             }
-            if (v == (I->op == OP_JMPT))
+            if (v == (I->op == OP_JMPT)) {
+                counts[I->tb]++;
                 pc = fn->code + I->a;
-            break;
+            } else {
+                counts[I->fb]++;
+            }
+            NEXT;
         }
-        case OP_FORI: {
-            if (!step_ok(rt))
+        CASE(OP_FORI): {
+            if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
             FxValue c = R[I->d], e = R[I->b];
             bool more;
@@ -642,68 +846,77 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 bool ok;
                 more = fx_val_compare(c, e, &ok) < 0;
             }
-            if (!more)
+            if (!more) {
+                counts[I->tb]++;
                 pc = fn->code + I->a;
-            break;
+            } else {
+                counts[I->fb]++;
+            }
+            NEXT;
         }
-        case OP_CALL: {
+        CASE(OP_CALL): {
             FxFunc *callee = fn->callees[I->a];
-            uint32_t nb = base + fn->n_regs;
+            uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
             if (rt->budgets.max_depth && rt->n_frames >= rt->budgets.max_depth) {
                 snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
                          "is exhausted in `%s`; raise it with --max-depth",
                          (unsigned long long)rt->budgets.max_depth, callee->g->intent);
                 goto error;
             }
-            if (!step_ok(rt))
+            if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
             ensure_stack(rt, (size_t)nb + callee->n_regs);
             R = rt->stack + base;
             FxValue *A = rt->stack + nb;
-            for (uint32_t i = 0; i < I->c; i++) {
-                FxValue v = R[I->b + i];
-                if (is_heap(v.kind))
-                    fx_value_retain(v);
-                A[i] = v;
-            }
+            if ((size_t)nb + callee->n_regs > high)
+                high = (size_t)nb + callee->n_regs;
             push_frame(rt, (Frame){callee, pc, nb, I->d});
-            if (!natural_args_ok(rt, callee, A, fn, I->node))
-                goto error;
-            rt->stats.calls++;
-            if (rt->n_frames > rt->stats.max_depth)
-                rt->stats.max_depth = rt->n_frames;
-            if (rt->has_hooks && rt->hooks.on_call)
+            if (callee->any_natural) {
+                bool fine = true; /* the common case inline: small non-negative integers */
+                for (uint32_t i = 0; i < I->c; i++)
+                    fine &= !callee->natural_param[i] || (A[i].kind == FX_VAL_INT && A[i].u.i >= 0);
+                if (!fine && !natural_args_ok(rt, callee, A, fn, I->node))
+                    goto error;
+            }
+            calls++;
+            if (rt->n_frames > deepest)
+                deepest = rt->n_frames;
+            if (hooked && rt->hooks.on_call)
                 rt->hooks.on_call(rt->hooks.ctx, callee->g, A, I->c);
             fn = callee;
+            counts = fn->block_counts;
+            counts[0]++;
             base = nb;
             R = A;
             pc = fn->code;
-            break;
+            NEXT;
         }
-        case OP_RET: {
+        CASE(OP_RET): {
             FxValue v = R[I->a];
             if (is_heap(v.kind))
                 fx_value_retain(v);
-            clear_regs(R, fn->n_regs);
             Frame done = rt->frames[--rt->n_frames];
             if (rt->n_frames == 0) {
+                clear_regs(rt->stack, (uint32_t)high);
+                finish_stats(rt, granted - fuel, calls, deepest);
                 *out = v;
                 return FX_OK;
             }
             Frame *caller = &rt->frames[rt->n_frames - 1];
             fn = caller->fn;
+            counts = fn->block_counts;
             base = caller->base;
             R = rt->stack + base;
             pc = done.ret_pc;
             put(&R[done.ret_dst], v);
-            break;
+            NEXT;
         }
-        case OP_BUILTIN:
+        CASE(OP_BUILTIN):
             if (!fx_builtin_call((FxBuiltin)I->a, R + I->b, I->c, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
-            break;
-        case OP_INDEX: {
+            NEXT;
+        CASE(OP_INDEX): {
             size_t k;
             FxValue list = R[I->a];
             if (!index_ok(rt, fn, I->node, R[I->b], fx_val_list_len(list), "list", &k))
@@ -711,9 +924,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             tmp = fx_val_list_at(list, k);
             fx_value_retain(tmp);
             put(&R[I->d], tmp);
-            break;
+            NEXT;
         }
-        case OP_INDEX2: {
+        CASE(OP_INDEX2): {
             size_t r, c;
             FxValue m = R[I->a];
             if (!index_ok(rt, fn, I->node, R[I->b], fx_val_matrix_rows(m), "matrix's rows", &r) ||
@@ -723,34 +936,34 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             tmp = fx_val_matrix_at(m, r, c);
             fx_value_retain(tmp);
             put(&R[I->d], tmp);
-            break;
+            NEXT;
         }
-        case OP_FIELD: {
+        CASE(OP_FIELD): {
             size_t len;
             const char *name = fx_val_string_data(fn->consts[I->b], &len);
             tmp = fx_val_record_field(R[I->a], name);
             fx_value_retain(tmp);
             put(&R[I->d], tmp);
-            break;
+            NEXT;
         }
-        case OP_LIST:
+        CASE(OP_LIST):
             put(&R[I->d], fx_val_list(R + I->a, I->b));
-            break;
-        case OP_RECORD:
+            NEXT;
+        CASE(OP_RECORD):
             put(&R[I->d], fx_val_record(I->b, fn->records[I->c], R + I->a));
-            break;
-        case OP_RANGE:
+            NEXT;
+        CASE(OP_RANGE):
             if (!make_range(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
-            break;
-        case OP_LEN:
+            NEXT;
+        CASE(OP_LEN):
             put_int(&R[I->d], (int64_t)fx_val_list_len(R[I->a]));
-            break;
-        case OP_MINMAX: {
+            NEXT;
+        CASE(OP_MINMAX): {
             FxValue v = R[I->a], acc = R[I->d];
             if (v.kind == FX_VAL_UNIT)
-                break;
+                NEXT;
             bool ok = true;
             if (acc.kind != FX_VAL_UNIT) {
                 int c = fx_val_compare(v, acc, &ok);
@@ -759,59 +972,57 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     goto error;
                 }
                 if (I->c ? c <= 0 : c >= 0)
-                    break;
+                    NEXT;
             }
             fx_value_retain(v);
             put(&R[I->d], v);
-            break;
+            NEXT;
         }
-        case OP_NONEMPTY:
+        CASE(OP_NONEMPTY):
             if (R[I->d].kind == FX_VAL_UNIT) {
                 fail(rt, fn, I->node, "`min`/`max` of an empty sequence");
                 goto error;
             }
-            break;
-        case OP_BEGIN:
+            NEXT;
+        CASE(OP_BEGIN):
             begin_builder(rt);
-            break;
-        case OP_PUSH:
+            NEXT;
+        CASE(OP_PUSH):
             fx_value_retain(R[I->a]);
             fx_vec_push(&rt->builders.data[rt->builders.len - 1], R[I->a]);
-            break;
-        case OP_END:
+            NEXT;
+        CASE(OP_END):
             put(&R[I->d], end_builder(rt));
-            break;
-        case OP_ENDM:
+            NEXT;
+        CASE(OP_ENDM):
             if (!end_matrix(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
-            break;
-        case OP_SORT:
+            NEXT;
+        CASE(OP_SORT):
             if (!bubble_sort(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
-            break;
-        case OP_CHECKF:
-        case OP_FAIL:
+            NEXT;
+        CASE(OP_CHECKF):
+        CASE(OP_FAIL):
             call_failure(rt, fn, I, R, I->op == OP_CHECKF);
             goto error;
-        case OP_DATA: {
+        CASE(OP_DATA): {
             size_t len;
             if (!data_value(rt, fx_val_string_data(fn->consts[I->a], &len), &tmp))
                 goto error;
             put(&R[I->d], tmp);
-            break;
+            NEXT;
         }
-        case OP__COUNT:
+        CASE(OP__COUNT):
             FX_UNREACHABLE();
-        }
-        continue;
-    value_error:
-        fail(rt, fn, I->node, verr.message);
-        goto error;
-    }
+    VM_LOOP_END
+value_error:
+    fail(rt, fn, I->node, verr.message);
 error:
-    clear_regs(rt->stack, base + fn->n_regs);
+    finish_stats(rt, granted - fuel, calls, deepest);
+    clear_regs(rt->stack, (uint32_t)high);
     rt->n_frames = 0;
     clear_builders(rt);
     return FX_ERR_RUNTIME;
