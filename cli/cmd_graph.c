@@ -1,5 +1,5 @@
 /*
- * cmd_graph.c: `flux graph FILE INTENT [--version vN] [--format text|dot|json]`.
+ * cmd_graph.c: `flux graph FILE INTENT [--version vN] [--format text|dot|svg|json]`.
  */
 #include <stdio.h>
 #include <string.h>
@@ -8,10 +8,10 @@
 #include "flux.h"
 
 static const char usage[] =
-        "usage: flux graph FILE INTENT [--version vN] [--format text|dot|json]\n"
+        "usage: flux graph FILE INTENT [--version vN] [--format text|dot|svg|json]\n"
         "\n"
         "Prints the execution graph of a version of INTENT (default: the current\n"
-        "one): as text for people, dot for Graphviz, or JSON for programs.\n";
+        "one): as text for people, dot for Graphviz, SVG drawn by Graphviz, or JSON.\n";
 
 int fx_cmd_graph(int argc, char **argv)
 {

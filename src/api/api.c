@@ -346,6 +346,14 @@ int flux_graph(FluxProgram *fp, const char *intent, const char *version, const c
         fx_graph_print_dot(g, &b);
     } else if (strcmp(format, "json") == 0) {
         fx_graph_print_json(g, &b);
+    } else if (strcmp(format, "svg") == 0) {
+        char why[256];
+        if (!fx_graph_print_svg(g, &b, why, sizeof(why))) {
+            if (diagnostics)
+                fprintf(diagnostics, "flux: %s\n", why);
+            fx_buf_free(&b);
+            return FLUX_ERR_RUNTIME;
+        }
     } else {
         if (diagnostics)
             fprintf(diagnostics, "flux: unknown graph format `%s`; use text, dot, svg or json\n",

@@ -147,6 +147,8 @@ const char *fx_graph_fold_name(FxFoldKind k);
 void fx_graph_print_text(const FxGraph *g, FxBuf *out);
 void fx_graph_print_dot(const FxGraph *g, FxBuf *out);
 void fx_graph_print_json(const FxGraph *g, FxBuf *out);
+/* SVG drawn by Graphviz; false with a reason when Graphviz fails. */
+bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len);
 /* Returns a new frozen graph, or NULL with a message in why. */
 FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len);
 

@@ -17,9 +17,11 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
     switch (n->op) {
     case FX_NODE_CONST:
         if (strcmp(n->type, "String") == 0) {
-            char *s = json_dumps(json_string(n->text), JSON_ENCODE_ANY);
+            json_t *j = json_string(n->text);
+            char *s = json_dumps(j, JSON_ENCODE_ANY);
             fx_buf_printf(out, " %s", s);
             free(s);
+            json_decref(j);
         } else {
             fx_buf_printf(out, " %s", n->text);
         }

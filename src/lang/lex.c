@@ -207,6 +207,8 @@ static void lex_word(Lexer *lx)
     emit(lx, FX_TOK_IDENT, start, lx->pos, fx_arena_strndup(lx->arena, lx->text + start, n));
 }
 
+static size_t utf8_length(const char *p, size_t rest);
+
 /* "..." with \" \\ \n \t. A string ends on its line. */
 static void lex_string(Lexer *lx)
 {
@@ -215,7 +217,18 @@ static void lex_string(Lexer *lx)
     const char *bad_escape = NULL;
     size_t bad_at = 0;
     while (lx->pos < lx->len && lx->text[lx->pos] != '"' && lx->text[lx->pos] != '\n') {
-        char c = lx->text[lx->pos++];
+        char c = lx->text[lx->pos];
+        if ((unsigned char)c >= 0x80) { /* strings are UTF-8, as JSON output needs */
+            size_t n = utf8_length(lx->text + lx->pos, lx->len - lx->pos);
+            if (n == 0 && !bad_escape) {
+                bad_escape = "invalid UTF-8 in a string";
+                bad_at = lx->pos;
+            }
+            for (size_t i = 0; i < (n ? n : 1); i++)
+                fx_vec_push(&out, lx->text[lx->pos++]);
+            continue;
+        }
+        lx->pos++;
         if (c == '\\' && lx->pos < lx->len && lx->text[lx->pos] != '\n') {
             char e = lx->text[lx->pos++];
             c = e == 'n' ? '\n' : e == 't' ? '\t' : e;
