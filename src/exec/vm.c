@@ -31,6 +31,8 @@
 #include "graph/lower.h"
 #include "interp_int.h"
 
+/* Where a call returns to: the caller's function, code and registers, and
+ * the register that receives the value. */
 typedef struct Frame {
     FxFunc *fn;
     const FxInstr *ret_pc;
@@ -700,7 +702,10 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         rt->stack[i] = args[i];
     }
     rt->n_frames = 0;
-    push_frame(rt, (Frame){entry, NULL, 0, 0});
+    push_frame(rt, (Frame){entry, NULL, 0, 0}); /* the entry: returning from it ends the run */
+    Frame *frames = rt->frames;
+    size_t nframes = 1;
+    const uint64_t max_depth = rt->budgets.max_depth ? rt->budgets.max_depth : UINT64_MAX;
     FxFunc *fn = entry;
     uint32_t base = 0;
     FxValue *R = rt->stack;
@@ -857,20 +862,29 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_CALL): {
             FxFunc *callee = fn->callees[I->a];
             uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
-            if (rt->budgets.max_depth && rt->n_frames >= rt->budgets.max_depth) {
+            if (nframes >= max_depth) {
                 snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
                          "is exhausted in `%s`; raise it with --max-depth",
-                         (unsigned long long)rt->budgets.max_depth, callee->g->intent);
+                         (unsigned long long)max_depth, callee->g->intent);
                 goto error;
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
-            ensure_stack(rt, (size_t)nb + callee->n_regs);
-            R = rt->stack + base;
+            size_t need = (size_t)nb + callee->n_regs;
+            if (need > rt->stack_cap) {
+                grow_stack(rt, need);
+                R = rt->stack + base;
+            }
+            if (need > high)
+                high = need;
+            if (nframes == rt->frames_cap) {
+                rt->n_frames = nframes;
+                push_frame(rt, (Frame){0});
+                rt->n_frames--;
+                frames = rt->frames;
+            }
+            frames[nframes++] = (Frame){fn, pc, base, I->d};
             FxValue *A = rt->stack + nb;
-            if ((size_t)nb + callee->n_regs > high)
-                high = (size_t)nb + callee->n_regs;
-            push_frame(rt, (Frame){callee, pc, nb, I->d});
             if (callee->any_natural) {
                 bool fine = true; /* the common case inline: small non-negative integers */
                 for (uint32_t i = 0; i < I->c; i++)
@@ -879,8 +893,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     goto error;
             }
             calls++;
-            if (rt->n_frames > deepest)
-                deepest = rt->n_frames;
+            if (nframes > deepest)
+                deepest = nframes;
             if (hooked && rt->hooks.on_call)
                 rt->hooks.on_call(rt->hooks.ctx, callee->g, A, I->c);
             fn = callee;
@@ -895,20 +909,19 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxValue v = R[I->a];
             if (is_heap(v.kind))
                 fx_value_retain(v);
-            Frame done = rt->frames[--rt->n_frames];
-            if (rt->n_frames == 0) {
+            if (nframes == 1) {
                 clear_regs(rt->stack, (uint32_t)high);
                 finish_stats(rt, granted - fuel, calls, deepest);
                 *out = v;
                 return FX_OK;
             }
-            Frame *caller = &rt->frames[rt->n_frames - 1];
-            fn = caller->fn;
+            Frame back = frames[--nframes];
+            fn = back.fn;
             counts = fn->block_counts;
-            base = caller->base;
+            base = back.base;
             R = rt->stack + base;
-            pc = done.ret_pc;
-            put(&R[done.ret_dst], v);
+            pc = back.ret_pc;
+            put(&R[back.ret_dst], v);
             NEXT;
         }
         CASE(OP_BUILTIN):
