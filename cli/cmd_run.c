@@ -51,8 +51,11 @@ int fx_cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "--json")) {
             json = true;
         } else if (!strncmp(a, "--max-", 6)) {
-            if (i + 1 >= argc || !number_arg(argv[i + 1], 1, 1e18, &v))
-                return fx_cli_usage_error("run", "%s needs a positive number", a);
+            bool seconds = !strcmp(a, "--max-seconds");
+            if (i + 1 >= argc || !number_arg(argv[i + 1], seconds ? 1e-6 : 1, 1e18, &v) ||
+                (!seconds && v != (double)(unsigned long long)v))
+                return fx_cli_usage_error("run", "%s needs a positive %s", a,
+                                          seconds ? "number of seconds" : "whole number");
             i++;
             if (!strcmp(a, "--max-steps"))
                 opts.max_steps = (unsigned long long)v;
@@ -81,6 +84,7 @@ int fx_cmd_run(int argc, char **argv)
     if (status != FLUX_OK)
         return status;
     FluxResult r;
+    opts.want_json = json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK) {
         puts(json ? r.json : r.text);

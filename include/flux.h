@@ -60,11 +60,12 @@ FLUX_API void flux_program_free(FluxProgram *prog);
 typedef struct FluxRunOptions {
     unsigned long long max_steps, max_depth, max_memory_mb;
     double max_seconds;
+    int want_json; /* nonzero: also fill FluxResult.json (costs evaluating the arguments again) */
 } FluxRunOptions;
 
 typedef struct FluxResult {
     char *text; /* the value in the syntax of docs/language.md §10 */
-    char *json; /* the execution record of docs/cli.md `--json` */
+    char *json; /* the execution record of docs/cli.md `--json`, when asked for; else NULL */
     double duration_ms;
 } FluxResult;
 

@@ -304,9 +304,11 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     } else {
         FxBuf text = {0}, json = {0};
         fx_val_print(v, &text);
-        json_record(fp, e, g, v, out->duration_ms, &json);
         out->text = fx_buf_take(&text);
-        out->json = fx_buf_take(&json);
+        if (options && options->want_json) {
+            json_record(fp, e, g, v, out->duration_ms, &json);
+            out->json = fx_buf_take(&json);
+        }
         fx_value_release(v);
     }
     fx_graph_free(g);

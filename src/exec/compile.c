@@ -147,7 +147,6 @@ static uint32_t cmp_mask(FxNodeOp op)
 /* Registers base .. base+n holding the values of the inputs from `first`. */
 static uint32_t consecutive(Compiler *C, const FxNode *n, uint32_t first, uint32_t count)
 {
-    FX_CHECK(count <= 64, "too many operands");
     uint32_t base = C->next_reg;
     C->next_reg += count;
     for (uint32_t i = 0; i < count; i++)

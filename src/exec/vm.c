@@ -66,6 +66,7 @@ struct FxRuntime {
     FxHooks hooks;
     bool has_hooks;
     FxRunStats stats;
+    uint64_t side_steps; /* steps taken outside the loop's own count */
     struct timespec started;
     char error[1024];
 };
@@ -329,10 +330,13 @@ static uint64_t refuel(FxRuntime *rt, uint64_t used)
     return left < 0x10000 ? left : 0x10000;
 }
 
-/* One step outside the loop (the bubble sort's comparisons). */
+/* One step outside the loop (the bubble sort's comparisons): counted, with
+ * the budgets checked as often as the loop checks them. */
 static bool step_ok(FxRuntime *rt)
 {
-    return refuel(rt, 1) != 0 || rt->error[0] == '\0';
+    if ((++rt->side_steps & 0xFFFF) != 0)
+        return true;
+    return refuel(rt, 0x10000) != 0;
 }
 
 /* ---- data sources ---- */
@@ -694,6 +698,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     FxValue *out)
 {
     rt->stats = (FxRunStats){0};
+    rt->side_steps = 0;
     rt->error[0] = '\0';
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     ensure_stack(rt, entry->n_regs);

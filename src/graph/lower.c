@@ -709,6 +709,21 @@ static FxNodeId check(Lower *L, FxNodeId value, const FxConstraint *k)
     return id;
 }
 
+/* A result declared Natural but computed as an Int (`n - 1`) is checked to
+ * be one, as arguments are. */
+static FxNodeId check_natural(Lower *L, FxNodeId value)
+{
+    FxSpan sp = L->in->ret_expr->span;
+    uint32_t slot = fx_graph_new_slot(L->g);
+    FxNodeId r = var(L, slot, L->g->ret_type, sp);
+    FxNodeId cond = binary(L, FX_NODE_GE, "Bool", r, constant(L, "0", "Natural", sp), sp);
+    FxNodeId in[2] = {value, cond};
+    FxNodeId id = add_named(L, FX_NODE_CHECK, L->g->ret_type, in, 2, sp);
+    node(L, id)->num2 = slot;
+    node(L, id)->text = fx_graph_intern(L->g, "`result >= 0` (the declared return type is Natural)");
+    return id;
+}
+
 /* A size variable named by several parameters must have one value:
  * `Matrix[M, K]` and `Matrix[K, N]` agree on K. Wraps body in that test. */
 static FxNodeId check_sizes(Lower *L, FxNodeId body)
@@ -763,6 +778,9 @@ static FxNodeId lower_intent_body(Lower *L)
         if ((*kp)->kind == FX_CON_POST || ((*kp)->kind == FX_CON_ORDER && !sorted))
             value = check(L, value, *kp);
     }
+    if (strcmp(L->g->ret_type, "Natural") == 0 &&
+        strcmp(fx_graph_node(L->g, value)->type, "Natural") != 0)
+        value = check_natural(L, value);
     return check_sizes(L, value);
 }
 

@@ -344,6 +344,9 @@ static void resolve_type_decl(Checker *c, FxTypeDecl *td)
         t->record = td;
         td->type = t;
         td->field_types = fx_arena_alloc(c->arena, (def->n_fields + 1) * sizeof(FxType *));
+        if (def->n_fields > 64)
+            fx_diag_error(c->diag, td->name_span, "record `%s` has %zu fields; a record holds at "
+                          "most 64", td->name, def->n_fields);
         for (size_t i = 0; i < def->n_fields; i++) {
             for (size_t j = 0; j < i; j++)
                 if (strcmp(def->field_names[i], def->field_names[j]) == 0)
@@ -1666,10 +1669,17 @@ static void check_hint(Checker *c, const FxHint *h)
 
 /* ---- declarations ---- */
 
+/* Wide enough for any intent a person writes; the lowering's fixed buffers
+ * rely on it. */
+#define FX_MAX_PARAMS 64
+
 static void resolve_signature(Checker *c, FxIntent *in)
 {
     c->intent = in;
     c->sizes.len = 0;
+    if (in->n_params > FX_MAX_PARAMS)
+        fx_diag_error(c->diag, in->name_span, "`%s` has %zu parameters; an intent takes at most "
+                      "%d", in->name, in->n_params, FX_MAX_PARAMS);
     for (size_t i = 0; i < in->n_params; i++) {
         FxParam *p = &in->params[i];
         for (size_t j = 0; j < i; j++)
