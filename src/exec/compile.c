@@ -598,7 +598,8 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     f->g = g;
     f->natural_param = fx_xcalloc(g->n_params + 1, sizeof(bool));
     for (uint32_t i = 0; i < g->n_params; i++)
-        f->any_natural |= f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0;
+        if ((f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0) && i < 64)
+            f->natural_mask |= 1ULL << i;
     uint32_t root = compile(&C, g->root);
     emit(&C, OP_RET, 0, root, 0, 0, g->root);
     f->code = C.code.data;

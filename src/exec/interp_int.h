@@ -89,7 +89,7 @@ struct FxFunc {
     FxFunc **callees; /* resolved when compiled */
     uint32_t n_callees;
     bool *natural_param; /* parameters that must not be negative */
-    bool any_natural;
+    uint64_t natural_mask; /* bit i: parameter i is a Natural (at most 64 parameters) */
     const char *const **records; /* field names of each record an OP_RECORD builds */
     uint32_t n_records;
     uint64_t *block_counts; /* executions of each basic block */

@@ -713,7 +713,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     const uint64_t max_depth = rt->budgets.max_depth ? rt->budgets.max_depth : UINT64_MAX;
     FxFunc *fn = entry;
     uint32_t base = 0;
-    FxValue *R = rt->stack;
+    FxValue *stack = rt->stack; /* rt->stack, kept in a register; reloaded when it grows */
+    size_t stack_cap = rt->stack_cap;
+    FxValue *R = stack;
     const FxInstr *pc = fn->code;
     uint64_t *counts = fn->block_counts;
     size_t high = entry->n_regs; /* registers ever used: cleared at the end */
@@ -876,9 +878,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
             size_t need = (size_t)nb + callee->n_regs;
-            if (need > rt->stack_cap) {
+            if (need > stack_cap) {
                 grow_stack(rt, need);
-                R = rt->stack + base;
+                stack = rt->stack;
+                stack_cap = rt->stack_cap;
+                R = stack + base;
             }
             if (need > high)
                 high = need;
@@ -889,12 +893,12 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 frames = rt->frames;
             }
             frames[nframes++] = (Frame){fn, pc, base, I->d};
-            FxValue *A = rt->stack + nb;
-            if (callee->any_natural) {
-                bool fine = true; /* the common case inline: small non-negative integers */
-                for (uint32_t i = 0; i < I->c; i++)
-                    fine &= !callee->natural_param[i] || (A[i].kind == FX_VAL_INT && A[i].u.i >= 0);
-                if (!fine && !natural_args_ok(rt, callee, A, fn, I->node))
+            FxValue *A = stack + nb;
+            for (uint64_t m = callee->natural_mask; m; m &= m - 1) {
+                /* the common case inline: a small non-negative integer */
+                const FxValue *x = &A[__builtin_ctzll(m)];
+                if ((x->kind != FX_VAL_INT || x->u.i < 0) &&
+                    !natural_args_ok(rt, callee, A, fn, I->node))
                     goto error;
             }
             calls++;
@@ -924,7 +928,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             fn = back.fn;
             counts = fn->block_counts;
             base = back.base;
-            R = rt->stack + base;
+            R = stack + base;
             pc = back.ret_pc;
             put(&R[back.ret_dst], v);
             NEXT;
