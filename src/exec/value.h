@@ -41,7 +41,12 @@ typedef enum {
 typedef struct FxHeapObj FxHeapObj;
 
 typedef struct FxValue {
-    FxValKind kind;
+    /* kind is read as a whole word by the VM: writing all 8 bytes keeps a
+     * later 16-byte copy of the value from stalling on a partial store */
+    union {
+        FxValKind kind;
+        uint64_t kind_word;
+    };
     union {
         bool b;
         int64_t i;

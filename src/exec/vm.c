@@ -189,7 +189,7 @@ static inline void put_int(FxValue *r, int64_t i)
 {
     if (is_heap(r->kind))
         fx_value_release(*r);
-    r->kind = FX_VAL_INT;
+    r->kind_word = FX_VAL_INT;
     r->u.i = i;
 }
 
@@ -197,8 +197,8 @@ static inline void put_bool(FxValue *r, bool b)
 {
     if (is_heap(r->kind))
         fx_value_release(*r);
-    r->kind = FX_VAL_BOOL;
-    r->u.b = b;
+    r->kind_word = FX_VAL_BOOL;
+    r->u.i = b;
 }
 
 static void grow_stack(FxRuntime *rt, size_t need);
