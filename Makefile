@@ -29,7 +29,9 @@ endif
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 GEN_SRC  := $(BUILD)/gen/prelude_src.c
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/prelude_src.o
+GEN_OBJ  := $(BUILD)/obj/gen/prelude_src.o $(BUILD)/obj/gen/schema_src.o \
+            $(BUILD)/obj/gen/migrate_1_2_src.o
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -44,15 +46,27 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/gen/prelude_src.o: $(GEN_SRC)
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) -Wno-missing-variable-declarations -c $< -o $@
 
-# The prelude is written in Flux (lib/*.flux) and embedded at build time.
-$(GEN_SRC): lib/prelude.flux tools/embed.c
+$(BUILD)/embed: tools/embed.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 tools/embed.c -o $(BUILD)/embed
+	$(CC) -std=c11 -O1 tools/embed.c -o $@
+
+# The prelude is written in Flux (lib/*.flux) and the store's schema in SQL
+# (src/trace/*.sql); both are embedded in the binary at build time.
+$(GEN_SRC): lib/prelude.flux $(BUILD)/embed
+	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_prelude_source lib/prelude.flux > $@
+
+$(BUILD)/gen/schema_src.c: src/trace/schema.sql $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed fx_schema_sql $< > $@
+
+$(BUILD)/gen/migrate_1_2_src.c: src/trace/migrate_1_2.sql $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed fx_migrate_1_2_sql $< > $@
 
 $(BUILD)/libflux.a: $(LIB_OBJ)
 	@rm -f $@

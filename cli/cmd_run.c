@@ -15,13 +15,16 @@
 #include "flux.h"
 
 static const char usage[] =
-        "usage: flux run FILE EXPR [--json] [--max-steps N] [--max-depth N]\n"
-        "                          [--max-memory MB] [--max-seconds S]\n"
+        "usage: flux run FILE EXPR [--json] [--store DIR] [--keep-values] [--max-steps N]\n"
+        "                          [--max-depth N] [--max-memory MB] [--max-seconds S]\n"
         "\n"
         "Evaluates EXPR, e.g. 'fibonacci(100)', 'find_primes(1000)[10]',\n"
         "'sort([3, 1, 2])', and prints the value.\n"
         "\n"
         "  --json            print the execution record as one JSON object\n"
+        "  --store DIR       record in DIR (default $FLUX_STORE, else ./.flux)\n"
+        "  --keep-values     record values larger than 64 KiB whole, not as a summary\n"
+        "  --no-learn        record, but propose no rewrite\n"
         "  --max-steps N     calls plus loop iterations (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
         "  --max-memory MB   resident memory (default 4096)\n"
@@ -39,8 +42,8 @@ static bool number_arg(const char *s, double lo, double hi, double *out)
 
 int fx_cmd_run(int argc, char **argv)
 {
-    const char *path = NULL, *expr = NULL;
-    bool json = false;
+    const char *path = NULL, *expr = NULL, *store_dir = NULL;
+    bool json = false, keep = false;
     FluxRunOptions opts = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -50,6 +53,14 @@ int fx_cmd_run(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--json")) {
             json = true;
+        } else if (!strcmp(a, "--keep-values")) {
+            keep = true;
+        } else if (!strcmp(a, "--no-learn") || !strcmp(a, "--quiet") || !strcmp(a, "--verbose")) {
+            /* this build learns nothing yet and prints no progress */
+        } else if (!strcmp(a, "--store")) {
+            if (i + 1 >= argc)
+                return fx_cli_usage_error("run", "--store needs a folder");
+            store_dir = argv[++i];
         } else if (!strncmp(a, "--max-", 6)) {
             bool seconds = !strcmp(a, "--max-seconds");
             if (i + 1 >= argc || !number_arg(argv[i + 1], seconds ? 1e-6 : 1, 1e18, &v) ||
@@ -83,14 +94,25 @@ int fx_cmd_run(int argc, char **argv)
     int status = flux_program_load(path, NULL, stderr, &prog);
     if (status != FLUX_OK)
         return status;
+    FluxStore *store;
+    status = flux_store_open(store_dir, stderr, &store);
+    if (status != FLUX_OK) {
+        flux_program_free(prog);
+        return status;
+    }
+    flux_program_use_store(prog, store, keep);
     FluxResult r;
     opts.want_json = json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK) {
+        /* the answer first; but an id printed must already be recorded */
+        if (json)
+            status = flux_store_flush(store, stderr);
         puts(json ? r.json : r.text);
         fflush(stdout);
         flux_result_free(&r);
     }
+    int closed = flux_store_close(store, stderr);
     flux_program_free(prog);
-    return status;
+    return status != FLUX_OK ? status : closed;
 }

@@ -64,6 +64,7 @@ typedef struct FluxRunOptions {
 } FluxRunOptions;
 
 typedef struct FluxResult {
+    long long execution_id; /* the recorded execution (exec_<id>), or 0 without a store */
     char *text; /* the value in the syntax of docs/language.md §10 */
     char *json; /* the execution record of docs/cli.md `--json`, when asked for; else NULL */
     double duration_ms;
@@ -76,6 +77,42 @@ typedef struct FluxResult {
 FLUX_API int flux_run(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
                       FILE *diagnostics, FluxResult *out);
 FLUX_API void flux_result_free(FluxResult *r);
+
+/* ---- the store: every run recorded, every result explained ---- */
+
+typedef struct FluxStore FluxStore;
+
+/* Opens the store in dir, or when dir is NULL in $FLUX_STORE, else ./.flux
+ * (created when missing). Returns FLUX_OK, or FLUX_ERR_STORE with the reason
+ * written to diagnostics (locked, corrupt, a newer schema). */
+FLUX_API int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out);
+/* Writes what is queued and closes; FLUX_ERR_STORE if the last write failed. */
+FLUX_API int flux_store_close(FluxStore *store, FILE *diagnostics);
+/* Writes every queued execution now: once this returns FLUX_OK they are
+ * recorded, whatever happens to the process next. */
+FLUX_API int flux_store_flush(FluxStore *store, FILE *diagnostics);
+
+/* From now on every flux_run of prog is recorded in store (queued: see
+ * flux_store_flush). Values longer than 64 KiB as text are kept as a
+ * summary (size and hash) unless keep_values is nonzero. */
+FLUX_API void flux_program_use_store(FluxProgram *prog, FluxStore *store, int keep_values);
+
+/* `flux traces`: recorded executions of prog's intents (or of one), newest
+ * first, at most last (0: all), as a table or one JSON object per line. */
+FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,
+                         int json, FILE *out, FILE *diagnostics);
+/* `flux history`: the versions of each lineage of prog's intents (or one). */
+FLUX_API int flux_history(FluxStore *store, FluxProgram *prog, const char *intent, int json,
+                          FILE *out, FILE *diagnostics);
+/* `flux explain`: evaluates EXPR (recording it when a store is in use) and
+ * writes its provenance tree: version and why, decisions, proofs, how the
+ * result was verified, where it came from. */
+FLUX_API int flux_explain(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
+                          int json, FILE *out, FILE *diagnostics);
+/* `flux replay`: re-runs a recorded execution on the version it used, or on
+ * `version`, and writes the comparison. */
+FLUX_API int flux_replay(FluxStore *store, long long execution_id, const char *version,
+                         const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics);
 
 /* Writes the execution graph of an intent: format is "text", "dot" or
  * "json"; version "v1" (or NULL for the current one). Returns FLUX_OK, or

@@ -10,19 +10,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "exec/interp.h"
+#include "api_int.h"
 #include "graph/lower.h"
 #include "hw/hw.h"
 #include "lang/check.h"
 #include "lang/parse.h"
-#include "lang/program.h"
 #include "lang/types.h"
-
-struct FluxProgram {
-    FxDiag diag;
-    FxProgram *prog;
-    FxRuntime *rt; /* made on the first run; keeps compiled intents */
-};
 
 int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *diagnostics,
                       FluxProgram **out)
@@ -172,157 +165,9 @@ const char *flux_version(void)
     return "0.1.0";
 }
 
-/* ---- running ---- */
-
 static FxRuntime *runtime(FluxProgram *fp)
 {
-    if (!fp->rt)
-        fp->rt = fx_runtime_new(fp->prog);
-    return fp->rt;
-}
-
-static FxBudgets budgets_from(const FluxRunOptions *o)
-{
-    FxBudgets b = fx_budgets_default();
-    if (o && o->max_steps)
-        b.max_steps = o->max_steps;
-    if (o && o->max_depth)
-        b.max_depth = o->max_depth;
-    if (o && o->max_memory_mb)
-        b.max_memory_mb = o->max_memory_mb;
-    if (o && o->max_seconds > 0)
-        b.max_seconds = o->max_seconds;
-    return b;
-}
-
-static void json_string(const char *s, FxBuf *out)
-{
-    FxValue v = fx_val_string(s, strlen(s));
-    fx_val_print_json(v, out);
-    fx_value_release(v);
-}
-
-/* The outermost call of EXPR under any indexing: what the run is "of". */
-static const FxExpr *outer_call(const FxExpr *e)
-{
-    while (e->kind == FX_EXPR_INDEX)
-        e = e->u.index.base;
-    return e->kind == FX_EXPR_CALL && e->ref == FX_REF_INTENT ? e : NULL;
-}
-
-/* {"n": 100}: the outermost call's arguments, evaluated on their own. */
-static void json_input(FluxProgram *fp, const FxExpr *call, FxBuf *out)
-{
-    fx_buf_putc(out, '{');
-    for (size_t i = 0; call && i < call->u.call.n_args; i++) {
-        FxGraph *g = fx_lower_expr(fp->prog, call->u.call.args[i], "<argument>");
-        FxValue v;
-        if (i)
-            fx_buf_puts(out, ", ");
-        json_string(call->ref_intent->params[i].name, out);
-        fx_buf_puts(out, ": ");
-        if (fx_runtime_eval(runtime(fp), g, &v) == FX_OK) {
-            fx_val_print_json(v, out);
-            fx_value_release(v);
-        } else {
-            fx_buf_puts(out, "null");
-        }
-        fx_graph_free(g);
-    }
-    fx_buf_putc(out, '}');
-}
-
-static void json_record(FluxProgram *fp, const FxExpr *e, const FxGraph *g, FxValue v,
-                        double ms, FxBuf *out)
-{
-    const FxExpr *call = outer_call(e);
-    FxHardware hw = fx_hw_detect();
-    FxBuf hwtext = {0};
-    fx_hw_describe(&hw, &hwtext);
-    bool checked = false;
-    const FxGraph *ig = call ? fx_runtime_graph(runtime(fp), call->ref_intent->name) : g;
-    for (uint32_t i = 0; i < ig->n_nodes; i++)
-        checked |= ig->nodes[i].op == FX_NODE_CHECK;
-    fx_buf_puts(out, "{\"execution_id\": null, \"intent\": ");
-    if (call)
-        json_string(call->ref_intent->name, out);
-    else
-        fx_buf_puts(out, "null");
-    fx_buf_puts(out, ", \"graph_version\": \"v1\", \"input\": ");
-    json_input(fp, call, out);
-    fx_buf_puts(out, ", \"output\": ");
-    fx_val_print_json(v, out);
-    fx_buf_puts(out, ", \"decision_tree\": [], \"hardware\": ");
-    json_string(fx_buf_str(&hwtext), out);
-    fx_buf_printf(out, ", \"duration_ms\": %.3f, \"optimizations_applied\": [], "
-                       "\"proof_ids\": [], \"verified\": ", ms);
-    json_string(checked ? "by construction: version v1 is the naive reading of the "
-                          "constraints, postconditions checked on the result"
-                        : "by construction: version v1 is the naive reading of the constraints",
-                out);
-    fx_buf_puts(out, "}");
-    fx_buf_free(&hwtext);
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, FILE *diagnostics,
-             FluxResult *out)
-{
-    memset(out, 0, sizeof(*out));
-    FxDiag d = {0};
-    FxArena arena = {0};
-    FxSource *src = fx_diag_add_source(&d, "<expr>", expr, strlen(expr));
-    FxExpr *e = fx_parse_expression(&d, src, &arena);
-    FxDiag *saved = fp->prog->diag;
-    fp->prog->diag = &d;
-    bool ok = e && fx_check_expression(fp->prog, e);
-    fp->prog->diag = saved;
-    int status = FLUX_OK;
-    if (!ok) {
-        if (diagnostics)
-            fx_diag_render(&d, diagnostics);
-        status = FLUX_ERR_USAGE;
-        goto out;
-    }
-    FxRuntime *rt = runtime(fp);
-    fx_runtime_set_budgets(rt, budgets_from(options));
-    FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
-    FxValue v;
-    double start = now_ms();
-    FxStatus st = fx_runtime_eval(rt, g, &v);
-    out->duration_ms = now_ms() - start;
-    if (st != FX_OK) {
-        if (diagnostics)
-            fprintf(diagnostics, "%s\n", fx_runtime_error(rt));
-        status = FLUX_ERR_RUNTIME;
-    } else {
-        FxBuf text = {0}, json = {0};
-        fx_val_print(v, &text);
-        out->text = fx_buf_take(&text);
-        if (options && options->want_json) {
-            json_record(fp, e, g, v, out->duration_ms, &json);
-            out->json = fx_buf_take(&json);
-        }
-        fx_value_release(v);
-    }
-    fx_graph_free(g);
-out:
-    fx_arena_free(&arena);
-    fx_diag_free(&d);
-    return status;
-}
-
-void flux_result_free(FluxResult *r)
-{
-    free(r->text);
-    free(r->json);
-    r->text = r->json = NULL;
+    return fx_api_runtime(fp);
 }
 
 int flux_graph(FluxProgram *fp, const char *intent, const char *version, const char *format,

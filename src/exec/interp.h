@@ -31,11 +31,14 @@ typedef struct FxBudgets {
 /* The defaults: 10^10 steps, depth 10^7, 4096 MB, 600 s. */
 FxBudgets fx_budgets_default(void);
 
-/* Hooks for tracing: called, when set, at every call and every decision. */
+/* Hooks for tracing: called, when set, at every call and every decision.
+ * depth is the number of frames active in the caller (1: the evaluated
+ * expression itself, 2: the intent it called, ...). */
 typedef struct FxHooks {
     void *ctx;
-    void (*on_call)(void *ctx, const FxGraph *callee, const FxValue *args, size_t n_args);
-    void (*on_decision)(void *ctx, const FxGraph *g, FxNodeId node, bool taken);
+    void (*on_call)(void *ctx, const FxGraph *callee, const FxValue *args, size_t n_args,
+                    size_t depth);
+    void (*on_decision)(void *ctx, const FxGraph *g, FxNodeId node, bool taken, size_t depth);
 } FxHooks;
 
 /* A runtime for one checked program: graphs are lowered and compiled on
@@ -45,6 +48,12 @@ FxRuntime *fx_runtime_new(const FxProgram *prog);
 void fx_runtime_free(FxRuntime *rt);
 void fx_runtime_set_budgets(FxRuntime *rt, FxBudgets b);
 void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks);
+
+/* Runs g (taken over: freed with the runtime) for its intent from now on,
+ * instead of lowering the intent's constraints: how a stored version is
+ * replayed. Must come before anything that calls the intent is compiled.
+ * Returns false when the intent is unknown or already compiled. */
+bool fx_runtime_use_graph(FxRuntime *rt, FxGraph *g);
 
 /* The graph the runtime runs for an intent (v1 unless installed otherwise). */
 const FxGraph *fx_runtime_graph(FxRuntime *rt, const char *intent);
@@ -58,6 +67,14 @@ FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args,
                          FxValue *out) FX_MUST_CHECK;
 
 const char *fx_runtime_error(const FxRuntime *rt);
+
+/* The last call the evaluated expression itself made (not a call made
+ * inside an intent): for `f(x)[2]` that is f with x's value. Borrowed until
+ * the next run; NULL before any. */
+const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args, size_t *out_n);
+
+/* Zeroes every execution counter, so that the next run's counts are its own. */
+void fx_runtime_reset_counts(FxRuntime *rt);
 
 /* Statistics of the last run. */
 typedef struct FxRunStats {

@@ -64,12 +64,16 @@ struct FxRuntime {
     FX_VEC(ValueVec) builders;
     FxBudgets budgets;
     FxHooks hooks;
+    const FxGraph *top_callee; /* the expression's own last call, for the record */
+    ValueVec top_args;
     bool has_hooks;
     FxRunStats stats;
     uint64_t side_steps; /* steps taken outside the loop's own count */
     struct timespec started;
     char error[1024];
 };
+
+static void drop_top_call(FxRuntime *rt);
 
 FxBudgets fx_budgets_default(void)
 {
@@ -119,6 +123,8 @@ void fx_runtime_free(FxRuntime *rt)
     free(rt->stack);
     free(rt->frames);
     fx_vec_free(&rt->builders);
+    drop_top_call(rt);
+    fx_vec_free(&rt->top_args);
     free(rt);
 }
 
@@ -134,6 +140,20 @@ FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
     fx_vec_push(&rt->funcs, nf);
     fx_compile(rt, fx_lower_intent(rt->prog, in), f);
     return f;
+}
+
+bool fx_runtime_use_graph(FxRuntime *rt, FxGraph *g)
+{
+    const FxIntent *in = fx_program_find_intent(rt->prog, g->intent);
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (in && strcmp(nf->name, in->name) == 0) return false;
+    if (!in)
+        return false;
+    FxFunc *f = fx_xcalloc(1, sizeof(*f));
+    f->owns_graph = true;
+    NamedFunc nf = {in->name, f};
+    fx_vec_push(&rt->funcs, nf);
+    fx_compile(rt, g, f);
+    return true;
 }
 
 const FxGraph *fx_runtime_graph(FxRuntime *rt, const char *intent)
@@ -595,6 +615,44 @@ static void finish_stats(FxRuntime *rt, uint64_t used, uint64_t calls, uint64_t 
     rt->stats.max_depth = deepest;
 }
 
+static void drop_top_call(FxRuntime *rt)
+{
+    fx_vec_foreach(FxValue, v, &rt->top_args) fx_value_release(*v);
+    rt->top_args.len = 0;
+    rt->top_callee = NULL;
+}
+
+/* Keeps the arguments of a call made by the entry frame: the record of an
+ * execution names them as its input. */
+static void note_top_call(FxRuntime *rt, const FxFunc *callee, const FxValue *args, uint32_t n)
+{
+    drop_top_call(rt);
+    rt->top_callee = callee->g;
+    for (uint32_t i = 0; i < n; i++) {
+        fx_value_retain(args[i]);
+        fx_vec_push(&rt->top_args, args[i]);
+    }
+}
+
+const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args, size_t *out_n)
+{
+    *out_args = rt->top_args.data;
+    *out_n = rt->top_args.len;
+    return rt->top_callee;
+}
+
+void fx_runtime_reset_counts(FxRuntime *rt)
+{
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs)
+    {
+        memset(nf->fn->block_counts, 0, nf->fn->n_blocks * sizeof(uint64_t));
+    }
+    fx_vec_foreach(FxFunc *, f, &rt->exprs)
+    {
+        memset((*f)->block_counts, 0, (*f)->n_blocks * sizeof(uint64_t));
+    }
+}
+
 /* ---- the loop ---- */
 
 #define INT_BINOP(builtin_op)                                                                      \
@@ -698,6 +756,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     FxValue *out)
 {
     rt->stats = (FxRunStats){0};
+    drop_top_call(rt);
     rt->side_steps = 0;
     rt->error[0] = '\0';
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
@@ -782,7 +841,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (hooked && rt->hooks.on_decision) {
                 FxNodeId nid = {I->node};
-                rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v);
+                rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v, nframes);
             }
             if (!v) {
                 counts[I->tb]++;
@@ -837,7 +896,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             bool v = R[I->d].u.b;
             if (I->c && hooked && rt->hooks.on_decision) {
                 FxNodeId nid = {I->node};
-                rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v);
+                rt->hooks.on_decision(rt->hooks.ctx, fn->g, nid, v, nframes);
             }
             if (v == (I->op == OP_JMPT)) {
                 counts[I->tb]++;
@@ -892,6 +951,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 rt->n_frames--;
                 frames = rt->frames;
             }
+            if (nframes == 1)
+                note_top_call(rt, callee, R + I->b, I->c);
             frames[nframes++] = (Frame){fn, pc, base, I->d};
             FxValue *A = stack + nb;
             for (uint64_t m = callee->natural_mask; m; m &= m - 1) {
@@ -905,7 +966,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (nframes > deepest)
                 deepest = nframes;
             if (hooked && rt->hooks.on_call)
-                rt->hooks.on_call(rt->hooks.ctx, callee->g, A, I->c);
+                rt->hooks.on_call(rt->hooks.ctx, callee->g, A, I->c, nframes - 1);
             fn = callee;
             counts = fn->block_counts;
             counts[0]++;

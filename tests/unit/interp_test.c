@@ -12,16 +12,18 @@ typedef struct Seen {
     size_t calls, decisions, taken;
 } Seen;
 
-static void on_call(void *ctx, const FxGraph *g, const FxValue *args, size_t n)
+static void on_call(void *ctx, const FxGraph *g, const FxValue *args, size_t n, size_t depth)
 {
+    (void)depth;
     (void)g;
     (void)args;
     (void)n;
     ((Seen *)ctx)->calls++;
 }
 
-static void on_decision(void *ctx, const FxGraph *g, FxNodeId node, bool taken)
+static void on_decision(void *ctx, const FxGraph *g, FxNodeId node, bool taken, size_t depth)
 {
+    (void)depth;
     (void)g;
     (void)node;
     ((Seen *)ctx)->decisions++;

@@ -1,0 +1,176 @@
+/*
+ * cmd_store.c: the subcommands that read or write the store: `traces`,
+ * `history`, `explain`, `replay`; and the store options `run` shares.
+ *
+ * The store is --store DIR, else $FLUX_STORE, else ./.flux (docs/cli.md).
+ * An unusable store is exit 4.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "flux.h"
+
+typedef struct Args {
+    const char *positional[3];
+    int n_positional;
+    const char *store, *version;
+    bool json, keep_values;
+    long last;
+} Args;
+
+/* The options these commands share; returns 0, or the usage exit code. */
+static int parse(const char *cmd, int argc, char **argv, Args *a, const char *usage)
+{
+    memset(a, 0, sizeof(*a));
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bool has_value = i + 1 < argc;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            fputs(usage, stdout);
+            return -1;
+        } else if (!strcmp(s, "--json")) {
+            a->json = true;
+        } else if (!strcmp(s, "--keep-values")) {
+            a->keep_values = true;
+        } else if (!strcmp(s, "--no-learn") || !strcmp(s, "--quiet")) {
+            /* accepted everywhere: this build learns nothing yet */
+        } else if (!strcmp(s, "--store") && has_value) {
+            a->store = argv[++i];
+        } else if (!strcmp(s, "--version") && has_value) {
+            a->version = argv[++i];
+        } else if (!strcmp(s, "--last") && has_value) {
+            char *end;
+            a->last = strtol(argv[++i], &end, 10);
+            if (*end || a->last <= 0)
+                return fx_cli_usage_error(cmd, "--last needs a positive number");
+        } else if (s[0] == '-' && s[1]) {
+            return fx_cli_usage_error(cmd, "unknown option `%s`", s);
+        } else if (a->n_positional < 3) {
+            a->positional[a->n_positional++] = s;
+        } else {
+            return fx_cli_usage_error(cmd, "unexpected argument `%s`", s);
+        }
+    }
+    return 0;
+}
+
+/* Loads FILE and opens the store; returns an exit code, 0 when both are open. */
+static int open_both(const char *path, const char *store_dir, FluxProgram **prog,
+                     FluxStore **store)
+{
+    *prog = NULL;
+    *store = NULL;
+    int status = flux_program_load(path, NULL, stderr, prog);
+    if (status != FLUX_OK)
+        return status;
+    status = flux_store_open(store_dir, stderr, store);
+    if (status != FLUX_OK) {
+        flux_program_free(*prog);
+        *prog = NULL;
+    }
+    return status;
+}
+
+static int finish(FluxProgram *prog, FluxStore *store, int status)
+{
+    int closed = flux_store_close(store, stderr);
+    flux_program_free(prog);
+    return status != FLUX_OK ? status : closed;
+}
+
+int fx_cmd_traces(int argc, char **argv)
+{
+    static const char usage[] =
+            "usage: flux traces FILE [INTENT] [--last N] [--json] [--store DIR]\n\n"
+            "Lists the recorded executions of FILE's intents (or of INTENT), newest first:\n"
+            "as a table, or with --json one execution record per line.\n";
+    Args a;
+    int rc = parse("traces", argc, argv, &a, usage);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (a.n_positional < 1 || a.n_positional > 2)
+        return fx_cli_usage_error("traces", "usage: flux traces FILE [INTENT]");
+    FluxProgram *prog;
+    FluxStore *store;
+    int status = open_both(a.positional[0], a.store, &prog, &store);
+    if (status != FLUX_OK)
+        return status;
+    status = flux_traces(store, prog, a.n_positional > 1 ? a.positional[1] : NULL, a.last,
+                         a.json, stdout, stderr);
+    return finish(prog, store, status);
+}
+
+int fx_cmd_history(int argc, char **argv)
+{
+    static const char usage[] =
+            "usage: flux history FILE [INTENT] [--json] [--store DIR]\n\n"
+            "The lineage of FILE's intents (or of INTENT): every graph version, the\n"
+            "rewrite and proof that made it, the evidence that triggered it, when.\n";
+    Args a;
+    int rc = parse("history", argc, argv, &a, usage);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (a.n_positional < 1 || a.n_positional > 2)
+        return fx_cli_usage_error("history", "usage: flux history FILE [INTENT]");
+    FluxProgram *prog;
+    FluxStore *store;
+    int status = open_both(a.positional[0], a.store, &prog, &store);
+    if (status != FLUX_OK)
+        return status;
+    status = flux_history(store, prog, a.n_positional > 1 ? a.positional[1] : NULL, a.json,
+                          stdout, stderr);
+    return finish(prog, store, status);
+}
+
+int fx_cmd_explain(int argc, char **argv)
+{
+    static const char usage[] =
+            "usage: flux explain FILE EXPR [--json] [--store DIR]\n\n"
+            "Evaluates EXPR, records it, and prints its provenance: the version used and\n"
+            "why, the decisions taken, the proofs that cover it, how the result was\n"
+            "verified, and where it came from.\n";
+    Args a;
+    int rc = parse("explain", argc, argv, &a, usage);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (a.n_positional != 2)
+        return fx_cli_usage_error("explain", "usage: flux explain FILE EXPR");
+    FluxProgram *prog;
+    FluxStore *store;
+    int status = open_both(a.positional[0], a.store, &prog, &store);
+    if (status != FLUX_OK)
+        return status;
+    flux_program_use_store(prog, store, a.keep_values);
+    status = flux_explain(prog, a.positional[1], NULL, a.json, stdout, stderr);
+    return finish(prog, store, status);
+}
+
+int fx_cmd_replay(int argc, char **argv)
+{
+    static const char usage[] =
+            "usage: flux replay EXEC_ID [--version vN] [--json] [--store DIR]\n\n"
+            "Re-runs a recorded execution (exec_12 or 12) on the version it used, or on\n"
+            "vN, and compares the result, the path and the time with the record.\n";
+    Args a;
+    int rc = parse("replay", argc, argv, &a, usage);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (a.n_positional != 1)
+        return fx_cli_usage_error("replay", "usage: flux replay EXEC_ID");
+    const char *id_text = a.positional[0];
+    if (!strncmp(id_text, "exec_", 5))
+        id_text += 5;
+    char *end;
+    long long id = strtoll(id_text, &end, 10);
+    if (*end || id <= 0)
+        return fx_cli_usage_error("replay", "`%s` is not an execution id", a.positional[0]);
+    FluxStore *store;
+    int status = flux_store_open(a.store, stderr, &store);
+    if (status != FLUX_OK)
+        return status;
+    status = flux_replay(store, id, a.version, NULL, a.json, stdout, stderr);
+    return finish(NULL, store, status);
+}

@@ -1,0 +1,48 @@
+/*
+ * api_int.h: what the files of src/api share: the structs behind the
+ * public handles of include/flux.h. Private to src/api.
+ */
+#ifndef FX_API_INT_H
+#define FX_API_INT_H
+
+#include "exec/interp.h"
+#include "flux.h"
+#include "lang/program.h"
+#include "trace/store.h"
+
+struct FluxStore {
+    FxStore *store;
+};
+
+struct FluxProgram {
+    FxDiag diag;
+    FxProgram *prog;
+    FxRuntime *rt;      /* made on the first run; keeps compiled intents */
+    FluxStore *store;   /* where runs are recorded, or NULL */
+    bool keep_values;   /* record large values whole */
+};
+
+FxRuntime *fx_api_runtime(FluxProgram *fp);
+FxBudgets fx_api_budgets(const FluxRunOptions *o);
+
+/* Parses and checks EXPR against the program; NULL after writing the
+ * diagnostics. The expression lives in arena. */
+FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FILE *diagnostics);
+
+/* Records the run that just ended (value v of expression graph g, which
+ * took ms) when a store is in use; returns its id, or 0 when nothing was
+ * recorded (no store, or EXPR called no intent). A store error is written
+ * to diagnostics and returned as -1. */
+long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
+                        FILE *diagnostics);
+
+/* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
+const char *fx_api_hardware(void);
+
+/* The JSON of a value into out (exact integers). */
+void fx_api_json_string(const char *s, FxBuf *out);
+
+/* A top-level field of a JSON object as its raw text, or NULL; caller frees. */
+char *fx_api_json_field(const char *json, const char *key);
+
+#endif

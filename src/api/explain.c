@@ -1,0 +1,442 @@
+/*
+ * explain.c: `flux explain`: evaluate, then say why the value is what it is.
+ *
+ * The tree has five branches, each built from something the run or the
+ * program really holds, never from names:
+ *   - version: the graph version used and why it was chosen;
+ *   - decisions: the branches the intent's own call took, each mapped back
+ *     to the constraint it came from through the node's source position;
+ *   - proofs: what covers the version (v1 is not a rewrite and needs none)
+ *     and the verdict on each declared property;
+ *   - verified: the constraints checked on this very output (sortedness
+ *     and permutation are checked again here, on the value);
+ *   - provenance: for an element of a comprehension's result, the
+ *     candidate that produced it and the tests it passed, evaluated again;
+ *     for a recursive intent, the sub-results its own call combined.
+ * A recursive call made in the intent's own frame is kept only when the
+ * callee is the intent itself.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_int.h"
+#include "graph/lower.h"
+
+#define MAX_DECISIONS 24
+#define MAX_SUBCALLS 8
+
+typedef struct SubCall {
+    const FxGraph *callee;
+    FX_VEC(FxValue) args;
+} SubCall;
+
+typedef struct Trace {
+    struct {
+        FxNodeId node;
+        bool taken;
+    } decisions[MAX_DECISIONS];
+    size_t n_decisions;
+    const FxGraph *top;
+    SubCall calls[MAX_SUBCALLS];
+    size_t n_calls;
+} Trace;
+
+static void drop_calls(Trace *t)
+{
+    for (size_t i = 0; i < t->n_calls; i++) {
+        fx_vec_foreach(FxValue, v, &t->calls[i].args) fx_value_release(*v);
+        fx_vec_free(&t->calls[i].args);
+    }
+    t->n_calls = 0;
+}
+
+/* depth 1 is the expression; a call from it starts a new top call, whose
+ * own decisions (depth 2) and calls (made at depth 2) are kept. */
+static void on_call(void *ctx, const FxGraph *callee, const FxValue *args, size_t n,
+                    size_t depth)
+{
+    Trace *t = ctx;
+    if (depth == 1) {
+        t->top = callee;
+        t->n_decisions = 0;
+        drop_calls(t);
+    } else if (depth == 2 && callee == t->top && t->n_calls < MAX_SUBCALLS) {
+        /* the recursion's own sub-results; helpers such as a kind predicate
+         * are explained where they matter (the provenance branch) */
+        SubCall *s = &t->calls[t->n_calls++];
+        s->callee = callee;
+        memset(&s->args, 0, sizeof(s->args));
+        for (size_t i = 0; i < n; i++) {
+            fx_value_retain(args[i]);
+            fx_vec_push(&s->args, args[i]);
+        }
+    }
+}
+
+static void on_decision(void *ctx, const FxGraph *g, FxNodeId node, bool taken, size_t depth)
+{
+    Trace *t = ctx;
+    if (depth == 2 && g == t->top && t->n_decisions < MAX_DECISIONS) {
+        t->decisions[t->n_decisions].node = node;
+        t->decisions[t->n_decisions++].taken = taken;
+    }
+}
+
+/* ---- the tree, built as text and as JSON side by side ---- */
+
+typedef struct Tree {
+    FxBuf text, json;
+    bool first_branch;
+} Tree;
+
+static void branch(Tree *t, const char *name, const char *line)
+{
+    fx_buf_printf(&t->text, "|- %s: %s\n", name, line);
+}
+
+static void leaf(Tree *t, const char *line)
+{
+    fx_buf_printf(&t->text, "|    - %s\n", line);
+}
+
+static void json_key(Tree *t, const char *key)
+{
+    fx_buf_printf(&t->json, "%s\"%s\": ", t->first_branch ? "" : ", ", key);
+    t->first_branch = false;
+}
+
+static void json_list_item(FxBuf *b, bool first, const char *s)
+{
+    if (!first)
+        fx_buf_puts(b, ", ");
+    fx_api_json_string(s, b);
+}
+
+/* The text of a source span on one line, for quoting a constraint. */
+static char *span_text(FxSpan sp)
+{
+    return fx_xasprintf("%.*s", (int)sp.len, sp.src->text + sp.offset);
+}
+
+static size_t span_line(FxSpan sp)
+{
+    size_t line, col;
+    fx_diag_position(sp.src, sp.offset, &line, &col);
+    return line;
+}
+
+/* The constraint a graph node came from: the one whose span holds it. */
+static const FxConstraint *constraint_at(const FxIntent *in, const FxNode *n)
+{
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        size_t line = span_line((*kp)->span);
+        if (n->origin.file && line == n->origin.line)
+            return *kp;
+    }
+    return NULL;
+}
+
+static void explain_version(Tree *t, const FxGraph *g, long long id)
+{
+    char *line = fx_xasprintf("%s of `%s`, the only version of its lineage: the naive graph "
+                              "read from the constraints", g->version, g->intent);
+    branch(t, "version", line);
+    if (id > 0) {
+        char *rec = fx_xasprintf("recorded as exec_%lld", id);
+        leaf(t, rec);
+        free(rec);
+    }
+    json_key(t, "version");
+    fx_buf_puts(&t->json, "{\"label\": ");
+    fx_api_json_string(g->version, &t->json);
+    fx_buf_puts(&t->json, ", \"why\": ");
+    fx_api_json_string("the only version of its lineage: the naive graph read from the "
+                       "constraints", &t->json);
+    fx_buf_puts(&t->json, "}");
+    free(line);
+}
+
+static const FxConstraint *otherwise_equation(const FxIntent *in)
+{
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) if ((*kp)->kind == FX_CON_EQUATION &&
+                                                             (*kp)->u.eq.tier == FX_TIER_OTHERWISE) return *kp;
+    return NULL;
+}
+
+static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in)
+{
+    branch(t, "decisions", tr->n_decisions ? "the branches its own call took" : "none: "
+                                                  "nothing to choose between");
+    json_key(t, "decisions");
+    fx_buf_puts(&t->json, "[");
+    bool any_taken = false;
+    for (size_t i = 0; i < tr->n_decisions; i++) {
+        const FxNode *n = fx_graph_node(tr->top, tr->decisions[i].node);
+        const FxConstraint *k = constraint_at(in, n);
+        char *what = k ? span_text(k->span) : fx_xstrdup("a condition");
+        bool eq = k && k->kind == FX_CON_EQUATION;
+        bool taken = tr->decisions[i].taken;
+        any_taken |= eq && taken;
+        char *line = fx_xasprintf("`%s` (line %u) %s", what, n->origin.line,
+                                  eq ? (taken ? "applies" : "does not apply")
+                                     : (taken ? "held" : "did not hold"));
+        leaf(t, line);
+        json_list_item(&t->json, i == 0, line);
+        free(line);
+        free(what);
+    }
+    const FxConstraint *other = otherwise_equation(in);
+    if (!any_taken && other && tr->n_decisions) {
+        char *what = span_text(other->span);
+        char *line = fx_xasprintf("`%s` (line %zu) applies: the unguarded equation, as no earlier "
+                                  "one did", what, span_line(other->span));
+        leaf(t, line);
+        json_list_item(&t->json, false, line);
+        free(line);
+        free(what);
+    }
+    fx_buf_puts(&t->json, "]");
+}
+
+static void explain_proofs(Tree *t, const FxIntent *in)
+{
+    branch(t, "proofs", "none needed: v1 is not a rewrite, it is the constraints themselves");
+    json_key(t, "proofs");
+    fx_buf_puts(&t->json, "{\"ids\": [], \"properties\": [");
+    bool first = true;
+    fx_vec_foreach(FxProperty *, pp, &in->properties)
+    {
+        const FxProperty *p = *pp;
+        static const char *const names[] = {"unchecked", "holds", "assumed", "false"};
+        char *line = fx_xasprintf("property %s: %s%s%s", p->name, names[p->verdict],
+                                  p->reason ? ", " : "", p->reason ? p->reason : "");
+        leaf(t, line);
+        json_list_item(&t->json, first, line);
+        first = false;
+        free(line);
+    }
+    fx_buf_puts(&t->json, "]}");
+}
+
+/* Sorted as the order constraint says? */
+static bool is_sorted(FxValue list, bool descending)
+{
+    for (size_t i = 1; i < fx_val_list_len(list); i++) {
+        bool ok;
+        int c = fx_val_compare(fx_val_list_at(list, i - 1), fx_val_list_at(list, i), &ok);
+        if (!ok || (descending ? c < 0 : c > 0))
+            return false;
+    }
+    return true;
+}
+
+static int cmp_values(const void *a, const void *b)
+{
+    bool ok;
+    return fx_val_compare(*(const FxValue *)a, *(const FxValue *)b, &ok);
+}
+
+/* Same elements, counted with multiplicity. */
+static bool same_multiset(FxValue a, FxValue b)
+{
+    size_t n = fx_val_list_len(a);
+    if (n != fx_val_list_len(b))
+        return false;
+    FxValue *x = fx_xmalloc((n + 1) * sizeof(FxValue)), *y = fx_xmalloc((n + 1) * sizeof(FxValue));
+    for (size_t i = 0; i < n; i++) {
+        x[i] = fx_val_list_at(a, i);
+        y[i] = fx_val_list_at(b, i);
+    }
+    qsort(x, n, sizeof(FxValue), cmp_values);
+    qsort(y, n, sizeof(FxValue), cmp_values);
+    bool same = true;
+    for (size_t i = 0; i < n && same; i++)
+        same = fx_val_equal(x[i], y[i]);
+    free(x);
+    free(y);
+    return same;
+}
+
+static void explain_verified(Tree *t, const FxIntent *in, FxValue result, const FxValue *args)
+{
+    branch(t, "verified", "the constraints, on this output");
+    json_key(t, "verified");
+    fx_buf_puts(&t->json, "[");
+    bool first = true;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        const FxConstraint *k = *kp;
+        char *what = span_text(k->span), *line = NULL;
+        if (k->kind == FX_CON_ORDER && result.kind == FX_VAL_LIST)
+            line = fx_xasprintf("`%s`: checked again here: %s (%zu elements)", what,
+                                is_sorted(result, k->u.order.descending) ? "holds" : "FAILS",
+                                fx_val_list_len(result));
+        else if (k->kind == FX_CON_PERMUTATION && k->u.perm.of->kind == FX_EXPR_NAME &&
+                 k->u.perm.of->ref == FX_REF_PARAM && result.kind == FX_VAL_LIST)
+            line = fx_xasprintf("`%s`: checked again here: %s", what,
+                                same_multiset(result, args[k->u.perm.of->ref_index])
+                                        ? "holds, the same elements as often"
+                                        : "FAILS");
+        else if (k->kind == FX_CON_POST)
+            line = fx_xasprintf("`%s`: checked on the result as it was built: holds", what);
+        else
+            line = fx_xasprintf("`%s`: holds by construction, the value is built from it", what);
+        leaf(t, line);
+        json_list_item(&t->json, first, line);
+        first = false;
+        free(line);
+        free(what);
+    }
+    fx_buf_puts(&t->json, "]");
+}
+
+/* `f(x)[k]` where f's result is a comprehension: the candidate and its tests. */
+static void explain_element(Tree *t, FluxProgram *fp, const FxIntent *in, FxValue element,
+                            int64_t index)
+{
+    const FxConstraint *k = NULL;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) if ((*kp)->kind == FX_CON_COMPREHENSION) k = *kp;
+    if (!k)
+        return;
+    FxBuf v = {0};
+    fx_val_print(element, &v);
+    char *cond = span_text(k->u.comp.cond->span);
+    char *line = fx_xasprintf("element %lld is %s: the candidate %s = %s passed `%s`",
+                              (long long)index, fx_buf_str(&v), k->u.comp.var, fx_buf_str(&v), cond);
+    branch(t, "provenance", line);
+    json_key(t, "provenance");
+    fx_buf_puts(&t->json, "{\"element\": ");
+    fx_val_print_json(element, &t->json);
+    fx_buf_puts(&t->json, ", \"because\": [");
+    json_list_item(&t->json, true, line);
+    if (k->u.comp.kind_pred) {
+        const FxIntent *pred = k->u.comp.kind_pred;
+        FxValue answer;
+        FxRuntime *rt = fx_api_runtime(fp);
+        bool ok = fx_runtime_call(rt, pred->name, &element, 1, &answer) == FX_OK;
+        const FxConstraint *def = pred->constraints.len ? pred->constraints.data[0] : NULL;
+        char *body = def ? span_text(def->span) : fx_xstrdup("?");
+        char *why = fx_xasprintf("and %s(%s) = %s, evaluated again now, where `%s` is defined "
+                                 "by `%s`", pred->name, fx_buf_str(&v),
+                                 ok ? (answer.u.b ? "true" : "false") : "(failed)",
+                                 pred->name, body);
+        leaf(t, why);
+        json_list_item(&t->json, false, why);
+        free(why);
+        free(body);
+    }
+    fx_buf_puts(&t->json, "]}");
+    free(line);
+    free(cond);
+    fx_buf_free(&v);
+}
+
+static void explain_subresults(Tree *t, FluxProgram *fp, Trace *tr)
+{
+    if (!tr->n_calls)
+        return;
+    branch(t, "sub-results", "the recursive calls its own call combined, evaluated again");
+    json_key(t, "sub_results");
+    fx_buf_puts(&t->json, "[");
+    for (size_t i = 0; i < tr->n_calls; i++) {
+        SubCall *s = &tr->calls[i];
+        FxBuf call = {0};
+        fx_buf_printf(&call, "%s(", s->callee->intent);
+        for (size_t a = 0; a < s->args.len; a++) {
+            if (a)
+                fx_buf_puts(&call, ", ");
+            fx_val_print(s->args.data[a], &call);
+        }
+        fx_buf_puts(&call, ")");
+        FxValue v;
+        FxRuntime *rt = fx_api_runtime(fp);
+        if (fx_runtime_call(rt, s->callee->intent, s->args.data, s->args.len, &v) == FX_OK) {
+            fx_buf_puts(&call, " = ");
+            fx_val_print(v, &call);
+            fx_value_release(v);
+        } else {
+            fx_buf_printf(&call, ": %s", fx_runtime_error(rt));
+        }
+        leaf(t, fx_buf_str(&call));
+        json_list_item(&t->json, i == 0, fx_buf_str(&call));
+        fx_buf_free(&call);
+    }
+    fx_buf_puts(&t->json, "]");
+}
+
+/* An integer index of the outermost INDEX of EXPR, if it is a literal. */
+static bool literal_index(const FxExpr *e, int64_t *out)
+{
+    if (e->kind != FX_EXPR_INDEX || e->u.index.n != 1 || e->u.index.indices[0]->kind != FX_EXPR_INT)
+        return false;
+    *out = strtoll(e->u.index.indices[0]->u.text, NULL, 10);
+    return e->u.index.base->kind == FX_EXPR_CALL;
+}
+
+int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *options, int json,
+                 FILE *out, FILE *diagnostics)
+{
+    FxArena arena = {0};
+    FxExpr *e = fx_api_parse_expr(fp, expr, &arena, diagnostics);
+    if (!e) {
+        fx_arena_free(&arena);
+        return FLUX_ERR_USAGE;
+    }
+    Trace tr = {0};
+    FxHooks hooks = {&tr, on_call, on_decision};
+    FluxResult r;
+    FxRuntime *rt = fx_api_runtime(fp);
+    FluxRunOptions opts = options ? *options : (FluxRunOptions){0};
+    opts.want_json = 1;
+    fx_runtime_set_hooks(rt, &hooks);
+    int status = flux_run(fp, expr, &opts, diagnostics, &r);
+    fx_runtime_set_hooks(rt, NULL);
+    if (status != FLUX_OK && status != FLUX_ERR_STORE) {
+        drop_calls(&tr);
+        fx_arena_free(&arena);
+        return status;
+    }
+    const FxValue *args;
+    size_t n_args;
+    const FxGraph *top = fx_runtime_top_call(rt, &args, &n_args);
+    Tree t = {.first_branch = true};
+    fx_buf_printf(&t.text, "%s = %s\n", expr, r.text);
+    fx_buf_puts(&t.json, "{\"expr\": ");
+    fx_api_json_string(expr, &t.json);
+    char *value = r.json ? fx_api_json_field(r.json, "output") : NULL;
+    fx_buf_printf(&t.json, ", \"value\": %s, \"execution_id\": ", value ? value : "null");
+    free(value);
+    if (r.execution_id)
+        fx_buf_printf(&t.json, "\"exec_%lld\"", r.execution_id);
+    else
+        fx_buf_puts(&t.json, "null");
+    t.first_branch = false;
+    if (top) {
+        const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
+        explain_version(&t, top, r.execution_id);
+        explain_decisions(&t, &tr, in);
+        explain_proofs(&t, in);
+        /* the intent's own value, for the checks (EXPR may index it) */
+        FxValue whole;
+        if (fx_runtime_call(rt, top->intent, args, n_args, &whole) == FX_OK) {
+            explain_verified(&t, in, whole, args);
+            int64_t k;
+            if (literal_index(e, &k) && whole.kind == FX_VAL_LIST && k >= 0 &&
+                (size_t)k < fx_val_list_len(whole))
+                explain_element(&t, fp, in, fx_val_list_at(whole, (size_t)k), k);
+            fx_value_release(whole);
+        }
+        explain_subresults(&t, fp, &tr);
+    }
+    fx_buf_puts(&t.json, "}");
+    fputs(json ? fx_buf_str(&t.json) : fx_buf_str(&t.text), out);
+    if (json)
+        fputc('\n', out);
+    fx_buf_free(&t.text);
+    fx_buf_free(&t.json);
+    flux_result_free(&r);
+    drop_calls(&tr);
+    fx_arena_free(&arena);
+    return status;
+}

@@ -1,0 +1,243 @@
+/*
+ * record.c: the store as the public API shows it: opening it where the
+ * command line says, attaching it to a program, and the two listings,
+ * `flux traces` and `flux history`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_int.h"
+
+int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
+{
+    *out = NULL;
+    if (!dir || !*dir)
+        dir = getenv("FLUX_STORE");
+    if (!dir || !*dir)
+        dir = ".flux";
+    char why[512];
+    FxStore *s;
+    if (fx_store_open(dir, &s, why, sizeof(why)) != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: %s\n", why);
+        return FLUX_ERR_STORE;
+    }
+    FluxStore *fs = fx_xcalloc(1, sizeof(*fs));
+    fs->store = s;
+    *out = fs;
+    return FLUX_OK;
+}
+
+int flux_store_flush(FluxStore *fs, FILE *diagnostics)
+{
+    if (fx_store_flush(fs->store) == FX_OK)
+        return FLUX_OK;
+    if (diagnostics)
+        fprintf(diagnostics, "flux: could not record: %s\n", fx_store_error(fs->store));
+    return FLUX_ERR_STORE;
+}
+
+int flux_store_close(FluxStore *fs, FILE *diagnostics)
+{
+    if (!fs)
+        return FLUX_OK;
+    int status = flux_store_flush(fs, diagnostics);
+    if (fx_store_close(fs->store) != FX_OK && status == FLUX_OK)
+        status = FLUX_ERR_STORE;
+    free(fs);
+    return status;
+}
+
+void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
+{
+    fp->store = fs;
+    fp->keep_values = keep_values != 0;
+}
+
+/* ---- listings ---- */
+
+typedef struct Rows {
+    FX_VEC(char *) json;
+} Rows;
+
+static void keep_row(void *ctx, const char *json)
+{
+    fx_vec_push(&((Rows *)ctx)->json, fx_xstrdup(json));
+}
+
+static long long row_id(const char *json)
+{
+    char *f = fx_api_json_field(json, "execution_id");
+    long long id = 0;
+    if (f)
+        sscanf(f, "\"exec_%lld\"", &id);
+    free(f);
+    return id;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+    long long x = row_id(*(char *const *)a), y = row_id(*(char *const *)b);
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Rows of the intents of prog's root file (or of one), newest first. */
+static FxStatus collect_executions(FluxStore *fs, FluxProgram *fp, const char *intent,
+                                   long last, Rows *rows)
+{
+    FxStatus st = FX_OK;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        if (intent && strcmp(intent, (*in)->name) != 0)
+            continue;
+        st = fx_store_executions(fs->store, (*in)->name, last, keep_row, rows);
+        if (st != FX_OK)
+            break;
+    }
+    qsort(rows->json.data, rows->json.len, sizeof(char *), newest_first);
+    while (last > 0 && rows->json.len > (size_t)last)
+        free(rows->json.data[--rows->json.len]);
+    return st;
+}
+
+static bool known_intent(FluxProgram *fp, const char *intent, FILE *diagnostics)
+{
+    if (!intent)
+        return true;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents) if (!strcmp((*in)->name, intent)) return true;
+    if (diagnostics)
+        fprintf(diagnostics, "flux: no intent `%s` in this program\n", intent);
+    return false;
+}
+
+/* A field for the table, cut to width. Caller frees. */
+static char *cell(const char *json, const char *key, size_t width)
+{
+    char *f = fx_api_json_field(json, key);
+    if (!f)
+        return fx_xstrdup("-");
+    if (strlen(f) > width) {
+        f[width - 3] = '\0';
+        char *cut = fx_xasprintf("%s...", f);
+        free(f);
+        return cut;
+    }
+    return f;
+}
+
+static void print_trace_row(const char *json, FILE *out)
+{
+    const char *keys[] = {"execution_id", "intent", "graph_version", "input", "output",
+                          "duration_ms", "recorded_at"};
+    const size_t widths[] = {14, 18, 4, 24, 28, 10, 30};
+    for (size_t k = 0; k < 7; k++) {
+        char *c = cell(json, keys[k], widths[k]);
+        if (!strcmp(keys[k], "duration_ms")) {
+            char *full = fx_api_json_field(json, "duration_ms");
+            free(c);
+            c = fx_xasprintf("%.3f", full ? strtod(full, NULL) : 0.0);
+            free(full);
+        }
+        size_t len = strlen(c);
+        if (c[0] == '"' && len >= 2) { /* strings without their quotes */
+            c[len - 1] = '\0';
+            memmove(c, c + 1, len - 1);
+        }
+        fprintf(out, "%-*s%s", (int)widths[k], c, k + 1 < 7 ? "  " : "\n");
+        free(c);
+    }
+}
+
+int flux_traces(FluxStore *fs, FluxProgram *fp, const char *intent, long last, int json,
+                FILE *out, FILE *diagnostics)
+{
+    if (!known_intent(fp, intent, diagnostics))
+        return FLUX_ERR_USAGE;
+    Rows rows = {0};
+    FxStatus st = collect_executions(fs, fp, intent, last, &rows);
+    if (!json && rows.json.len)
+        fprintf(out, "%-14s  %-18s  %-4s  %-24s  %-28s  %-10s  %s\n", "execution", "intent", "ver",
+                "input", "output", "ms", "recorded at");
+    fx_vec_foreach(char *, r, &rows.json)
+    {
+        if (json)
+            fprintf(out, "%s\n", *r);
+        else
+            print_trace_row(*r, out);
+        free(*r);
+    }
+    if (!json && rows.json.len == 0 && st == FX_OK)
+        fprintf(out, "no recorded executions%s%s%s\n", intent ? " of `" : "", intent ? intent : "",
+                intent ? "`" : "");
+    fx_vec_free(&rows.json);
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        return FLUX_ERR_STORE;
+    }
+    return FLUX_OK;
+}
+
+static char *plain(char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        memmove(s, s + 1, n - 2);
+        s[n - 2] = '\0';
+    }
+    return s;
+}
+
+static void print_version_row(const char *json, FILE *out)
+{
+    char *intent = plain(cell(json, "intent", 40)), *version = plain(cell(json, "version", 8));
+    char *hash = plain(cell(json, "hash", 20)), *rewrite = plain(cell(json, "rewrite", 60));
+    char *proof = cell(json, "proof_id", 12), *evidence = plain(cell(json, "evidence", 60));
+    char *when = plain(cell(json, "created_at", 40)), *runs = cell(json, "executions", 12);
+    fprintf(out, "%s %s (lineage %s), made %s, %s execution%s\n", intent, version, hash, when,
+            runs, strcmp(runs, "1") ? "s" : "");
+    if (strcmp(rewrite, "null") == 0)
+        fprintf(out, "    the naive graph read from the constraints; correct by construction\n");
+    else
+        fprintf(out, "    rewrite %s, proof %s, evidence %s\n", rewrite, proof, evidence);
+    free(intent);
+    free(version);
+    free(hash);
+    free(rewrite);
+    free(proof);
+    free(evidence);
+    free(when);
+    free(runs);
+}
+
+int flux_history(FluxStore *fs, FluxProgram *fp, const char *intent, int json, FILE *out,
+                 FILE *diagnostics)
+{
+    if (!known_intent(fp, intent, diagnostics))
+        return FLUX_ERR_USAGE;
+    Rows rows = {0};
+    FxStatus st = FX_OK;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        if (!intent || strcmp(intent, (*in)->name) == 0)
+            if ((st = fx_store_versions(fs->store, (*in)->name, keep_row, &rows)) != FX_OK)
+                break;
+    }
+    fx_vec_foreach(char *, r, &rows.json)
+    {
+        if (json)
+            fprintf(out, "%s\n", *r);
+        else
+            print_version_row(*r, out);
+        free(*r);
+    }
+    if (!json && rows.json.len == 0 && st == FX_OK)
+        fprintf(out, "no versions recorded yet: run an intent first\n");
+    fx_vec_free(&rows.json);
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        return FLUX_ERR_STORE;
+    }
+    return FLUX_OK;
+}

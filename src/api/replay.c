@@ -1,0 +1,140 @@
+/*
+ * replay.c: `flux replay EXEC_ID [--version vN]`: time travel.
+ *
+ * The store keeps, for every execution, its EXPR, its result, the version
+ * it ran on, and the full text of the file that defined the intent (by
+ * hash, as it was then). Replay rebuilds the program from that text, runs
+ * the stored graph of the chosen version (not a fresh lowering: an old
+ * version is replayed as it was installed), and compares result, path and
+ * time with the record.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_int.h"
+#include "graph/graph.h"
+
+static char *unquote(char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        memmove(s, s + 1, n - 2);
+        s[n - 2] = '\0';
+    }
+    return s;
+}
+
+/* The program as it was when the execution ran. */
+static FluxProgram *program_of(FluxStore *fs, long long id, FILE *diagnostics)
+{
+    char *path = NULL, *source = NULL;
+    if (fx_store_execution_source(fs->store, id, &path, &source) != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        return NULL;
+    }
+    FluxProgram *fp = fx_xcalloc(1, sizeof(*fp));
+    fp->prog = fx_program_load_text(&fp->diag, path, source, strlen(source), NULL);
+    free(path);
+    free(source);
+    if (fx_diag_errors(&fp->diag)) {
+        if (diagnostics)
+            fx_diag_render(&fp->diag, diagnostics);
+        flux_program_free(fp);
+        return NULL;
+    }
+    return fp;
+}
+
+/* Installs the stored graph of `label` for the intent. */
+static bool use_version(FluxStore *fs, FluxProgram *fp, const char *row, const char *label,
+                        FILE *diagnostics)
+{
+    char *lineage = fx_api_json_field(row, "lineage");
+    long long lid = lineage ? strtoll(lineage, NULL, 10) : 0;
+    free(lineage);
+    char *json = NULL, why[256] = "";
+    FxGraph *g = NULL;
+    if (fx_store_graph(fs->store, lid, label, &json) == FX_OK && json)
+        g = fx_graph_read_json(json, why, sizeof(why));
+    free(json);
+    if (!g || !fx_runtime_use_graph(fx_api_runtime(fp), g)) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store has no usable version %s of this intent%s%s\n",
+                    label, why[0] ? ": " : "", why);
+        fx_graph_free(g);
+        return false;
+    }
+    return true;
+}
+
+static void report(const char *row, long long id, const char *expr, const char *label,
+                   const FluxResult *r, int json, FILE *out)
+{
+    char *was = fx_api_json_field(row, "output"), *ver = unquote(fx_api_json_field(row, "graph_version"));
+    char *ms_then = fx_api_json_field(row, "duration_ms");
+    char *now = fx_api_json_field(r->json, "output");
+    bool same = was && now && strcmp(was, now) == 0;
+    double then = ms_then ? strtod(ms_then, NULL) : 0;
+    bool same_version = ver && strcmp(ver, label) == 0;
+    const char *path = same_version ? "the same version and decisions as recorded"
+                                    : "another version: its graph differs from the recorded one";
+    if (json) {
+        fprintf(out, "{\"execution_id\": \"exec_%lld\", \"expr\": ", id);
+        FxBuf b = {0};
+        fx_api_json_string(expr, &b);
+        fprintf(out, "%s, \"recorded_version\": \"%s\", \"replayed_version\": \"%s\", "
+                     "\"same_result\": %s, \"recorded_output\": %s, \"output\": %s, \"path\": ",
+                fx_buf_str(&b), ver ? ver : "?", label, same ? "true" : "false",
+                was ? was : "null", now ? now : "null");
+        fx_buf_free(&b);
+        fx_api_json_string(path, &b);
+        fprintf(out, "%s, \"recorded_ms\": %.3f, \"ms\": %.3f}\n", fx_buf_str(&b), then,
+                r->duration_ms);
+        fx_buf_free(&b);
+    } else {
+        fprintf(out, "replay of exec_%lld: %s on %s (recorded on %s)\n", id, expr, label,
+                ver ? ver : "?");
+        fprintf(out, "  result: %s, %s\n", r->text,
+                same ? "the same as recorded" : "DIFFERENT from the recorded");
+        if (!same)
+            fprintf(out, "          recorded: %s\n", was ? was : "?");
+        fprintf(out, "  path:   %s\n", path);
+        fprintf(out, "  time:   %.3f ms recorded, %.3f ms now (%.2fx)\n", then, r->duration_ms,
+                then > 0 ? r->duration_ms / then : 0.0);
+    }
+    free(was);
+    free(ver);
+    free(ms_then);
+    free(now);
+}
+
+int flux_replay(FluxStore *fs, long long id, const char *version, const FluxRunOptions *options,
+                int json, FILE *out, FILE *diagnostics)
+{
+    char *row = NULL;
+    if (fx_store_execution(fs->store, id, &row) != FX_OK || !row) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: no execution exec_%lld in this store\n", id);
+        return FLUX_ERR_USAGE;
+    }
+    char *expr = unquote(fx_api_json_field(row, "expr"));
+    char *recorded = unquote(fx_api_json_field(row, "graph_version"));
+    const char *label = version ? version : recorded ? recorded : "v1";
+    int status = FLUX_ERR_USAGE;
+    FluxProgram *fp = expr ? program_of(fs, id, diagnostics) : NULL;
+    if (fp && use_version(fs, fp, row, label, diagnostics)) {
+        FluxRunOptions opts = options ? *options : (FluxRunOptions){0};
+        opts.want_json = 1;
+        FluxResult r;
+        status = flux_run(fp, expr, &opts, diagnostics, &r);
+        if (status == FLUX_OK)
+            report(row, id, expr, label, &r, json, out);
+        flux_result_free(&r);
+    }
+    flux_program_free(fp);
+    free(expr);
+    free(recorded);
+    free(row);
+    return status;
+}

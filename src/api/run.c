@@ -1,0 +1,371 @@
+/*
+ * run.c: evaluating an EXPR, recording the run, and the execution record
+ * of `flux run --json`.
+ *
+ * The record's input is the expression's own last call to an intent (for
+ * `f(x)[2]`, f and x's value), which the runtime keeps as it runs, so the
+ * arguments are never evaluated twice. Recording queues the execution in
+ * the store; the caller flushes (the CLI after printing the value, or
+ * before printing it when --json needs the id).
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api_int.h"
+#include "graph/lower.h"
+#include "hw/hw.h"
+#include "lang/check.h"
+#include "lang/parse.h"
+
+#define SUMMARY_BYTES (64 * 1024)
+
+FxRuntime *fx_api_runtime(FluxProgram *fp)
+{
+    if (!fp->rt)
+        fp->rt = fx_runtime_new(fp->prog);
+    return fp->rt;
+}
+
+FxBudgets fx_api_budgets(const FluxRunOptions *o)
+{
+    FxBudgets b = fx_budgets_default();
+    if (o && o->max_steps)
+        b.max_steps = o->max_steps;
+    if (o && o->max_depth)
+        b.max_depth = o->max_depth;
+    if (o && o->max_memory_mb)
+        b.max_memory_mb = o->max_memory_mb;
+    if (o && o->max_seconds > 0)
+        b.max_seconds = o->max_seconds;
+    return b;
+}
+
+void fx_api_json_string(const char *s, FxBuf *out)
+{
+    FxValue v = fx_val_string(s, strlen(s));
+    fx_val_print_json(v, out);
+    fx_value_release(v);
+}
+
+const char *fx_api_hardware(void)
+{
+    static char line[128];
+    if (!line[0]) {
+        FxHardware hw = fx_hw_detect();
+        FxBuf b = {0};
+        fx_hw_describe(&hw, &b);
+        snprintf(line, sizeof(line), "%s", fx_buf_str(&b));
+        fx_buf_free(&b);
+    }
+    return line;
+}
+
+/* The end of the JSON value that starts at p (a string, number, literal,
+ * array or object); NULL when malformed. */
+static const char *json_value_end(const char *p)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (; *p; p++) {
+        char c = *p;
+        if (in_string) {
+            if (c == '\\' && p[1])
+                p++;
+            else if (c == '"' && (in_string = false, depth == 0))
+                return p + 1;
+            continue;
+        }
+        if (c == '"')
+            in_string = true;
+        else if (c == '[' || c == '{')
+            depth++;
+        else if ((c == ']' || c == '}') && --depth <= 0)
+            return depth == 0 ? p + 1 : p;
+        else if (depth == 0 && (c == ',' || c == '}'))
+            return p;
+    }
+    return depth == 0 ? p : NULL;
+}
+
+char *fx_api_json_field(const char *json, const char *key)
+{
+    char *needle = fx_xasprintf("\"%s\": ", key);
+    const char *at = strstr(json, needle);
+    size_t skip = strlen(needle);
+    free(needle);
+    if (!at)
+        return NULL;
+    const char *start = at + skip, *end = json_value_end(start);
+    return end ? fx_xstrndup(start, (size_t)(end - start)) : NULL;
+}
+
+FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FILE *diagnostics)
+{
+    FxDiag d = {0};
+    /* the source lives with the program: graph nodes keep pointers into it */
+    FxSource *src = fx_diag_add_source(&fp->diag, "<expr>", expr, strlen(expr));
+    FxExpr *e = fx_parse_expression(&d, src, arena);
+    FxDiag *saved = fp->prog->diag;
+    fp->prog->diag = &d;
+    bool ok = e && fx_check_expression(fp->prog, e);
+    fp->prog->diag = saved;
+    if (!ok && diagnostics)
+        fx_diag_render(&d, diagnostics);
+    fx_diag_free(&d);
+    return ok ? e : NULL;
+}
+
+/* {"n": 100}: the arguments of the expression's call of an intent. */
+static void input_json(const FxGraph *callee, const FxValue *args, size_t n, FxBuf *out)
+{
+    fx_buf_putc(out, '{');
+    for (size_t i = 0; callee && i < n && i < callee->n_params; i++) {
+        if (i)
+            fx_buf_puts(out, ", ");
+        fx_api_json_string(callee->param_names[i], out);
+        fx_buf_puts(out, ": ");
+        fx_val_print_json(args[i], out);
+    }
+    fx_buf_putc(out, '}');
+}
+
+static bool has_checks(const FxGraph *g)
+{
+    for (uint32_t i = 0; g && i < g->n_nodes; i++)
+        if (g->nodes[i].op == FX_NODE_CHECK)
+            return true;
+    return false;
+}
+
+static const char *verified_text(const FxGraph *g)
+{
+    return has_checks(g) ? "by construction: version v1 is the naive reading of the constraints, "
+                           "postconditions checked on the result"
+                         : "by construction: version v1 is the naive reading of the constraints";
+}
+
+static const char *v1_reason(void)
+{
+    return "the only version of this lineage: the naive graph read from the constraints";
+}
+
+/* [{"decision": "version v1 of `f`", "reason": ..., "proof_id": null}] */
+static void decisions_json(const FxGraph *g, FxBuf *out)
+{
+    char *what = fx_xasprintf("version %s of `%s`", g->version, g->intent);
+    fx_buf_puts(out, "[{\"decision\": ");
+    fx_api_json_string(what, out);
+    fx_buf_puts(out, ", \"reason\": ");
+    fx_api_json_string(v1_reason(), out);
+    fx_buf_puts(out, ", \"proof_id\": null}]");
+    free(what);
+}
+
+/* The execution record of docs/cli.md. */
+static void record_json(const FxGraph *callee, const FxValue *args, size_t n, FxValue v,
+                        double ms, long long id, FxBuf *out)
+{
+    if (id > 0)
+        fx_buf_printf(out, "{\"execution_id\": \"exec_%lld\", \"intent\": ", id);
+    else
+        fx_buf_puts(out, "{\"execution_id\": null, \"intent\": ");
+    if (callee)
+        fx_api_json_string(callee->intent, out);
+    else
+        fx_buf_puts(out, "null");
+    fx_buf_printf(out, ", \"graph_version\": ");
+    if (callee)
+        fx_api_json_string(callee->version, out);
+    else
+        fx_buf_puts(out, "null");
+    fx_buf_puts(out, ", \"input\": ");
+    input_json(callee, args, n, out);
+    fx_buf_puts(out, ", \"output\": ");
+    fx_val_print_json(v, out);
+    fx_buf_puts(out, ", \"decision_tree\": ");
+    if (callee)
+        decisions_json(callee, out);
+    else
+        fx_buf_puts(out, "[]");
+    fx_buf_puts(out, ", \"hardware\": ");
+    fx_api_json_string(fx_api_hardware(), out);
+    fx_buf_printf(out, ", \"duration_ms\": %.3f, \"optimizations_applied\": [], "
+                       "\"proof_ids\": [], \"verified\": ", ms);
+    fx_api_json_string(verified_text(callee), out);
+    fx_buf_puts(out, "}");
+}
+
+/* The intent's text with comments dropped and white space collapsed: the
+ * lineage key, so that re-indenting or re-commenting keeps the lineage. */
+static char *normalised_text(const FxIntent *in)
+{
+    const char *p = in->span.src->text + in->span.offset, *end = p + in->span.len;
+    FxBuf b = {0};
+    bool in_string = false, space = false;
+    for (; p < end; p++) {
+        char c = *p;
+        if (!in_string && (c == '#' || (c == '/' && p + 1 < end && p[1] == '/'))) {
+            while (p < end && *p != '\n')
+                p++;
+            space = true;
+            continue;
+        }
+        if (c == '"' && (p == in->span.src->text || p[-1] != '\\'))
+            in_string = !in_string;
+        if (!in_string && (c == ' ' || c == '\n' || c == '\t' || c == '\r')) {
+            space = true;
+            continue;
+        }
+        if (space && b.len)
+            fx_buf_putc(&b, ' ');
+        space = false;
+        fx_buf_putc(&b, c);
+    }
+    return fx_buf_take(&b);
+}
+
+/* The lineage and version v1 of the intent, made on first use. */
+static FxStatus version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
+                           int64_t *out_version)
+{
+    char *text = normalised_text(in), hash[17];
+    fx_store_hash(text, strlen(text), hash);
+    free(text);
+    char *path = realpath(in->span.src->path, NULL);
+    int64_t lineage;
+    FxStatus st = fx_store_lineage(fp->store->store, in->name, hash,
+                                   path ? path : in->span.src->path, in->span.src->text,
+                                   &lineage);
+    free(path);
+    if (st != FX_OK)
+        return st;
+    FxBuf json = {0};
+    fx_graph_print_json(g, &json);
+    FxVersionInfo vi = {g->version, fx_buf_str(&json), 0, NULL, 0, NULL};
+    st = fx_store_version(fp->store->store, lineage, &vi, out_version);
+    fx_buf_free(&json);
+    return st;
+}
+
+/* The per-node counters of the run, for nodes that ran. */
+static size_t node_counts(FxRuntime *rt, const FxGraph *g, uint32_t **nodes, uint64_t **counts)
+{
+    *nodes = fx_xmalloc((g->n_nodes + 1) * sizeof(uint32_t));
+    *counts = fx_xmalloc((g->n_nodes + 1) * sizeof(uint64_t));
+    size_t n = 0;
+    for (uint32_t i = 1; i <= g->n_nodes; i++) {
+        FxNodeId id = {i};
+        uint64_t c = fx_runtime_node_count(rt, g, id);
+        if (c) {
+            (*nodes)[n] = i;
+            (*counts)[n++] = c;
+        }
+    }
+    return n;
+}
+
+long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
+                        FILE *diagnostics)
+{
+    const FxValue *args;
+    size_t n_args;
+    const FxGraph *g = fx_runtime_top_call(fp->rt, &args, &n_args);
+    if (!fp->store || !g)
+        return 0;
+    const FxIntent *in = fx_program_find_intent(fp->prog, g->intent);
+    int64_t version, id = 0;
+    if (version_of(fp, in, g, &version) != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
+        return -1;
+    }
+    FxBuf input = {0}, output = {0}, decisions = {0};
+    input_json(g, args, n_args, &input);
+    fx_val_print_json(v, &output);
+    char hash[17];
+    fx_store_hash(fx_buf_str(&output), output.len, hash);
+    int64_t bytes = (int64_t)output.len;
+    if (output.len > SUMMARY_BYTES && !fp->keep_values) {
+        fx_buf_free(&output);
+        fx_buf_printf(&output, "{\"summary\": \"a value of %lld bytes as JSON\", \"hash\": \"%s\"}",
+                      (long long)bytes, hash);
+    }
+    decisions_json(g, &decisions);
+    uint32_t *nodes;
+    uint64_t *counts;
+    size_t n_counts = node_counts(fp->rt, g, &nodes, &counts);
+    FxExecution e = {version, g->intent, expr, fx_buf_str(&input), fx_buf_str(&output), hash,
+                     bytes, fx_buf_str(&decisions), fx_api_hardware(), ms, "[]", "[]",
+                     verified_text(g), n_counts, nodes, counts};
+    FxStatus st = fx_store_add_execution(fp->store->store, &e, &id);
+    if (st != FX_OK && diagnostics)
+        fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
+    free(nodes);
+    free(counts);
+    fx_buf_free(&input);
+    fx_buf_free(&output);
+    fx_buf_free(&decisions);
+    return st == FX_OK ? id : -1;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, FILE *diagnostics,
+             FluxResult *out)
+{
+    memset(out, 0, sizeof(*out));
+    FxArena arena = {0};
+    FxExpr *e = fx_api_parse_expr(fp, expr, &arena, diagnostics);
+    if (!e) {
+        fx_arena_free(&arena);
+        return FLUX_ERR_USAGE;
+    }
+    FxRuntime *rt = fx_api_runtime(fp);
+    fx_runtime_set_budgets(rt, fx_api_budgets(options));
+    fx_runtime_reset_counts(rt);
+    FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
+    FxValue v;
+    double start = now_ms();
+    FxStatus st = fx_runtime_eval(rt, g, &v);
+    out->duration_ms = now_ms() - start;
+    int status = FLUX_OK;
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "%s\n", fx_runtime_error(rt));
+        status = FLUX_ERR_RUNTIME;
+    } else {
+        long long id = fx_api_record(fp, expr, v, out->duration_ms, diagnostics);
+        out->execution_id = id > 0 ? id : 0;
+        FxBuf text = {0};
+        fx_val_print(v, &text);
+        out->text = fx_buf_take(&text);
+        if (options && options->want_json) {
+            const FxValue *args;
+            size_t n;
+            const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
+            FxBuf json = {0};
+            record_json(callee, args, n, v, out->duration_ms, out->execution_id, &json);
+            out->json = fx_buf_take(&json);
+        }
+        fx_value_release(v);
+        if (id < 0)
+            status = FLUX_ERR_STORE;
+    }
+    fx_graph_free(g);
+    fx_arena_free(&arena);
+    return status;
+}
+
+void flux_result_free(FluxResult *r)
+{
+    free(r->text);
+    free(r->json);
+    r->text = r->json = NULL;
+}

@@ -1,0 +1,110 @@
+-- schema.sql: the store's schema, version 2 (PRAGMA user_version = 2, set
+-- by store.c once this has run). Embedded into the binary at build time
+-- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
+-- database. A store of version 1 is brought here by migrate_1_2.sql.
+--
+-- Times are UTC text, 'YYYY-MM-DDTHH:MM:SS.mmmZ'. JSON columns hold JSON
+-- text as written by flux, never re-encoded (integers may exceed 64 bits).
+
+-- Source files, by fx_store_hash of their text, so that replay can rebuild
+-- a program after its file changed.
+CREATE TABLE sources (
+    hash TEXT PRIMARY KEY,
+    path TEXT,
+    text TEXT NOT NULL
+);
+
+-- An intent's life: one lineage per (name, hash of its normalised text).
+CREATE TABLE lineages (
+    id          INTEGER PRIMARY KEY,
+    intent      TEXT NOT NULL,
+    hash        TEXT NOT NULL,
+    source_hash TEXT REFERENCES sources(hash),
+    created_at  TEXT NOT NULL,
+    UNIQUE (intent, hash)
+);
+
+CREATE TABLE proofs (
+    id         INTEGER PRIMARY KEY,
+    obligation TEXT NOT NULL,
+    result     TEXT NOT NULL,
+    solver     TEXT,
+    ms         REAL,
+    created_at TEXT NOT NULL
+);
+
+-- The graph versions of a lineage: v1 (the naive reading), then one per
+-- accepted rewrite.
+CREATE TABLE versions (
+    id         INTEGER PRIMARY KEY,
+    lineage    INTEGER NOT NULL REFERENCES lineages(id),
+    label      TEXT NOT NULL,
+    graph_json TEXT NOT NULL,
+    parent     INTEGER REFERENCES versions(id),
+    rewrite    TEXT,
+    proof_id   INTEGER REFERENCES proofs(id),
+    evidence   TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (lineage, label)
+);
+
+-- One row per recorded run: the fields of `flux run --json`. Ids are given
+-- by store.c from blocks reserved in id_blocks, so they are unique across
+-- processes; a process that dies leaves a gap, never a reused id.
+CREATE TABLE executions (
+    id            INTEGER PRIMARY KEY,
+    version       INTEGER NOT NULL REFERENCES versions(id),
+    intent        TEXT NOT NULL,
+    expr          TEXT,
+    input         TEXT,
+    output        TEXT,
+    output_hash   TEXT,
+    output_bytes  INTEGER,
+    decisions     TEXT,
+    hardware      TEXT,
+    duration_ms   REAL,
+    optimizations TEXT,
+    proof_ids     TEXT,
+    verified      TEXT,
+    recorded_at   TEXT NOT NULL
+);
+CREATE INDEX executions_by_intent ON executions(intent, id);
+CREATE INDEX executions_by_version ON executions(version);
+
+-- The decision tree of each execution (its decisions JSON), one row per
+-- entry, in order.
+CREATE TABLE decisions (
+    id        INTEGER PRIMARY KEY,
+    execution INTEGER NOT NULL REFERENCES executions(id),
+    seq       INTEGER NOT NULL,
+    decision  TEXT,
+    reason    TEXT,
+    proof_id  INTEGER
+);
+CREATE INDEX decisions_by_execution ON decisions(execution, seq);
+
+-- Running per-node counters of each version, summed over its executions.
+CREATE TABLE node_counts (
+    version INTEGER NOT NULL REFERENCES versions(id),
+    node    INTEGER NOT NULL,
+    count   INTEGER NOT NULL,
+    PRIMARY KEY (version, node)
+) WITHOUT ROWID;
+
+-- Rewrites the optimizer proposed for a lineage, and what became of them.
+CREATE TABLE proposals (
+    id             INTEGER PRIMARY KEY,
+    lineage        INTEGER NOT NULL REFERENCES lineages(id),
+    rule           TEXT NOT NULL,
+    status         TEXT NOT NULL CHECK (status IN ('accepted', 'rejected')),
+    reason         TEXT,
+    counterexample TEXT,
+    proof_id       INTEGER REFERENCES proofs(id),
+    created_at     TEXT NOT NULL
+);
+
+-- The next free id of each sequence handed out in blocks ('executions').
+CREATE TABLE id_blocks (
+    name TEXT PRIMARY KEY,
+    next INTEGER NOT NULL
+);

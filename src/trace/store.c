@@ -1,0 +1,1403 @@
+/*
+ * store.c: the store (store.h) on SQLite: one database, DIR/flux.db, per
+ * store folder, and the only file of src/trace/ that speaks SQL.
+ *
+ * DESIGN
+ *
+ * Opening. The folder and DIR/cache/ are made when missing (the parent of
+ * DIR must exist). The connection runs in WAL mode with foreign keys on,
+ * synchronous=NORMAL and a 10 s busy timeout, so several flux processes can
+ * share a store: readers never block the writer, and writers queue (the
+ * few waits SQLite's busy handler does not cover, such as two processes
+ * switching a new database to WAL at once, are retried here up to the
+ * same 10 s). With
+ * WAL and synchronous=NORMAL a committed transaction survives a crash or a
+ * kill of the process; only a power loss (or an OS crash) can lose the last
+ * transactions committed before it, and even then the database stays
+ * consistent. No integrity_check at open (it reads the whole file); a file
+ * that is not a database, or a corrupt one, shows on the first statement
+ * and is reported as FX_ERR_STORE with a sentence a user can act on.
+ *
+ * Schema. schema.sql (version 2) and migrate_1_2.sql are embedded into the
+ * binary (tools/embed.c: fx_schema_sql, fx_migrate_1_2_sql). PRAGMA
+ * user_version says what a database holds: 0 with no tables is new, 1 is
+ * migrated, 2 is current, anything newer is refused. Upgrades run in one
+ * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
+ * two processes opening a new store at once create it once.
+ *
+ * Recording. fx_store_add_execution copies the execution into an in-memory
+ * queue and gives it an id at once; fx_store_flush writes the whole queue in
+ * one transaction (executions, their decision rows, and the node counters,
+ * summed per (version, node) before the upsert), and empties the queue only
+ * after COMMIT succeeded. What could make a flush fail for good is checked
+ * when queueing (the version exists, decisions_json is a JSON array), so a
+ * bad execution is refused alone (FX_ERR_USAGE) and cannot block the queue.
+ * Ids come from blocks of ID_BLOCK reserved in id_blocks by a short
+ * transaction, so two processes never hand out the same id; the unused ids
+ * of a process that dies are gaps, never reused.
+ * Statements of the writing path are prepared once per store and cached.
+ *
+ * Reading. Rows are JSON text built here: text columns are encoded by
+ * jansson, JSON columns (input, output, decisions, ...) are copied verbatim
+ * when they are one well-formed JSON value, because jansson cannot hold the
+ * integers wider than 64 bits that outputs may carry (text that is not JSON
+ * becomes a JSON string). Rows hold no line break. "Newest first" is by id:
+ * ids grow with time within a process, and processes running at the same
+ * time interleave by blocks. recorded_at is the time of
+ * fx_store_add_execution. Only flushed executions are seen. Reading
+ * statements are prepared per call, so a row callback may call back into
+ * the store.
+ *
+ * Invariants: every SQL text is a constant, values are bound; every cached
+ * statement is reset after use (no read transaction stays open between
+ * calls); a failure never leaves a transaction open (ROLLBACK) and always
+ * returns a status with a message in s->err: FX_ERR_STORE for the database,
+ * FX_ERR_USAGE for a caller's mistake (an unknown id, a missing field).
+ */
+#include "store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "base/buf.h"
+
+/* Generated from schema.sql and migrate_1_2.sql by tools/embed.c. */
+extern const char fx_schema_sql[];
+extern const char fx_migrate_1_2_sql[];
+
+#define BUSY_TIMEOUT_MS 10000
+#define ID_BLOCK        64
+#define JSON_MAX_DEPTH  512
+#define STR_(x)         #x
+#define STR(x)          STR_(x)
+
+/* The statements of the writing path, prepared on first use and cached. */
+enum {
+    /* ORDER ST: keep in sync with stmt_sql[] */
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_INSERT_EXECUTION,
+    ST_INSERT_DECISION,
+    ST_ADD_COUNT,
+    ST_VERSION_EXISTS,
+    ST_BLOCK_INIT,
+    ST_BLOCK_GET,
+    ST_BLOCK_SET,
+    ST_FIND_LINEAGE,
+    ST_INSERT_SOURCE,
+    ST_INSERT_LINEAGE,
+    ST_FIND_VERSION,
+    ST_INSERT_VERSION,
+    ST_INSERT_PROOF,
+    ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    "BEGIN IMMEDIATE",
+    "COMMIT",
+    "ROLLBACK",
+    "INSERT INTO executions(id, version, intent, expr, input, output, output_hash, output_bytes,"
+    " decisions, hardware, duration_ms, optimizations, proof_ids, verified, recorded_at)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    "INSERT INTO decisions(execution, seq, decision, reason, proof_id)"
+    " VALUES (?1, ?2, ?3, ?4, ?5)",
+    "INSERT INTO node_counts(version, node, count) VALUES (?1, ?2, ?3)"
+    " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count",
+    "SELECT 1 FROM versions WHERE id = ?1",
+    "INSERT OR IGNORE INTO id_blocks(name, next) VALUES ('executions', 1)",
+    "SELECT max(next, (SELECT ifnull(max(id), 0) + 1 FROM executions))"
+    " FROM id_blocks WHERE name = 'executions'",
+    "UPDATE id_blocks SET next = ?1 WHERE name = 'executions'",
+    "SELECT id FROM lineages WHERE intent = ?1 AND hash = ?2",
+    "INSERT OR IGNORE INTO sources(hash, path, text) VALUES (?1, ?2, ?3)",
+    "INSERT OR IGNORE INTO lineages(intent, hash, source_hash, created_at)"
+    " VALUES (?1, ?2, ?3, ?4)",
+    "SELECT id FROM versions WHERE lineage = ?1 AND label = ?2",
+    "INSERT OR IGNORE INTO versions(lineage, label, graph_json, parent, rewrite, proof_id,"
+    " evidence, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    "INSERT INTO proofs(obligation, result, solver, ms, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+};
+
+/* The columns of an execution row, after its id (column 0). */
+#define EXECUTION_SELECT                                                                           \
+    "SELECT e.id, e.intent, v.label, e.input, e.output, e.decisions, e.hardware,"                 \
+    " e.duration_ms, e.optimizations, e.proof_ids, e.verified, e.expr, e.recorded_at,"            \
+    " v.lineage, e.output_bytes FROM executions e JOIN versions v ON v.id = e.version"
+
+#define VERSION_SELECT                                                                             \
+    "SELECT v.lineage, l.intent, l.hash, v.label, p.label, v.rewrite, v.proof_id, v.evidence,"    \
+    " v.created_at, (SELECT count(*) FROM executions e WHERE e.version = v.id)"                   \
+    " FROM versions v JOIN lineages l ON l.id = v.lineage"                                        \
+    " LEFT JOIN versions p ON p.id = v.parent"
+
+/* How a column becomes JSON: 's' text (encoded), 'j' JSON text (verbatim),
+ * 'i' integer, 'r' real. NULL is null for every kind. */
+typedef struct Field {
+    const char *key;
+    char kind;
+} Field;
+
+static const Field execution_fields[] = {
+    /* after "execution_id", in the order of EXECUTION_SELECT */
+    {"intent", 's'},        {"graph_version", 's'},
+    {"input", 'j'},         {"output", 'j'},
+    {"decision_tree", 'j'}, {"hardware", 's'},
+    {"duration_ms", 'r'},   {"optimizations_applied", 'j'},
+    {"proof_ids", 'j'},     {"verified", 's'},
+    {"expr", 's'},          {"recorded_at", 's'},
+    {"lineage", 'i'},       {"output_bytes", 'i'},
+};
+
+static const Field version_fields[] = {
+    /* in the order of VERSION_SELECT */
+    {"lineage", 'i'},    {"intent", 's'},     {"hash", 's'},     {"version", 's'},
+    {"parent", 's'},     {"rewrite", 's'},    {"proof_id", 'i'}, {"evidence", 'j'},
+    {"created_at", 's'}, {"executions", 'i'},
+};
+
+typedef struct Decision {
+    char *decision, *reason;
+    int64_t proof_id; /* 0: none */
+} Decision;
+
+/* An execution waiting for the next flush; owns every string. */
+typedef struct Queued {
+    int64_t id, version, output_bytes;
+    char *intent, *expr, *input, *output, *output_hash, *decisions_json, *hardware;
+    char *optimizations, *proof_ids, *verified;
+    double duration_ms;
+    char recorded_at[32];
+    size_t n_decisions;
+    Decision *decisions;
+    size_t n_counts;
+    uint32_t *nodes;
+    uint64_t *counts;
+} Queued;
+
+/* One node counter on its way to node_counts. */
+typedef struct Count {
+    int64_t version;
+    uint32_t node;
+    uint64_t count;
+} Count;
+
+struct FxStore {
+    sqlite3 *db;
+    char *dir;
+    sqlite3_stmt *stmts[ST_COUNT]; /* ORDER ST; NULL until first used */
+    FX_VEC(Queued) queue;
+    int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
+    int64_t known_version;      /* a version id seen to exist, 0 for none */
+    char err[1024];
+};
+
+/* ---- errors ---- */
+
+/* Writes what went wrong with the database into s->err, in words a user can
+ * act on for the codes that have a remedy, and returns FX_ERR_STORE. */
+static FxStatus db_fail(FxStore *s, const char *what)
+{
+    const char *msg = s->db ? sqlite3_errmsg(s->db) : "out of memory";
+    switch (s->db ? sqlite3_errcode(s->db) : SQLITE_NOMEM) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        snprintf(s->err, sizeof(s->err), "the store at %s is locked by another process (%s: %s)",
+                 s->dir, what, msg);
+        break;
+    case SQLITE_NOTADB:
+        snprintf(s->err, sizeof(s->err),
+                 "%s/flux.db is not a SQLite database (%s); move it away or use another --store",
+                 s->dir, msg);
+        break;
+    case SQLITE_CORRUPT:
+        snprintf(s->err, sizeof(s->err),
+                 "the store at %s is corrupt (%s); move it away or use another --store", s->dir,
+                 msg);
+        break;
+    default:
+        snprintf(s->err, sizeof(s->err), "the store at %s: %s: %s", s->dir, what, msg);
+        break;
+    }
+    return FX_ERR_STORE;
+}
+
+/* A mistake of the caller (unknown id, missing field): FX_ERR_USAGE. */
+static FxStatus usage(FxStore *s, const char *msg)
+{
+    snprintf(s->err, sizeof(s->err), "%s", msg);
+    return FX_ERR_USAGE;
+}
+
+/* ---- small helpers ---- */
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void nap_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* The time now as UTC text, 2024-05-01T12:00:00.123Z. */
+static void now_iso(char out[32])
+{
+    struct timespec t;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &t);
+    gmtime_r(&t.tv_sec, &tm);
+    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 32 - n, ".%03ldZ", t.tv_nsec / 1000000L);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? fx_xstrdup(s) : NULL;
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *text)
+{
+    return text ? sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+/* Binds an id, or NULL for 0 ("none"). */
+static int bind_id(sqlite3_stmt *st, int i, int64_t id)
+{
+    return id ? sqlite3_bind_int64(st, i, id) : sqlite3_bind_null(st, i);
+}
+
+static FxStatus stmt(FxStore *s, int which, sqlite3_stmt **out)
+{
+    *out = s->stmts[which];
+    if (*out)
+        return FX_OK;
+    if (sqlite3_prepare_v3(s->db, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
+                           &s->stmts[which], NULL) != SQLITE_OK)
+        return db_fail(s, "prepare");
+    *out = s->stmts[which];
+    return FX_OK;
+}
+
+static void done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* A bind failed: the message first, since the reset clears it. */
+static FxStatus bind_fail(FxStore *s, sqlite3_stmt *st)
+{
+    FxStatus r = db_fail(s, "bind");
+    done(st);
+    return r;
+}
+
+/* Steps a statement that returns no row (or ignores them), then resets it. */
+static FxStatus run(FxStore *s, sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_step(st);
+    FxStatus r = rc == SQLITE_DONE || rc == SQLITE_ROW ? FX_OK : db_fail(s, what);
+    done(st);
+    return r;
+}
+
+/* Steps a statement whose first column is an id: *out is 0 when no row. */
+static FxStatus lookup_id(FxStore *s, sqlite3_stmt *st, int64_t *out)
+{
+    FxStatus r = FX_OK;
+    int rc = sqlite3_step(st);
+    *out = 0;
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE)
+        r = db_fail(s, "query");
+    done(st);
+    return r;
+}
+
+/* Runs constant SQL text (the schema scripts, inside a transaction). */
+static FxStatus exec_sql(FxStore *s, const char *sql, const char *what)
+{
+    return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? FX_OK : db_fail(s, what);
+}
+
+/* ---- transactions ---- */
+
+/* Whether a call that returned rc may be tried again: another connection
+ * holds the lock and the deadline is not past. SQLite's busy handler covers
+ * most waits, but not all: it is not called where waiting could deadlock
+ * (a lock upgrade, such as two processes switching a new database to WAL at
+ * once), so the callers loop, napping between tries. */
+static bool can_retry(int rc, double deadline)
+{
+    return (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) && mono_s() < deadline;
+}
+
+static double deadline_from_now(void)
+{
+    return mono_s() + BUSY_TIMEOUT_MS / 1000.0;
+}
+
+/* Steps BEGIN IMMEDIATE or COMMIT until it succeeds, retrying while another
+ * connection holds the lock, up to the busy timeout in all. */
+static FxStatus step_retrying(FxStore *s, int which, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = stmt(s, which, &st);
+    double deadline = deadline_from_now();
+    while (r == FX_OK) {
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_DONE)
+            break;
+        if (!can_retry(rc, deadline))
+            r = db_fail(s, what);
+        sqlite3_reset(st);
+        if (r == FX_OK)
+            nap_ms(5);
+    }
+    if (st)
+        sqlite3_reset(st);
+    return r;
+}
+
+static FxStatus begin(FxStore *s)
+{
+    return step_retrying(s, ST_BEGIN, "begin a transaction");
+}
+
+static void rollback(FxStore *s)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_get_autocommit(s->db))
+        return; /* nothing open (SQLite may have rolled back already) */
+    if (stmt(s, ST_ROLLBACK, &st) == FX_OK) {
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
+}
+
+/* Ends the transaction begun by begin(): COMMIT when r is FX_OK, else (or
+ * when COMMIT fails) ROLLBACK. Returns the final status. */
+static FxStatus finish(FxStore *s, FxStatus r)
+{
+    if (r == FX_OK)
+        r = step_retrying(s, ST_COMMIT, "commit");
+    if (r != FX_OK)
+        rollback(s);
+    return r;
+}
+
+/* ---- opening ---- */
+
+static FxStatus make_dir(FxStore *s, const char *path)
+{
+    struct stat sb;
+    if (mkdir(path, 0777) == 0)
+        return FX_OK;
+    int e = errno;
+    if (e == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return FX_OK;
+    if (e == EEXIST)
+        snprintf(s->err, sizeof(s->err), "cannot use %s as a store folder: it is not a folder",
+                 path);
+    else
+        snprintf(s->err, sizeof(s->err), "cannot create the store folder %s: %s", path,
+                 strerror(e));
+    return FX_ERR_STORE;
+}
+
+static FxStatus make_dirs(FxStore *s)
+{
+    char *cache = fx_xasprintf("%s/cache", s->dir);
+    FxStatus r = make_dir(s, s->dir);
+    if (r == FX_OK)
+        r = make_dir(s, cache);
+    free(cache);
+    return r;
+}
+
+/* Runs a pragma, retrying while another connection holds the lock. */
+static FxStatus pragma(FxStore *s, const char *sql, const char *what)
+{
+    double deadline = deadline_from_now();
+    int rc;
+    while ((rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL)) != SQLITE_OK) {
+        if (!can_retry(rc, deadline))
+            return db_fail(s, what);
+        nap_ms(5);
+    }
+    return FX_OK;
+}
+
+static FxStatus connect_db(FxStore *s)
+{
+    char *path = fx_xasprintf("%s/flux.db", s->dir);
+    int rc = sqlite3_open_v2(path, &s->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    FxStatus r = rc == SQLITE_OK ? FX_OK : db_fail(s, "open");
+    free(path);
+    if (r != FX_OK)
+        return r;
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    r = pragma(s, "PRAGMA journal_mode = WAL", "set WAL mode");
+    if (r == FX_OK)
+        r = pragma(s, "PRAGMA foreign_keys = ON", "turn foreign keys on");
+    if (r == FX_OK)
+        r = pragma(s, "PRAGMA synchronous = NORMAL", "set synchronous");
+    return r;
+}
+
+/* Runs a one-off read whose answer is one integer (0 when no row),
+ * retrying while another connection holds the lock. */
+static FxStatus query_int(FxStore *s, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    double deadline = deadline_from_now();
+    FxStatus r = FX_OK;
+    int rc;
+    *out = 0;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        r = db_fail(s, "read the schema");
+        goto out;
+    }
+    while ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE) {
+        if (!can_retry(rc, deadline)) {
+            r = db_fail(s, "read the schema");
+            goto out;
+        }
+        sqlite3_reset(st);
+        nap_ms(5);
+    }
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+static FxStatus refuse_version(FxStore *s, int64_t v)
+{
+    if (v > FX_STORE_SCHEMA_VERSION)
+        snprintf(s->err, sizeof(s->err),
+                 "the store at %s has schema version %" PRId64 ", newer than this flux (%d); "
+                 "use a newer flux or another --store",
+                 s->dir, v, FX_STORE_SCHEMA_VERSION);
+    else
+        snprintf(s->err, sizeof(s->err),
+                 "the store at %s has an unknown schema version %" PRId64 "; use another --store",
+                 s->dir, v);
+    return FX_ERR_STORE;
+}
+
+/* Brings a database of version v to FX_STORE_SCHEMA_VERSION; runs inside
+ * the transaction of ensure_schema. */
+static FxStatus upgrade(FxStore *s, int64_t v)
+{
+    int64_t tables = 0;
+    FxStatus r = FX_OK;
+    if (v == FX_STORE_SCHEMA_VERSION)
+        return FX_OK;
+    if (v < 0 || v > FX_STORE_SCHEMA_VERSION)
+        return refuse_version(s, v);
+    if (v == 0) {
+        r = query_int(s, "SELECT count(*) FROM sqlite_master", &tables);
+        if (r == FX_OK && tables > 0) {
+            snprintf(s->err, sizeof(s->err),
+                     "%s/flux.db is a SQLite database but not a flux store (it has tables and "
+                     "no schema version); use another --store",
+                     s->dir);
+            return FX_ERR_STORE;
+        }
+        if (r == FX_OK)
+            r = exec_sql(s, fx_schema_sql, "create the schema");
+    } else {
+        r = exec_sql(s, fx_migrate_1_2_sql, "migrate the schema from version 1 to 2");
+    }
+    if (r == FX_OK)
+        r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
+                     "set the schema version");
+    return r;
+}
+
+static FxStatus ensure_schema(FxStore *s)
+{
+    int64_t v = 0;
+    FxStatus r = query_int(s, "PRAGMA user_version", &v);
+    if (r != FX_OK || v == FX_STORE_SCHEMA_VERSION)
+        return r;
+    if (v > FX_STORE_SCHEMA_VERSION)
+        return refuse_version(s, v);
+    r = begin(s);
+    if (r != FX_OK)
+        return r;
+    r = query_int(s, "PRAGMA user_version", &v); /* again, now under the lock */
+    if (r == FX_OK)
+        r = upgrade(s, v);
+    return finish(s, r);
+}
+
+static void free_queued(Queued *q)
+{
+    char *strings[] = {q->intent,      q->expr,           q->input,    q->output,
+                       q->output_hash, q->decisions_json, q->hardware, q->optimizations,
+                       q->proof_ids,   q->verified};
+    for (size_t i = 0; i < FX_ARRAY_LEN(strings); i++)
+        free(strings[i]);
+    for (size_t i = 0; i < q->n_decisions; i++) {
+        free(q->decisions[i].decision);
+        free(q->decisions[i].reason);
+    }
+    free(q->decisions);
+    free(q->nodes);
+    free(q->counts);
+}
+
+static void clear_queue(FxStore *s)
+{
+    fx_vec_foreach(Queued, q, &s->queue) free_queued(q);
+    s->queue.len = 0;
+}
+
+static FxStatus free_store(FxStore *s)
+{
+    int rc = SQLITE_OK;
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->stmts[i]);
+    if (s->db)
+        rc = sqlite3_close_v2(s->db);
+    clear_queue(s);
+    fx_vec_free(&s->queue);
+    free(s->dir);
+    free(s);
+    return rc == SQLITE_OK ? FX_OK : FX_ERR_STORE;
+}
+
+FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len)
+{
+    FxStore *s = fx_xcalloc(1, sizeof(*s));
+    FxStatus r = FX_OK;
+    s->dir = fx_xstrdup(dir);
+    *out = NULL;
+    r = make_dirs(s);
+    if (r == FX_OK)
+        r = connect_db(s);
+    if (r == FX_OK)
+        r = ensure_schema(s);
+    if (r != FX_OK)
+        goto out;
+    *out = s;
+out:
+    if (r != FX_OK) {
+        if (why && why_len)
+            snprintf(why, why_len, "%s", s->err);
+        (void)free_store(s);
+    }
+    return r;
+}
+
+FxStatus fx_store_close(FxStore *s)
+{
+    if (!s)
+        return FX_OK;
+    FxStatus r = fx_store_flush(s);
+    FxStatus c = free_store(s);
+    return r != FX_OK ? r : c;
+}
+
+const char *fx_store_error(const FxStore *s)
+{
+    return s ? s->err : "no store";
+}
+
+/* ---- lineages, versions, proofs ---- */
+
+static FxStatus find_lineage(FxStore *s, const char *intent, const char *hash, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = stmt(s, ST_FIND_LINEAGE, &st);
+    if (r != FX_OK)
+        return r;
+    if (bind_text(st, 1, intent) | bind_text(st, 2, hash))
+        return bind_fail(s, st);
+    return lookup_id(s, st, out);
+}
+
+/* Inside a transaction: the source (by hash) and the lineage row. */
+static FxStatus insert_lineage(FxStore *s, const char *intent, const char *hash, const char *path,
+                               const char *source)
+{
+    sqlite3_stmt *src = NULL, *lin = NULL;
+    char digest[17] = "", now[32];
+    FxStatus r = stmt(s, ST_INSERT_SOURCE, &src);
+    if (r == FX_OK)
+        r = stmt(s, ST_INSERT_LINEAGE, &lin);
+    if (r != FX_OK)
+        return r;
+    if (source) {
+        fx_store_hash(source, strlen(source), digest);
+        if (bind_text(src, 1, digest) | bind_text(src, 2, path) | bind_text(src, 3, source))
+            r = db_fail(s, "bind");
+        r = r != FX_OK ? r : run(s, src, "record a source");
+        done(src);
+    }
+    now_iso(now);
+    if (r == FX_OK && (bind_text(lin, 1, intent) | bind_text(lin, 2, hash) |
+                       bind_text(lin, 3, source ? digest : NULL) | bind_text(lin, 4, now)))
+        r = db_fail(s, "bind");
+    r = r != FX_OK ? r : run(s, lin, "record a lineage");
+    done(lin);
+    return r;
+}
+
+FxStatus fx_store_lineage(FxStore *s, const char *intent, const char *hash, const char *path,
+                          const char *source, int64_t *out_id)
+{
+    FxStatus r = FX_OK;
+    *out_id = 0;
+    if (!intent || !hash)
+        return usage(s, "a lineage needs an intent name and a hash");
+    r = find_lineage(s, intent, hash, out_id);
+    if (r != FX_OK || *out_id)
+        return r;
+    r = begin(s);
+    if (r != FX_OK)
+        return r;
+    r = insert_lineage(s, intent, hash, path, source);
+    if (r == FX_OK)
+        r = find_lineage(s, intent, hash, out_id);
+    if (r == FX_OK && !*out_id)
+        r = usage(s, "the lineage could not be recorded");
+    return finish(s, r);
+}
+
+static FxStatus find_version(FxStore *s, int64_t lineage, const char *label, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = stmt(s, ST_FIND_VERSION, &st);
+    if (r != FX_OK)
+        return r;
+    if (sqlite3_bind_int64(st, 1, lineage) | bind_text(st, 2, label))
+        return bind_fail(s, st);
+    return lookup_id(s, st, out);
+}
+
+static FxStatus insert_version(FxStore *s, int64_t lineage, const FxVersionInfo *v)
+{
+    sqlite3_stmt *st = NULL;
+    char now[32];
+    FxStatus r = stmt(s, ST_INSERT_VERSION, &st);
+    if (r != FX_OK)
+        return r;
+    now_iso(now);
+    if (sqlite3_bind_int64(st, 1, lineage) | bind_text(st, 2, v->label) |
+        bind_text(st, 3, v->graph_json) | bind_id(st, 4, v->parent) | bind_text(st, 5, v->rewrite) |
+        bind_id(st, 6, v->proof_id) | bind_text(st, 7, v->evidence) | bind_text(st, 8, now))
+        return bind_fail(s, st);
+    return run(s, st, "record a version");
+}
+
+FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v, int64_t *out_id)
+{
+    FxStatus r = FX_OK;
+    *out_id = 0;
+    if (!v->label || !v->graph_json)
+        return usage(s, "a version needs a label and a graph");
+    r = find_version(s, lineage, v->label, out_id);
+    if (r != FX_OK || *out_id)
+        return r;
+    r = begin(s);
+    if (r != FX_OK)
+        return r;
+    r = insert_version(s, lineage, v);
+    if (r == FX_OK)
+        r = find_version(s, lineage, v->label, out_id);
+    if (r == FX_OK && !*out_id)
+        r = usage(s, "the version could not be recorded");
+    return finish(s, r);
+}
+
+FxStatus fx_store_add_proof(FxStore *s, const char *obligation_smt, const char *result,
+                            const char *solver, double ms, int64_t *out_id)
+{
+    sqlite3_stmt *st = NULL;
+    char now[32];
+    FxStatus r = FX_OK;
+    *out_id = 0;
+    if (!obligation_smt || !result)
+        return usage(s, "a proof needs an obligation and a result");
+    r = begin(s);
+    if (r == FX_OK)
+        r = stmt(s, ST_INSERT_PROOF, &st);
+    now_iso(now);
+    if (r == FX_OK && (bind_text(st, 1, obligation_smt) | bind_text(st, 2, result) |
+                       bind_text(st, 3, solver) | sqlite3_bind_double(st, 4, ms) |
+                       bind_text(st, 5, now)))
+        r = db_fail(s, "bind");
+    if (r == FX_OK)
+        r = run(s, st, "record a proof");
+    if (r == FX_OK)
+        *out_id = sqlite3_last_insert_rowid(s->db);
+    if (st)
+        done(st);
+    r = finish(s, r);
+    if (r != FX_OK)
+        *out_id = 0;
+    return r;
+}
+
+/* ---- queueing executions ---- */
+
+/* Checks that the version exists, so that a flush cannot fail on it. */
+static FxStatus check_version(FxStore *s, int64_t version)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t found = 0;
+    if (version == s->known_version && version != 0)
+        return FX_OK;
+    FxStatus r = stmt(s, ST_VERSION_EXISTS, &st);
+    if (r != FX_OK)
+        return r;
+    if (sqlite3_bind_int64(st, 1, version))
+        return bind_fail(s, st);
+    r = lookup_id(s, st, &found);
+    if (r == FX_OK && !found) {
+        snprintf(s->err, sizeof(s->err), "no version with id %" PRId64 " in the store at %s",
+                 version, s->dir);
+        return FX_ERR_USAGE;
+    }
+    if (r == FX_OK)
+        s->known_version = version;
+    return r;
+}
+
+static char *json_text_or_null(json_t *j)
+{
+    return json_is_string(j) ? fx_xstrdup(json_string_value(j)) : NULL;
+}
+
+/* Parses decisions_json ([{"decision", "reason", "proof_id"}, ...]) into q. */
+static FxStatus copy_decisions(FxStore *s, const char *text, Queued *q)
+{
+    json_error_t jerr;
+    json_t *arr = NULL, *item = NULL;
+    FxStatus r = FX_OK;
+    size_t i = 0;
+    if (!text)
+        return FX_OK;
+    arr = json_loads(text, 0, &jerr);
+    if (!json_is_array(arr)) {
+        snprintf(s->err, sizeof(s->err), "decisions_json is not a JSON array: %s",
+                 arr ? "another value" : jerr.text);
+        r = FX_ERR_USAGE;
+        goto out;
+    }
+    q->decisions = fx_xcalloc(json_array_size(arr), sizeof(Decision));
+    json_array_foreach(arr, i, item)
+    {
+        Decision *d = &q->decisions[q->n_decisions++];
+        json_t *proof = json_object_get(item, "proof_id"); /* NULL for a non-object */
+        d->decision = json_text_or_null(json_object_get(item, "decision"));
+        d->reason = json_text_or_null(json_object_get(item, "reason"));
+        d->proof_id = json_is_integer(proof) ? json_integer_value(proof) : 0;
+    }
+out:
+    json_decref(arr);
+    return r;
+}
+
+static FxStatus reserve_ids(FxStore *s)
+{
+    sqlite3_stmt *init = NULL, *get = NULL, *set = NULL;
+    int64_t next = 0;
+    FxStatus r = begin(s);
+    if (r != FX_OK)
+        return r;
+    if ((r = stmt(s, ST_BLOCK_INIT, &init)) != FX_OK ||
+        (r = stmt(s, ST_BLOCK_GET, &get)) != FX_OK || (r = stmt(s, ST_BLOCK_SET, &set)) != FX_OK)
+        goto out;
+    if ((r = run(s, init, "reserve ids")) != FX_OK || (r = lookup_id(s, get, &next)) != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(set, 1, next + ID_BLOCK)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    r = run(s, set, "reserve ids");
+out:
+    r = finish(s, r);
+    if (r == FX_OK) {
+        s->next_id = next;
+        s->block_end = next + ID_BLOCK;
+    }
+    return r;
+}
+
+static void copy_execution(Queued *q, const FxExecution *e)
+{
+    q->version = e->version;
+    q->output_bytes = e->output_bytes;
+    q->duration_ms = e->duration_ms;
+    q->intent = fx_xstrdup(e->intent);
+    q->expr = dup_or_null(e->expr);
+    q->input = dup_or_null(e->input_json);
+    q->output = dup_or_null(e->output_json);
+    q->output_hash = dup_or_null(e->output_hash);
+    q->decisions_json = dup_or_null(e->decisions_json);
+    q->hardware = dup_or_null(e->hardware);
+    q->optimizations = dup_or_null(e->optimizations_json);
+    q->proof_ids = dup_or_null(e->proof_ids_json);
+    q->verified = dup_or_null(e->verified);
+    now_iso(q->recorded_at);
+    q->n_counts = e->n_counts;
+    if (e->n_counts) {
+        q->nodes = fx_xmalloc(e->n_counts * sizeof(*q->nodes));
+        q->counts = fx_xmalloc(e->n_counts * sizeof(*q->counts));
+        memcpy(q->nodes, e->count_nodes, e->n_counts * sizeof(*q->nodes));
+        memcpy(q->counts, e->counts, e->n_counts * sizeof(*q->counts));
+    }
+}
+
+FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_id)
+{
+    Queued q = {0};
+    FxStatus r = FX_OK;
+    *out_id = 0;
+    if (!e->intent || (e->n_counts && (!e->count_nodes || !e->counts)))
+        return usage(s, "an execution needs an intent (and nodes for its counts)");
+    r = check_version(s, e->version);
+    if (r == FX_OK)
+        r = copy_decisions(s, e->decisions_json, &q);
+    if (r == FX_OK && s->next_id == s->block_end)
+        r = reserve_ids(s);
+    if (r != FX_OK) {
+        free_queued(&q);
+        return r;
+    }
+    copy_execution(&q, e);
+    q.id = s->next_id++;
+    fx_vec_push(&s->queue, q);
+    *out_id = q.id;
+    return FX_OK;
+}
+
+/* ---- flushing ---- */
+
+static FxStatus write_decisions(FxStore *s, const Queued *q)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = q->n_decisions ? stmt(s, ST_INSERT_DECISION, &st) : FX_OK;
+    for (size_t i = 0; i < q->n_decisions && r == FX_OK; i++) {
+        const Decision *d = &q->decisions[i];
+        if (sqlite3_bind_int64(st, 1, q->id) | sqlite3_bind_int64(st, 2, (int64_t)i) |
+            bind_text(st, 3, d->decision) | bind_text(st, 4, d->reason) |
+            bind_id(st, 5, d->proof_id))
+            return bind_fail(s, st);
+        r = run(s, st, "record a decision");
+    }
+    return r;
+}
+
+static FxStatus write_execution(FxStore *s, const Queued *q)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = stmt(s, ST_INSERT_EXECUTION, &st);
+    if (r != FX_OK)
+        return r;
+    if (sqlite3_bind_int64(st, 1, q->id) | sqlite3_bind_int64(st, 2, q->version) |
+        bind_text(st, 3, q->intent) | bind_text(st, 4, q->expr) | bind_text(st, 5, q->input) |
+        bind_text(st, 6, q->output) | bind_text(st, 7, q->output_hash) |
+        sqlite3_bind_int64(st, 8, q->output_bytes) | bind_text(st, 9, q->decisions_json) |
+        bind_text(st, 10, q->hardware) | sqlite3_bind_double(st, 11, q->duration_ms) |
+        bind_text(st, 12, q->optimizations) | bind_text(st, 13, q->proof_ids) |
+        bind_text(st, 14, q->verified) | bind_text(st, 15, q->recorded_at))
+        return bind_fail(s, st);
+    r = run(s, st, "record an execution");
+    return r == FX_OK ? write_decisions(s, q) : r;
+}
+
+static int count_cmp(const void *a, const void *b)
+{
+    const Count *x = a, *y = b;
+    if (x->version != y->version)
+        return x->version < y->version ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Every queued counter, sorted by (version, node) and summed (saturating). */
+static size_t gather_counts(const FxStore *s, Count **out)
+{
+    size_t n = 0, k = 0;
+    for (size_t j = 0; j < s->queue.len; j++)
+        n += s->queue.data[j].n_counts;
+    Count *c = fx_xmalloc((n ? n : 1) * sizeof(*c));
+    for (size_t j = 0; j < s->queue.len; j++) {
+        const Queued *q = &s->queue.data[j];
+        for (size_t i = 0; i < q->n_counts; i++)
+            c[k++] = (Count){q->version, q->nodes[i], q->counts[i]};
+    }
+    qsort(c, n, sizeof(*c), count_cmp);
+    k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && c[k - 1].version == c[i].version && c[k - 1].node == c[i].node) {
+            uint64_t sum = c[k - 1].count + c[i].count;
+            c[k - 1].count = sum < c[i].count ? UINT64_MAX : sum;
+        } else {
+            c[k++] = c[i];
+        }
+    }
+    *out = c;
+    return k;
+}
+
+static FxStatus write_counts(FxStore *s)
+{
+    Count *c = NULL;
+    sqlite3_stmt *st = NULL;
+    size_t n = gather_counts(s, &c);
+    FxStatus r = n ? stmt(s, ST_ADD_COUNT, &st) : FX_OK;
+    for (size_t i = 0; i < n && r == FX_OK; i++) {
+        int64_t count = c[i].count > INT64_MAX ? INT64_MAX : (int64_t)c[i].count;
+        if (sqlite3_bind_int64(st, 1, c[i].version) | sqlite3_bind_int64(st, 2, c[i].node) |
+            sqlite3_bind_int64(st, 3, count)) {
+            r = bind_fail(s, st);
+            break;
+        }
+        r = run(s, st, "add node counts");
+    }
+    free(c);
+    return r;
+}
+
+FxStatus fx_store_flush(FxStore *s)
+{
+    FxStatus r = FX_OK;
+    if (s->queue.len == 0)
+        return FX_OK;
+    r = begin(s);
+    if (r != FX_OK)
+        return r;
+    for (size_t i = 0; i < s->queue.len && r == FX_OK; i++)
+        r = write_execution(s, &s->queue.data[i]);
+    if (r == FX_OK)
+        r = write_counts(s);
+    r = finish(s, r);
+    if (r == FX_OK)
+        clear_queue(s);
+    return r;
+}
+
+/* ---- JSON text ---- */
+
+static const char *scan_value(const char *p, int depth);
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return p;
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static const char *scan_string(const char *p)
+{
+    for (p++; *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20)
+            return NULL; /* a control character, or the end of the text */
+        if (*p != '\\')
+            continue;
+        p++;
+        if (*p == 'u') {
+            if (!is_hex(p[1]) || !is_hex(p[2]) || !is_hex(p[3]) || !is_hex(p[4]))
+                return NULL;
+            p += 4;
+        } else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+            return NULL;
+        }
+    }
+    return p + 1;
+}
+
+static const char *scan_digits(const char *p)
+{
+    if (!is_digit(*p))
+        return NULL;
+    while (is_digit(*p))
+        p++;
+    return p;
+}
+
+/* A JSON number of any length: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static const char *scan_number(const char *p)
+{
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (!(p = scan_digits(p)))
+        return NULL;
+    if (*p == '.' && !(p = scan_digits(p + 1)))
+        return NULL;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        p = scan_digits(p);
+    }
+    return p;
+}
+
+/* The elements of an array (close ']') or the members of an object ('}'). */
+static const char *scan_items(const char *p, char close, int depth)
+{
+    p = skip_ws(p + 1);
+    if (*p == close)
+        return p + 1;
+    for (;;) {
+        if (close == '}') {
+            if (*p != '"' || !(p = scan_string(p)))
+                return NULL;
+            p = skip_ws(p);
+            if (*p++ != ':')
+                return NULL;
+        }
+        if (!(p = scan_value(p, depth + 1)))
+            return NULL;
+        p = skip_ws(p);
+        if (*p == close)
+            return p + 1;
+        if (*p != ',')
+            return NULL;
+        p = skip_ws(p + 1);
+    }
+}
+
+/* Returns the end of the JSON value at p (after white space), or NULL. */
+static const char *scan_value(const char *p, int depth)
+{
+    p = skip_ws(p);
+    if (depth > JSON_MAX_DEPTH)
+        return NULL;
+    switch (*p) {
+    case '{':
+    case '[':
+        return scan_items(p, *p == '{' ? '}' : ']', depth);
+    case '"':
+        return scan_string(p);
+    case 't':
+        return strncmp(p, "true", 4) ? NULL : p + 4;
+    case 'f':
+        return strncmp(p, "false", 5) ? NULL : p + 5;
+    case 'n':
+        return strncmp(p, "null", 4) ? NULL : p + 4;
+    default:
+        return *p == '-' || is_digit(*p) ? scan_number(p) : NULL;
+    }
+}
+
+static bool is_json(const char *text)
+{
+    const char *end = scan_value(text, 0);
+    return end && *skip_ws(end) == '\0';
+}
+
+/* Appends well-formed JSON text as it is, less its line breaks and tabs,
+ * so that a row stays on one line. In well-formed JSON these can only be
+ * white space between tokens (a string may not hold them raw). */
+static void put_json(FxBuf *b, const char *text)
+{
+    text = skip_ws(text);
+    size_t len = strlen(text);
+    while (len && strchr(" \t\n\r", text[len - 1]))
+        len--;
+    for (size_t i = 0, run = 0; i <= len; i++) {
+        if (i == len || text[i] == '\n' || text[i] == '\r' || text[i] == '\t') {
+            fx_buf_append(b, text + run, i - run);
+            run = i + 1;
+        }
+    }
+}
+
+/* Appends text as a JSON string (jansson's encoding); bytes that are not
+ * UTF-8 become '?'. */
+static void put_string(FxBuf *b, const char *text)
+{
+    json_t *j = json_string(text);
+    char *copy = NULL;
+    if (!j) {
+        copy = fx_xstrdup(text);
+        for (char *c = copy; *c; c++)
+            if ((unsigned char)*c >= 0x80)
+                *c = '?';
+        j = json_string(copy);
+    }
+    char *enc = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fx_buf_puts(b, enc ? enc : "null");
+    free(enc);
+    free(copy);
+    json_decref(j);
+}
+
+/* The shortest decimal text that reads back as the same double. */
+static void put_real(FxBuf *b, double x)
+{
+    char text[40];
+    if (!isfinite(x)) {
+        fx_buf_puts(b, "null");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(text, sizeof(text), "%.*g", prec, x);
+        if (strtod(text, NULL) == x)
+            break;
+    }
+    fx_buf_puts(b, text);
+}
+
+static void put_column(FxBuf *b, sqlite3_stmt *st, int col, char kind)
+{
+    const char *text = (const char *)sqlite3_column_text(st, col);
+    if (sqlite3_column_type(st, col) == SQLITE_NULL || !text)
+        fx_buf_puts(b, "null");
+    else if (kind == 'i')
+        fx_buf_printf(b, "%" PRId64, (int64_t)sqlite3_column_int64(st, col));
+    else if (kind == 'r')
+        put_real(b, sqlite3_column_double(st, col));
+    else if (kind == 'j' && is_json(text))
+        put_json(b, text);
+    else
+        put_string(b, text);
+}
+
+/* Appends `"key": value` for each field, reading columns from `col` on;
+ * a comma goes first unless the row holds only its opening brace. */
+static void put_fields(FxBuf *b, sqlite3_stmt *st, const Field *f, size_t n, int col)
+{
+    for (size_t i = 0; i < n; i++) {
+        fx_buf_printf(b, "%s\"%s\": ", b->len > 1 ? ", " : "", f[i].key);
+        put_column(b, st, col + (int)i, f[i].kind);
+    }
+}
+
+static void execution_row(FxBuf *b, sqlite3_stmt *st)
+{
+    b->len = 0;
+    fx_buf_printf(b, "{\"execution_id\": \"exec_%" PRId64 "\"",
+                  (int64_t)sqlite3_column_int64(st, 0));
+    put_fields(b, st, execution_fields, FX_ARRAY_LEN(execution_fields), 1);
+    fx_buf_putc(b, '}');
+}
+
+static void version_row(FxBuf *b, sqlite3_stmt *st)
+{
+    b->len = 0;
+    fx_buf_putc(b, '{');
+    put_fields(b, st, version_fields, FX_ARRAY_LEN(version_fields), 0);
+    fx_buf_putc(b, '}');
+}
+
+/* ---- reading ---- */
+
+static FxStatus prepare(FxStore *s, const char *sql, sqlite3_stmt **out)
+{
+    return sqlite3_prepare_v2(s->db, sql, -1, out, NULL) == SQLITE_OK ? FX_OK
+                                                                      : db_fail(s, "prepare");
+}
+
+/* Steps st to its end, calling fn with each row made by row(). */
+static FxStatus each_row(FxStore *s, sqlite3_stmt *st, void (*row)(FxBuf *, sqlite3_stmt *),
+                         FxRowFn fn, void *ctx)
+{
+    FxBuf b = {0};
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        row(&b, st);
+        fn(ctx, fx_buf_str(&b));
+    }
+    fx_buf_free(&b);
+    return rc == SQLITE_DONE ? FX_OK : db_fail(s, "read");
+}
+
+FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRowFn fn, void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    const char *sql = intent ? EXECUTION_SELECT " WHERE e.intent = ?2 ORDER BY e.id DESC LIMIT ?1"
+                             : EXECUTION_SELECT " ORDER BY e.id DESC LIMIT ?1";
+    FxStatus r = prepare(s, sql, &st);
+    if (r != FX_OK)
+        goto out;
+    /* LIMIT -1: no limit */
+    if (sqlite3_bind_int64(st, 1, limit > 0 ? limit : -1) |
+        (intent ? bind_text(st, 2, intent) : SQLITE_OK)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    r = each_row(s, st, execution_row, fn, ctx);
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_execution(FxStore *s, int64_t id, char **out_json)
+{
+    sqlite3_stmt *st = NULL;
+    FxBuf b = {0};
+    int rc;
+    FxStatus r = prepare(s, EXECUTION_SELECT " WHERE e.id = ?1", &st);
+    *out_json = NULL;
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, id)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        execution_row(&b, st);
+        *out_json = fx_buf_take(&b);
+    } else if (rc == SQLITE_DONE) {
+        snprintf(s->err, sizeof(s->err), "no execution exec_%" PRId64 " in the store at %s", id,
+                 s->dir);
+        r = FX_ERR_USAGE;
+    } else {
+        r = db_fail(s, "read an execution");
+    }
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path, char **out_source)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    FxStatus r = prepare(s,
+                         "SELECT src.path, src.text FROM executions e"
+                         " JOIN versions v ON v.id = e.version JOIN lineages l ON l.id = v.lineage"
+                         " LEFT JOIN sources src ON src.hash = l.source_hash WHERE e.id = ?1",
+                         &st);
+    *out_path = *out_source = NULL;
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, id)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && sqlite3_column_type(st, 1) != SQLITE_NULL) {
+        const char *path = (const char *)sqlite3_column_text(st, 0);
+        *out_path = fx_xstrdup(path ? path : "");
+        *out_source = fx_xstrdup((const char *)sqlite3_column_text(st, 1));
+    } else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+        snprintf(s->err, sizeof(s->err), "%s exec_%" PRId64 " in the store at %s",
+                 rc == SQLITE_ROW ? "no source kept for" : "no execution", id, s->dir);
+        r = FX_ERR_USAGE;
+    } else {
+        r = db_fail(s, "read a source");
+    }
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s,
+                         intent ? VERSION_SELECT " WHERE l.intent = ?1 ORDER BY v.id"
+                                : VERSION_SELECT " ORDER BY v.id",
+                         &st);
+    if (r != FX_OK)
+        goto out;
+    if (intent && bind_text(st, 1, intent)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    r = each_row(s, st, version_row, fn, ctx);
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **out_json)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    FxStatus r = prepare(s, "SELECT graph_json FROM versions WHERE lineage = ?1 AND label = ?2",
+                         &st);
+    *out_json = NULL;
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, lineage) | bind_text(st, 2, label)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out_json = fx_xstrdup((const char *)sqlite3_column_text(st, 0));
+    } else if (rc == SQLITE_DONE) {
+        snprintf(s->err, sizeof(s->err), "no version %s of lineage %" PRId64 " in the store at %s",
+                 label ? label : "(none)", lineage, s->dir);
+        r = FX_ERR_USAGE;
+    } else {
+        r = db_fail(s, "read a graph");
+    }
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_node_counts(FxStore *s, int64_t version,
+                              void (*fn)(void *ctx, uint32_t node, uint64_t count), void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+    FxStatus r = prepare(s, "SELECT node, count FROM node_counts WHERE version = ?1 ORDER BY node",
+                         &st);
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, version)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ctx, (uint32_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1));
+    if (rc != SQLITE_DONE)
+        r = db_fail(s, "read node counts");
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+/* ---- hashing ---- */
+
+void fx_store_hash(const char *text, size_t len, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64: offset basis, then prime */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ULL;
+    }
+    snprintf(out, 17, "%016" PRIx64, h);
+}

@@ -1,0 +1,123 @@
+/*
+ * store.h: the store: every lineage, version, execution, proof and
+ * proposal of a program's life, in one SQLite database per store folder.
+ *
+ * A store folder (--store DIR, $FLUX_STORE, ./.flux/) holds `flux.db`
+ * (SQLite, WAL mode, foreign keys on, a busy timeout so that several
+ * processes can share it) and a `cache/` folder. The schema carries a
+ * version (PRAGMA user_version): an older store is migrated forward when
+ * opened; a newer one is refused, since this binary cannot know what it
+ * holds.
+ *
+ * Executions are queued in memory and written in batches, one transaction
+ * per batch: fx_store_flush writes what is queued, and an execution counts
+ * as recorded only once a flush that included it has returned FX_OK. A
+ * crash or a kill loses at most the queued ones, never the database.
+ *
+ * Not thread-safe: one FxStore per thread (each has its own connection).
+ */
+#ifndef FX_STORE_H
+#define FX_STORE_H
+
+#include "base/base.h"
+
+typedef struct FxStore FxStore;
+
+/* The schema version this binary writes. */
+#define FX_STORE_SCHEMA_VERSION 2
+
+/* Opens (creating when missing) the store in dir. On failure returns
+ * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
+ * not a database, or a newer schema ("the store at DIR has schema version
+ * 3, newer than this flux (2); use a newer flux or another --store").
+ * Caller closes with fx_store_close(), which flushes first. */
+FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len) FX_MUST_CHECK;
+FxStatus fx_store_close(FxStore *s); /* flushes; the store is freed even on error */
+const char *fx_store_error(const FxStore *s);
+
+/* The lineage of an intent: (name, hash of its normalised text), made on
+ * first use. source is the full text of the file that defines it (kept,
+ * by hash, so that replay can rebuild the program even after the file
+ * changed); path is where it was read from. */
+FxStatus fx_store_lineage(FxStore *s, const char *intent, const char *hash, const char *path,
+                          const char *source, int64_t *out_id) FX_MUST_CHECK;
+
+/* A version of a lineage ("v1", "v2", ...): its graph as JSON, its parent
+ * version (0 for none), the rewrite that made it, the proof id that covers
+ * it (0 for none) and the evidence that triggered it (JSON or text, may be
+ * NULL). Returns the existing id when that label exists already. */
+typedef struct FxVersionInfo {
+    const char *label;
+    const char *graph_json;
+    int64_t parent;
+    const char *rewrite;
+    int64_t proof_id;
+    const char *evidence;
+} FxVersionInfo;
+FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v,
+                          int64_t *out_id) FX_MUST_CHECK;
+
+/* One execution, every field of `flux run --json`. Strings are copied. */
+typedef struct FxExecution {
+    int64_t version;        /* version id */
+    const char *intent;
+    const char *expr;       /* the EXPR as written */
+    const char *input_json; /* {"n": 100} */
+    const char *output_json;  /* the value, or a summary (see fx_store_summarize) */
+    const char *output_hash;  /* fx_store_hash of the full value text */
+    int64_t output_bytes;     /* size of the full value text */
+    const char *decisions_json; /* [{"decision": ..., "reason": ..., "proof_id": ...}] */
+    const char *hardware;
+    double duration_ms;
+    const char *optimizations_json; /* ["memoization"] */
+    const char *proof_ids_json;     /* [1847] */
+    const char *verified;
+    /* per-node counters of the version's graph, added to its running totals */
+    size_t n_counts;
+    const uint32_t *count_nodes;
+    const uint64_t *counts;
+} FxExecution;
+
+/* Queues an execution; its id is assigned now (ids are unique across
+ * processes sharing the store). */
+FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_id) FX_MUST_CHECK;
+/* Writes every queued execution in one transaction (retrying while another
+ * process holds the lock, up to the busy timeout). */
+FxStatus fx_store_flush(FxStore *s) FX_MUST_CHECK;
+
+/* A proof or a proposal (accepted or rejected), for the optimizer and the
+ * prover issues; kept minimal here. */
+FxStatus fx_store_add_proof(FxStore *s, const char *obligation_smt, const char *result,
+                            const char *solver, double ms, int64_t *out_id) FX_MUST_CHECK;
+
+/* ---- reading ---- */
+
+/* Calls fn for each stored execution, newest first, optionally of one
+ * intent, at most `limit` (0: all). Each row is a JSON object with every
+ * field of `flux run --json` plus "expr", "recorded_at", "lineage" and
+ * "output_bytes"; borrowed for the call. */
+typedef void (*FxRowFn)(void *ctx, const char *json);
+FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRowFn fn,
+                             void *ctx) FX_MUST_CHECK;
+/* One execution by id, as the same JSON (caller frees); NULL and FX_ERR_USAGE when unknown. */
+FxStatus fx_store_execution(FxStore *s, int64_t id, char **out_json) FX_MUST_CHECK;
+/* The source text kept for an execution's lineage, and its path (caller frees both). */
+FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path,
+                                   char **out_source) FX_MUST_CHECK;
+/* Every version of every lineage of an intent (or of all intents), oldest
+ * first, as JSON rows: {"lineage", "intent", "hash", "version", "parent",
+ * "rewrite", "proof_id", "evidence", "created_at", "executions"}. */
+FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx) FX_MUST_CHECK;
+/* A version's graph JSON by lineage and label (caller frees), or FX_ERR_USAGE. */
+FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **out_json) FX_MUST_CHECK;
+/* Running per-node counters of a version: fn(ctx, node, count) for each. */
+FxStatus fx_store_node_counts(FxStore *s, int64_t version,
+                              void (*fn)(void *ctx, uint32_t node, uint64_t count),
+                              void *ctx) FX_MUST_CHECK;
+
+/* A digest of text for summaries and lineage keys: 16 hex digits of a
+ * 64-bit FNV-1a, stable across runs and machines (not cryptographic).
+ * Writes 17 bytes into out. */
+void fx_store_hash(const char *text, size_t len, char out[17]);
+
+#endif
