@@ -109,5 +109,10 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-bench: all
+$(BUILD)/bench/record: bench/record.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
+
+bench: all $(BUILD)/bench/record
 	@bench/interp.sh
+	@$(BUILD)/bench/record

@@ -155,6 +155,7 @@ void flux_program_free(FluxProgram *fp)
     if (!fp)
         return;
     fx_runtime_free(fp->rt);
+    fx_vec_free(&fp->versions);
     fx_program_free(fp->prog);
     fx_diag_free(&fp->diag);
     free(fp);

@@ -14,12 +14,20 @@ struct FluxStore {
     FxStore *store;
 };
 
+typedef struct FxKnownVersion {
+    const FxGraph *graph;
+    int64_t version;
+} FxKnownVersion;
+
 struct FluxProgram {
     FxDiag diag;
     FxProgram *prog;
     FxRuntime *rt;      /* made on the first run; keeps compiled intents */
     FluxStore *store;   /* where runs are recorded, or NULL */
     bool keep_values;   /* record large values whole */
+    /* the store's version id of each intent recorded so far: lineage and
+     * version are made once, not at every run */
+    FX_VEC(FxKnownVersion) versions;
 };
 
 FxRuntime *fx_api_runtime(FluxProgram *fp);

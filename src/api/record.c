@@ -52,6 +52,7 @@ void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
 {
     fp->store = fs;
     fp->keep_values = keep_values != 0;
+    fp->versions.len = 0; /* ids of another store mean nothing here */
 }
 
 /* ---- listings ---- */

@@ -230,6 +230,12 @@ static char *normalised_text(const FxIntent *in)
 static FxStatus version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
                            int64_t *out_version)
 {
+    for (size_t i = 0; i < fp->versions.len; i++) {
+        if (fp->versions.data[i].graph == g) {
+            *out_version = fp->versions.data[i].version;
+            return FX_OK;
+        }
+    }
     char *text = normalised_text(in), hash[17];
     fx_store_hash(text, strlen(text), hash);
     free(text);
@@ -246,6 +252,10 @@ static FxStatus version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
     FxVersionInfo vi = {g->version, fx_buf_str(&json), 0, NULL, 0, NULL};
     st = fx_store_version(fp->store->store, lineage, &vi, out_version);
     fx_buf_free(&json);
+    if (st == FX_OK) {
+        FxKnownVersion known = {g, *out_version};
+        fx_vec_push(&fp->versions, known);
+    }
     return st;
 }
 

@@ -1113,6 +1113,9 @@ error:
 
 FxStatus fx_runtime_eval(FxRuntime *rt, const FxGraph *g, FxValue *out)
 {
+    /* an expression runs once: the previous one's code is not needed again */
+    fx_vec_foreach(FxFunc *, old, &rt->exprs) fx_func_free(*old);
+    rt->exprs.len = 0;
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     fx_vec_push(&rt->exprs, f);
     fx_compile(rt, g, f);

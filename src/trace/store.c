@@ -32,9 +32,11 @@
  * after COMMIT succeeded. What could make a flush fail for good is checked
  * when queueing (the version exists, decisions_json is a JSON array), so a
  * bad execution is refused alone (FX_ERR_USAGE) and cannot block the queue.
- * Ids come from blocks of ID_BLOCK reserved in id_blocks by a short
- * transaction, so two processes never hand out the same id; the unused ids
- * of a process that dies are gaps, never reused.
+ * Ids come from blocks reserved in id_blocks by a short transaction, so
+ * two processes never hand out the same id; the unused ids of a process
+ * that ends are gaps, never reused. A store's blocks grow 1, 2, 4, ... up
+ * to ID_BLOCK (64), so that `flux run`, one execution per process, leaves
+ * no gap, and a long process reserves once per 64 executions.
  * Statements of the writing path are prepared once per store and cached.
  *
  * Reading. Rows are JSON text built here: text columns are encoded by
@@ -74,7 +76,7 @@ extern const char fx_schema_sql[];
 extern const char fx_migrate_1_2_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
-#define ID_BLOCK        64
+#define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
 #define JSON_MAX_DEPTH  512
 #define STR_(x)         #x
 #define STR(x)          STR_(x)
@@ -196,6 +198,7 @@ struct FxStore {
     sqlite3_stmt *stmts[ST_COUNT]; /* ORDER ST; NULL until first used */
     FX_VEC(Queued) queue;
     int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
+    int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
     int64_t known_version;      /* a version id seen to exist, 0 for none */
     char err[1024];
 };
@@ -458,6 +461,10 @@ static FxStatus connect_db(FxStore *s)
         r = pragma(s, "PRAGMA foreign_keys = ON", "turn foreign keys on");
     if (r == FX_OK)
         r = pragma(s, "PRAGMA synchronous = NORMAL", "set synchronous");
+    /* checkpoint the WAL less often: a recorded run's commit stays a few
+     * page writes, and the occasional checkpoint is spread over more runs */
+    if (r == FX_OK)
+        r = pragma(s, "PRAGMA wal_autocheckpoint = 8000", "set the checkpoint interval");
     return r;
 }
 
@@ -591,6 +598,7 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     FxStore *s = fx_xcalloc(1, sizeof(*s));
     FxStatus r = FX_OK;
     s->dir = fx_xstrdup(dir);
+    s->block_size = 1;
     *out = NULL;
     r = make_dirs(s);
     if (r == FX_OK)
@@ -831,7 +839,7 @@ static FxStatus reserve_ids(FxStore *s)
         goto out;
     if ((r = run(s, init, "reserve ids")) != FX_OK || (r = lookup_id(s, get, &next)) != FX_OK)
         goto out;
-    if (sqlite3_bind_int64(set, 1, next + ID_BLOCK)) {
+    if (sqlite3_bind_int64(set, 1, next + s->block_size)) {
         r = db_fail(s, "bind");
         goto out;
     }
@@ -840,7 +848,8 @@ out:
     r = finish(s, r);
     if (r == FX_OK) {
         s->next_id = next;
-        s->block_end = next + ID_BLOCK;
+        s->block_end = next + s->block_size;
+        s->block_size = s->block_size < ID_BLOCK ? 2 * s->block_size : ID_BLOCK;
     }
     return r;
 }

@@ -6,9 +6,10 @@
  * file that is not a database), lineages and versions made once, executions
  * queued, flushed and read back as JSON (order, limit, intent, a 40-digit
  * output kept exactly), node counters summed across flushes, ids unique
- * across two handles and two processes, processes making a new store at
- * once, a flush that waits for another writer, the source kept for
- * replay, and the cost of a flush (printed).
+ * across two handles and two processes (and without gaps when each process
+ * records one execution), processes making a new store at once, a flush
+ * that waits for another writer, the source kept for replay, and the cost
+ * of a flush (printed).
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -579,6 +580,24 @@ FX_TEST(ids_are_unique_across_two_handles)
     free(dir);
 }
 
+FX_TEST(ids_of_one_run_per_process_have_no_gaps)
+{
+    char *dir = make_tmp();
+    int64_t version = 0, ids[4] = {0};
+    for (int i = 0; i < 4; i++) {
+        FxStore *s = open_ok(dir);
+        if (!version)
+            version = setup_fib(s, NULL);
+        FxExecution e = sample_exec(version, "fibonacci", "1");
+        EXPECT_EQ(fx_store_add_execution(s, &e, &ids[i]), FX_OK);
+        EXPECT_EQ(fx_store_close(s), FX_OK);
+    }
+    EXPECT_EQ(ids[0], 1);
+    EXPECT_EQ(ids[3], 4);
+    rm_rf(dir);
+    free(dir);
+}
+
 /* Adds and flushes n executions in a new handle; returns 0 when all went well. */
 static int record_many(const char *dir, int64_t version, int n, int64_t *ids)
 {
@@ -606,8 +625,11 @@ FX_TEST(ids_are_unique_across_two_processes)
     EXPECT_EQ(fx_store_close(s), FX_OK);
     fflush(NULL);
     pid_t child = fork();
-    if (child == 0)
-        _exit(record_many(dir, version, N, ids));
+    if (child == 0) {
+        int rc = record_many(dir, version, N, ids);
+        free(dir);
+        _exit(rc);
+    }
     EXPECT(child > 0);
     EXPECT_EQ(record_many(dir, version, N, ids), 0);
     int status = -1;
@@ -658,7 +680,10 @@ FX_TEST(processes_make_a_new_store_at_once)
             kids[k] = fork();
             if (kids[k] == 0) {
                 close(go[1]);
-                _exit(first_run(dir, go[0]));
+                int rc = first_run(dir, go[0]);
+                free(dir);
+                free(tmp);
+                _exit(rc);
             }
         }
         close(go[0]);
