@@ -397,9 +397,15 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         fx_arena_free(&arena);
         return status;
     }
-    const FxValue *args;
+    const FxValue *top_args;
     size_t n_args;
-    const FxGraph *top = fx_runtime_top_call(rt, &args, &n_args);
+    const FxGraph *top = fx_runtime_top_call(rt, &top_args, &n_args);
+    /* our own references: the next run replaces the runtime's */
+    FxValue *args = fx_xmalloc((n_args + 1) * sizeof(FxValue));
+    for (size_t i = 0; i < n_args; i++) {
+        args[i] = top_args[i];
+        fx_value_retain(args[i]);
+    }
     Tree t = {.first_branch = true};
     fx_buf_printf(&t.text, "%s = %s\n", expr, r.text);
     fx_buf_puts(&t.json, "{\"expr\": ");
@@ -430,6 +436,9 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         explain_subresults(&t, fp, &tr);
     }
     fx_buf_puts(&t.json, "}");
+    for (size_t i = 0; i < n_args; i++)
+        fx_value_release(args[i]);
+    free(args);
     fputs(json ? fx_buf_str(&t.json) : fx_buf_str(&t.text), out);
     if (json)
         fputc('\n', out);
