@@ -21,7 +21,7 @@ for i in $(seq 200); do
     sleep "$(printf '0.%03d' $((RANDOM % 12)))"
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
-    grep -o '"execution_id": "exec_[0-9]*' "out$i" | cut -d_ -f3 >> ids
+    grep -so '"execution_id": "exec_[0-9]*' "out$i" | cut -d_ -f3 >> ids
     rm -f "out$i"
 done
 [ -s ids ] || fail "no run finished before its kill: nothing to check"
