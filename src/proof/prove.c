@@ -1,0 +1,665 @@
+/*
+ * prove.c: the checker of prove.h: graphs encoded as solver terms, the
+ * obligations derived from two graphs, their verdicts and their cache.
+ *
+ * Encoding covers what the solver decides well: integers and booleans,
+ * arithmetic, comparisons, conditionals, calls (the intent's own calls as
+ * one uninterpreted function; another intent's inlined when it does not
+ * recurse, uninterpreted otherwise), and folds over ranges with constant
+ * bounds (unrolled, up to 64 steps) or `all`/`any` (quantified). Anything
+ * else (lists, floats, strings) makes the obligation UNKNOWN: never a
+ * proof by omission.
+ */
+#include "prove.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "smt.h"
+
+#define MAX_UNROLL 64
+#define MAX_INLINE 6
+
+/* ---- encoding ---- */
+
+typedef struct Enc {
+    FxSmt *smt;
+    FxGraphLookup lookup;
+    void *ctx;
+    const char *self;     /* calls of this intent are the uninterpreted function */
+    const FxGraph *self_g;
+    int depth;
+    bool uses_uf;
+    const char *why_not;  /* set when something could not be encoded */
+} Enc;
+
+typedef struct Frame {
+    const FxGraph *g;
+    const FxSmtTerm *params;
+    FxSmtTerm *slots;     /* by slot number; {0} when unbound */
+} Frame;
+
+static FxSmtTerm enc(Enc *E, Frame *F, FxNodeId id);
+
+static FxSmtTerm fail(Enc *E, const char *why)
+{
+    if (!E->why_not)
+        E->why_not = why;
+    FxSmtTerm none = {0};
+    return none;
+}
+
+static bool sort_of_type(const char *type, FxSmtSort *out)
+{
+    if (!strcmp(type, "Natural") || !strcmp(type, "Int")) {
+        *out = FX_SMT_SORT_INT;
+        return true;
+    }
+    if (!strcmp(type, "Bool")) {
+        *out = FX_SMT_SORT_BOOL;
+        return true;
+    }
+    return false;
+}
+
+static FxSmtTerm bin(Enc *E, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
+{
+    return fx_smt_binop(E->smt, op, a, b);
+}
+
+static bool calls_itself(const FxGraph *g)
+{
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i].op == FX_NODE_CALL && !strcmp(g->nodes[i].text, g->intent))
+            return true;
+    return false;
+}
+
+static FxSmtTerm uninterpreted(Enc *E, const char *name, const char *ret, const FxGraph *sig,
+                               const FxSmtTerm *args, uint32_t n)
+{
+    FxSmtSort rs, sorts[16];
+    if (n > 16 || !sort_of_type(ret, &rs))
+        return fail(E, "a call whose result is not a number or a boolean");
+    for (uint32_t i = 0; i < n; i++)
+        if (!sort_of_type(sig->param_types[i], &sorts[i]))
+            return fail(E, "a call with an argument that is not a number or a boolean");
+    E->uses_uf = true;
+    return fx_smt_apply(E->smt, name, rs, n, args, sorts);
+}
+
+static FxSmtTerm encode_graph(Enc *E, const FxGraph *g, const FxSmtTerm *params);
+
+static FxSmtTerm enc_call(Enc *E, Frame *F, const FxNode *n)
+{
+    FxSmtTerm args[16];
+    if (n->n_inputs > 16)
+        return fail(E, "a call with more than 16 arguments");
+    for (uint32_t i = 0; i < n->n_inputs; i++)
+        args[i] = enc(E, F, n->inputs[i]);
+    if (!strcmp(n->text, E->self))
+        return uninterpreted(E, n->text, n->type, E->self_g, args, n->n_inputs);
+    const FxGraph *callee = E->lookup ? E->lookup(E->ctx, n->text) : NULL;
+    if (!callee)
+        return fail(E, "a call of an intent the checker cannot see");
+    if (calls_itself(callee) || E->depth >= MAX_INLINE)
+        return uninterpreted(E, n->text, n->type, callee, args, n->n_inputs);
+    E->depth++;
+    FxSmtTerm t = encode_graph(E, callee, args);
+    E->depth--;
+    return t;
+}
+
+static FxSmtTerm enc_builtin(Enc *E, Frame *F, const FxNode *n)
+{
+    bool is_min = !strcmp(n->text, "min");
+    if (n->n_inputs == 2 && (is_min || !strcmp(n->text, "max"))) {
+        FxSmtTerm a = enc(E, F, n->inputs[0]), b = enc(E, F, n->inputs[1]);
+        return fx_smt_ite(E->smt, bin(E, is_min ? FX_SMT_LE : FX_SMT_GE, a, b), a, b);
+    }
+    return fail(E, "a list or matrix operation");
+}
+
+static bool const_int(const FxGraph *g, FxNodeId id, long long *out)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (n->op != FX_NODE_CONST || (strcmp(n->type, "Natural") && strcmp(n->type, "Int")))
+        return false;
+    char *end;
+    *out = strtoll(n->text, &end, 10);
+    return *end == '\0' && strlen(n->text) < 15;
+}
+
+/* sum/product/count/min/max/all/any over a range with constant bounds. */
+static FxSmtTerm enc_fold(Enc *E, Frame *F, const FxNode *n)
+{
+    const FxNode *dom = fx_graph_node(F->g, n->inputs[0]);
+    long long lo, hi;
+    if (dom->op != FX_NODE_RANGE || !const_int(F->g, dom->inputs[0], &lo) ||
+        !const_int(F->g, dom->inputs[1], &hi))
+        return fail(E, "a fold over a list or a range with bounds known only at run time");
+    if (dom->num)
+        hi++;
+    if (hi - lo > MAX_UNROLL)
+        return fail(E, "a fold of more than 64 steps");
+    FxFoldKind kind = (FxFoldKind)n->num;
+    if (kind == FX_FOLD_COLLECT || kind == FX_FOLD_MIN || kind == FX_FOLD_MAX)
+        return fail(E, "a fold that builds a list or needs a non-empty range");
+    FxSmtTerm acc = kind == FX_FOLD_ALL   ? fx_smt_bool(E->smt, true)
+                    : kind == FX_FOLD_ANY ? fx_smt_bool(E->smt, false)
+                                          : fx_smt_int64(E->smt, kind == FX_FOLD_PRODUCT);
+    for (long long v = lo; v < hi; v++) {
+        F->slots[n->num2] = fx_smt_int64(E->smt, v);
+        FxSmtTerm keep = n->inputs[1].v ? enc(E, F, n->inputs[1]) : fx_smt_bool(E->smt, true);
+        FxSmtTerm body = enc(E, F, n->inputs[2]), next;
+        switch (kind) {
+        case FX_FOLD_SUM: next = bin(E, FX_SMT_ADD, acc, body); break;
+        case FX_FOLD_PRODUCT: next = bin(E, FX_SMT_MUL, acc, body); break;
+        case FX_FOLD_COUNT: next = bin(E, FX_SMT_ADD, acc, fx_smt_int64(E->smt, 1)); break;
+        case FX_FOLD_ALL: next = bin(E, FX_SMT_AND, acc, body); break;
+        default: next = bin(E, FX_SMT_OR, acc, body); break;
+        }
+        acc = fx_smt_ite(E->smt, keep, next, acc);
+    }
+    FxSmtTerm none = {0};
+    F->slots[n->num2] = none;
+    return acc;
+}
+
+static FxSmtTerm enc_arith(Enc *E, Frame *F, const FxNode *n)
+{
+    static const FxSmtOp ops[FX_NODE__COUNT] = {
+        [FX_NODE_ADD] = FX_SMT_ADD, [FX_NODE_SUB] = FX_SMT_SUB, [FX_NODE_MUL] = FX_SMT_MUL,
+        [FX_NODE_IDIV] = FX_SMT_DIV, [FX_NODE_MOD] = FX_SMT_MOD, [FX_NODE_EQ] = FX_SMT_EQ,
+        [FX_NODE_NE] = FX_SMT_NE,   [FX_NODE_LT] = FX_SMT_LT,   [FX_NODE_LE] = FX_SMT_LE,
+        [FX_NODE_GT] = FX_SMT_GT,   [FX_NODE_GE] = FX_SMT_GE,   [FX_NODE_AND] = FX_SMT_AND,
+        [FX_NODE_OR] = FX_SMT_OR,
+    };
+    if (n->op == FX_NODE_POW) {
+        long long k;
+        if (!const_int(F->g, n->inputs[1], &k) || k < 0 || k > 16)
+            return fail(E, "a power with an exponent that is not a small constant");
+        FxSmtTerm base = enc(E, F, n->inputs[0]), acc = fx_smt_int64(E->smt, 1);
+        for (long long i = 0; i < k; i++)
+            acc = bin(E, FX_SMT_MUL, acc, base);
+        return acc;
+    }
+    return bin(E, ops[n->op], enc(E, F, n->inputs[0]), enc(E, F, n->inputs[1]));
+}
+
+static FxSmtTerm enc(Enc *E, Frame *F, FxNodeId id)
+{
+    const FxNode *n = fx_graph_node(F->g, id);
+    FxSmtSort s;
+    switch (n->op) {
+    case FX_NODE_CONST:
+        if (!sort_of_type(n->type, &s))
+            return fail(E, "a constant that is not a number or a boolean");
+        return s == FX_SMT_SORT_BOOL ? fx_smt_bool(E->smt, !strcmp(n->text, "true"))
+                                     : fx_smt_int(E->smt, n->text);
+    case FX_NODE_PARAM:
+        return F->params[n->num];
+    case FX_NODE_VAR:
+        if (n->num < F->g->n_params)
+            return F->params[n->num];
+        if (!F->slots[n->num].v)
+            return fail(E, "a variable bound by a construct the checker does not unroll");
+        return F->slots[n->num];
+    case FX_NODE_NEG:
+        return fx_smt_neg(E->smt, enc(E, F, n->inputs[0]));
+    case FX_NODE_NOT:
+        return fx_smt_not(E->smt, enc(E, F, n->inputs[0]));
+    case FX_NODE_IF:
+        return fx_smt_ite(E->smt, enc(E, F, n->inputs[0]), enc(E, F, n->inputs[1]),
+                          enc(E, F, n->inputs[2]));
+    case FX_NODE_CALL:
+        return enc_call(E, F, n);
+    case FX_NODE_BUILTIN:
+        return enc_builtin(E, F, n);
+    case FX_NODE_FOLD:
+        return enc_fold(E, F, n);
+    case FX_NODE_CHECK: /* a postcondition: the value is the checked one */
+        return enc(E, F, n->inputs[0]);
+    case FX_NODE_FAIL: {
+        FxSmtTerm args[16];
+        for (uint32_t i = 0; i < n->n_inputs && i < 16; i++)
+            args[i] = enc(E, F, n->inputs[i]);
+        char *name = fx_xasprintf("uncovered_%s", F->g->intent);
+        FxSmtTerm t = uninterpreted(E, name, n->type, F->g, args, n->n_inputs);
+        free(name);
+        return t;
+    }
+    case FX_NODE_ADD: case FX_NODE_SUB: case FX_NODE_MUL: case FX_NODE_IDIV: case FX_NODE_MOD:
+    case FX_NODE_POW: case FX_NODE_EQ: case FX_NODE_NE: case FX_NODE_LT: case FX_NODE_LE:
+    case FX_NODE_GT: case FX_NODE_GE: case FX_NODE_AND: case FX_NODE_OR:
+        return enc_arith(E, F, n);
+    default:
+        return fail(E, "a list, float, string, record or data value");
+    }
+}
+
+static FxSmtTerm encode_graph(Enc *E, const FxGraph *g, const FxSmtTerm *params)
+{
+    Frame F = {g, params, fx_xcalloc(g->n_slots + 1, sizeof(FxSmtTerm))};
+    FxSmtTerm t = enc(E, &F, g->root);
+    free(F.slots);
+    return t;
+}
+
+/* ---- the cache ---- */
+
+typedef struct CacheEntry {
+    char hash[17];
+    FxProofVerdict verdict;
+    char *counterexample, *smtlib, *reason;
+} CacheEntry;
+
+struct FxProofCache {
+    FX_VEC(CacheEntry) entries;
+};
+
+FxProofCache *fx_proof_cache_new(void)
+{
+    return fx_xcalloc(1, sizeof(FxProofCache));
+}
+
+void fx_proof_cache_free(FxProofCache *c)
+{
+    if (!c)
+        return;
+    fx_vec_foreach(CacheEntry, e, &c->entries)
+    {
+        free(e->counterexample);
+        free(e->smtlib);
+        free(e->reason);
+    }
+    fx_vec_free(&c->entries);
+    free(c);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? fx_xstrdup(s) : NULL;
+}
+
+static bool cache_find(FxProofCache *c, FxObligation *o)
+{
+    for (size_t i = 0; c && i < c->entries.len; i++) {
+        CacheEntry *e = &c->entries.data[i];
+        if (strcmp(e->hash, o->hash) == 0) {
+            o->verdict = e->verdict;
+            o->counterexample = dup_or_null(e->counterexample);
+            o->smtlib = dup_or_null(e->smtlib);
+            o->reason = dup_or_null(e->reason);
+            o->cached = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void cache_add(FxProofCache *c, const FxObligation *o)
+{
+    if (!c)
+        return;
+    CacheEntry e;
+    memcpy(e.hash, o->hash, sizeof(e.hash));
+    e.verdict = o->verdict;
+    e.counterexample = dup_or_null(o->counterexample);
+    e.smtlib = dup_or_null(o->smtlib);
+    e.reason = dup_or_null(o->reason);
+    fx_vec_push(&c->entries, e);
+}
+
+/* FNV-1a over the texts that define an obligation: its kind, the solver,
+ * and both graphs as stored. */
+static void obligation_hash(const char *kind, const FxGraph *a, const FxGraph *b, char out[17])
+{
+    FxBuf t = {0};
+    fx_buf_printf(&t, "%s\n%s\n", kind, fx_smt_solver_version());
+    fx_graph_print_json(a, &t);
+    fx_graph_print_json(b, &t);
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < t.len; i++) {
+        h ^= (unsigned char)t.data[i];
+        h *= 1099511628211ULL;
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    fx_buf_free(&t);
+}
+
+/* ---- obligations ---- */
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+typedef FX_VEC(FxSmtTerm) TermVec;
+
+/* Parameters as fresh constants, Natural ones >= 0. false when some
+ * parameter is not a number or a boolean. */
+static bool fresh_params(Enc *E, const FxGraph *g, FxSmtTerm *out, TermVec *facts)
+{
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        FxSmtSort s;
+        if (!sort_of_type(g->param_types[i], &s))
+            return false;
+        out[i] = fx_smt_var(E->smt, g->param_names[i], s);
+        if (!strcmp(g->param_types[i], "Natural"))
+            fx_vec_push(facts, bin(E, FX_SMT_GE, out[i], fx_smt_int64(E->smt, 0)));
+    }
+    return true;
+}
+
+/* Satisfiable, looking among small arguments first for a readable
+ * counterexample. */
+static FxSmtResult solve(Enc *E, TermVec *facts, const FxSmtTerm *vars, size_t n)
+{
+    static const long long boxes[][2] = {{0, 3}, {-8, 8}};
+    size_t mark = facts->len;
+    for (size_t b = 0; b < 2; b++) {
+        for (size_t i = 0; i < n; i++) {
+            if (fx_smt_sort_of(E->smt, vars[i]) != FX_SMT_SORT_INT)
+                continue;
+            fx_vec_push(facts, bin(E, FX_SMT_LE, fx_smt_int64(E->smt, boxes[b][0]), vars[i]));
+            fx_vec_push(facts, bin(E, FX_SMT_LE, vars[i], fx_smt_int64(E->smt, boxes[b][1])));
+        }
+        FxSmtResult r = facts->len > mark ? fx_smt_check(E->smt, facts->len, facts->data)
+                                          : FX_SMT_UNSAT;
+        facts->len = mark;
+        if (r == FX_SMT_SAT)
+            return r;
+    }
+    return fx_smt_check(E->smt, facts->len, facts->data);
+}
+
+static char *describe_cex(Enc *E, const FxGraph *g, const FxSmtTerm *params, FxSmtTerm old_v,
+                          FxSmtTerm new_v)
+{
+    FxBuf b = {0};
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        char *v = fx_smt_model_value(E->smt, params[i]);
+        fx_buf_printf(&b, "%s%s = %s", i ? ", " : "", g->param_names[i], v ? v : "?");
+        free(v);
+    }
+    char *a = fx_smt_model_value(E->smt, old_v), *c = fx_smt_model_value(E->smt, new_v);
+    fx_buf_printf(&b, ": the current version gives %s, the candidate %s", a ? a : "?",
+                  c ? c : "?");
+    free(a);
+    free(c);
+    return fx_buf_take(&b);
+}
+
+/* With recursive calls uninterpreted, a model shows a difference only for
+ * some made-up values of the calls. These arguments are a real
+ * counterexample when no values of the calls at all make the two sides
+ * agree there. Tries a few models; on success the last one is the model. */
+static bool definite_difference(Enc *E, const FxGraph *g, const FxSmtTerm *params, FxSmtTerm a,
+                                FxSmtTerm b, const TermVec *facts)
+{
+    /* facts ends with `a != b`; search grows with the arguments ruled out */
+    TermVec search = {0}, agree = {0};
+    for (size_t i = 0; i < facts->len; i++)
+        fx_vec_push(&search, facts->data[i]);
+    bool found = false;
+    for (int attempt = 0; attempt < 8 && !found; attempt++) {
+        FxSmtTerm pin = fx_smt_bool(E->smt, true);
+        bool readable = true;
+        for (uint32_t i = 0; i < g->n_params && readable; i++) {
+            char *v = fx_smt_model_value(E->smt, params[i]);
+            readable = v != NULL;
+            if (!v)
+                break;
+            FxSmtTerm c = fx_smt_sort_of(E->smt, params[i]) == FX_SMT_SORT_BOOL
+                                  ? fx_smt_bool(E->smt, !strcmp(v, "true"))
+                                  : fx_smt_int(E->smt, v);
+            pin = bin(E, FX_SMT_AND, pin, bin(E, FX_SMT_EQ, params[i], c));
+            free(v);
+        }
+        if (!readable)
+            break;
+        agree.len = 0;
+        for (size_t i = 0; i + 1 < facts->len; i++)
+            fx_vec_push(&agree, facts->data[i]);
+        fx_vec_push(&agree, pin);
+        fx_vec_push(&agree, bin(E, FX_SMT_EQ, a, b));
+        if (fx_smt_check(E->smt, agree.len, agree.data) == FX_SMT_UNSAT) {
+            fx_vec_push(&search, pin); /* back to a model of these arguments */
+            found = fx_smt_check(E->smt, search.len, search.data) == FX_SMT_SAT;
+            break;
+        }
+        fx_vec_push(&search, fx_smt_not(E->smt, pin));
+        if (fx_smt_check(E->smt, search.len, search.data) != FX_SMT_SAT)
+            break;
+    }
+    fx_vec_free(&search);
+    fx_vec_free(&agree);
+    return found;
+}
+
+static void validity(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup,
+                     void *ctx, FxObligation *o)
+{
+    Enc E = {smt, lookup, ctx, cur->intent, cur, 0, false, NULL};
+    TermVec facts = {0};
+    FxSmtTerm params[64];
+    if (cur->n_params > 64 || !fresh_params(&E, cur, params, &facts)) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xstrdup("the parameters are not numbers or booleans");
+        fx_vec_free(&facts);
+        return;
+    }
+    FxSmtTerm a = encode_graph(&E, cur, params), b = encode_graph(&E, cand, params);
+    fx_vec_push(&facts, bin(&E, FX_SMT_NE, a, b));
+    if (E.why_not) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
+    } else {
+        FxSmtResult r = solve(&E, &facts, params, cur->n_params);
+        o->smtlib = fx_smt_last_query(smt);
+        if (r == FX_SMT_UNSAT) {
+            o->verdict = FX_PROOF_PROVED;
+        } else if (r == FX_SMT_SAT && (!E.uses_uf || definite_difference(&E, cur, params, a, b,
+                                                                         &facts))) {
+            o->verdict = FX_PROOF_REFUTED;
+            o->counterexample = describe_cex(&E, cur, params, a, b);
+        } else {
+            o->verdict = FX_PROOF_UNKNOWN;
+            o->reason = fx_xstrdup(r == FX_SMT_SAT
+                                           ? "the bodies differ unless the recursive calls "
+                                             "make up for it: not proved, not refuted"
+                                           : fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
+                                                                   : "the solver gave up");
+        }
+    }
+    fx_vec_free(&facts);
+}
+
+/* The recursive calls of g with the conditions on the way to each. */
+typedef struct Site {
+    FxNodeId call;
+    FxSmtTerm path;
+} Site;
+typedef FX_VEC(Site) Sites;
+
+static void find_calls(Enc *E, Frame *F, FxNodeId id, FxSmtTerm path, Sites *out, int depth)
+{
+    const FxNode *n = fx_graph_node(F->g, id);
+    if (depth > 200)
+        return;
+    if (n->op == FX_NODE_IF) {
+        FxSmtTerm c = enc(E, F, n->inputs[0]);
+        find_calls(E, F, n->inputs[0], path, out, depth + 1);
+        find_calls(E, F, n->inputs[1], bin(E, FX_SMT_AND, path, c), out, depth + 1);
+        find_calls(E, F, n->inputs[2], bin(E, FX_SMT_AND, path, fx_smt_not(E->smt, c)), out,
+                   depth + 1);
+        return;
+    }
+    if (n->op == FX_NODE_CALL && !strcmp(n->text, F->g->intent)) {
+        Site s = {id, path};
+        fx_vec_push(out, s);
+    }
+    for (uint32_t k = 0; k < n->n_inputs; k++)
+        if (n->inputs[k].v)
+            find_calls(E, F, n->inputs[k], path, out, depth + 1);
+}
+
+/* Every recursive call decreases parameter p towards its bound? */
+static bool decreases(Enc *E, Frame *F, const Sites *sites, uint32_t p, TermVec *facts)
+{
+    bool natural = !strcmp(F->g->param_types[p], "Natural");
+    FxSmtTerm zero = fx_smt_int64(E->smt, 0);
+    for (size_t i = 0; i < sites->len; i++) {
+        const FxNode *call = fx_graph_node(F->g, sites->data[i].call);
+        FxSmtTerm now = F->params[p], next = enc(E, F, call->inputs[p]);
+        if (!natural) {
+            now = fx_smt_ite(E->smt, bin(E, FX_SMT_LT, now, zero), fx_smt_neg(E->smt, now), now);
+            next = fx_smt_ite(E->smt, bin(E, FX_SMT_LT, next, zero), fx_smt_neg(E->smt, next),
+                              next);
+        }
+        FxSmtTerm ok = bin(E, FX_SMT_AND, bin(E, FX_SMT_GE, next, zero),
+                           bin(E, FX_SMT_LT, next, now));
+        size_t mark = facts->len;
+        fx_vec_push(facts, sites->data[i].path);
+        fx_vec_push(facts, fx_smt_not(E->smt, ok));
+        FxSmtResult r = fx_smt_check(E->smt, facts->len, facts->data);
+        facts->len = mark;
+        if (r != FX_SMT_UNSAT)
+            return false;
+    }
+    return true;
+}
+
+static void termination(FxSmt *smt, const FxGraph *cand, FxGraphLookup lookup, void *ctx,
+                        FxObligation *o)
+{
+    if (!calls_itself(cand)) {
+        o->verdict = FX_PROOF_PROVED;
+        return;
+    }
+    Enc E = {smt, lookup, ctx, cand->intent, cand, 0, false, NULL};
+    TermVec facts = {0};
+    FxSmtTerm params[64];
+    Sites sites = {0};
+    o->verdict = FX_PROOF_UNKNOWN;
+    if (cand->n_params <= 64 && fresh_params(&E, cand, params, &facts)) {
+        Frame F = {cand, params, fx_xcalloc(cand->n_slots + 1, sizeof(FxSmtTerm))};
+        find_calls(&E, &F, cand->root, fx_smt_bool(smt, true), &sites, 0);
+        for (uint32_t p = 0; p < cand->n_params && o->verdict != FX_PROOF_PROVED; p++) {
+            FxSmtSort s;
+            if (sort_of_type(cand->param_types[p], &s) && s == FX_SMT_SORT_INT &&
+                decreases(&E, &F, &sites, p, &facts) && !E.why_not) {
+                o->verdict = FX_PROOF_PROVED;
+                free(o->what);
+                o->what = fx_xasprintf("every recursive call of the candidate decreases `%s` "
+                                       "towards its bound", cand->param_names[p]);
+            }
+        }
+        free(F.slots);
+    }
+    if (o->verdict != FX_PROOF_PROVED)
+        o->reason = fx_xasprintf("no parameter was shown to decrease at every recursive call%s%s",
+                                 E.why_not ? ": " : "", E.why_not ? E.why_not : "");
+    fx_vec_free(&sites);
+    fx_vec_free(&facts);
+}
+
+/* ---- the proof ---- */
+
+const char *fx_proof_verdict_name(FxProofVerdict v)
+{
+    switch (v) {
+    case FX_PROOF_PROVED: return "proved";
+    case FX_PROOF_REFUTED: return "refuted";
+    default: return "unknown";
+    }
+}
+
+typedef void (*Discharge)(FxSmt *, const FxGraph *, const FxGraph *, FxGraphLookup, void *,
+                          FxObligation *);
+
+static void run_validity(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l, void *c,
+                         FxObligation *o)
+{
+    validity(s, a, b, l, c, o);
+}
+
+static void run_termination(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l,
+                            void *c, FxObligation *o)
+{
+    (void)a;
+    termination(s, b, l, c, o);
+}
+
+static void obligation(FxProof *p, const char *kind, const char *what, Discharge fn,
+                       const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup, void *ctx,
+                       FxProofCache *cache, unsigned timeout_ms)
+{
+    FxObligation o = {0};
+    o.kind = fx_xstrdup(kind);
+    o.what = fx_xstrdup(what);
+    obligation_hash(kind, cur, cand, o.hash);
+    double start = now_ms();
+    if (!cache_find(cache, &o)) {
+        FxSmt *smt = fx_smt_new(timeout_ms, 0);
+        fn(smt, cur, cand, lookup, ctx, &o);
+        fx_smt_free(smt);
+        cache_add(cache, &o);
+    }
+    o.ms = now_ms() - start;
+    fx_vec_push(&p->obligations, o);
+}
+
+FxProof *fx_prove_same_function(const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup,
+                                void *ctx, FxProofCache *cache, unsigned timeout_ms)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    if (strcmp(cur->intent, cand->intent) != 0 || cur->n_params != cand->n_params ||
+        strcmp(cur->ret_type, cand->ret_type) != 0) {
+        FxObligation o = {0};
+        o.kind = fx_xstrdup("signature");
+        o.what = fx_xstrdup("the candidate has the intent's name, parameters and result type");
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xasprintf("the candidate is %s(%u parameters) -> %s, the intent "
+                                        "%s(%u parameters) -> %s", cand->intent, cand->n_params,
+                                        cand->ret_type, cur->intent, cur->n_params, cur->ret_type);
+        fx_vec_push(&p->obligations, o);
+        p->verdict = FX_PROOF_REFUTED;
+        return p;
+    }
+    obligation(p, "validity", "for every argument, the candidate's value is the current "
+               "version's, whatever the recursive calls return", run_validity, cur, cand,
+               lookup, ctx, cache, timeout_ms);
+    obligation(p, "termination", "the candidate's recursion ends", run_termination, cur, cand,
+               lookup, ctx, cache, timeout_ms);
+    fx_vec_foreach(FxObligation, o, &p->obligations)
+    {
+        if (o->verdict == FX_PROOF_REFUTED)
+            p->verdict = FX_PROOF_REFUTED;
+        else if (o->verdict == FX_PROOF_UNKNOWN && p->verdict == FX_PROOF_PROVED)
+            p->verdict = FX_PROOF_UNKNOWN;
+    }
+    return p;
+}
+
+void fx_proof_free(FxProof *p)
+{
+    if (!p)
+        return;
+    fx_vec_foreach(FxObligation, o, &p->obligations)
+    {
+        free(o->kind);
+        free(o->what);
+        free(o->smtlib);
+        free(o->counterexample);
+        free(o->reason);
+    }
+    fx_vec_free(&p->obligations);
+    free(p);
+}

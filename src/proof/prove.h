@@ -1,0 +1,66 @@
+/*
+ * prove.h: the trusted checker: is a candidate graph the same function as
+ * the version it would replace?
+ *
+ * The checker derives its obligations itself from the two graphs, never
+ * from a rewriter's claims, and discharges each with Z3 (smt.h):
+ *   - validity: for all arguments (Natural ones >= 0), old(x) = new(x).
+ *     Recursive calls of the intent itself are one uninterpreted function
+ *     in both graphs (the regression-verification rule of Alive2's and
+ *     Strichman's tools): the bodies must agree whatever the recursion
+ *     returns, which, with the next obligation, proves the functions equal
+ *     by induction on the call tree;
+ *   - termination: every recursive call of the new graph decreases one
+ *     parameter towards a bound (a Natural, or the absolute value of an
+ *     Int), so the induction is well founded.
+ * Each obligation is kept as SMT-LIB text (the query whose unsatisfiability
+ * proves it), hashed, and its verdict cached by that hash.
+ *
+ * Verdicts: PROVED when every obligation is; REFUTED when one is false with
+ * a counterexample in the arguments that involves no uninterpreted call;
+ * UNKNOWN otherwise (timeout, values the solver does not take). Only
+ * PROVED may install a rewrite.
+ */
+#ifndef FX_PROVE_H
+#define FX_PROVE_H
+
+#include "graph/graph.h"
+
+typedef enum { FX_PROOF_PROVED, FX_PROOF_REFUTED, FX_PROOF_UNKNOWN } FxProofVerdict;
+
+typedef struct FxObligation {
+    char *kind;           /* "validity", "termination" */
+    char *what;           /* in words */
+    char *smtlib;         /* the query: unsat proves the obligation */
+    char hash[17];
+    FxProofVerdict verdict;
+    char *counterexample; /* "n = 3: v1 gives 2, the candidate 5", or NULL */
+    char *reason;         /* why unknown, or NULL */
+    double ms;
+    bool cached;
+} FxObligation;
+
+typedef struct FxProof {
+    FxProofVerdict verdict;
+    FX_VEC(FxObligation) obligations;
+} FxProof;
+
+/* Where verdicts are remembered, by the hash of the obligation's text. */
+typedef struct FxProofCache FxProofCache;
+FxProofCache *fx_proof_cache_new(void);
+void fx_proof_cache_free(FxProofCache *c);
+
+/* The graph of another intent a graph calls, or NULL. */
+typedef const FxGraph *(*FxGraphLookup)(void *ctx, const char *intent);
+
+/* Checks that `candidate` computes the same function as `current` (same
+ * intent, same parameters). cache may be NULL. Returns a new proof; caller
+ * frees with fx_proof_free(). */
+FxProof *fx_prove_same_function(const FxGraph *current, const FxGraph *candidate,
+                                FxGraphLookup lookup, void *ctx, FxProofCache *cache,
+                                unsigned timeout_ms);
+void fx_proof_free(FxProof *p);
+
+const char *fx_proof_verdict_name(FxProofVerdict v);
+
+#endif

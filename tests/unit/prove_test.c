@@ -1,0 +1,140 @@
+/*
+ * prove_test.c: the checker against a suite of candidate rewrites
+ * (tests/prove/rewrites.flux): every right one proved, every wrong one
+ * rejected (refuted with a counterexample where the file says `_cex`), and
+ * a second identical check answered by the cache.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fx_test.h"
+#include "graph/lower.h"
+#include "proof/prove.h"
+
+static FxProgram *prog;
+static FxDiag diag;
+
+static const FxGraph *lookup(void *ctx, const char *intent)
+{
+    (void)ctx;
+    static FX_VEC(FxGraph *) made;
+    if (!intent) { /* cleanup */
+        fx_vec_foreach(FxGraph *, g, &made) fx_graph_free(*g);
+        fx_vec_free(&made);
+        return NULL;
+    }
+    fx_vec_foreach(FxGraph *, g, &made) if (!strcmp((*g)->intent, intent)) return *g;
+    const FxIntent *in = fx_program_find_intent(prog, intent);
+    if (!in)
+        return NULL;
+    FxGraph *g = fx_lower_intent(prog, in);
+    fx_vec_push(&made, g);
+    return g;
+}
+
+/* The candidate as a graph of the intent it rewrites: its own name and its
+ * recursive calls renamed. */
+static FxGraph *as_rewrite_of(const FxIntent *cand, const char *base)
+{
+    FxGraph *g = fx_lower_intent(prog, cand), *r;
+    FxBuf json = {0};
+    fx_graph_print_json(g, &json);
+    FxBuf renamed = {0};
+    const char *s = fx_buf_str(&json);
+    char *from = fx_xasprintf("\"%s\"", cand->name), *to = fx_xasprintf("\"%s\"", base);
+    for (const char *p = s; *p;) {
+        if (!strncmp(p, from, strlen(from))) {
+            fx_buf_puts(&renamed, to);
+            p += strlen(from);
+        } else {
+            fx_buf_putc(&renamed, *p++);
+        }
+    }
+    char why[256];
+    r = fx_graph_read_json(fx_buf_str(&renamed), why, sizeof(why));
+    FX_CHECK(r, "renaming broke the graph: %s", why);
+    free(from);
+    free(to);
+    fx_buf_free(&json);
+    fx_buf_free(&renamed);
+    fx_graph_free(g);
+    return r;
+}
+
+FX_TEST(suite_of_rewrites)
+{
+    prog = fx_program_load(&diag, "tests/prove/rewrites.flux", NULL);
+    EXPECT_EQ(fx_diag_errors(&diag), 0);
+    FxProofCache *cache = fx_proof_cache_new();
+    int right = 0, wrong = 0;
+    fx_vec_foreach(FxIntent *, inp, &prog->root->intents)
+    {
+        const FxIntent *in = *inp;
+        const char *mark = strstr(in->name, "__");
+        if (!mark)
+            continue;
+        char *base = fx_xstrndup(in->name, (size_t)(mark - in->name));
+        bool ok = !strncmp(mark, "__ok", 4), want_cex = strstr(mark, "_cex") != NULL;
+        FxGraph *cand = as_rewrite_of(in, base);
+        FxProof *p = fx_prove_same_function(lookup(NULL, base), cand, lookup, NULL, cache, 5000);
+        bool proved = p->verdict == FX_PROOF_PROVED;
+        bool has_cex = false;
+        fx_vec_foreach(FxObligation, o, &p->obligations) has_cex |= o->counterexample != NULL;
+        if (ok ? !proved : (proved || (want_cex && !(p->verdict == FX_PROOF_REFUTED && has_cex)))) {
+            fprintf(stderr, "%s: %s", in->name, fx_proof_verdict_name(p->verdict));
+            fx_vec_foreach(FxObligation, o, &p->obligations)
+                fprintf(stderr, " [%s %s %s]", o->kind, fx_proof_verdict_name(o->verdict),
+                        o->counterexample ? o->counterexample : o->reason ? o->reason : "");
+            fputc('\n', stderr);
+            EXPECT(false);
+        }
+        right += ok;
+        wrong += !ok;
+        fx_proof_free(p);
+        fx_graph_free(cand);
+        free(base);
+    }
+    printf("%d right rewrites proved, %d wrong ones rejected\n", right, wrong);
+    EXPECT(right >= 15);
+    EXPECT(wrong >= 14);
+    fx_proof_cache_free(cache);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+FX_TEST(cache_answers_a_second_check)
+{
+    const FxIntent *cand = fx_program_find_intent(prog, "square_sum__ok_1");
+    FxGraph *g = as_rewrite_of(cand, "square_sum");
+    FxProofCache *cache = fx_proof_cache_new();
+    double t0 = now_ms();
+    FxProof *a = fx_prove_same_function(lookup(NULL, "square_sum"), g, lookup, NULL, cache, 5000);
+    double t1 = now_ms();
+    FxProof *b = fx_prove_same_function(lookup(NULL, "square_sum"), g, lookup, NULL, cache, 5000);
+    double t2 = now_ms();
+    EXPECT_EQ(a->verdict, FX_PROOF_PROVED);
+    EXPECT_EQ(b->verdict, FX_PROOF_PROVED);
+    EXPECT(b->obligations.data[0].cached);
+    EXPECT(strstr(a->obligations.data[0].smtlib, "(assert") != NULL);
+    printf("first check %.2f ms, cached %.3f ms\n", t1 - t0, t2 - t1);
+    EXPECT(t2 - t1 < 5.0);
+    fx_proof_free(a);
+    fx_proof_free(b);
+    fx_graph_free(g);
+    fx_proof_cache_free(cache);
+}
+
+int main(void)
+{
+    int rc = fx_test_run();
+    lookup(NULL, NULL);
+    fx_program_free(prog);
+    fx_diag_free(&diag);
+    return rc;
+}
