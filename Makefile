@@ -6,6 +6,8 @@
 #   make asan       the same tests under AddressSanitizer + UBSan (build/asan)
 #   make demo       install what is missing, build, run the guided demo
 #   make fuzz       fuzz the parser with libFuzzer (FUZZ_SECONDS=60)
+#   make proofs     check the Coq lemmas of proofs/
+#   make bench      the interpreter against Lua and Python; the cost of recording
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
@@ -36,7 +38,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test asan demo fuzz deps format clean bench
+.PHONY: all test asan demo fuzz deps format clean bench proofs
 all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN)
 
 deps:
@@ -104,8 +106,13 @@ fuzz: deps
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h include/*.h
 
+# The library lemmas the prover cites, checked by coqc (no Admitted, no axioms).
+proofs: deps
+	@proofs/check.sh
+
 clean:
 	rm -rf build
+	rm -f proofs/*.vo proofs/*.vok proofs/*.vos proofs/*.glob proofs/.*.aux proofs/.lia.cache proofs/.nia.cache
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 

@@ -4,7 +4,7 @@
  * Prints the value alone on stdout (docs/language.md §10), or with --json
  * the execution record of docs/cli.md. Errors go to stderr with the exit
  * codes of docs/cli.md: 1 run-time, 2 usage or malformed EXPR, 3 rejected
- * program.
+ * program, 4 unusable store.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -94,24 +94,34 @@ int fx_cmd_run(int argc, char **argv)
     int status = flux_program_load(path, NULL, stderr, &prog);
     if (status != FLUX_OK)
         return status;
-    FluxStore *store;
-    status = flux_store_open(store_dir, stderr, &store);
-    if (status != FLUX_OK) {
+    /* The answer comes first: a plain run evaluates, prints, and only then
+     * opens the store and records, so a busy store never delays it. With
+     * --json the record holds the execution id, which is printed only once
+     * the execution is committed. */
+    FluxStore *store = NULL;
+    if (json && (status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
         flux_program_free(prog);
         return status;
     }
-    flux_program_use_store(prog, store, keep);
+    if (store)
+        flux_program_use_store(prog, store, keep);
     FluxResult r;
     opts.want_json = json;
     status = flux_run(prog, expr, &opts, stderr, &r);
-    if (status == FLUX_OK) {
-        /* the answer first; but an id printed must already be recorded */
-        if (json)
-            status = flux_store_flush(store, stderr);
-        puts(json ? r.json : r.text);
+    if (status == FLUX_OK && json) {
+        status = flux_store_flush(store, stderr);
+        if (status == FLUX_OK)
+            puts(r.json);
+    } else if (status == FLUX_OK) {
+        puts(r.text);
         fflush(stdout);
-        flux_result_free(&r);
+        status = flux_store_open(store_dir, stderr, &store);
+        if (status == FLUX_OK) {
+            flux_program_use_store(prog, store, keep);
+            status = flux_record_last(prog, stderr);
+        }
     }
+    flux_result_free(&r); /* flux_run initialised it, whatever happened */
     int closed = flux_store_close(store, stderr);
     flux_program_free(prog);
     return status != FLUX_OK ? status : closed;

@@ -21,8 +21,13 @@ typedef struct Args {
     long last;
 } Args;
 
-/* The options these commands share; returns 0, or the usage exit code. */
-static int parse(const char *cmd, int argc, char **argv, Args *a, const char *usage)
+/* Which of the shared options a command takes. */
+enum { OPT_LAST = 1, OPT_VERSION = 2, OPT_KEEP = 4 };
+
+/* The options these commands share; returns 0, or the usage exit code. An
+ * option the command has no use for is refused, not ignored. */
+static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const char *usage,
+                      unsigned allowed)
 {
     memset(a, 0, sizeof(*a));
     for (int i = 1; i < argc; i++) {
@@ -33,15 +38,18 @@ static int parse(const char *cmd, int argc, char **argv, Args *a, const char *us
             return -1;
         } else if (!strcmp(s, "--json")) {
             a->json = true;
-        } else if (!strcmp(s, "--keep-values")) {
+        } else if (!strcmp(s, "--keep-values") && (allowed & OPT_KEEP)) {
             a->keep_values = true;
         } else if (!strcmp(s, "--no-learn") || !strcmp(s, "--quiet")) {
             /* accepted everywhere: this build learns nothing yet */
-        } else if (!strcmp(s, "--store") && has_value) {
+        } else if ((!strcmp(s, "--store") || !strcmp(s, "--version") || !strcmp(s, "--last")) &&
+                   !has_value) {
+            return fx_cli_usage_error(cmd, "%s needs a value", s);
+        } else if (!strcmp(s, "--store")) {
             a->store = argv[++i];
-        } else if (!strcmp(s, "--version") && has_value) {
+        } else if (!strcmp(s, "--version") && (allowed & OPT_VERSION)) {
             a->version = argv[++i];
-        } else if (!strcmp(s, "--last") && has_value) {
+        } else if (!strcmp(s, "--last") && (allowed & OPT_LAST)) {
             char *end;
             a->last = strtol(argv[++i], &end, 10);
             if (*end || a->last <= 0)
@@ -88,7 +96,7 @@ int fx_cmd_traces(int argc, char **argv)
             "Lists the recorded executions of FILE's intents (or of INTENT), newest first:\n"
             "as a table, or with --json one execution record per line.\n";
     Args a;
-    int rc = parse("traces", argc, argv, &a, usage);
+    int rc = parse_opts("traces", argc, argv, &a, usage, OPT_LAST);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.n_positional < 1 || a.n_positional > 2)
@@ -110,7 +118,7 @@ int fx_cmd_history(int argc, char **argv)
             "The lineage of FILE's intents (or of INTENT): every graph version, the\n"
             "rewrite and proof that made it, the evidence that triggered it, when.\n";
     Args a;
-    int rc = parse("history", argc, argv, &a, usage);
+    int rc = parse_opts("history", argc, argv, &a, usage, 0);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.n_positional < 1 || a.n_positional > 2)
@@ -128,12 +136,12 @@ int fx_cmd_history(int argc, char **argv)
 int fx_cmd_explain(int argc, char **argv)
 {
     static const char usage[] =
-            "usage: flux explain FILE EXPR [--json] [--store DIR]\n\n"
+            "usage: flux explain FILE EXPR [--json] [--store DIR] [--keep-values]\n\n"
             "Evaluates EXPR, records it, and prints its provenance: the version used and\n"
             "why, the decisions taken, the proofs that cover it, how the result was\n"
             "verified, and where it came from.\n";
     Args a;
-    int rc = parse("explain", argc, argv, &a, usage);
+    int rc = parse_opts("explain", argc, argv, &a, usage, OPT_KEEP);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.n_positional != 2)
@@ -155,7 +163,7 @@ int fx_cmd_replay(int argc, char **argv)
             "Re-runs a recorded execution (exec_12 or 12) on the version it used, or on\n"
             "vN, and compares the result, the path and the time with the record.\n";
     Args a;
-    int rc = parse("replay", argc, argv, &a, usage);
+    int rc = parse_opts("replay", argc, argv, &a, usage, OPT_VERSION);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.n_positional != 1)

@@ -97,6 +97,11 @@ FLUX_API int flux_store_flush(FluxStore *store, FILE *diagnostics);
  * summary (size and hash) unless keep_values is nonzero. */
 FLUX_API void flux_program_use_store(FluxProgram *prog, FluxStore *store, int keep_values);
 
+/* Records the last successful flux_run of prog in the store prog now uses
+ * (for a caller that printed the answer before opening the store). Returns
+ * FLUX_OK (also when there was nothing to record) or FLUX_ERR_STORE. */
+FLUX_API int flux_record_last(FluxProgram *prog, FILE *diagnostics);
+
 /* `flux traces`: recorded executions of prog's intents (or of one), newest
  * first, at most last (0: all), as a table or one JSON object per line. */
 FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,

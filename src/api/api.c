@@ -1,8 +1,8 @@
 /*
  * api.c: the public API of include/flux.h on top of the internal layers.
  *
- * This is the only file under src/ that includes flux.h: it is the boundary
- * where internal statuses become the public exit-code-like ones.
+ * src/api/ is the only place under src/ that includes flux.h: it is the
+ * boundary where internal statuses become the public exit-code-like ones.
  */
 #include "flux.h"
 
@@ -156,6 +156,8 @@ void flux_program_free(FluxProgram *fp)
         return;
     fx_runtime_free(fp->rt);
     fx_vec_free(&fp->versions);
+    free(fp->last_expr);
+    fx_value_release(fp->last_value);
     fx_program_free(fp->prog);
     fx_diag_free(&fp->diag);
     free(fp);

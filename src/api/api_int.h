@@ -28,6 +28,10 @@ struct FluxProgram {
     /* the store's version id of each intent recorded so far: lineage and
      * version are made once, not at every run */
     FX_VEC(FxKnownVersion) versions;
+    /* the last successful run, for flux_record_last */
+    char *last_expr;
+    FxValue last_value;
+    double last_ms;
 };
 
 FxRuntime *fx_api_runtime(FluxProgram *fp);

@@ -406,6 +406,11 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         args[i] = top_args[i];
         fx_value_retain(args[i]);
     }
+    /* an execution is reported as recorded only once it is committed */
+    if (status == FLUX_OK && fp->store && flux_store_flush(fp->store, diagnostics) != FLUX_OK) {
+        status = FLUX_ERR_STORE;
+        r.execution_id = 0;
+    }
     Tree t = {.first_branch = true};
     fx_buf_printf(&t.text, "%s = %s\n", expr, r.text);
     fx_buf_puts(&t.json, "{\"expr\": ");

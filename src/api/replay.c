@@ -3,7 +3,9 @@
  *
  * The store keeps, for every execution, its EXPR, its result, the version
  * it ran on, and the full text of the file that defined the intent (by
- * hash, as it was then). Replay rebuilds the program from that text, runs
+ * hash, as it was when its lineage began: the lineage key is the intent's
+ * own text, so an edit of another intent it calls keeps the lineage, and
+ * imported files are read from disk). Replay rebuilds the program from that text, runs
  * the stored graph of the chosen version (not a fresh lowering: an old
  * version is replayed as it was installed), and compares result, path and
  * time with the record.
@@ -75,6 +77,15 @@ static void report(const char *row, long long id, const char *expr, const char *
     char *ms_then = fx_api_json_field(row, "duration_ms");
     char *now = fx_api_json_field(r->json, "output");
     bool same = was && now && strcmp(was, now) == 0;
+    char *summary_hash = was && !strncmp(was, "{\"summary\"", 11) ? fx_api_json_field(was, "hash")
+                                                                  : NULL;
+    if (summary_hash && now) { /* a large value was kept as its hash */
+        char h[17], quoted[20];
+        fx_store_hash(now, strlen(now), h);
+        snprintf(quoted, sizeof(quoted), "\"%s\"", h);
+        same = strcmp(quoted, summary_hash) == 0;
+    }
+    free(summary_hash);
     double then = ms_then ? strtod(ms_then, NULL) : 0;
     bool same_version = ver && strcmp(ver, label) == 0;
     const char *path = same_version ? "the same version and decisions as recorded"

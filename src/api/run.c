@@ -276,6 +276,8 @@ static size_t node_counts(FxRuntime *rt, const FxGraph *g, uint32_t **nodes, uin
     return n;
 }
 
+/* An execution of the intent EXPR called last: its arguments and its own
+ * result (for `len(f(x))` that is f(x), not the length). */
 long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
                         FILE *diagnostics)
 {
@@ -284,6 +286,8 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
     const FxGraph *g = fx_runtime_top_call(fp->rt, &args, &n_args);
     if (!fp->store || !g)
         return 0;
+    (void)v;
+    v = fx_runtime_top_result(fp->rt);
     const FxIntent *in = fx_program_find_intent(fp->prog, g->intent);
     int64_t version, id = 0;
     if (version_of(fp, in, g, &version) != FX_OK) {
@@ -351,6 +355,12 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
             fprintf(diagnostics, "%s\n", fx_runtime_error(rt));
         status = FLUX_ERR_RUNTIME;
     } else {
+        free(fp->last_expr);
+        fp->last_expr = fx_xstrdup(expr);
+        fx_value_release(fp->last_value);
+        fx_value_retain(v);
+        fp->last_value = v;
+        fp->last_ms = out->duration_ms;
         long long id = fx_api_record(fp, expr, v, out->duration_ms, diagnostics);
         out->execution_id = id > 0 ? id : 0;
         FxBuf text = {0};
@@ -378,4 +388,12 @@ void flux_result_free(FluxResult *r)
     free(r->text);
     free(r->json);
     r->text = r->json = NULL;
+}
+
+int flux_record_last(FluxProgram *fp, FILE *diagnostics)
+{
+    if (!fp->last_expr || !fp->store)
+        return FLUX_OK;
+    long long id = fx_api_record(fp, fp->last_expr, fp->last_value, fp->last_ms, diagnostics);
+    return id < 0 ? FLUX_ERR_STORE : FLUX_OK;
 }

@@ -72,6 +72,8 @@ const char *fx_runtime_error(const FxRuntime *rt);
  * inside an intent): for `f(x)[2]` that is f with x's value. Borrowed until
  * the next run; NULL before any. */
 const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args, size_t *out_n);
+/* The value that call returned (borrowed; UNIT before any). */
+FxValue fx_runtime_top_result(const FxRuntime *rt);
 
 /* Zeroes every execution counter, so that the next run's counts are its own. */
 void fx_runtime_reset_counts(FxRuntime *rt);

@@ -66,6 +66,7 @@ struct FxRuntime {
     FxHooks hooks;
     const FxGraph *top_callee; /* the expression's own last call, for the record */
     ValueVec top_args;
+    FxValue top_result; /* what that call returned */
     bool has_hooks;
     FxRunStats stats;
     uint64_t side_steps; /* steps taken outside the loop's own count */
@@ -620,6 +621,8 @@ static void drop_top_call(FxRuntime *rt)
     fx_vec_foreach(FxValue, v, &rt->top_args) fx_value_release(*v);
     rt->top_args.len = 0;
     rt->top_callee = NULL;
+    fx_value_release(rt->top_result);
+    rt->top_result = (FxValue){0};
 }
 
 /* Keeps the arguments of a call made by the entry frame: the record of an
@@ -632,6 +635,11 @@ static void note_top_call(FxRuntime *rt, const FxFunc *callee, const FxValue *ar
         fx_value_retain(args[i]);
         fx_vec_push(&rt->top_args, args[i]);
     }
+}
+
+FxValue fx_runtime_top_result(const FxRuntime *rt)
+{
+    return rt->top_result;
 }
 
 const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args, size_t *out_n)
@@ -984,6 +992,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 finish_stats(rt, granted - fuel, calls, deepest);
                 *out = v;
                 return FX_OK;
+            }
+            if (nframes == 2) { /* a call of the expression itself returns */
+                fx_value_retain(v);
+                fx_value_release(rt->top_result);
+                rt->top_result = v;
             }
             Frame back = frames[--nframes];
             fn = back.fn;

@@ -43,6 +43,13 @@ printf 'intent fib(n: Natural) -> Natural:\n    constraints:\n        - result =
 "$FLUX" replay exec_999999 >/dev/null 2>&1; [ $? = 2 ] || fail "unknown execution: want 2"
 "$FLUX" replay "$id" --version v9 >/dev/null 2>&1; [ $? = 2 ] || fail "unknown version: want 2"
 
+# an EXPR around a call records the intent's own run
+printf 'intent sq(n: Int) -> Int:\n    constraints:\n        - result = n * n\n' > g.flux
+[ "$("$FLUX" run g.flux 'sq(3) + 1')" = 10 ] || fail "sq(3) + 1"
+"$FLUX" traces g.flux --json | grep -q '"output": 9,' || fail "recorded the intent's own output"
+"$FLUX" explain g.flux 'sq(2)' --version v1 >/dev/null 2>&1; [ $? = 2 ] ||
+    fail "explain --version: want a usage error"
+
 touch notadir
 "$FLUX" run f.flux 'fib(3)' --store notadir >/dev/null 2>err; rc=$?
 [ $rc = 4 ] || fail "unusable store: want 4, got $rc ($(cat err))"

@@ -1,0 +1,21 @@
+(* Assumptions.v -- prints the assumptions of every main theorem.
+   check.sh compiles this file last and fails unless each theorem below is
+   "Closed under the global context", i.e. depends on no unproved
+   statement at all.  Add new main theorems here. *)
+From Flux Require LinRec Sieve SortUnique.
+
+Print Assumptions Flux.LinRec.companion_step.
+Print Assumptions Flux.LinRec.companion_power.
+Print Assumptions Flux.LinRec.fastpow_correct.
+Print Assumptions Flux.LinRec.companion_fastpow.
+Print Assumptions Flux.LinRec.companion_power_2.
+Print Assumptions Flux.Sieve.sieve_correct.
+Print Assumptions Flux.Sieve.sieve_sorted.
+Print Assumptions Flux.Sieve.composite_has_small_factor.
+Print Assumptions Flux.Sieve.crossing_starts_at_square.
+Print Assumptions Flux.Sieve.remove_multiples_from_square.
+Print Assumptions Flux.Sieve.sieve_fast_correct.
+Print Assumptions Flux.Sieve.sieve_fast_sorted.
+Print Assumptions Flux.Sieve.sieve_fast_eq.
+Print Assumptions Flux.SortUnique.sorted_permutation_unique.
+Print Assumptions Flux.SortUnique.sort_correct_any.
