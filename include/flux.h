@@ -102,6 +102,19 @@ FLUX_API void flux_program_use_store(FluxProgram *prog, FluxStore *store, int ke
  * FLUX_OK (also when there was nothing to record) or FLUX_ERR_STORE. */
 FLUX_API int flux_record_last(FluxProgram *prog, FILE *diagnostics);
 
+/* Checks that the intent `candidate` of prog is a correct rewrite of
+ * `intent` (same function: the prover's obligations, discharged with Z3),
+ * records the proof and the proposal (accepted or rejected, with the
+ * counterexample) in store, and writes the verdict. Returns FLUX_OK when
+ * proved, FLUX_ERR_REJECTED when not, FLUX_ERR_USAGE for unknown intents. */
+FLUX_API int flux_prove_rewrite(FluxProgram *prog, FluxStore *store, const char *intent,
+                                const char *candidate, FILE *out, FILE *diagnostics);
+/* `flux proofs`: the proofs and proposals of prog's intents; with an id,
+ * that proof's obligations, as SMT-LIB (smt) or with the Coq lemmas it
+ * cites (coq). */
+FLUX_API int flux_proofs(FluxStore *store, FluxProgram *prog, long long id, int smt, int coq,
+                         int json, FILE *out, FILE *diagnostics);
+
 /* `flux traces`: recorded executions of prog's intents (or of one), newest
  * first, at most last (0: all), as a table or one JSON object per line. */
 FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,

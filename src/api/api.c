@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "api_int.h"
+#include "proof/prove.h"
 #include "graph/lower.h"
 #include "hw/hw.h"
 #include "lang/check.h"
@@ -158,6 +159,7 @@ void flux_program_free(FluxProgram *fp)
     fx_vec_free(&fp->versions);
     free(fp->last_expr);
     fx_value_release(fp->last_value);
+    fx_proof_cache_free(fp->proof_cache);
     fx_program_free(fp->prog);
     fx_diag_free(&fp->diag);
     free(fp);

@@ -16,7 +16,7 @@ struct FluxStore {
 
 typedef struct FxKnownVersion {
     const FxGraph *graph;
-    int64_t version;
+    int64_t lineage, version;
 } FxKnownVersion;
 
 struct FluxProgram {
@@ -28,6 +28,7 @@ struct FluxProgram {
     /* the store's version id of each intent recorded so far: lineage and
      * version are made once, not at every run */
     FX_VEC(FxKnownVersion) versions;
+    struct FxProofCache *proof_cache; /* verdicts by obligation, for this program's life */
     /* the last successful run, for flux_record_last */
     char *last_expr;
     FxValue last_value;
@@ -47,6 +48,11 @@ FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FIL
  * to diagnostics and returned as -1. */
 long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
                         FILE *diagnostics);
+
+/* The lineage and version ids of an intent's graph in the store, made on
+ * first use. */
+FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
+                           int64_t *out_lineage, int64_t *out_version);
 
 /* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
 const char *fx_api_hardware(void);

@@ -226,13 +226,21 @@ static char *normalised_text(const FxIntent *in)
     return fx_buf_take(&b);
 }
 
-/* The lineage and version v1 of the intent, made on first use. */
 static FxStatus version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
                            int64_t *out_version)
+{
+    int64_t lineage;
+    return fx_api_version_of(fp, in, g, &lineage, out_version);
+}
+
+/* The lineage and version v1 of the intent, made on first use. */
+FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
+                           int64_t *out_lineage, int64_t *out_version)
 {
     for (size_t i = 0; i < fp->versions.len; i++) {
         if (fp->versions.data[i].graph == g) {
             *out_version = fp->versions.data[i].version;
+            *out_lineage = fp->versions.data[i].lineage;
             return FX_OK;
         }
     }
@@ -253,7 +261,8 @@ static FxStatus version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
     st = fx_store_version(fp->store->store, lineage, &vi, out_version);
     fx_buf_free(&json);
     if (st == FX_OK) {
-        FxKnownVersion known = {g, *out_version};
+        FxKnownVersion known = {g, lineage, *out_version};
+        *out_lineage = lineage;
         fx_vec_push(&fp->versions, known);
     }
     return st;

@@ -115,6 +115,27 @@ void fx_graph_freeze(FxGraph *g)
     g->frozen = true;
 }
 
+FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *version)
+{
+    FxGraph *c = fx_graph_new(intent, version);
+    for (uint32_t i = 0; i < g->n_params; i++)
+        fx_graph_add_param(c, g->param_names[i], g->param_types[i]);
+    c->n_slots = g->n_slots;
+    c->ret_type = fx_graph_intern(c, g->ret_type);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        FxNodeId id = fx_graph_add(c, n->op, n->type, n->inputs, n->n_inputs, n->origin);
+        FxNode *m = fx_graph_node(c, id);
+        bool self = n->op == FX_NODE_CALL && n->text && !strcmp(n->text, g->intent);
+        m->text = fx_graph_intern(c, self ? intent : n->text);
+        m->num = n->num;
+        m->num2 = n->num2;
+    }
+    c->root = g->root;
+    fx_graph_freeze(c);
+    return c;
+}
+
 /* Slots bound by node n for its lazy inputs. */
 static void bound_slots(const FxNode *n, int64_t out[2])
 {

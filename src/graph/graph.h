@@ -134,6 +134,11 @@ const char *fx_graph_intern(FxGraph *g, const char *s);
 
 void fx_graph_freeze(FxGraph *g);
 
+/* A frozen copy of g named `intent` and labelled `version`, its calls of
+ * itself renamed too: how a candidate written as another intent becomes a
+ * version of the one it rewrites. Caller frees. */
+FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *version);
+
 /* Checks the invariants above; returns false and a message on violation. */
 bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len);
 

@@ -767,6 +767,106 @@ FxStatus fx_store_add_proof(FxStore *s, const char *obligation_smt, const char *
     return r;
 }
 
+FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
+                               const char *reason, const char *counterexample, int64_t proof_id,
+                               int64_t *out_id)
+{
+    static const char sql[] = "INSERT INTO proposals (lineage, rule, status, reason, "
+                              "counterexample, proof_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    sqlite3_stmt *st = NULL;
+    char now[32];
+    *out_id = 0;
+    FxStatus r = begin(s);
+    if (r == FX_OK && sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        r = db_fail(s, "prepare a proposal");
+    now_iso(now);
+    if (r == FX_OK && (sqlite3_bind_int64(st, 1, lineage) | bind_text(st, 2, rule) |
+                       bind_text(st, 3, status) | bind_text(st, 4, reason) |
+                       bind_text(st, 5, counterexample) |
+                       (proof_id ? sqlite3_bind_int64(st, 6, proof_id) : sqlite3_bind_null(st, 6)) |
+                       bind_text(st, 7, now)))
+        r = db_fail(s, "bind");
+    if (r == FX_OK)
+        r = run(s, st, "record a proposal");
+    if (r == FX_OK)
+        *out_id = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    r = finish(s, r);
+    if (r != FX_OK)
+        *out_id = 0;
+    return r;
+}
+
+static void put_text(json_t *o, const char *key, sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    json_object_set_new(o, key, t ? json_string((const char *)t) : json_null());
+}
+
+FxStatus fx_store_proposals(FxStore *s, const char *intent, FxRowFn fn, void *ctx)
+{
+    static const char sql[] =
+            "SELECT p.id, q.id, l.intent, q.rule, q.status, p.result, q.reason, "
+            "q.counterexample, p.solver, p.ms, q.created_at FROM proposals q "
+            "JOIN lineages l ON l.id = q.lineage LEFT JOIN proofs p ON p.id = q.proof_id "
+            "WHERE ?1 IS NULL OR l.intent = ?1 ORDER BY q.id DESC";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the proposals query");
+    FxStatus r = bind_text(st, 1, intent) ? db_fail(s, "bind") : FX_OK;
+    int rc;
+    while (r == FX_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *o = json_object();
+        json_object_set_new(o, "proof_id", sqlite3_column_type(st, 0) == SQLITE_NULL
+                                                   ? json_null()
+                                                   : json_integer(sqlite3_column_int64(st, 0)));
+        json_object_set_new(o, "proposal_id", json_integer(sqlite3_column_int64(st, 1)));
+        put_text(o, "intent", st, 2);
+        put_text(o, "rule", st, 3);
+        put_text(o, "status", st, 4);
+        put_text(o, "result", st, 5);
+        put_text(o, "reason", st, 6);
+        put_text(o, "counterexample", st, 7);
+        put_text(o, "solver", st, 8);
+        json_object_set_new(o, "ms", json_real(sqlite3_column_double(st, 9)));
+        put_text(o, "created_at", st, 10);
+        char *text = json_dumps(o, JSON_PRESERVE_ORDER); /* ", " and ": " as the other rows */
+        json_decref(o);
+        if (text)
+            fn(ctx, text);
+        free(text);
+    }
+    if (r == FX_OK && rc != SQLITE_DONE)
+        r = db_fail(s, "read proposals");
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_proof(FxStore *s, int64_t id, char **out_smt, char **out_result,
+                        char **out_solver)
+{
+    sqlite3_stmt *st = NULL;
+    *out_smt = *out_result = *out_solver = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT obligation, result, solver FROM proofs WHERE id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the proof query");
+    sqlite3_bind_int64(st, 1, id);
+    FxStatus r = FX_OK;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *a = (const char *)sqlite3_column_text(st, 0);
+        const char *b = (const char *)sqlite3_column_text(st, 1);
+        const char *c = (const char *)sqlite3_column_text(st, 2);
+        *out_smt = fx_xstrdup(a ? a : "");
+        *out_result = fx_xstrdup(b ? b : "");
+        *out_solver = fx_xstrdup(c ? c : "");
+    } else {
+        r = rc == SQLITE_DONE ? usage(s, "no such proof") : db_fail(s, "read a proof");
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
 /* ---- queueing executions ---- */
 
 /* Checks that the version exists, so that a flush cannot fail on it. */

@@ -90,6 +90,13 @@ FxStatus fx_store_flush(FxStore *s) FX_MUST_CHECK;
 FxStatus fx_store_add_proof(FxStore *s, const char *obligation_smt, const char *result,
                             const char *solver, double ms, int64_t *out_id) FX_MUST_CHECK;
 
+/* A rewrite the optimizer (or a person) proposed for a lineage, and what
+ * became of it: status "accepted" or "rejected", the reason, the
+ * counterexample when one refuted it, and the proof that checked it. */
+FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
+                               const char *reason, const char *counterexample, int64_t proof_id,
+                               int64_t *out_id) FX_MUST_CHECK;
+
 /* ---- reading ---- */
 
 /* Calls fn for each stored execution, newest first, optionally of one
@@ -114,6 +121,16 @@ FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **o
 FxStatus fx_store_node_counts(FxStore *s, int64_t version,
                               void (*fn)(void *ctx, uint32_t node, uint64_t count),
                               void *ctx) FX_MUST_CHECK;
+
+/* The proposals of an intent's lineages (all intents when NULL), newest
+ * first, each with its proof, as JSON rows: {"proof_id", "proposal_id",
+ * "intent", "rule", "status", "result", "reason", "counterexample",
+ * "solver", "ms", "created_at"}. */
+FxStatus fx_store_proposals(FxStore *s, const char *intent, FxRowFn fn, void *ctx) FX_MUST_CHECK;
+/* One proof's obligation text (SMT-LIB), result and solver; caller frees
+ * the strings. FX_ERR_USAGE when there is no such proof. */
+FxStatus fx_store_proof(FxStore *s, int64_t id, char **out_smt, char **out_result,
+                        char **out_solver) FX_MUST_CHECK;
 
 /* A digest of text for summaries and lineage keys: 16 hex digits of a
  * 64-bit FNV-1a, stable across runs and machines (not cryptographic).

@@ -62,12 +62,20 @@ static FxGraph *as_rewrite_of(const FxIntent *cand, const char *base)
     return r;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 FX_TEST(suite_of_rewrites)
 {
     prog = fx_program_load(&diag, "tests/prove/rewrites.flux", NULL);
     EXPECT_EQ(fx_diag_errors(&diag), 0);
     FxProofCache *cache = fx_proof_cache_new();
     int right = 0, wrong = 0;
+    double times[256];
+    int n_times = 0;
     fx_vec_foreach(FxIntent *, inp, &prog->root->intents)
     {
         const FxIntent *in = *inp;
@@ -91,11 +99,18 @@ FX_TEST(suite_of_rewrites)
         }
         right += ok;
         wrong += !ok;
+        if (proved && n_times < 256) {
+            double ms = 0;
+            fx_vec_foreach(FxObligation, o, &p->obligations) ms += o->ms;
+            times[n_times++] = ms;
+        }
         fx_proof_free(p);
         fx_graph_free(cand);
         free(base);
     }
-    printf("%d right rewrites proved, %d wrong ones rejected\n", right, wrong);
+    qsort(times, (size_t)n_times, sizeof(double), by_value);
+    printf("%d right rewrites proved (median %.1f ms each), %d wrong ones rejected\n", right,
+           n_times ? times[n_times / 2] : 0.0, wrong);
     EXPECT(right >= 15);
     EXPECT(wrong >= 14);
     fx_proof_cache_free(cache);
