@@ -162,3 +162,127 @@ intent sum_squares(xs: List[Int]) -> Int:
 intent sum_squares__bad_1(xs: List[Int]) -> Int:
     constraints:
         - result = if len(xs) = 0 then 0 else xs[len(xs) - 1] ^ 2 * len(xs)
+
+intent distribute(x: Int, y: Int, z: Int) -> Int:
+    constraints:
+        - result = x * (y + z)
+intent distribute__ok_1(x: Int, y: Int, z: Int) -> Int:
+    constraints:
+        - result = x * y + x * z
+intent distribute__bad_1_cex(x: Int, y: Int, z: Int) -> Int:
+    constraints:
+        - result = x * y + z
+
+intent pick(b: Bool, x: Int, y: Int) -> Int:
+    constraints:
+        - result = if b then x else y
+intent pick__ok_1(b: Bool, x: Int, y: Int) -> Int:
+    constraints:
+        - result = if not b then y else x
+intent pick__bad_1_cex(b: Bool, x: Int, y: Int) -> Int:
+    constraints:
+        - result = if b then y else x
+
+intent smaller(a: Int, b: Int) -> Int:
+    constraints:
+        - result = min(a, b)
+intent smaller__ok_1(a: Int, b: Int) -> Int:
+    constraints:
+        - result = if a <= b then a else b
+intent smaller__bad_1_cex(a: Int, b: Int) -> Int:
+    constraints:
+        - result = if a < b then b else a
+
+intent parity_known(a: Int) -> Bool:
+    constraints:
+        - result = a mod 2 = 0 or a mod 2 = 1
+intent parity_known__ok_1(a: Int) -> Bool:
+    constraints:
+        - result = true
+intent parity_known__bad_1_cex(a: Int) -> Bool:
+    constraints:
+        - result = a mod 2 = 0
+
+intent eighth(x: Int) -> Int:
+    constraints:
+        - result = (x div 4) div 2
+intent eighth__ok_1(x: Int) -> Int:
+    constraints:
+        - result = x div 8
+intent eighth__bad_1_cex(x: Int) -> Int:
+    constraints:
+        - result = (x div 2) div 2
+
+intent negneg(x: Int) -> Int:
+    constraints:
+        - result = -(-x)
+intent negneg__ok_1(x: Int) -> Int:
+    constraints:
+        - result = x
+intent negneg__bad_1_cex(x: Int) -> Int:
+    constraints:
+        - result = -x
+
+intent scaled(x: Int) -> Int:
+    constraints:
+        - result = sum(i for i in 0..=4) * x
+intent scaled__ok_1(x: Int) -> Int:
+    constraints:
+        - result = 10 * x
+intent scaled__bad_1_cex(x: Int) -> Int:
+    constraints:
+        - result = 10 * x + 1
+
+intent divisible35() -> Bool:
+    constraints:
+        - result = forall d in 2..7: 35 mod d != 0
+intent divisible35__ok_1() -> Bool:
+    constraints:
+        - result = false
+intent divisible35__bad_1_cex() -> Bool:
+    constraints:
+        - result = true
+
+intent signed(x: Int) -> Int:
+    constraints:
+        - result = sign(x) * abs(x)
+intent signed__ok_1(x: Int) -> Int:
+    constraints:
+        - result = x
+intent signed__bad_1_cex(x: Int) -> Int:
+    constraints:
+        - result = abs(x)
+
+intent either(a: Bool, b: Bool) -> Bool:
+    constraints:
+        - result = not (not a and not b)
+intent either__ok_1(a: Bool, b: Bool) -> Bool:
+    constraints:
+        - result = a or b
+intent either__bad_1_cex(a: Bool, b: Bool) -> Bool:
+    constraints:
+        - result = a and b
+
+intent power(b: Int, e: Natural) -> Int:
+    constraints:
+        - power(b, 0) = 1
+        - power(b, e) = b * power(b, e - 1)
+intent power__ok_1(b: Int, e: Natural) -> Int:
+    constraints:
+        - result = if e = 0 then 1 else b * power__ok_1(b, e - 1)
+intent power__bad_1(b: Int, e: Natural) -> Int:
+    constraints:
+        - p(b, 0) = 1
+        - p(b, e) = b * p(b, e - 2)
+
+intent euclid(a: Natural, b: Natural) -> Natural:
+    constraints:
+        - euclid(a, 0) = a
+        - euclid(a, b) = euclid(b, a mod b)
+intent euclid__ok_1(a: Natural, b: Natural) -> Natural:
+    constraints:
+        - result = if b = 0 then a else euclid__ok_1(b, a mod b)
+intent euclid__bad_1(a: Natural, b: Natural) -> Natural:
+    constraints:
+        - e(a, 0) = a
+        - e(a, b) = e(a mod b, b)
