@@ -663,3 +663,101 @@ void fx_proof_free(FxProof *p)
     fx_vec_free(&p->obligations);
     free(p);
 }
+
+/* ---- effect facts ---- */
+
+/* (a op b) op c = a op (b op c) and a op b = b op a, for the fold's
+ * operator over its integer or boolean type. */
+static void fold_laws(FxSmt *smt, FxFoldKind kind, bool boolean, FxObligation *o)
+{
+    Enc E = {smt, NULL, NULL, "", NULL, 0, false, NULL};
+    FxSmtSort s = boolean ? FX_SMT_SORT_BOOL : FX_SMT_SORT_INT;
+    FxSmtTerm a = fx_smt_var(smt, "a", s), b = fx_smt_var(smt, "b", s), c = fx_smt_var(smt, "c", s);
+    FxSmtTerm ab, bc, l, r, ba;
+#define OP(x, y)                                                                                   \
+    (kind == FX_FOLD_SUM || kind == FX_FOLD_COUNT ? bin(&E, FX_SMT_ADD, x, y)                      \
+     : kind == FX_FOLD_PRODUCT                    ? bin(&E, FX_SMT_MUL, x, y)                      \
+     : kind == FX_FOLD_ALL                        ? bin(&E, FX_SMT_AND, x, y)                      \
+     : kind == FX_FOLD_ANY                        ? bin(&E, FX_SMT_OR, x, y)                       \
+     : fx_smt_ite(smt, bin(&E, kind == FX_FOLD_MIN ? FX_SMT_LE : FX_SMT_GE, x, y), x, y))
+    ab = OP(a, b);
+    bc = OP(b, c);
+    l = OP(ab, c);
+    r = OP(a, bc);
+    ba = OP(b, a);
+#undef OP
+    FxSmtTerm broken = bin(&E, FX_SMT_OR, bin(&E, FX_SMT_NE, l, r), bin(&E, FX_SMT_NE, ab, ba));
+    FxSmtResult res = fx_smt_check(smt, 1, &broken);
+    o->smtlib = fx_smt_last_query(smt);
+    if (res == FX_SMT_UNSAT) {
+        o->verdict = FX_PROOF_PROVED;
+    } else if (res == FX_SMT_SAT) {
+        char *va = fx_smt_model_value(smt, a), *vb = fx_smt_model_value(smt, b);
+        char *vc = fx_smt_model_value(smt, c);
+        o->verdict = FX_PROOF_REFUTED;
+        o->counterexample = fx_xasprintf("a = %s, b = %s, c = %s", va, vb, vc);
+        free(va);
+        free(vb);
+        free(vc);
+    } else {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xstrdup(fx_smt_reason(smt));
+    }
+}
+
+/* Floating point: a concrete triple where the grouping changes the sum (or
+ * the product); evaluated here, in IEEE-754 doubles, not assumed. */
+static void float_laws(FxFoldKind kind, FxObligation *o)
+{
+    if (kind == FX_FOLD_MIN || kind == FX_FOLD_MAX || kind == FX_FOLD_COUNT) {
+        o->verdict = FX_PROOF_PROVED; /* min and max of doubles group freely */
+        return;
+    }
+    volatile double a = kind == FX_FOLD_PRODUCT ? 1e308 : 0.1;
+    volatile double b = kind == FX_FOLD_PRODUCT ? 10.0 : 0.2;
+    volatile double c = kind == FX_FOLD_PRODUCT ? 0.1 : 0.3;
+    double l = kind == FX_FOLD_PRODUCT ? (a * b) * c : (a + b) + c;
+    double r = kind == FX_FOLD_PRODUCT ? a * (b * c) : a + (b + c);
+    o->verdict = l == r ? FX_PROOF_UNKNOWN : FX_PROOF_REFUTED;
+    o->counterexample = fx_xasprintf("a = %.17g, b = %.17g, c = %.17g: (a %s b) %s c = %.17g "
+                                     "but a %s (b %s c) = %.17g", a, b, c,
+                                     kind == FX_FOLD_PRODUCT ? "*" : "+",
+                                     kind == FX_FOLD_PRODUCT ? "*" : "+", l,
+                                     kind == FX_FOLD_PRODUCT ? "*" : "+",
+                                     kind == FX_FOLD_PRODUCT ? "*" : "+", r);
+    if (l == r)
+        o->reason = fx_xstrdup("floating point: not shown to group freely");
+}
+
+FxProof *fx_prove_fold_reassociation(const FxGraph *g, FxNodeId fold, FxProofCache *cache,
+                                     unsigned timeout_ms)
+{
+    (void)cache;
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    const FxNode *n = fx_graph_node(g, fold);
+    FxObligation o = {0};
+    o.kind = fx_xstrdup("effect");
+    if (n->op != FX_NODE_FOLD) {
+        o.what = fx_xstrdup("the node is a fold");
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xasprintf("node %u is a %s", fold.v, fx_graph_op_name(n->op));
+    } else {
+        FxFoldKind kind = (FxFoldKind)n->num;
+        o.what = fx_xasprintf("`%s` over %s is associative and commutative, so chunks may be "
+                              "combined in any grouping", fx_graph_fold_name(kind), n->type);
+        double start = now_ms();
+        if (kind == FX_FOLD_COLLECT) {
+            o.verdict = FX_PROOF_PROVED; /* concatenation in chunk order */
+        } else if (!strcmp(n->type, "Float") || strstr(n->type, "Float")) {
+            float_laws(kind, &o);
+        } else {
+            FxSmt *smt = fx_smt_new(timeout_ms, 0);
+            fold_laws(smt, kind, !strcmp(n->type, "Bool"), &o);
+            fx_smt_free(smt);
+        }
+        o.ms = now_ms() - start;
+    }
+    p->verdict = o.verdict;
+    fx_vec_push(&p->obligations, o);
+    return p;
+}

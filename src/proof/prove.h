@@ -61,6 +61,15 @@ FxProof *fx_prove_same_function(const FxGraph *current, const FxGraph *candidate
                                 unsigned timeout_ms);
 void fx_proof_free(FxProof *p);
 
+/* An effect fact: may the fold at node `fold` of g be split into chunks
+ * combined in any grouping (a parallel reduction)? Its operator must be
+ * associative on the fold's type, and commutative when chunks may finish in
+ * any order. Decided by Z3 on integers and booleans; on Float a sum or a
+ * product is refuted by a concrete triple (floating-point addition is not
+ * associative), so a float reassociation is never presented as exact. */
+FxProof *fx_prove_fold_reassociation(const FxGraph *g, FxNodeId fold, FxProofCache *cache,
+                                     unsigned timeout_ms);
+
 const char *fx_proof_verdict_name(FxProofVerdict v);
 
 #endif

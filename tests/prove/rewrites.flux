@@ -286,3 +286,17 @@ intent euclid__bad_1(a: Natural, b: Natural) -> Natural:
     constraints:
         - e(a, 0) = a
         - e(a, b) = e(a mod b, b)
+
+# Folds for the reassociation check (a parallel reduction), not rewrites.
+intent int_total(n: Natural) -> Int:
+    constraints:
+        - result = sum(k * k for k in 0..n)
+intent float_total(xs: List[Float]) -> Float:
+    constraints:
+        - result = sum(x for x in xs)
+intent float_smallest(xs: List[Float]) -> Float:
+    constraints:
+        - result = min(x for x in xs)
+intent all_even(xs: List[Int]) -> Bool:
+    constraints:
+        - result = forall x in xs: even(x)

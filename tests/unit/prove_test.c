@@ -145,6 +145,37 @@ FX_TEST(cache_answers_a_second_check)
     fx_proof_cache_free(cache);
 }
 
+/* The verdict on reassociating the first fold of an intent's v1 graph. */
+static FxProof *reassociate(const char *intent)
+{
+    const FxGraph *g = lookup(NULL, intent);
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        if (g->nodes[i].op == FX_NODE_FOLD) {
+            FxNodeId id = {i + 1};
+            return fx_prove_fold_reassociation(g, id, NULL, 2000);
+        }
+    }
+    return NULL;
+}
+
+FX_TEST(parallel_reductions_need_associativity)
+{
+    FxProof *p = reassociate("int_total");
+    EXPECT(p && p->verdict == FX_PROOF_PROVED);
+    fx_proof_free(p);
+    p = reassociate("all_even");
+    EXPECT(p && p->verdict == FX_PROOF_PROVED);
+    fx_proof_free(p);
+    p = reassociate("float_smallest");
+    EXPECT(p && p->verdict == FX_PROOF_PROVED);
+    fx_proof_free(p);
+    /* float reassociation presented as exact: refuted, with the numbers */
+    p = reassociate("float_total");
+    EXPECT(p && p->verdict == FX_PROOF_REFUTED);
+    EXPECT(p && strstr(p->obligations.data[0].counterexample, "0.60000000000000009") != NULL);
+    fx_proof_free(p);
+}
+
 int main(void)
 {
     int rc = fx_test_run();
