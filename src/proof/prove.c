@@ -761,3 +761,160 @@ FxProof *fx_prove_fold_reassociation(const FxGraph *g, FxNodeId fold, FxProofCac
     fx_vec_push(&p->obligations, o);
     return p;
 }
+
+/* ---- lemma instance: linear recurrences ---- */
+
+static FxObligation new_obligation(const char *kind, char *what)
+{
+    FxObligation o = {0};
+    o.kind = fx_xstrdup(kind);
+    o.what = what;
+    return o;
+}
+
+/* g's value at n = i (a constant), its own calls uninterpreted, must be
+ * initial[i] whatever the calls return. */
+static void base_case(FxSmt *smt, const FxGraph *g, FxGraphLookup lookup, void *ctx, uint32_t i,
+                      const char *want, FxObligation *o)
+{
+    Enc E = {smt, lookup, ctx, g->intent, g, 0, false, NULL};
+    FxSmtTerm n = fx_smt_int64(smt, i);
+    FxSmtTerm v = encode_graph(&E, g, &n);
+    FxSmtTerm differs = bin(&E, FX_SMT_NE, v, fx_smt_int(smt, want));
+    if (E.why_not) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
+        return;
+    }
+    FxSmtResult r = fx_smt_check(smt, 1, &differs);
+    o->smtlib = fx_smt_last_query(smt);
+    if (r == FX_SMT_UNSAT) {
+        o->verdict = FX_PROOF_PROVED;
+    } else if (r == FX_SMT_SAT) {
+        char *got = fx_smt_model_value(smt, v);
+        o->verdict = FX_PROOF_REFUTED;
+        o->counterexample = fx_xasprintf("%s(%u) = %s, not %s", g->intent, i, got ? got : "?",
+                                         want);
+        free(got);
+    } else {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xstrdup(fx_smt_reason(smt));
+    }
+}
+
+/* For every n >= k: g's body equals the sum of c_j f(n - j), with f the
+ * same uninterpreted function as g's own calls. */
+static void recurrence(FxSmt *smt, const FxGraph *g, const FxLinRec *cert, FxGraphLookup lookup,
+                       void *ctx, FxObligation *o)
+{
+    Enc E = {smt, lookup, ctx, g->intent, g, 0, false, NULL};
+    FxSmtTerm n = fx_smt_var(smt, g->param_names[0], FX_SMT_SORT_INT);
+    FxSmtTerm body = encode_graph(&E, g, &n), sum = fx_smt_int64(smt, 0);
+    FxSmtTerm prev[64];
+    FxSmtSort is[1] = {FX_SMT_SORT_INT};
+    for (uint32_t j = 1; j <= cert->order; j++) {
+        FxSmtTerm arg = bin(&E, FX_SMT_SUB, n, fx_smt_int64(smt, j));
+        prev[j - 1] = fx_smt_apply(smt, g->intent, FX_SMT_SORT_INT, 1, &arg, is);
+        sum = bin(&E, FX_SMT_ADD, sum,
+                  bin(&E, FX_SMT_MUL, fx_smt_int64(smt, cert->coeffs[j - 1]), prev[j - 1]));
+    }
+    TermVec facts = {0};
+    fx_vec_push(&facts, bin(&E, FX_SMT_GE, n, fx_smt_int64(smt, cert->order)));
+    fx_vec_push(&facts, bin(&E, FX_SMT_NE, body, sum));
+    /* a Natural function's earlier values are not negative (for a
+     * counterexample a reader can believe) */
+    for (uint32_t j = 0; !strcmp(g->ret_type, "Natural") && j < cert->order; j++)
+        fx_vec_push(&facts, bin(&E, FX_SMT_GE, prev[j], fx_smt_int64(smt, 0)));
+    if (E.why_not) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
+        fx_vec_free(&facts);
+        return;
+    }
+    FxSmtResult r = fx_smt_check(smt, facts.len, facts.data);
+    fx_vec_free(&facts);
+    o->smtlib = fx_smt_last_query(smt);
+    if (r == FX_SMT_UNSAT) {
+        o->verdict = FX_PROOF_PROVED;
+        return;
+    }
+    if (r != FX_SMT_SAT) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xstrdup(fx_smt_reason(smt));
+        return;
+    }
+    /* the equation's value differs from the certificate's sum for some
+     * values of the previous terms: name them */
+    FxBuf b = {0};
+    char *vn = fx_smt_model_value(smt, n), *vb = fx_smt_model_value(smt, body);
+    char *vs = fx_smt_model_value(smt, sum);
+    fx_buf_printf(&b, "at %s = %s, when", g->param_names[0], vn ? vn : "?");
+    for (uint32_t j = 1; j <= cert->order && j <= 64; j++) {
+        char *v = fx_smt_model_value(smt, prev[j - 1]);
+        fx_buf_printf(&b, "%s %s(%s - %u) = %s", j > 1 ? "," : "", g->intent, g->param_names[0],
+                      j, v ? v : "?");
+        free(v);
+    }
+    fx_buf_printf(&b, ", the equations give %s but the certificate's recurrence %s",
+                  vb ? vb : "?", vs ? vs : "?");
+    o->verdict = FX_PROOF_REFUTED;
+    o->counterexample = fx_buf_take(&b);
+    free(vn);
+    free(vb);
+    free(vs);
+}
+
+FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGraphLookup lookup,
+                                    void *ctx, unsigned timeout_ms)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    if (g->n_params != 1 || strcmp(g->param_types[0], "Natural") || cert->order == 0 ||
+        cert->order > 64) {
+        FxObligation o = new_obligation("lemma", fx_xstrdup("the intent is a function of one "
+                                                            "Natural, of order 1 to 64"));
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xasprintf("%s takes %u parameters%s", g->intent, g->n_params,
+                                        g->n_params == 1 ? ", not a Natural" : "");
+        fx_vec_push(&p->obligations, o);
+        p->verdict = FX_PROOF_REFUTED;
+        return p;
+    }
+    for (uint32_t i = 0; i < cert->order; i++) {
+        FxObligation o = new_obligation("base", fx_xasprintf("%s(%u) = %s", g->intent, i,
+                                                             cert->initial[i]));
+        double t = now_ms();
+        FxSmt *smt = fx_smt_new(timeout_ms, 0);
+        base_case(smt, g, lookup, ctx, i, cert->initial[i], &o);
+        fx_smt_free(smt);
+        o.ms = now_ms() - t;
+        fx_vec_push(&p->obligations, o);
+    }
+    FxBuf w = {0};
+    fx_buf_printf(&w, "for %s >= %u, %s(%s) =", g->param_names[0], cert->order, g->intent,
+                  g->param_names[0]);
+    for (uint32_t j = 1; j <= cert->order; j++)
+        fx_buf_printf(&w, "%s %lld*%s(%s-%u)", j > 1 ? " +" : "", (long long)cert->coeffs[j - 1],
+                      g->intent, g->param_names[0], j);
+    FxObligation o = new_obligation("recurrence", fx_buf_take(&w));
+    double t = now_ms();
+    FxSmt *smt = fx_smt_new(timeout_ms, 0);
+    recurrence(smt, g, cert, lookup, ctx, &o);
+    fx_smt_free(smt);
+    o.ms = now_ms() - t;
+    fx_vec_push(&p->obligations, o);
+    FxObligation lemma = new_obligation(
+            "lemma", fx_xstrdup("LinRec.companion_power and LinRec.fastpow_correct "
+                                "(proofs/LinRec.v, checked by make proofs): the state vector "
+                                "after n steps is the companion matrix to the power n"));
+    lemma.verdict = FX_PROOF_PROVED;
+    fx_vec_push(&p->obligations, lemma);
+    fx_vec_foreach(FxObligation, ob, &p->obligations)
+    {
+        if (ob->verdict == FX_PROOF_REFUTED)
+            p->verdict = FX_PROOF_REFUTED;
+        else if (ob->verdict == FX_PROOF_UNKNOWN && p->verdict == FX_PROOF_PROVED)
+            p->verdict = FX_PROOF_UNKNOWN;
+    }
+    return p;
+}

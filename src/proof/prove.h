@@ -61,6 +61,22 @@ FxProof *fx_prove_same_function(const FxGraph *current, const FxGraph *candidate
                                 unsigned timeout_ms);
 void fx_proof_free(FxProof *p);
 
+/* A lemma instance: the certificate says g (one Natural parameter) is the
+ * linear recurrence f(n) = c_1 f(n-1) + ... + c_k f(n-k) for n >= k, with
+ * f(i) = initial[i] for i < k. The checker proves the two side conditions
+ * from g itself (the base cases, and the recurrence for every n >= k
+ * whatever the recursive calls return) and then cites the Coq lemmas
+ * LinRec.companion_power and LinRec.fastpow_correct (proofs/LinRec.v),
+ * which make a loop over the state vector or a companion-matrix power
+ * compute f. A wrong coefficient or base case is refuted. */
+typedef struct FxLinRec {
+    uint32_t order;
+    const int64_t *coeffs;       /* c_1 .. c_k */
+    const char *const *initial;  /* f(0) .. f(k-1), decimal */
+} FxLinRec;
+FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGraphLookup lookup,
+                                    void *ctx, unsigned timeout_ms);
+
 /* An effect fact: may the fold at node `fold` of g be split into chunks
  * combined in any grouping (a parallel reduction)? Its operator must be
  * associative on the fold's type, and commutative when chunks may finish in

@@ -300,3 +300,19 @@ intent float_smallest(xs: List[Float]) -> Float:
 intent all_even(xs: List[Int]) -> Bool:
     constraints:
         - result = forall x in xs: even(x)
+
+# Linear recurrences for the lemma-instance check (certificates in prove_test.c).
+intent pell(n: Natural) -> Natural:
+    constraints:
+        - pell(0) = 0
+        - pell(1) = 1
+        - pell(n) = 2 * pell(n - 1) + pell(n - 2)
+intent tribonacci(n: Natural) -> Natural:
+    constraints:
+        - t(0) = 0
+        - t(1) = 0
+        - t(2) = 1
+        - t(n) = t(n - 1) + t(n - 2) + t(n - 3)
+intent padovan(n: Natural) -> Natural:
+    constraints:
+        - result = if n < 3 then 1 else padovan(n - 2) + padovan(n - 3)

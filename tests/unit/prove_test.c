@@ -176,6 +176,37 @@ FX_TEST(parallel_reductions_need_associativity)
     fx_proof_free(p);
 }
 
+static FxProofVerdict linrec(const char *intent, uint32_t k, const int64_t *c,
+                             const char *const *init, bool print)
+{
+    FxLinRec cert = {k, c, init};
+    FxProof *p = fx_prove_linear_recurrence(lookup(NULL, intent), &cert, lookup, NULL, 5000);
+    FxProofVerdict v = p->verdict;
+    if (print)
+        fx_vec_foreach(FxObligation, o, &p->obligations) if (o->counterexample)
+            printf("  %s: %s: %s\n", intent, o->kind, o->counterexample);
+    fx_proof_free(p);
+    return v;
+}
+
+FX_TEST(linear_recurrence_certificates)
+{
+    const char *fib_init[] = {"0", "1"}, *wrong_init[] = {"0", "2"};
+    const int64_t one_one[] = {1, 1}, one_two[] = {1, 2}, two_one[] = {2, 1};
+    EXPECT_EQ(linrec("fib", 2, one_one, fib_init, false), FX_PROOF_PROVED);
+    EXPECT_EQ(linrec("pell", 2, two_one, fib_init, false), FX_PROOF_PROVED);
+    const char *t_init[] = {"0", "0", "1"}, *p_init[] = {"1", "1", "1"};
+    const int64_t ones[] = {1, 1, 1}, padovan[] = {0, 1, 1}, off[] = {1, 1, 2};
+    EXPECT_EQ(linrec("tribonacci", 3, ones, t_init, false), FX_PROOF_PROVED);
+    EXPECT_EQ(linrec("padovan", 3, padovan, p_init, false), FX_PROOF_PROVED);
+    /* a coefficient off, a wrong base case, the wrong order: refuted */
+    EXPECT_EQ(linrec("fib", 2, one_two, fib_init, true), FX_PROOF_REFUTED);
+    EXPECT_EQ(linrec("fib", 2, one_one, wrong_init, true), FX_PROOF_REFUTED);
+    EXPECT_EQ(linrec("pell", 2, one_one, fib_init, true), FX_PROOF_REFUTED);
+    EXPECT_EQ(linrec("tribonacci", 3, off, t_init, true), FX_PROOF_REFUTED);
+    EXPECT_EQ(linrec("sub", 1, one_one, fib_init, false), FX_PROOF_REFUTED);
+}
+
 int main(void)
 {
     int rc = fx_test_run();
