@@ -62,6 +62,9 @@ const FxGraph *fx_runtime_graph(FxRuntime *rt, const char *intent);
  * new reference. On a run-time error returns FX_ERR_RUNTIME and the message
  * is in fx_runtime_error(). */
 FxStatus fx_runtime_eval(FxRuntime *rt, const FxGraph *g, FxValue *out) FX_MUST_CHECK;
+/* Runs a graph with parameters on the given arguments (borrowed). */
+FxStatus fx_runtime_eval_with(FxRuntime *rt, const FxGraph *g, const FxValue *args, size_t n,
+                              FxValue *out) FX_MUST_CHECK;
 /* Calls an intent with arguments (borrowed). */
 FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args, size_t n,
                          FxValue *out) FX_MUST_CHECK;

@@ -1124,6 +1124,22 @@ error:
     return FX_ERR_RUNTIME;
 }
 
+FxStatus fx_runtime_eval_with(FxRuntime *rt, const FxGraph *g, const FxValue *args, size_t n,
+                              FxValue *out)
+{
+    fx_vec_foreach(FxFunc *, old, &rt->exprs) fx_func_free(*old);
+    rt->exprs.len = 0;
+    FxFunc *f = fx_xcalloc(1, sizeof(*f));
+    fx_vec_push(&rt->exprs, f);
+    fx_compile(rt, g, f);
+    if (n != g->n_params) {
+        snprintf(rt->error, sizeof(rt->error), "`%s` takes %u arguments, not %zu", g->intent,
+                 g->n_params, n);
+        return FX_ERR_USAGE;
+    }
+    return run(rt, f, args, (uint32_t)n, out);
+}
+
 FxStatus fx_runtime_eval(FxRuntime *rt, const FxGraph *g, FxValue *out)
 {
     /* an expression runs once: the previous one's code is not needed again */

@@ -818,3 +818,30 @@ FxGraph *fx_lower_expr(const FxProgram *prog, const FxExpr *e, const char *name)
     fx_graph_freeze(L.g);
     return L.g;
 }
+
+FxGraph *fx_lower_check(const FxProgram *prog, const FxIntent *in, const FxExpr *cond,
+                        const char *extra, const FxType *extra_type)
+{
+    Lower L = {.prog = prog, .in = in, .result_slot = -1};
+    L.g = fx_graph_new("<check>", "v1");
+    for (size_t i = 0; i < in->n_params; i++) {
+        char *t = fx_type_name(in->params[i].type);
+        fx_graph_add_param(L.g, in->params[i].name, t);
+        free(t);
+    }
+    char *et = fx_type_name(extra_type);
+    fx_graph_add_param(L.g, extra, et);
+    free(et);
+    uint32_t slot = (uint32_t)in->n_params;
+    if (!strcmp(extra, "result"))
+        L.result_slot = slot;
+    else
+        push_local(&L, extra, true, slot);
+    L.g->ret_type = fx_graph_intern(L.g, "Bool");
+    L.g->root = lower(&L, cond);
+    fx_vec_free(&L.locals);
+    char why[256];
+    FX_CHECK(fx_graph_verify(L.g, why, sizeof(why)), "lowering made a bad graph: %s", why);
+    fx_graph_freeze(L.g);
+    return L.g;
+}
