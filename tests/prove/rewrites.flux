@@ -316,3 +316,12 @@ intent tribonacci(n: Natural) -> Natural:
 intent padovan(n: Natural) -> Natural:
     constraints:
         - result = if n < 3 then 1 else padovan(n - 2) + padovan(n - 3)
+
+intent sort(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result is a permutation of xs
+        - result is sorted ascending
+intent sort__bad_1(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result contains all xs where x > -1000000
+        - result is sorted ascending
