@@ -12,9 +12,14 @@
  */
 #include "prove.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "smt.h"
@@ -596,6 +601,141 @@ static void run_termination(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGrap
     termination(s, b, l, c, o);
 }
 
+/* ---- the hard limit: each obligation in a child process ---- */
+
+/* Z3 honours its interrupt nearly always; a hard limit must not depend on
+ * it. The obligation is discharged in a forked child that writes its
+ * findings to a pipe; a child still running at twice the timeout (plus a
+ * second for start-up) is killed, and the verdict is unknown. */
+
+static void put_str(FxBuf *b, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) + 1 : 0;
+    fx_buf_append(b, (const char *)&n, sizeof(n));
+    if (n)
+        fx_buf_append(b, s, n);
+}
+
+static char *get_str(const char **p, const char *end)
+{
+    uint32_t n;
+    if ((size_t)(end - *p) < sizeof(n))
+        return NULL;
+    memcpy(&n, *p, sizeof(n));
+    *p += sizeof(n);
+    if (n == 0 || (size_t)(end - *p) < n)
+        return NULL;
+    char *s = fx_xstrndup(*p, n - 1);
+    *p += n;
+    return s;
+}
+
+static bool write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        data += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static void child(int fd, Discharge fn, const FxGraph *cur, const FxGraph *cand,
+                  FxGraphLookup lookup, void *ctx, unsigned timeout_ms, FxObligation *o)
+{
+    if (getenv("FLUX_TEST_SOLVER_HANGS")) /* for the test of this very limit */
+        for (;;)
+            pause();
+    FxSmt *smt = fx_smt_new(timeout_ms, 0);
+    fn(smt, cur, cand, lookup, ctx, o);
+    fx_smt_free(smt);
+    FxBuf b = {0};
+    int32_t v = (int32_t)o->verdict;
+    fx_buf_append(&b, (const char *)&v, sizeof(v));
+    put_str(&b, o->smtlib);
+    put_str(&b, o->counterexample);
+    put_str(&b, o->reason);
+    put_str(&b, o->what);
+    write_all(fd, b.data, b.len);
+    _exit(0); /* no atexit handlers, no flushing of the parent's buffers */
+}
+
+/* Reads the child's report until it closes the pipe or the deadline passes. */
+static bool collect(int fd, pid_t pid, double deadline_ms, FxBuf *out)
+{
+    char chunk[4096];
+    for (;;) {
+        int left = (int)(deadline_ms - now_ms());
+        if (left <= 0)
+            break;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int r = poll(&pfd, 1, left);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        ssize_t n = read(fd, chunk, sizeof(chunk));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int status;
+            waitpid(pid, &status, 0);
+            return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        }
+        fx_buf_append(out, chunk, (size_t)n);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return false;
+}
+
+static void discharge_isolated(Discharge fn, const FxGraph *cur, const FxGraph *cand,
+                               FxGraphLookup lookup, void *ctx, unsigned timeout_ms,
+                               FxObligation *o)
+{
+    int fds[2];
+    fflush(NULL);
+    if (pipe(fds) != 0) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xstrdup("could not start the solver's process");
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1], fn, cur, cand, lookup, ctx, timeout_ms, o);
+    }
+    close(fds[1]);
+    FxBuf report = {0};
+    double limit = 2.0 * timeout_ms + 1000.0;
+    bool ok = pid > 0 && collect(fds[0], pid, now_ms() + limit, &report);
+    close(fds[0]);
+    const char *p = report.data, *end = report.data + report.len;
+    int32_t v;
+    if (ok && report.len >= sizeof(v)) {
+        memcpy(&v, p, sizeof(v));
+        p += sizeof(v);
+        o->verdict = (FxProofVerdict)v;
+        o->smtlib = get_str(&p, end);
+        o->counterexample = get_str(&p, end);
+        o->reason = get_str(&p, end);
+        char *what = get_str(&p, end);
+        if (what) {
+            free(o->what);
+            o->what = what;
+        }
+    } else {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xasprintf("the solver ran past its hard limit of %.0f ms and was "
+                                 "stopped", limit);
+    }
+    fx_buf_free(&report);
+}
+
 static void obligation(FxProof *p, const char *kind, const char *what, Discharge fn,
                        const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup, void *ctx,
                        FxProofCache *cache, unsigned timeout_ms)
@@ -606,10 +746,9 @@ static void obligation(FxProof *p, const char *kind, const char *what, Discharge
     obligation_hash(kind, cur, cand, o.hash);
     double start = now_ms();
     if (!cache_find(cache, &o)) {
-        FxSmt *smt = fx_smt_new(timeout_ms, 0);
-        fn(smt, cur, cand, lookup, ctx, &o);
-        fx_smt_free(smt);
-        cache_add(cache, &o);
+        discharge_isolated(fn, cur, cand, lookup, ctx, timeout_ms, &o);
+        if (o.verdict != FX_PROOF_UNKNOWN || !o.reason || !strstr(o.reason, "hard limit"))
+            cache_add(cache, &o);
     }
     o.ms = now_ms() - start;
     fx_vec_push(&p->obligations, o);

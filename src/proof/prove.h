@@ -20,6 +20,10 @@
  * a counterexample in the arguments that involves no uninterpreted call;
  * UNKNOWN otherwise (timeout, values the solver does not take). Only
  * PROVED may install a rewrite.
+ *
+ * Each obligation of fx_prove_same_function runs in a forked child with a
+ * hard limit of twice the timeout plus a second: a solver that ignores its
+ * interrupt is killed, and the verdict is UNKNOWN.
  */
 #ifndef FX_PROVE_H
 #define FX_PROVE_H

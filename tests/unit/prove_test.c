@@ -207,6 +207,22 @@ FX_TEST(linear_recurrence_certificates)
     EXPECT_EQ(linrec("sub", 1, one_one, fib_init, false), FX_PROOF_REFUTED);
 }
 
+FX_TEST(a_solver_that_never_stops_is_killed)
+{
+    const FxIntent *cand = fx_program_find_intent(prog, "add__ok_1");
+    FxGraph *g = as_rewrite_of(cand, "add");
+    setenv("FLUX_TEST_SOLVER_HANGS", "1", 1);
+    double t0 = now_ms();
+    FxProof *p = fx_prove_same_function(lookup(NULL, "add"), g, lookup, NULL, NULL, 100);
+    double ms = now_ms() - t0;
+    unsetenv("FLUX_TEST_SOLVER_HANGS");
+    EXPECT_EQ(p->verdict, FX_PROOF_UNKNOWN);
+    EXPECT(strstr(p->obligations.data[0].reason, "hard limit of 1200 ms") != NULL);
+    EXPECT(ms < 5000); /* two obligations, each stopped at 1.2 s */
+    fx_proof_free(p);
+    fx_graph_free(g);
+}
+
 int main(void)
 {
     int rc = fx_test_run();
