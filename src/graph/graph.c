@@ -115,6 +115,30 @@ void fx_graph_freeze(FxGraph *g)
     g->frozen = true;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNodeId b)
+{
+    if (!a.v || !b.v)
+        return a.v == b.v;
+    const FxNode *x = fx_graph_node(ga, a), *y = fx_graph_node(gb, b);
+    if (x->op != y->op || strcmp(x->type, y->type) || x->n_inputs != y->n_inputs ||
+        x->num != y->num || x->num2 != y->num2)
+        return false;
+    /* a call of the graph itself is the same call in both, whatever its name */
+    bool self_x = x->op == FX_NODE_CALL && same_text(x->text, ga->intent);
+    bool self_y = y->op == FX_NODE_CALL && same_text(y->text, gb->intent);
+    if (self_x != self_y || (!self_x && !same_text(x->text, y->text)))
+        return false;
+    for (uint32_t k = 0; k < x->n_inputs; k++)
+        if (!fx_graph_same_shape(ga, x->inputs[k], gb, y->inputs[k]))
+            return false;
+    return true;
+}
+
 FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *version)
 {
     FxGraph *c = fx_graph_new(intent, version);

@@ -134,6 +134,10 @@ const char *fx_graph_intern(FxGraph *g, const char *s);
 
 void fx_graph_freeze(FxGraph *g);
 
+/* Do the subgraphs under a (in ga) and b (in gb) compute the same thing
+ * the same way: same ops, types, attributes and inputs, origins aside? */
+bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNodeId b);
+
 /* A frozen copy of g named `intent` and labelled `version`, its calls of
  * itself renamed too: how a candidate written as another intent becomes a
  * version of the one it rewrites. Caller frees. */

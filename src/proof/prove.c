@@ -1057,3 +1057,238 @@ FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGr
     }
     return p;
 }
+
+/* ---- lemma instances: the sieve and the sorts ---- */
+
+static void add_result(FxProof *p, FxObligation o)
+{
+    fx_vec_push(&p->obligations, o);
+    if (o.verdict == FX_PROOF_REFUTED)
+        p->verdict = FX_PROOF_REFUTED;
+    else if (o.verdict == FX_PROOF_UNKNOWN && p->verdict == FX_PROOF_PROVED)
+        p->verdict = FX_PROOF_UNKNOWN;
+}
+
+/* The node that builds g's value under its checks: postconditions and a
+ * final sort wrap the construction. */
+static FxNodeId construction(const FxGraph *g)
+{
+    FxNodeId id = g->root;
+    for (;;) {
+        const FxNode *n = fx_graph_node(g, id);
+        if (n->op == FX_NODE_CHECK || n->op == FX_NODE_SORT)
+            id = n->inputs[0];
+        else
+            return id;
+    }
+}
+
+/* The call of a one-parameter predicate on the fold's variable, among the
+ * conjuncts of the filter. */
+static const FxNode *kind_call(const FxGraph *g, FxNodeId filter, int64_t slot)
+{
+    const FxNode *n = fx_graph_node(g, filter);
+    if (n->op == FX_NODE_AND) {
+        const FxNode *l = kind_call(g, n->inputs[0], slot);
+        return l ? l : kind_call(g, n->inputs[1], slot);
+    }
+    if (n->op == FX_NODE_CALL && n->n_inputs == 1) {
+        const FxNode *arg = fx_graph_node(g, n->inputs[0]);
+        if (arg->op == FX_NODE_VAR && arg->num == slot)
+            return n;
+    }
+    return NULL;
+}
+
+static FxObligation sieve_template(const FxGraph *g, const FxGraph *prime_shape,
+                                   FxGraphLookup lookup, void *ctx)
+{
+    FxObligation o = new_obligation("template", fx_xstrdup("the result is the elements of a "
+                                    "range that pass the prelude's `prime` (and bounds)"));
+    const FxNode *fold = fx_graph_node(g, construction(g));
+    const FxNode *dom = fold->op == FX_NODE_FOLD ? fx_graph_node(g, fold->inputs[0]) : NULL;
+    const FxNode *call = dom && fold->num == FX_FOLD_COLLECT && dom->op == FX_NODE_RANGE &&
+                                         fold->inputs[1].v
+                                 ? kind_call(g, fold->inputs[1], fold->num2)
+                                 : NULL;
+    const FxGraph *pred = call && lookup ? lookup(ctx, call->text) : NULL;
+    if (!call) {
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xstrdup("the result is not a fold collecting the elements of a "
+                                      "range that a predicate selects");
+    } else if (!pred || pred->n_params != 1 ||
+               !fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root)) {
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xasprintf("the predicate `%s` is not the prelude's prime "
+                                        "(p >= 2 and no d in 2..p divides p)", call->text);
+    } else {
+        o.verdict = FX_PROOF_PROVED;
+    }
+    return o;
+}
+
+/* Every composite x has a factor d with d*d <= x: the crossing rule must
+ * reach it. For all 2 <= d with d*d <= x: rule(d, x). */
+static FxObligation crossing_rule(const FxSieveCert *cert, unsigned timeout_ms)
+{
+    FxObligation o = new_obligation("bound", fx_xasprintf("the multiples of every d with d*d "
+                                    "%s x are crossed out: every composite x is reached",
+                                    cert->strict_bound ? "<" : "<="));
+    FxSmt *smt = fx_smt_new(timeout_ms, 0);
+    Enc E = {smt, NULL, NULL, "", NULL, 0, false, NULL};
+    FxSmtTerm x = fx_smt_var(smt, "x", FX_SMT_SORT_INT), d = fx_smt_var(smt, "d", FX_SMT_SORT_INT);
+    FxSmtTerm dd = bin(&E, FX_SMT_MUL, d, d);
+    FxSmtTerm rule = bin(&E, cert->strict_bound ? FX_SMT_LT : FX_SMT_LE, dd, x);
+    FxSmtTerm facts[4] = {bin(&E, FX_SMT_LE, fx_smt_int64(smt, 2), d),
+                          bin(&E, FX_SMT_LE, dd, x),
+                          bin(&E, FX_SMT_EQ, bin(&E, FX_SMT_MOD, x, d), fx_smt_int64(smt, 0)),
+                          fx_smt_not(smt, rule)};
+    FxSmtResult r = fx_smt_check(smt, 4, facts);
+    o.smtlib = fx_smt_last_query(smt);
+    if (r == FX_SMT_UNSAT) {
+        o.verdict = FX_PROOF_PROVED;
+    } else if (r == FX_SMT_SAT) {
+        char *vx = fx_smt_model_value(smt, x), *vd = fx_smt_model_value(smt, d);
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xasprintf("x = %s is composite (d = %s divides it) but its "
+                                        "factor d is never used to cross out: %s*%s < %s is "
+                                        "false", vx, vd, vd, vd, vx);
+        free(vx);
+        free(vd);
+    } else {
+        o.verdict = FX_PROOF_UNKNOWN;
+        o.reason = fx_xstrdup(fx_smt_reason(smt));
+    }
+    fx_smt_free(smt);
+    return o;
+}
+
+FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
+                                 const FxSieveCert *cert, FxGraphLookup lookup, void *ctx,
+                                 unsigned timeout_ms)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    add_result(p, sieve_template(g, prime_shape, lookup, ctx));
+    add_result(p, crossing_rule(cert, timeout_ms));
+    FxObligation lemma = new_obligation("lemma", fx_xstrdup(
+            "Sieve.sieve_correct, composite_has_small_factor and crossing_starts_at_square "
+            "(proofs/Sieve.v): the sieve keeps exactly the primes of the range"));
+    lemma.verdict = FX_PROOF_PROVED;
+    add_result(p, lemma);
+    return p;
+}
+
+FxProof *fx_prove_sort_instance(const FxGraph *cur, const FxGraph *cand, bool stable)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    const FxNode *a = fx_graph_node(cur, cur->root), *b = fx_graph_node(cand, cand->root);
+    FxObligation t = new_obligation("template", fx_xstrdup("both sort the same list the same "
+                                                           "way: same list, key and direction"));
+    bool sorts = a->op == FX_NODE_SORT && b->op == FX_NODE_SORT;
+    if (sorts && a->num == b->num && fx_graph_same_shape(cur, a->inputs[0], cand, b->inputs[0]) &&
+        fx_graph_same_shape(cur, a->inputs[1], cand, b->inputs[1])) {
+        t.verdict = FX_PROOF_PROVED;
+    } else {
+        t.verdict = FX_PROOF_REFUTED;
+        t.counterexample = fx_xstrdup(!sorts ? "one of the two is not a sorted permutation"
+                                             : "they sort different lists, keys or directions");
+    }
+    add_result(p, t);
+    FxObligation order = new_obligation("order", fx_xstrdup("the elements (or keys) have a "
+                                                            "total order"));
+    const char *elem = b->op == FX_NODE_SORT && b->inputs[1].v
+                               ? fx_graph_node(cand, b->inputs[1])->type
+                               : cand->ret_type;
+    if (strstr(elem, "Float")) {
+        order.verdict = FX_PROOF_REFUTED;
+        order.counterexample = fx_xstrdup("Float has NaN, equal to nothing and ordered with "
+                                          "nothing: two sorts may place it differently");
+    } else {
+        order.verdict = FX_PROOF_PROVED;
+    }
+    add_result(p, order);
+    FxObligation st = new_obligation("stability", fx_xstrdup("a sort by key keeps equal keys "
+                                                             "in their input order"));
+    bool keyed = a->op == FX_NODE_SORT && a->inputs[1].v;
+    st.verdict = !keyed || stable ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (st.verdict == FX_PROOF_REFUTED)
+        st.counterexample = fx_xstrdup("sorting by a key with an unstable sort: two elements "
+                                       "with equal keys may come out in either order");
+    add_result(p, st);
+    FxObligation lemma = new_obligation("lemma", fx_xstrdup(
+            "SortUnique.sort_correct_any (proofs/SortUnique.v): any two sorted permutations "
+            "of a list are equal"));
+    lemma.verdict = FX_PROOF_PROVED;
+    add_result(p, lemma);
+    return p;
+}
+
+/* op(op(a, b), c) = op(a, op(b, c)), or op(a, b) = op(b, a). */
+static FxObligation operator_law(const FxGraph *op, bool assoc, FxGraphLookup lookup, void *ctx,
+                                 unsigned timeout_ms)
+{
+    FxObligation o = new_obligation(assoc ? "associativity" : "commutativity",
+                                    fx_xasprintf(assoc ? "%s(%s(a, b), c) = %s(a, %s(b, c))"
+                                                       : "%s(a, b) = %s(b, a)",
+                                                 op->intent, op->intent, op->intent,
+                                                 op->intent));
+    FxSmt *smt = fx_smt_new(timeout_ms, 0);
+    Enc E = {smt, lookup, ctx, op->intent, op, 0, false, NULL};
+    FxSmtSort s;
+    if (op->n_params != 2 || !sort_of_type(op->param_types[0], &s) ||
+        !sort_of_type(op->ret_type, &s)) {
+        o.verdict = FX_PROOF_UNKNOWN;
+        o.reason = fx_xstrdup("not an operator on numbers or booleans");
+        fx_smt_free(smt);
+        return o;
+    }
+    FxSmtTerm a = fx_smt_var(smt, "a", s), b = fx_smt_var(smt, "b", s), c = fx_smt_var(smt, "c", s);
+    FxSmtTerm ab[2] = {a, b}, ba[2] = {b, a}, bc[2] = {b, c};
+    FxSmtTerm l, r;
+    if (assoc) {
+        FxSmtTerm x[2] = {encode_graph(&E, op, ab), c}, y[2] = {a, encode_graph(&E, op, bc)};
+        l = encode_graph(&E, op, x);
+        r = encode_graph(&E, op, y);
+    } else {
+        l = encode_graph(&E, op, ab);
+        r = encode_graph(&E, op, ba);
+    }
+    TermVec facts = {0};
+    fx_vec_push(&facts, bin(&E, FX_SMT_NE, l, r));
+    FxSmtTerm vars[3] = {a, b, c};
+    FxSmtResult res = E.why_not ? FX_SMT_UNKNOWN : solve(&E, &facts, vars, 3);
+    o.smtlib = E.why_not ? NULL : fx_smt_last_query(smt);
+    if (res == FX_SMT_UNSAT) {
+        o.verdict = FX_PROOF_PROVED;
+    } else if (res == FX_SMT_SAT && !E.uses_uf) {
+        char *va = fx_smt_model_value(smt, a), *vb = fx_smt_model_value(smt, b);
+        char *vc = fx_smt_model_value(smt, c), *vl = fx_smt_model_value(smt, l);
+        char *vr = fx_smt_model_value(smt, r);
+        o.verdict = FX_PROOF_REFUTED;
+        o.counterexample = fx_xasprintf("a = %s, b = %s%s%s: %s but %s", va, vb,
+                                        assoc ? ", c = " : "", assoc ? vc : "", vl, vr);
+        free(va);
+        free(vb);
+        free(vc);
+        free(vl);
+        free(vr);
+    } else {
+        o.verdict = FX_PROOF_UNKNOWN;
+        o.reason = fx_xstrdup(E.why_not ? E.why_not : "the solver gave up");
+    }
+    fx_vec_free(&facts);
+    fx_smt_free(smt);
+    return o;
+}
+
+FxProof *fx_prove_operator_laws(const FxGraph *op, FxGraphLookup lookup, void *ctx,
+                                unsigned timeout_ms)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    add_result(p, operator_law(op, true, lookup, ctx, timeout_ms));
+    add_result(p, operator_law(op, false, lookup, ctx, timeout_ms));
+    return p;
+}

@@ -81,6 +81,35 @@ typedef struct FxLinRec {
 FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGraphLookup lookup,
                                     void *ctx, unsigned timeout_ms);
 
+/* A lemma instance: the sieve. The certificate says the result of g is
+ * the comprehension of the primes of a range and that the sieve replacing
+ * it crosses out the multiples of every d with d*d <= x (strict: d*d < x).
+ * Obligations: the template (g builds its result as a fold collecting the
+ * elements of a range whose filter calls a predicate with exactly the
+ * shape of `prime_shape`, the prelude's prime); the crossing rule covers
+ * the smallest factor of every composite (refuted for the strict rule:
+ * 4 = 2 * 2 is never crossed out); and the citation of Sieve.sieve_correct,
+ * composite_has_small_factor and crossing_starts_at_square. */
+typedef struct FxSieveCert {
+    bool strict_bound;
+} FxSieveCert;
+FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
+                                 const FxSieveCert *cert, FxGraphLookup lookup, void *ctx,
+                                 unsigned timeout_ms);
+
+/* A lemma instance: another sort. The candidate must sort the same list
+ * the same way (the same list, key and direction); the elements must have
+ * a total order (Float has NaN: refuted); a sort by key must be stable.
+ * Then SortUnique.sort_correct_any makes any two such sorts equal. */
+FxProof *fx_prove_sort_instance(const FxGraph *current, const FxGraph *candidate, bool stable);
+
+/* An effect fact: may a reduction combine partial results with the
+ * two-parameter intent `op` (a user's operator) in any grouping and order?
+ * Obligations: op(op(a, b), c) = op(a, op(b, c)) and op(a, b) = op(b, a),
+ * each refuted with the values that break it. */
+FxProof *fx_prove_operator_laws(const FxGraph *op, FxGraphLookup lookup, void *ctx,
+                                unsigned timeout_ms);
+
 /* An effect fact: may the fold at node `fold` of g be split into chunks
  * combined in any grouping (a parallel reduction)? Its operator must be
  * associative on the fold's type, and commutative when chunks may finish in

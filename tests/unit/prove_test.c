@@ -158,8 +158,24 @@ static FxProof *reassociate(const char *intent)
     return NULL;
 }
 
+static FxProofVerdict laws(const char *op, const char *expect)
+{
+    FxProof *p = fx_prove_operator_laws(lookup(NULL, op), lookup, NULL, 5000);
+    FxProofVerdict v = p->verdict;
+    bool said = !expect;
+    fx_vec_foreach(FxObligation, o, &p->obligations) said |= o->counterexample &&
+                                                             strstr(o->counterexample, expect);
+    EXPECT(said);
+    fx_proof_free(p);
+    return v;
+}
+
 FX_TEST(parallel_reductions_need_associativity)
 {
+    /* a user's operator: a reduction over `sub` is not a reduction */
+    EXPECT_EQ(laws("add", NULL), FX_PROOF_PROVED);
+    EXPECT_EQ(laws("bigger", NULL), FX_PROOF_PROVED);
+    EXPECT_EQ(laws("sub", "a = 0, b = 0, c = 1: -1 but 1"), FX_PROOF_REFUTED);
     FxProof *p = reassociate("int_total");
     EXPECT(p && p->verdict == FX_PROOF_PROVED);
     fx_proof_free(p);
@@ -221,6 +237,80 @@ FX_TEST(a_solver_that_never_stops_is_killed)
     EXPECT(ms < 5000); /* two obligations, each stopped at 1.2 s */
     fx_proof_free(p);
     fx_graph_free(g);
+}
+
+/* Graphs of tests/prove/instances.flux, as the given intent's version. */
+static FxProgram *inst;
+static FxDiag inst_diag;
+
+static const FxGraph *inst_lookup(void *ctx, const char *intent)
+{
+    (void)ctx;
+    static FX_VEC(FxGraph *) made;
+    if (!intent) {
+        fx_vec_foreach(FxGraph *, g, &made) fx_graph_free(*g);
+        fx_vec_free(&made);
+        return NULL;
+    }
+    fx_vec_foreach(FxGraph *, g, &made) if (!strcmp((*g)->intent, intent)) return *g;
+    const FxIntent *in = fx_program_find_intent(inst, intent);
+    if (!in)
+        return NULL;
+    FxGraph *g = fx_lower_intent(inst, in);
+    fx_vec_push(&made, g);
+    return g;
+}
+
+static FxProofVerdict sieve(const char *intent, bool strict, const char *expect)
+{
+    FxSieveCert cert = {strict};
+    FxProof *p = fx_prove_sieve_instance(inst_lookup(NULL, intent), inst_lookup(NULL, "prime"),
+                                         &cert, inst_lookup, NULL, 5000);
+    FxProofVerdict v = p->verdict;
+    bool said = !expect;
+    fx_vec_foreach(FxObligation, o, &p->obligations) said |= o->counterexample &&
+                                                             strstr(o->counterexample, expect);
+    EXPECT(said);
+    fx_proof_free(p);
+    return v;
+}
+
+FX_TEST(sieve_instances)
+{
+    inst = fx_program_load(&inst_diag, "tests/prove/instances.flux", NULL);
+    EXPECT_EQ(fx_diag_errors(&inst_diag), 0);
+    EXPECT_EQ(sieve("find_primes", false, NULL), FX_PROOF_PROVED);
+    /* the same predicate under another name is the same shape */
+    EXPECT_EQ(sieve("primes_by_copy", false, NULL), FX_PROOF_PROVED);
+    /* crossing out only while d*d < x misses 4 = 2*2 */
+    EXPECT_EQ(sieve("find_primes", true, "is composite"), FX_PROOF_REFUTED);
+    /* a different predicate is not the prime the lemma is about */
+    EXPECT_EQ(sieve("not_primes", false, "is not the prelude's prime"), FX_PROOF_REFUTED);
+    EXPECT_EQ(sieve("up", false, "not a fold"), FX_PROOF_REFUTED);
+}
+
+static FxProofVerdict sort_as(const char *cur, const char *cand, bool stable)
+{
+    FxGraph *c = fx_graph_copy_as(inst_lookup(NULL, cand), cur, "candidate");
+    FxProof *p = fx_prove_sort_instance(inst_lookup(NULL, cur), c, stable);
+    FxProofVerdict v = p->verdict;
+    fx_proof_free(p);
+    fx_graph_free(c);
+    return v;
+}
+
+FX_TEST(sort_instances)
+{
+    EXPECT_EQ(sort_as("up", "up_again", true), FX_PROOF_PROVED);
+    EXPECT_EQ(sort_as("up", "up_again", false), FX_PROOF_PROVED); /* no key: stability moot */
+    EXPECT_EQ(sort_as("up", "down", true), FX_PROOF_REFUTED);
+    EXPECT_EQ(sort_as("up_floats", "up_floats", true), FX_PROOF_REFUTED); /* NaN */
+    EXPECT_EQ(sort_as("by_k", "by_k", true), FX_PROOF_PROVED);
+    EXPECT_EQ(sort_as("by_k", "by_k", false), FX_PROOF_REFUTED);
+    EXPECT_EQ(sort_as("up", "find_primes", true), FX_PROOF_REFUTED);
+    inst_lookup(NULL, NULL);
+    fx_program_free(inst);
+    fx_diag_free(&inst_diag);
 }
 
 int main(void)
