@@ -62,5 +62,19 @@ void fx_api_json_string(const char *s, FxBuf *out);
 
 /* A top-level field of a JSON object as its raw text, or NULL; caller frees. */
 char *fx_api_json_field(const char *json, const char *key);
+/* The same without the quotes of a string; "-" when absent. Caller frees. */
+char *fx_api_json_text(const char *json, const char *key);
+
+/* The rows of a listing (`traces`, `history`, `proofs`): kept while the
+ * store is read, then printed. */
+typedef struct FxRows {
+    FX_VEC(char *) json;
+} FxRows;
+void fx_api_keep_row(void *ctx, const char *json);
+/* Prints and frees the rows: as JSON lines, or through print_row; writes
+ * `empty` when there are none; a store error st becomes exit 4. */
+int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
+                      void (*print_row)(const char *json, FILE *out), const char *empty,
+                      FILE *out, FILE *diagnostics);
 
 #endif

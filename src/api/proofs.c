@@ -124,24 +124,9 @@ int flux_prove_rewrite(FluxProgram *fp, FluxStore *fs, const char *intent, const
 
 /* ---- showing proofs ---- */
 
-typedef struct Rows {
-    FX_VEC(char *) json;
-} Rows;
-
-static void keep_row(void *ctx, const char *json)
-{
-    fx_vec_push(&((Rows *)ctx)->json, fx_xstrdup(json));
-}
-
 static char *field(const char *json, const char *key)
 {
-    char *f = fx_api_json_field(json, key);
-    size_t n = f ? strlen(f) : 0;
-    if (n >= 2 && f[0] == '"') {
-        memmove(f, f + 1, n - 2);
-        f[n - 2] = '\0';
-    }
-    return f ? f : fx_xstrdup("-");
+    return fx_api_json_text(json, key);
 }
 
 static void print_row(const char *json, FILE *out)
@@ -197,28 +182,14 @@ int flux_proofs(FluxStore *fs, FluxProgram *fp, long long id, int smt, int coq, 
         free(solver);
         return FLUX_OK;
     }
-    Rows rows = {0};
+    FxRows rows = {0};
     FxStatus st = FX_OK;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
-        if ((st = fx_store_proposals(fs->store, (*in)->name, keep_row, &rows)) != FX_OK)
+        if ((st = fx_store_proposals(fs->store, (*in)->name, fx_api_keep_row, &rows)) != FX_OK)
             break;
     }
-    fx_vec_foreach(char *, r, &rows.json)
-    {
-        if (json)
-            fprintf(out, "%s\n", *r);
-        else
-            print_row(*r, out);
-        free(*r);
-    }
-    if (!json && rows.json.len == 0 && st == FX_OK)
-        fprintf(out, "no proofs or proposals recorded for these intents yet\n");
-    fx_vec_free(&rows.json);
-    if (st != FX_OK) {
-        if (diagnostics)
-            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
-        return FLUX_ERR_STORE;
-    }
-    return FLUX_OK;
+    return fx_api_print_rows(&rows, st, fs, json, print_row,
+                             "no proofs or proposals recorded for these intents yet", out,
+                             diagnostics);
 }

@@ -57,13 +57,43 @@ void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
 
 /* ---- listings ---- */
 
-typedef struct Rows {
-    FX_VEC(char *) json;
-} Rows;
-
-static void keep_row(void *ctx, const char *json)
+void fx_api_keep_row(void *ctx, const char *json)
 {
-    fx_vec_push(&((Rows *)ctx)->json, fx_xstrdup(json));
+    fx_vec_push(&((FxRows *)ctx)->json, fx_xstrdup(json));
+}
+
+int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
+                      void (*print_row)(const char *json, FILE *out), const char *empty,
+                      FILE *out, FILE *diagnostics)
+{
+    fx_vec_foreach(char *, r, &rows->json)
+    {
+        if (json)
+            fprintf(out, "%s\n", *r);
+        else
+            print_row(*r, out);
+        free(*r);
+    }
+    if (!json && rows->json.len == 0 && st == FX_OK)
+        fprintf(out, "%s\n", empty);
+    fx_vec_free(&rows->json);
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        return FLUX_ERR_STORE;
+    }
+    return FLUX_OK;
+}
+
+char *fx_api_json_text(const char *json, const char *key)
+{
+    char *f = fx_api_json_field(json, key);
+    size_t n = f ? strlen(f) : 0;
+    if (n >= 2 && f[0] == '"' && f[n - 1] == '"') {
+        memmove(f, f + 1, n - 2);
+        f[n - 2] = '\0';
+    }
+    return f ? f : fx_xstrdup("-");
 }
 
 static long long row_id(const char *json)
@@ -84,14 +114,14 @@ static int newest_first(const void *a, const void *b)
 
 /* Rows of the intents of prog's root file (or of one), newest first. */
 static FxStatus collect_executions(FluxStore *fs, FluxProgram *fp, const char *intent,
-                                   long last, Rows *rows)
+                                   long last, FxRows *rows)
 {
     FxStatus st = FX_OK;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
         if (intent && strcmp(intent, (*in)->name) != 0)
             continue;
-        st = fx_store_executions(fs->store, (*in)->name, last, keep_row, rows);
+        st = fx_store_executions(fs->store, (*in)->name, last, fx_api_keep_row, rows);
         if (st != FX_OK)
             break;
     }
@@ -154,35 +184,19 @@ int flux_traces(FluxStore *fs, FluxProgram *fp, const char *intent, long last, i
 {
     if (!known_intent(fp, intent, diagnostics))
         return FLUX_ERR_USAGE;
-    Rows rows = {0};
+    FxRows rows = {0};
     FxStatus st = collect_executions(fs, fp, intent, last, &rows);
     if (!json && rows.json.len)
         fprintf(out, "%-14s  %-18s  %-4s  %-24s  %-28s  %-10s  %s\n", "execution", "intent", "ver",
                 "input", "output", "ms", "recorded at");
-    fx_vec_foreach(char *, r, &rows.json)
-    {
-        if (json)
-            fprintf(out, "%s\n", *r);
-        else
-            print_trace_row(*r, out);
-        free(*r);
-    }
-    if (!json && rows.json.len == 0 && st == FX_OK)
-        fprintf(out, "no recorded executions%s%s%s\n", intent ? " of `" : "", intent ? intent : "",
-                intent ? "`" : "");
-    fx_vec_free(&rows.json);
-    if (st != FX_OK) {
-        if (diagnostics)
-            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
-        return FLUX_ERR_STORE;
-    }
-    return FLUX_OK;
+    return fx_api_print_rows(&rows, st, fs, json, print_trace_row, "no recorded executions",
+                             out, diagnostics);
 }
 
 static char *plain(char *s)
 {
     size_t n = strlen(s);
-    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') { /* a string cell without its quotes */
         memmove(s, s + 1, n - 2);
         s[n - 2] = '\0';
     }
@@ -216,29 +230,14 @@ int flux_history(FluxStore *fs, FluxProgram *fp, const char *intent, int json, F
 {
     if (!known_intent(fp, intent, diagnostics))
         return FLUX_ERR_USAGE;
-    Rows rows = {0};
+    FxRows rows = {0};
     FxStatus st = FX_OK;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
         if (!intent || strcmp(intent, (*in)->name) == 0)
-            if ((st = fx_store_versions(fs->store, (*in)->name, keep_row, &rows)) != FX_OK)
+            if ((st = fx_store_versions(fs->store, (*in)->name, fx_api_keep_row, &rows)) != FX_OK)
                 break;
     }
-    fx_vec_foreach(char *, r, &rows.json)
-    {
-        if (json)
-            fprintf(out, "%s\n", *r);
-        else
-            print_version_row(*r, out);
-        free(*r);
-    }
-    if (!json && rows.json.len == 0 && st == FX_OK)
-        fprintf(out, "no versions recorded yet: run an intent first\n");
-    fx_vec_free(&rows.json);
-    if (st != FX_OK) {
-        if (diagnostics)
-            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
-        return FLUX_ERR_STORE;
-    }
-    return FLUX_OK;
+    return fx_api_print_rows(&rows, st, fs, json, print_version_row,
+                             "no versions recorded yet: run an intent first", out, diagnostics);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/check.h"
 #include "lang/types.h"
 
 typedef struct Local {
@@ -469,23 +470,6 @@ static FxNodeId lower_equations(Lower *L)
     return acc;
 }
 
-/* `len(result) = E`: the length of an element-wise list. */
-static const FxExpr *declared_length(const FxIntent *in)
-{
-    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
-    {
-        const FxExpr *e = (*kp)->kind == FX_CON_POST ? (*kp)->u.post.expr : NULL;
-        if (!e || e->kind != FX_EXPR_COMPARE || e->u.compare.n != 2 ||
-            e->u.compare.ops[0] != FX_OP_EQ)
-            continue;
-        const FxExpr *l = e->u.compare.operands[0];
-        if (l->kind == FX_EXPR_CALL && strcmp(l->u.call.name, "len") == 0 &&
-            l->u.call.n_args == 1 && l->u.call.args[0]->kind == FX_EXPR_RESULT)
-            return e->u.compare.operands[1];
-    }
-    return NULL;
-}
-
 static FxNodeId lower_elementwise(Lower *L, const FxConstraint *k)
 {
     const FxType *ret = L->in->ret;
@@ -494,7 +478,7 @@ static FxNodeId lower_elementwise(Lower *L, const FxConstraint *k)
         rows = size_of(L, ret->rows, k->span);
         cols = size_of(L, ret->cols, k->span);
     } else {
-        const FxExpr *len = declared_length(L->in);
+        const FxExpr *len = fx_check_declared_length(L->in);
         FX_CHECK(len, "an element-wise list without `len(result) = ...` reached lowering");
         rows = lower(L, len);
     }

@@ -1218,8 +1218,7 @@ static void check_equation(Checker *c, FxIntent *in, FxConstraint *k)
     c->locals.len = mark;
 }
 
-/* `len(result) = E` among the constraints (before they are checked). */
-static bool has_declared_length(const FxIntent *in)
+const FxExpr *fx_check_declared_length(const FxIntent *in)
 {
     fx_vec_foreach(FxConstraint *, kp, &in->constraints)
     {
@@ -1230,9 +1229,9 @@ static bool has_declared_length(const FxIntent *in)
         const FxExpr *l = e->u.compare.operands[0];
         if (l->kind == FX_EXPR_CALL && strcmp(l->u.call.name, "len") == 0 &&
             l->u.call.n_args == 1 && l->u.call.args[0]->kind == FX_EXPR_RESULT)
-            return true;
+            return e->u.compare.operands[1];
     }
-    return false;
+    return NULL;
 }
 
 static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
@@ -1248,7 +1247,7 @@ static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
         free(t);
         return;
     }
-    if (want == 1 && !has_declared_length(in)) {
+    if (want == 1 && !fx_check_declared_length(in)) {
         fx_diag_error(c->diag, k->span, "an element-wise list needs its length: add a "
                       "constraint `len(result) = ...`");
         return;

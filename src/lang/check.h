@@ -20,4 +20,8 @@ void fx_check_intent_smt(FxProgram *prog, FxIntent *in, const FxCheckOptions *op
  * false when it has errors. */
 bool fx_check_expression(FxProgram *prog, FxExpr *e);
 
+/* `len(result) = E` among an intent's postconditions: E, or NULL. The
+ * length of an element-wise list. */
+const FxExpr *fx_check_declared_length(const FxIntent *in);
+
 #endif
