@@ -57,8 +57,14 @@ static int by_name(const void *a, const void *b)
 /* The calls of DIR/README.md's table: `| file.flux | `call` | `answer` |`.
  * Runs each one that belongs to `file` and shows the value next to the
  * answer the README promises. */
-static void run_readme_calls(const char *dir, const char *file, FluxProgram *prog)
+/* The demo's store: a fresh folder, removed at the end (docs/cli.md: "in a
+ * temporary store"), so a tour never touches the user's ./.flux. */
+static char store_dir[] = "/tmp/flux-demo-XXXXXX";
+
+static void run_readme_calls(const char *dir, const char *file, FluxProgram *prog,
+                             FluxStore *store)
 {
+    bool explained = false;
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/README.md", dir);
     FILE *f = fopen(path, "r");
@@ -79,6 +85,13 @@ static void run_readme_calls(const char *dir, const char *file, FluxProgram *pro
             printf("    %s   (%.3f ms, %s)\n", r.text, r.duration_ms,
                    same ? "as the README says" : "the README says otherwise!");
             flux_result_free(&r);
+            if (store && !explained) { /* why that value: once per example */
+                printf("\n  $ flux explain %s '%s'\n", file, call);
+                fflush(stdout);
+                flux_explain(prog, call, &opts, 0, stdout, stderr);
+                putchar('\n');
+                explained = true;
+            }
         } else {
             printf("    (the naive graph v1 ran out of the demo's 2 s budget; the optimizer's\n"
                    "     rewrites make it fast: README answer %s)\n", answer);
@@ -122,6 +135,9 @@ int fx_cmd_demo(int argc, char **argv)
     }
     closedir(d);
     qsort(names, n, sizeof(names[0]), by_name);
+    FluxStore *store = NULL;
+    if (mkdtemp(store_dir))
+        flux_store_open(store_dir, stderr, &store);
     printf("Flux %s: a tour of %zu examples in %s\n", flux_version(), n, dir);
     int worst = 0;
     for (size_t i = 0; i < n; i++) {
@@ -135,19 +151,40 @@ int fx_cmd_demo(int argc, char **argv)
         int rc = flux_program_load(path, NULL, stderr, &prog);
         if (rc == FLUX_OK) {
             flux_program_describe(prog, stdout);
-            run_readme_calls(dir, names[i], prog);
+            flux_program_use_store(prog, store, 0);
+            run_readme_calls(dir, names[i], prog, store);
             flux_program_free(prog);
         } else {
             printf("  rejected (exit %d); see the diagnostics above\n", rc);
             worst = rc;
         }
-        free(names[i]);
     }
     if (worst == 0)
         printf("\nEvery example was read, type-checked, checked for contradictions, had its\n"
                "properties proved or refuted with Z3, and ran on its naive graph v1.\n");
     else
         printf("\nSome examples were rejected; their diagnostics are above.\n");
+    if (store) {
+        flux_store_flush(store, stderr);
+        printf("\nEvery run above was recorded in a temporary store ($ flux traces FILE --store "
+               "DIR):\n");
+        for (size_t i = 0; i < n; i++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+            FluxProgram *prog;
+            if (flux_program_load(path, NULL, NULL, &prog) == FLUX_OK) {
+                flux_traces(store, prog, NULL, 0, 0, stdout, stderr);
+                flux_program_free(prog);
+            }
+        }
+        flux_store_close(store, stderr);
+        char cmd[PATH_MAX + 16];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", store_dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "flux: could not remove %s\n", store_dir);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
     free(dir);
     return worst;
 }
