@@ -125,7 +125,8 @@ static FxStatus collect_executions(FluxStore *fs, FluxProgram *fp, const char *i
         if (st != FX_OK)
             break;
     }
-    qsort(rows->json.data, rows->json.len, sizeof(char *), newest_first);
+    if (rows->json.len > 1)
+        qsort(rows->json.data, rows->json.len, sizeof(char *), newest_first);
     while (last > 0 && rows->json.len > (size_t)last)
         free(rows->json.data[--rows->json.len]);
     return st;
