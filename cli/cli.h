@@ -15,6 +15,7 @@ int fx_cmd_history(int argc, char **argv);
 int fx_cmd_explain(int argc, char **argv);
 int fx_cmd_replay(int argc, char **argv);
 int fx_cmd_proofs(int argc, char **argv);
+int fx_cmd_optimize(int argc, char **argv);
 
 /* Prints "flux: MESSAGE" and the hint to run --help; returns exit code 2. */
 int fx_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -94,19 +94,19 @@ int fx_cmd_run(int argc, char **argv)
     int status = flux_program_load(path, NULL, stderr, &prog);
     if (status != FLUX_OK)
         return status;
-    /* The answer comes first: a plain run evaluates, prints, and only then
-     * opens the store and records, so a busy store never delays it. With
-     * --json the record holds the execution id, which is printed only once
-     * the execution is committed. */
+    /* The store is read first (each intent runs its newest version); the
+     * answer is printed before anything is written, so a busy store never
+     * delays it. With --json the record holds the execution id, which is
+     * printed only once the execution is committed. */
     FluxStore *store = NULL;
-    if (json && (status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
+    if ((status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
         flux_program_free(prog);
         return status;
     }
-    if (store)
-        flux_program_use_store(prog, store, keep);
+    flux_program_use_store(prog, store, keep);
     FluxResult r;
     opts.want_json = json;
+    opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK && json) {
         status = flux_store_flush(store, stderr);
@@ -115,11 +115,7 @@ int fx_cmd_run(int argc, char **argv)
     } else if (status == FLUX_OK) {
         puts(r.text);
         fflush(stdout);
-        status = flux_store_open(store_dir, stderr, &store);
-        if (status == FLUX_OK) {
-            flux_program_use_store(prog, store, keep);
-            status = flux_record_last(prog, stderr);
-        }
+        status = flux_record_last(prog, stderr);
     }
     flux_result_free(&r); /* flux_run initialised it, whatever happened */
     int closed = flux_store_close(store, stderr);

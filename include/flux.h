@@ -60,7 +60,8 @@ FLUX_API void flux_program_free(FluxProgram *prog);
 typedef struct FluxRunOptions {
     unsigned long long max_steps, max_depth, max_memory_mb;
     double max_seconds;
-    int want_json; /* nonzero: also fill FluxResult.json (costs evaluating the arguments again) */
+    int want_json;    /* nonzero: also fill FluxResult.json */
+    int record_later; /* nonzero: do not record now; the caller calls flux_record_last */
 } FluxRunOptions;
 
 typedef struct FluxResult {
@@ -93,8 +94,10 @@ FLUX_API int flux_store_close(FluxStore *store, FILE *diagnostics);
 FLUX_API int flux_store_flush(FluxStore *store, FILE *diagnostics);
 
 /* From now on every flux_run of prog is recorded in store (queued: see
- * flux_store_flush). Values longer than 64 KiB as text are kept as a
- * summary (size and hash) unless keep_values is nonzero. */
+ * flux_store_flush), and each intent of prog's file runs the newest
+ * version its lineage has in the store (v1 until the optimizer installs
+ * another). Values longer than 64 KiB as text are kept as a summary (size
+ * and hash) unless keep_values is nonzero. */
 FLUX_API void flux_program_use_store(FluxProgram *prog, FluxStore *store, int keep_values);
 
 /* Records the last successful flux_run of prog in the store prog now uses
@@ -114,6 +117,15 @@ FLUX_API int flux_prove_rewrite(FluxProgram *prog, FluxStore *store, const char 
  * cites (coq). */
 FLUX_API int flux_proofs(FluxStore *store, FluxProgram *prog, long long id, int smt, int coq,
                          int json, FILE *out, FILE *diagnostics);
+
+/* `flux optimize`: one optimization round for prog's intents (or one):
+ * from each intent's newest recorded run, the evidence the rules need
+ * (here: calls against distinct arguments), each applicable rule's
+ * candidate, the prover's check, and, when proved, the candidate installed
+ * as the lineage's next version with its proof and evidence. Writes what
+ * happened. Returns FLUX_OK, or FLUX_ERR_STORE. */
+FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *intent, FILE *out,
+                           FILE *diagnostics);
 
 /* `flux traces`: recorded executions of prog's intents (or of one), newest
  * first, at most last (0: all), as a table or one JSON object per line. */

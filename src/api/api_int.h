@@ -54,6 +54,9 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
 FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
                            int64_t *out_lineage, int64_t *out_version);
 
+/* The lineage key of an intent: the hash of its normalised text. */
+void fx_api_lineage_hash(const FxIntent *in, char out[17]);
+
 /* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
 const char *fx_api_hardware(void);
 
@@ -64,6 +67,15 @@ void fx_api_json_string(const char *s, FxBuf *out);
 char *fx_api_json_field(const char *json, const char *key);
 /* The same without the quotes of a string; "-" when absent. Caller frees. */
 char *fx_api_json_text(const char *json, const char *key);
+
+/* Where a running version came from, as its store row says: the rewrite
+ * that made it from its parent, and the proof that let it in. All NULL for
+ * a naive v1, or without a store. */
+typedef struct FxVersionOrigin {
+    char *parent, *rewrite, *proof_id, *evidence;
+} FxVersionOrigin;
+FxVersionOrigin fx_api_origin(FluxProgram *fp, const FxIntent *in, const FxGraph *g);
+void fx_api_origin_free(FxVersionOrigin *o);
 
 /* The rows of a listing (`traces`, `history`, `proofs`): kept while the
  * store is read, then printed. */

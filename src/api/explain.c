@@ -137,11 +137,18 @@ static const FxConstraint *constraint_at(const FxIntent *in, const FxNode *n)
     return NULL;
 }
 
-static void explain_version(Tree *t, const FxGraph *g, long long id)
+static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o, long long id)
 {
-    char *line = fx_xasprintf("%s of `%s`, the only version of its lineage: the naive graph "
-                              "read from the constraints", g->version, g->intent);
+    char *why = o->rewrite
+            ? fx_xasprintf("made from %s by the %s rewrite, installed once proof #%s held; "
+                           "evidence %s", o->parent ? o->parent : "its parent", o->rewrite,
+                           o->proof_id ? o->proof_id : "?", o->evidence ? o->evidence : "none")
+            : fx_xstrdup("the naive graph read from the constraints");
+    char *line = fx_xasprintf("%s of `%s`: %s", g->version, g->intent, why);
     branch(t, "version", line);
+    if (g->kernel && !strcmp(g->kernel, "memo"))
+        leaf(t, "each distinct call's result is kept in a table and answered from it when "
+                "asked again");
     if (id > 0) {
         char *rec = fx_xasprintf("recorded as exec_%lld", id);
         leaf(t, rec);
@@ -151,9 +158,9 @@ static void explain_version(Tree *t, const FxGraph *g, long long id)
     fx_buf_puts(&t->json, "{\"label\": ");
     fx_api_json_string(g->version, &t->json);
     fx_buf_puts(&t->json, ", \"why\": ");
-    fx_api_json_string("the only version of its lineage: the naive graph read from the "
-                       "constraints", &t->json);
+    fx_api_json_string(why, &t->json);
     fx_buf_puts(&t->json, "}");
+    free(why);
     free(line);
 }
 
@@ -199,11 +206,18 @@ static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in)
     fx_buf_puts(&t->json, "]");
 }
 
-static void explain_proofs(Tree *t, const FxIntent *in)
+static void explain_proofs(Tree *t, const FxIntent *in, const FxVersionOrigin *o)
 {
-    branch(t, "proofs", "none needed: v1 is not a rewrite, it is the constraints themselves");
+    char *head = o->proof_id
+            ? fx_xasprintf("proof #%s: the %s rewrite computes the same function as %s "
+                           "(`flux proofs FILE %s` shows it)", o->proof_id, o->rewrite,
+                           o->parent ? o->parent : "its parent", o->proof_id)
+            : fx_xstrdup("none needed: this version is not a rewrite, it is the constraints "
+                         "themselves");
+    branch(t, "proofs", head);
+    free(head);
     json_key(t, "proofs");
-    fx_buf_puts(&t->json, "{\"ids\": [], \"properties\": [");
+    fx_buf_printf(&t->json, "{\"ids\": [%s], \"properties\": [", o->proof_id ? o->proof_id : "");
     bool first = true;
     fx_vec_foreach(FxProperty *, pp, &in->properties)
     {
@@ -425,9 +439,11 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
     t.first_branch = false;
     if (top) {
         const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
-        explain_version(&t, top, r.execution_id);
+        FxVersionOrigin origin = fx_api_origin(fp, in, top);
+        explain_version(&t, top, &origin, r.execution_id);
         explain_decisions(&t, &tr, in);
-        explain_proofs(&t, in);
+        explain_proofs(&t, in, &origin);
+        fx_api_origin_free(&origin);
         /* the intent's own value, for the checks (EXPR may index it) */
         FxValue whole;
         if (fx_runtime_call(rt, top->intent, args, n_args, &whole) == FX_OK) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api_int.h"
+#include "graph/graph.h"
 
 int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
 {
@@ -48,11 +49,36 @@ int flux_store_close(FluxStore *fs, FILE *diagnostics)
     return status;
 }
 
+/* Each intent of the file runs the newest version of its lineage. The
+ * stored graph is untrusted input: read_json validates it, and only a
+ * graph that reads back is used; otherwise v1 stays. */
+static void use_newest_versions(FluxProgram *fp, FluxStore *fs)
+{
+    FxRuntime *rt = fx_api_runtime(fp);
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        char hash[17], *label = NULL, *json = NULL, why[256];
+        int64_t lineage, version;
+        fx_api_lineage_hash(*in, hash);
+        if (fx_store_find_lineage(fs->store, (*in)->name, hash, &lineage) == FX_OK && lineage &&
+            fx_store_latest_version(fs->store, lineage, &version, &label, &json) == FX_OK &&
+            strcmp(label, "v1") != 0) {
+            FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
+            if (g && !fx_runtime_use_graph(rt, g))
+                fx_graph_free(g);
+        }
+        free(label);
+        free(json);
+    }
+}
+
 void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
 {
     fp->store = fs;
     fp->keep_values = keep_values != 0;
     fp->versions.len = 0; /* ids of another store mean nothing here */
+    if (fs)
+        use_newest_versions(fp, fs);
 }
 
 /* ---- listings ---- */
@@ -241,4 +267,41 @@ int flux_history(FluxStore *fs, FluxProgram *fp, const char *intent, int json, F
     }
     return fx_api_print_rows(&rows, st, fs, json, print_version_row,
                              "no versions recorded yet: run an intent first", out, diagnostics);
+}
+
+FxVersionOrigin fx_api_origin(FluxProgram *fp, const FxIntent *in, const FxGraph *g)
+{
+    FxVersionOrigin o = {0};
+    FxRows rows = {0};
+    char hash[17];
+    fx_api_lineage_hash(in, hash);
+    if (fp->store && fx_store_versions(fp->store->store, in->name, fx_api_keep_row, &rows) == FX_OK) {
+        fx_vec_foreach(char *, r, &rows.json)
+        {
+            char *lineage = fx_api_json_text(*r, "hash");
+            char *label = fx_api_json_text(*r, "version");
+            char *rewrite = fx_api_json_text(*r, "rewrite");
+            if (!strcmp(lineage, hash) && !strcmp(label, g->version) && strcmp(rewrite, "null") != 0) {
+                o.parent = fx_api_json_text(*r, "parent");
+                o.rewrite = rewrite;
+                rewrite = NULL;
+                o.proof_id = fx_api_json_field(*r, "proof_id");
+                o.evidence = fx_api_json_field(*r, "evidence");
+            }
+            free(lineage);
+            free(label);
+            free(rewrite);
+        }
+    }
+    fx_vec_foreach(char *, r, &rows.json) free(*r);
+    fx_vec_free(&rows.json);
+    return o;
+}
+
+void fx_api_origin_free(FxVersionOrigin *o)
+{
+    free(o->parent);
+    free(o->rewrite);
+    free(o->proof_id);
+    free(o->evidence);
 }

@@ -233,6 +233,14 @@ static FxStatus version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
     return fx_api_version_of(fp, in, g, &lineage, out_version);
 }
 
+/* The lineage key of an intent: the hash of its normalised text. */
+void fx_api_lineage_hash(const FxIntent *in, char out[17])
+{
+    char *text = normalised_text(in);
+    fx_store_hash(text, strlen(text), out);
+    free(text);
+}
+
 /* The lineage and version v1 of the intent, made on first use. */
 FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
                            int64_t *out_lineage, int64_t *out_version)
@@ -370,7 +378,9 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         fx_value_retain(v);
         fp->last_value = v;
         fp->last_ms = out->duration_ms;
-        long long id = fx_api_record(fp, expr, v, out->duration_ms, diagnostics);
+        long long id = options && options->record_later
+                               ? 0
+                               : fx_api_record(fp, expr, v, out->duration_ms, diagnostics);
         out->execution_id = id > 0 ? id : 0;
         FxBuf text = {0};
         fx_val_print(v, &text);

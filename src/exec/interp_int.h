@@ -78,8 +78,25 @@ bool fx_builtin_lookup(const char *name, FxBuiltin *out);
 /* Runs a builtin; false with a message on error. */
 bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxValueError *err);
 
+/* The results of a memoized function, by argument tuple: open addressing,
+ * a power-of-two capacity at most half full. Entries own their values. */
+typedef struct FxMemoEntry {
+    uint64_t hash;
+    FxValue *args; /* NULL: an empty slot */
+    FxValue value;
+} FxMemoEntry;
+
+typedef struct FxMemoTable {
+    FxMemoEntry *slots;
+    size_t cap, len;
+} FxMemoTable;
+
+void fx_memo_free(FxMemoTable *t, uint32_t n_args);
+
 struct FxFunc {
     const FxGraph *g;
+    bool memo;           /* the graph's kernel is "memo": calls look in the table first */
+    FxMemoTable table;
     bool owns_graph;
     FxInstr *code;
     uint32_t n_code;

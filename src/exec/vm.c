@@ -661,6 +661,80 @@ void fx_runtime_reset_counts(FxRuntime *rt)
     }
 }
 
+/* ---- memoized functions ---- */
+
+static uint64_t args_hash(const FxValue *a, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ (a[i].kind == FX_VAL_INT ? (uint64_t)a[i].u.i * 0x9e3779b97f4a7c15ULL
+                                          : fx_val_hash(a[i]))) * 1099511628211ULL;
+    return h;
+}
+
+static bool same_args(const FxValue *a, const FxValue *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (a[i].kind == FX_VAL_INT && b[i].kind == FX_VAL_INT ? a[i].u.i != b[i].u.i
+                                                               : !fx_val_equal(a[i], b[i]))
+            return false;
+    }
+    return true;
+}
+
+static FxMemoEntry *memo_find(const FxMemoTable *t, const FxValue *a, uint32_t n, uint64_t h)
+{
+    if (!t->cap)
+        return NULL;
+    for (size_t i = h & (t->cap - 1); t->slots[i].args; i = (i + 1) & (t->cap - 1))
+        if (t->slots[i].hash == h && same_args(t->slots[i].args, a, n))
+            return &t->slots[i];
+    return NULL;
+}
+
+static void memo_place(FxMemoTable *t, FxMemoEntry e)
+{
+    size_t i = e.hash & (t->cap - 1);
+    while (t->slots[i].args)
+        i = (i + 1) & (t->cap - 1);
+    t->slots[i] = e;
+}
+
+static void memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
+{
+    if ((t->len + 1) * 2 > t->cap) {
+        FxMemoTable bigger = {fx_xcalloc(t->cap ? 2 * t->cap : 64, sizeof(FxMemoEntry)),
+                              t->cap ? 2 * t->cap : 64, t->len};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].args)
+                memo_place(&bigger, t->slots[i]);
+        free(t->slots);
+        *t = bigger;
+    }
+    FxMemoEntry e = {args_hash(a, n), fx_xmalloc((n ? n : 1) * sizeof(FxValue)), v};
+    for (uint32_t i = 0; i < n; i++) {
+        fx_value_retain(a[i]);
+        e.args[i] = a[i];
+    }
+    fx_value_retain(v);
+    memo_place(t, e);
+    t->len++;
+}
+
+void fx_memo_free(FxMemoTable *t, uint32_t n_args)
+{
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].args)
+            continue;
+        for (uint32_t k = 0; k < n_args; k++)
+            fx_value_release(t->slots[i].args[k]);
+        free(t->slots[i].args);
+        fx_value_release(t->slots[i].value);
+    }
+    free(t->slots);
+    memset(t, 0, sizeof(*t));
+}
+
 /* ---- the loop ---- */
 
 #define INT_BINOP(builtin_op)                                                                      \
@@ -944,6 +1018,15 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
+            if (callee->memo) { /* a result computed before is the result */
+                const FxMemoEntry *hit = memo_find(&callee->table, R + I->b, I->c,
+                                                   args_hash(R + I->b, I->c));
+                if (hit) {
+                    fx_value_retain(hit->value);
+                    put(&R[I->d], hit->value);
+                    NEXT;
+                }
+            }
             size_t need = (size_t)nb + callee->n_regs;
             if (need > stack_cap) {
                 grow_stack(rt, need);
@@ -987,6 +1070,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxValue v = R[I->a];
             if (is_heap(v.kind))
                 fx_value_retain(v);
+            if (fn->memo)
+                memo_insert(&fn->table, R, fn->g->n_params, v);
             if (nframes == 1) {
                 clear_regs(rt->stack, (uint32_t)high);
                 finish_stats(rt, granted - fuel, calls, deepest);

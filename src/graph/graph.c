@@ -156,6 +156,7 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
         m->num2 = n->num2;
     }
     c->root = g->root;
+    c->kernel = fx_graph_intern(c, g->kernel);
     fx_graph_freeze(c);
     return c;
 }

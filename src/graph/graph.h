@@ -111,6 +111,9 @@ typedef struct FxGraph {
     FxNode *nodes;
     uint32_t n_nodes, cap_nodes;
     FxNodeId root;
+    /* a kernel wrapped around the whole function: "memo" (results kept by
+     * argument, for a pure function with repeated sub-calls), or NULL */
+    const char *kernel;
     bool frozen;
 } FxGraph;
 

@@ -63,7 +63,10 @@ void fx_graph_print_text(const FxGraph *g, FxBuf *out)
     fx_buf_printf(out, "graph %s %s (", g->intent, g->version);
     for (uint32_t i = 0; i < g->n_params; i++)
         fx_buf_printf(out, "%s%s: %s", i ? ", " : "", g->param_names[i], g->param_types[i]);
-    fx_buf_printf(out, ") -> %s\n", g->ret_type);
+    fx_buf_printf(out, ") -> %s", g->ret_type);
+    if (g->kernel)
+        fx_buf_printf(out, " [kernel %s]", g->kernel);
+    fx_buf_putc(out, '\n');
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const FxNode *n = &g->nodes[i];
         size_t start = out->len;
@@ -172,6 +175,7 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
     json_object_set_new(j, "returns", json_string(g->ret_type));
     json_object_set_new(j, "slots", json_integer(g->n_slots));
     json_object_set_new(j, "root", json_integer(g->root.v));
+    json_object_set_new(j, "kernel", g->kernel ? json_string(g->kernel) : json_null());
     json_object_set_new(j, "nodes", nodes);
     char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_COMPACT);
     fx_buf_puts(out, s);

@@ -120,6 +120,14 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
         if (!read_node(g, json_array_get(nodes, i), (uint32_t)i + 1, why, why_len))
             goto fail;
     g->root.v = root >= 0 && root <= g->n_nodes ? (uint32_t)root : 0;
+    json_t *kernel = json_object_get(j, "kernel"); /* optional: older documents lack it */
+    if (kernel && json_is_string(kernel)) {
+        if (strcmp(json_string_value(kernel), "memo") != 0) {
+            snprintf(why, why_len, "unknown kernel `%s`", json_string_value(kernel));
+            goto fail;
+        }
+        g->kernel = fx_graph_intern(g, "memo");
+    }
     if (!fx_graph_verify(g, why, why_len))
         goto fail;
     fx_graph_freeze(g);

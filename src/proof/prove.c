@@ -514,19 +514,32 @@ static void find_calls(Enc *E, Frame *F, FxNodeId id, FxSmtTerm path, Sites *out
             find_calls(E, F, n->inputs[k], path, out, depth + 1);
 }
 
-/* Every recursive call decreases parameter p towards its bound? */
-static bool decreases(Enc *E, Frame *F, const Sites *sites, uint32_t p, TermVec *facts)
+/* The measure of a call's arguments: the sum of the absolute values of the
+ * parameters in `mask` (a Natural is its own absolute value). */
+static FxSmtTerm measure(Enc *E, const FxGraph *g, const FxSmtTerm *args, uint64_t mask)
 {
-    bool natural = !strcmp(F->g->param_types[p], "Natural");
-    FxSmtTerm zero = fx_smt_int64(E->smt, 0);
+    FxSmtTerm zero = fx_smt_int64(E->smt, 0), sum = zero;
+    for (uint32_t p = 0; p < g->n_params; p++) {
+        if (!(mask >> p & 1))
+            continue;
+        FxSmtTerm x = args[p];
+        if (strcmp(g->param_types[p], "Natural") != 0)
+            x = fx_smt_ite(E->smt, bin(E, FX_SMT_LT, x, zero), fx_smt_neg(E->smt, x), x);
+        sum = bin(E, FX_SMT_ADD, sum, x);
+    }
+    return sum;
+}
+
+/* Does every recursive call decrease the measure of `mask` towards 0? */
+static bool decreases(Enc *E, Frame *F, const Sites *sites, uint64_t mask, TermVec *facts)
+{
+    FxSmtTerm zero = fx_smt_int64(E->smt, 0), now = measure(E, F->g, F->params, mask);
     for (size_t i = 0; i < sites->len; i++) {
         const FxNode *call = fx_graph_node(F->g, sites->data[i].call);
-        FxSmtTerm now = F->params[p], next = enc(E, F, call->inputs[p]);
-        if (!natural) {
-            now = fx_smt_ite(E->smt, bin(E, FX_SMT_LT, now, zero), fx_smt_neg(E->smt, now), now);
-            next = fx_smt_ite(E->smt, bin(E, FX_SMT_LT, next, zero), fx_smt_neg(E->smt, next),
-                              next);
-        }
+        FxSmtTerm args[64];
+        for (uint32_t p = 0; p < F->g->n_params; p++)
+            args[p] = (mask >> p & 1) ? enc(E, F, call->inputs[p]) : zero;
+        FxSmtTerm next = measure(E, F->g, args, mask);
         FxSmtTerm ok = bin(E, FX_SMT_AND, bin(E, FX_SMT_GE, next, zero),
                            bin(E, FX_SMT_LT, next, now));
         size_t mark = facts->len;
@@ -555,14 +568,25 @@ static void termination(FxSmt *smt, const FxGraph *cand, FxGraphLookup lookup, v
     if (cand->n_params <= 64 && fresh_params(&E, cand, params, &facts)) {
         Frame F = {cand, params, fx_xcalloc(cand->n_slots + 1, sizeof(FxSmtTerm))};
         find_calls(&E, &F, cand->root, fx_smt_bool(smt, true), &sites, 0);
-        for (uint32_t p = 0; p < cand->n_params && o->verdict != FX_PROOF_PROVED; p++) {
+        /* one parameter at a time, then the sum of all the integer ones */
+        uint64_t ints = 0;
+        for (uint32_t p = 0; p < cand->n_params; p++) {
             FxSmtSort s;
-            if (sort_of_type(cand->param_types[p], &s) && s == FX_SMT_SORT_INT &&
-                decreases(&E, &F, &sites, p, &facts) && !E.why_not) {
+            if (sort_of_type(cand->param_types[p], &s) && s == FX_SMT_SORT_INT)
+                ints |= 1ULL << p;
+        }
+        for (uint32_t p = 0; p <= cand->n_params && o->verdict != FX_PROOF_PROVED; p++) {
+            uint64_t mask = p < cand->n_params ? ints & 1ULL << p : ints;
+            if (!mask || (p == cand->n_params && !(ints & (ints - 1))))
+                continue; /* not an integer; or the sum is the single one tried */
+            if (decreases(&E, &F, &sites, mask, &facts) && !E.why_not) {
                 o->verdict = FX_PROOF_PROVED;
                 free(o->what);
-                o->what = fx_xasprintf("every recursive call of the candidate decreases `%s` "
-                                       "towards its bound", cand->param_names[p]);
+                o->what = p < cand->n_params
+                        ? fx_xasprintf("every recursive call of the candidate decreases `%s` "
+                                       "towards its bound", cand->param_names[p])
+                        : fx_xstrdup("every recursive call of the candidate decreases the sum "
+                                     "of its integer parameters' sizes towards 0");
             }
         }
         free(F.slots);

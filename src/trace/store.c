@@ -867,6 +867,46 @@ FxStatus fx_store_proof(FxStore *s, int64_t id, char **out_smt, char **out_resul
     return r;
 }
 
+FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash, int64_t *out_id)
+{
+    sqlite3_stmt *st = NULL;
+    *out_id = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT id FROM lineages WHERE intent = ? AND hash = ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the lineage query");
+    FxStatus r = bind_text(st, 1, intent) | bind_text(st, 2, hash) ? db_fail(s, "bind") : FX_OK;
+    int rc = r == FX_OK ? sqlite3_step(st) : SQLITE_DONE;
+    if (rc == SQLITE_ROW)
+        *out_id = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE)
+        r = db_fail(s, "read a lineage");
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
+                                 char **out_graph_json)
+{
+    sqlite3_stmt *st = NULL;
+    *out_id = 0;
+    *out_label = *out_graph_json = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT id, label, graph_json FROM versions WHERE lineage = ? "
+                                  "ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the version query");
+    sqlite3_bind_int64(st, 1, lineage);
+    FxStatus r = FX_OK;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out_id = sqlite3_column_int64(st, 0);
+        *out_label = fx_xstrdup((const char *)sqlite3_column_text(st, 1));
+        *out_graph_json = fx_xstrdup((const char *)sqlite3_column_text(st, 2));
+    } else {
+        r = rc == SQLITE_DONE ? usage(s, "the lineage has no version") : db_fail(s, "read a version");
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
 /* ---- queueing executions ---- */
 
 /* Checks that the version exists, so that a flush cannot fail on it. */

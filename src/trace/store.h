@@ -117,6 +117,14 @@ FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path,
 FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx) FX_MUST_CHECK;
 /* A version's graph JSON by lineage and label (caller frees), or FX_ERR_USAGE. */
 FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **out_json) FX_MUST_CHECK;
+/* The lineage of (intent, hash) if the store has it (a read: nothing is
+ * created); 0 in *out_id when it has none. */
+FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
+                               int64_t *out_id) FX_MUST_CHECK;
+/* The newest version of a lineage: its id, label and graph JSON (caller
+ * frees both strings). FX_ERR_USAGE when the lineage has none. */
+FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
+                                 char **out_graph_json) FX_MUST_CHECK;
 /* Running per-node counters of a version: fn(ctx, node, count) for each. */
 FxStatus fx_store_node_counts(FxStore *s, int64_t version,
                               void (*fn)(void *ctx, uint32_t node, uint64_t count),

@@ -1,0 +1,62 @@
+/*
+ * cmd_optimize.c: `flux optimize FILE [INTENT] [--store DIR]`.
+ *
+ * One round of the living loop for FILE's intents (or INTENT alone): learn
+ * from the newest recorded run, propose, prove, install. Prints one line per
+ * intent: what was installed or rejected, with the proof's id, or why the
+ * current version stays.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "flux.h"
+
+static const char usage[] =
+        "usage: flux optimize FILE [INTENT] [--store DIR]\n"
+        "\n"
+        "Runs one optimization round: each intent's newest recorded run is the\n"
+        "evidence; a rewrite that applies is proved equal to the current version\n"
+        "and installed as the next one, or recorded as rejected.\n"
+        "\n"
+        "  --store DIR   the store (default $FLUX_STORE, else ./.flux)\n";
+
+int fx_cmd_optimize(int argc, char **argv)
+{
+    const char *path = NULL, *intent = NULL, *store_dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--store")) {
+            if (i + 1 >= argc)
+                return fx_cli_usage_error("optimize", "--store needs a folder");
+            store_dir = argv[++i];
+        } else if (a[0] == '-' && a[1] == '-') {
+            return fx_cli_usage_error("optimize", "unknown option `%s`", a);
+        } else if (!path) {
+            path = a;
+        } else if (!intent) {
+            intent = a;
+        } else {
+            return fx_cli_usage_error("optimize", "unexpected argument `%s`", a);
+        }
+    }
+    if (!path)
+        return fx_cli_usage_error("optimize", "usage: flux optimize FILE [INTENT]");
+    FluxProgram *prog;
+    int status = flux_program_load(path, NULL, stderr, &prog);
+    if (status != FLUX_OK)
+        return status;
+    FluxStore *store = NULL;
+    if ((status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
+        flux_program_free(prog);
+        return status;
+    }
+    flux_program_use_store(prog, store, 0);
+    status = flux_optimize(prog, store, intent, stdout, stderr);
+    int closed = flux_store_close(store, stderr);
+    flux_program_free(prog);
+    return status != FLUX_OK ? status : closed;
+}

@@ -1,0 +1,47 @@
+# `flux optimize`: a recorded run is the evidence; memoization is proposed,
+# proved and installed as v2; later runs use v2 (a budget the naive
+# recursion cannot meet proves it), and explain/history say where it came
+# from. Rules match structure: a two-parameter recursion written here gets
+# the same treatment, and an intent that does not call itself keeps v1.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "$*"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export FLUX_STORE="$tmp/store"
+fib="$root/examples/fibonacci.flux"
+
+out=$("$FLUX" optimize "$fib") || fail "optimize with no runs: exit $?"
+case $out in *"v1 stays: no recorded run"*) ;; *) fail "no runs: $out" ;; esac
+
+"$FLUX" run "$fib" 'fibonacci(20)' >/dev/null || fail "run"
+"$FLUX" run "$fib" 'fibonacci(90)' --max-steps 100000 >/dev/null 2>&1 &&
+    fail "naive fibonacci(90) met a budget of 10^5 steps"
+out=$("$FLUX" optimize "$fib") || fail "optimize: exit $?"
+case $out in *"fibonacci: installed v2: memoization (proof #"*) ;; *) fail "install: $out" ;; esac
+got=$("$FLUX" run "$fib" 'fibonacci(100)' --max-steps 100000) || fail "v2 run: exit $?"
+[ "$got" = 354224848179261915075 ] || fail "fibonacci(100) = $got"
+"$FLUX" explain "$fib" 'fibonacci(10)' | grep -q 'v2 of `fibonacci`: made from v1 by the memoization rewrite' ||
+    fail "explain does not name v2's origin"
+"$FLUX" history "$fib" | grep -q 'fibonacci v2 .*' || fail "history lacks v2"
+"$FLUX" proofs "$fib" | grep -q 'memoization for `fibonacci`: accepted' || fail "proofs lacks the proposal"
+out=$("$FLUX" optimize "$fib")
+case $out in *"v2 stays"*) ;; *) fail "second round: $out" ;; esac
+
+cat > "$tmp/grid.flux" <<'FLUX'
+intent lattice(r: Natural, c: Natural) -> Natural:
+    constraints:
+        - lattice(0, c) = 1
+        - lattice(r, 0) = 1
+        - lattice(r, c) = lattice(r-1, c) + lattice(r, c-1)
+FLUX
+"$FLUX" run "$tmp/grid.flux" 'lattice(6, 7)' >/dev/null || fail "lattice run"
+out=$("$FLUX" optimize "$tmp/grid.flux" lattice)
+case $out in *"lattice: installed v2"*) ;; *) fail "lattice: $out" ;; esac
+got=$("$FLUX" run "$tmp/grid.flux" 'lattice(40, 40)' --max-steps 100000) || fail "lattice v2"
+[ "$got" = 107507208733336176461620 ] || fail "lattice(40, 40) = $got"
+
+"$FLUX" run "$root/examples/sort.flux" 'sort([3, 1, 2])' >/dev/null || fail "sort run"
+out=$("$FLUX" optimize "$root/examples/sort.flux")
+case $out in *"v1 stays: memoization does not apply"*) ;; *) fail "sort: $out" ;; esac
+"$FLUX" optimize "$fib" nosuch 2>/dev/null; [ $? = 2 ] || fail "unknown intent: not exit 2"
+exit 0
