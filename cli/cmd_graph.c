@@ -1,5 +1,6 @@
 /*
- * cmd_graph.c: `flux graph FILE INTENT [--version vN] [--format text|dot|svg|json]`.
+ * cmd_graph.c: `flux graph FILE INTENT [--version vN] [--format F] [--store DIR]`.
+ * The versions an optimizer installed live in the store, so it is read.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,23 +10,27 @@
 
 static const char usage[] =
         "usage: flux graph FILE INTENT [--version vN] [--format text|dot|svg|json]\n"
+        "                              [--store DIR]\n"
         "\n"
         "Prints the execution graph of a version of INTENT (default: the current\n"
-        "one): as text for people, dot for Graphviz, SVG drawn by Graphviz, or JSON.\n";
+        "one, the newest in the store): as text for people, dot for Graphviz, SVG\n"
+        "drawn by Graphviz, or JSON.\n";
 
 int fx_cmd_graph(int argc, char **argv)
 {
-    const char *path = NULL, *intent = NULL, *version = NULL, *format = "text";
+    const char *path = NULL, *intent = NULL, *version = NULL, *format = "text", *store_dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             return 0;
-        } else if (!strcmp(a, "--version") || !strcmp(a, "--format")) {
+        } else if (!strcmp(a, "--version") || !strcmp(a, "--format") || !strcmp(a, "--store")) {
             if (i + 1 >= argc)
                 return fx_cli_usage_error("graph", "%s needs a value", a);
             if (!strcmp(a, "--version"))
                 version = argv[++i];
+            else if (!strcmp(a, "--store"))
+                store_dir = argv[++i];
             else
                 format = argv[++i];
         } else if (a[0] == '-' && a[1]) {
@@ -44,7 +49,14 @@ int fx_cmd_graph(int argc, char **argv)
     int status = flux_program_load(path, NULL, stderr, &prog);
     if (status != FLUX_OK)
         return status;
+    FluxStore *store = NULL;
+    if ((status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
+        flux_program_free(prog);
+        return status;
+    }
+    flux_program_use_store(prog, store, 0);
     status = flux_graph(prog, intent, version, format, stdout, stderr);
+    int closed = flux_store_close(store, stderr);
     flux_program_free(prog);
-    return status;
+    return status != FLUX_OK ? status : closed;
 }

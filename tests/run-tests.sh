@@ -16,6 +16,10 @@ build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 flux="$root/$build/flux"
 export FLUX="$flux"
+# a test that names no store writes here, never into the checkout
+FLUX_STORE=$(mktemp -d)
+export FLUX_STORE
+trap 'rm -rf "$FLUX_STORE"' EXIT
 passed=0
 failed=0
 

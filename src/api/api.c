@@ -175,6 +175,20 @@ static FxRuntime *runtime(FluxProgram *fp)
     return fx_api_runtime(fp);
 }
 
+/* Version `label` of the intent's lineage as the store keeps it, or NULL. */
+static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *label)
+{
+    char hash[17], *json = NULL, why[256];
+    int64_t lineage = 0;
+    FxGraph *g = NULL;
+    fx_api_lineage_hash(in, hash);
+    if (fp->store && fx_store_find_lineage(fp->store->store, in->name, hash, &lineage) == FX_OK &&
+        lineage && fx_store_graph(fp->store->store, lineage, label, &json) == FX_OK && json)
+        g = fx_graph_read_json(json, why, sizeof(why));
+    free(json);
+    return g;
+}
+
 int flux_graph(FluxProgram *fp, const char *intent, const char *version, const char *format,
                FILE *out, FILE *diagnostics)
 {
@@ -184,13 +198,17 @@ int flux_graph(FluxProgram *fp, const char *intent, const char *version, const c
             fprintf(diagnostics, "flux: no intent `%s` in this program\n", intent);
         return FLUX_ERR_USAGE;
     }
-    if (version && strcmp(version, "v1") != 0) {
-        if (diagnostics)
-            fprintf(diagnostics, "flux: `%s` has no version %s; this build keeps only v1, the "
-                                 "graph read from the constraints\n", intent, version);
-        return FLUX_ERR_USAGE;
-    }
     const FxGraph *g = fx_runtime_graph(runtime(fp), in->name);
+    FxGraph *stored = NULL;
+    if (version && strcmp(version, g->version) != 0) {
+        if (!(stored = stored_version(fp, in, version))) {
+            if (diagnostics)
+                fprintf(diagnostics, "flux: `%s` has no version %s; `flux history FILE %s` lists "
+                                     "the versions it has\n", intent, version, intent);
+            return FLUX_ERR_USAGE;
+        }
+        g = stored;
+    }
     FxBuf b = {0};
     if (!format || strcmp(format, "text") == 0) {
         fx_graph_print_text(g, &b);
@@ -204,15 +222,18 @@ int flux_graph(FluxProgram *fp, const char *intent, const char *version, const c
             if (diagnostics)
                 fprintf(diagnostics, "flux: %s\n", why);
             fx_buf_free(&b);
+            fx_graph_free(stored);
             return FLUX_ERR_RUNTIME;
         }
     } else {
         if (diagnostics)
             fprintf(diagnostics, "flux: unknown graph format `%s`; use text, dot, svg or json\n",
                     format);
+        fx_graph_free(stored);
         return FLUX_ERR_USAGE;
     }
     fputs(fx_buf_str(&b), out);
     fx_buf_free(&b);
+    fx_graph_free(stored);
     return FLUX_OK;
 }

@@ -139,34 +139,71 @@ static bool has_checks(const FxGraph *g)
     return false;
 }
 
-static const char *verified_text(const FxGraph *g)
+/* What the record says of the version that ran: why it was chosen, what
+ * rewrites and proofs it rests on, and how its output is known correct. */
+typedef struct VersionStory {
+    char *reason, *verified, *optimizations, *proof_ids, *proof_id;
+} VersionStory;
+
+static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
 {
-    return has_checks(g) ? "by construction: version v1 is the naive reading of the constraints, "
-                           "postconditions checked on the result"
-                         : "by construction: version v1 is the naive reading of the constraints";
+    VersionStory vs = {0};
+    const FxIntent *in = g ? fx_program_find_intent(fp->prog, g->intent) : NULL;
+    FxVersionOrigin o = in ? fx_api_origin(fp, in, g) : (FxVersionOrigin){0};
+    const char *checks = has_checks(g) ? ", postconditions checked on the result" : "";
+    if (o.rewrite) {
+        vs.reason = fx_xasprintf("the newest proved version of this lineage: made from %s by the "
+                                 "%s rewrite", o.parent, o.rewrite);
+        bool from_v1 = !strcmp(o.parent, "v1");
+        vs.verified = fx_xasprintf("by proof #%s: %s computes what %s computes%s the naive "
+                                   "reading of the constraints%s", o.proof_id, g->version,
+                                   o.parent, from_v1 ? ", and v1 is" : ", and so, by the proofs "
+                                   "before it, what v1 computes; v1 is", checks);
+        FxBuf name = {0};
+        fx_api_json_string(o.rewrite, &name);
+        vs.optimizations = fx_xasprintf("[%s]", fx_buf_str(&name));
+        fx_buf_free(&name);
+        vs.proof_ids = fx_xasprintf("[%s]", o.proof_id);
+        vs.proof_id = fx_xstrdup(o.proof_id);
+    } else {
+        vs.reason = fx_xstrdup("the only version of this lineage: the naive graph read from the "
+                               "constraints");
+        vs.verified = fx_xasprintf("by construction: version v1 is the naive reading of the "
+                                   "constraints%s", checks);
+        vs.optimizations = fx_xstrdup("[]");
+        vs.proof_ids = fx_xstrdup("[]");
+        vs.proof_id = fx_xstrdup("null");
+    }
+    fx_api_origin_free(&o);
+    return vs;
 }
 
-static const char *v1_reason(void)
+static void version_story_free(VersionStory *vs)
 {
-    return "the only version of this lineage: the naive graph read from the constraints";
+    free(vs->reason);
+    free(vs->verified);
+    free(vs->optimizations);
+    free(vs->proof_ids);
+    free(vs->proof_id);
 }
 
 /* [{"decision": "version v1 of `f`", "reason": ..., "proof_id": null}] */
-static void decisions_json(const FxGraph *g, FxBuf *out)
+static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
 {
     char *what = fx_xasprintf("version %s of `%s`", g->version, g->intent);
     fx_buf_puts(out, "[{\"decision\": ");
     fx_api_json_string(what, out);
     fx_buf_puts(out, ", \"reason\": ");
-    fx_api_json_string(v1_reason(), out);
-    fx_buf_puts(out, ", \"proof_id\": null}]");
+    fx_api_json_string(vs->reason, out);
+    fx_buf_printf(out, ", \"proof_id\": %s}]", vs->proof_id);
     free(what);
 }
 
 /* The execution record of docs/cli.md. */
-static void record_json(const FxGraph *callee, const FxValue *args, size_t n, FxValue v,
-                        double ms, long long id, FxBuf *out)
+static void record_json(FluxProgram *fp, const FxGraph *callee, const FxValue *args, size_t n,
+                        FxValue v, double ms, long long id, FxBuf *out)
 {
+    VersionStory vs = version_story(fp, callee);
     if (id > 0)
         fx_buf_printf(out, "{\"execution_id\": \"exec_%lld\", \"intent\": ", id);
     else
@@ -186,15 +223,16 @@ static void record_json(const FxGraph *callee, const FxValue *args, size_t n, Fx
     fx_val_print_json(v, out);
     fx_buf_puts(out, ", \"decision_tree\": ");
     if (callee)
-        decisions_json(callee, out);
+        decisions_json(callee, &vs, out);
     else
         fx_buf_puts(out, "[]");
     fx_buf_puts(out, ", \"hardware\": ");
     fx_api_json_string(fx_api_hardware(), out);
-    fx_buf_printf(out, ", \"duration_ms\": %.3f, \"optimizations_applied\": [], "
-                       "\"proof_ids\": [], \"verified\": ", ms);
-    fx_api_json_string(verified_text(callee), out);
+    fx_buf_printf(out, ", \"duration_ms\": %.3f, \"optimizations_applied\": %s, "
+                       "\"proof_ids\": %s, \"verified\": ", ms, vs.optimizations, vs.proof_ids);
+    fx_api_json_string(vs.verified, out);
     fx_buf_puts(out, "}");
+    version_story_free(&vs);
 }
 
 /* The intent's text with comments dropped and white space collapsed: the
@@ -323,13 +361,14 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
         fx_buf_printf(&output, "{\"summary\": \"a value of %lld bytes as JSON\", \"hash\": \"%s\"}",
                       (long long)bytes, hash);
     }
-    decisions_json(g, &decisions);
+    VersionStory vs = version_story(fp, g);
+    decisions_json(g, &vs, &decisions);
     uint32_t *nodes;
     uint64_t *counts;
     size_t n_counts = node_counts(fp->rt, g, &nodes, &counts);
     FxExecution e = {version, g->intent, expr, fx_buf_str(&input), fx_buf_str(&output), hash,
-                     bytes, fx_buf_str(&decisions), fx_api_hardware(), ms, "[]", "[]",
-                     verified_text(g), n_counts, nodes, counts};
+                     bytes, fx_buf_str(&decisions), fx_api_hardware(), ms, vs.optimizations,
+                     vs.proof_ids, vs.verified, n_counts, nodes, counts};
     FxStatus st = fx_store_add_execution(fp->store->store, &e, &id);
     if (st != FX_OK && diagnostics)
         fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
@@ -338,6 +377,7 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
     fx_buf_free(&input);
     fx_buf_free(&output);
     fx_buf_free(&decisions);
+    version_story_free(&vs);
     return st == FX_OK ? id : -1;
 }
 
@@ -390,7 +430,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
             size_t n;
             const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
             FxBuf json = {0};
-            record_json(callee, args, n, v, out->duration_ms, out->execution_id, &json);
+            record_json(fp, callee, args, n, v, out->duration_ms, out->execution_id, &json);
             out->json = fx_buf_take(&json);
         }
         fx_value_release(v);

@@ -24,6 +24,17 @@ got=$("$FLUX" run "$fib" 'fibonacci(100)' --max-steps 100000) || fail "v2 run: e
     fail "explain does not name v2's origin"
 "$FLUX" history "$fib" | grep -q 'fibonacci v2 .*' || fail "history lacks v2"
 "$FLUX" proofs "$fib" | grep -q 'memoization for `fibonacci`: accepted' || fail "proofs lacks the proposal"
+"$FLUX" run "$fib" 'fibonacci(30)' --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["graph_version"] == "v2" and r["optimizations_applied"] == ["memoization"], r
+assert r["proof_ids"] == [r["decision_tree"][0]["proof_id"]] and r["proof_ids"][0] > 0, r
+assert r["verified"].startswith("by proof #"), r' || fail "run --json does not describe v2"
+"$FLUX" graph "$fib" fibonacci | head -n 1 | grep -q '^graph fibonacci v2 .*\[kernel memo\]' ||
+    fail "graph does not show v2"
+"$FLUX" graph "$fib" fibonacci --version v1 | head -n 1 | grep -q '^graph fibonacci v1 ' ||
+    fail "graph --version v1"
+"$FLUX" graph "$fib" fibonacci --version v3 2>/dev/null; [ $? = 2 ] || fail "graph v3: not exit 2"
 out=$("$FLUX" optimize "$fib")
 case $out in *"v2 stays"*) ;; *) fail "second round: $out" ;; esac
 
