@@ -137,7 +137,8 @@ static const FxConstraint *constraint_at(const FxIntent *in, const FxNode *n)
     return NULL;
 }
 
-static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o, long long id)
+static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
+                            const char *switches, long long id)
 {
     char *why = o->rewrite
             ? fx_xasprintf("made from %s by the %s rewrite, installed once proof #%s held; "
@@ -149,6 +150,11 @@ static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
     if (g->kernel && !strcmp(g->kernel, "memo"))
         leaf(t, "each distinct call's result is kept in a table and answered from it when "
                 "asked again");
+    if (switches) {
+        char *why_switch = fx_xasprintf("runaway protection: %s", switches);
+        leaf(t, why_switch);
+        free(why_switch);
+    }
     if (id > 0) {
         char *rec = fx_xasprintf("recorded as exec_%lld", id);
         leaf(t, rec);
@@ -440,7 +446,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
     if (top) {
         const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
-        explain_version(&t, top, &origin, r.execution_id);
+        explain_version(&t, top, &origin, fx_runtime_switches(rt), r.execution_id);
         explain_decisions(&t, &tr, in);
         explain_proofs(&t, in, &origin);
         fx_api_origin_free(&origin);

@@ -143,6 +143,7 @@ static bool has_checks(const FxGraph *g)
  * rewrites and proofs it rests on, and how its output is known correct. */
 typedef struct VersionStory {
     char *reason, *verified, *optimizations, *proof_ids, *proof_id;
+    const char *switches; /* decided while running (runaway protection), or NULL */
 } VersionStory;
 
 static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
@@ -175,6 +176,17 @@ static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
         vs.proof_id = fx_xstrdup("null");
     }
     fx_api_origin_free(&o);
+    if ((vs.switches = fx_runtime_switches(fx_api_runtime(fp)))) {
+        char *v = fx_xasprintf("%s; results answered from a table switched on mid-run, sound as "
+                               "the intent is pure", vs.verified);
+        free(vs.verified);
+        vs.verified = v;
+        char *with = fx_xasprintf("%.*s%s\"memoization, switched on mid-run\"]",
+                                  (int)strlen(vs.optimizations) - 1, vs.optimizations,
+                                  strcmp(vs.optimizations, "[]") ? ", " : "");
+        free(vs.optimizations);
+        vs.optimizations = with;
+    }
     return vs;
 }
 
@@ -195,7 +207,13 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
     fx_api_json_string(what, out);
     fx_buf_puts(out, ", \"reason\": ");
     fx_api_json_string(vs->reason, out);
-    fx_buf_printf(out, ", \"proof_id\": %s}]", vs->proof_id);
+    fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
+    if (vs->switches) {
+        fx_buf_puts(out, ", {\"decision\": \"runaway protection\", \"reason\": ");
+        fx_api_json_string(vs->switches, out);
+        fx_buf_puts(out, ", \"proof_id\": null}");
+    }
+    fx_buf_puts(out, "]");
     free(what);
 }
 

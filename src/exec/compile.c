@@ -597,6 +597,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
         C.reg_of[i] = FX_NO_REG;
     f->g = g;
     f->memo = g->kernel && !strcmp(g->kernel, "memo");
+    f->memo_able = fx_graph_calls_itself(g) && fx_graph_args_key_a_table(g);
     f->natural_param = fx_xcalloc(g->n_params + 1, sizeof(bool));
     for (uint32_t i = 0; i < g->n_params; i++)
         if ((f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0) && i < 64)
@@ -640,6 +641,7 @@ void fx_func_free(FxFunc *f)
     free(f->block_counts);
     if (f->memo) /* only then is f->g sure to be alive: an EXPR's graph is freed first */
         fx_memo_free(&f->table, f->g->n_params);
+    free(f->sample);
     if (f->owns_graph)
         fx_graph_free((FxGraph *)f->g);
     free(f);

@@ -78,6 +78,10 @@ const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args
 /* The value that call returned (borrowed; UNIT before any). */
 FxValue fx_runtime_top_result(const FxRuntime *rt);
 
+/* What the last run decided while running (a recursion switched to its
+ * table by runaway protection, with the evidence), or NULL: none. */
+const char *fx_runtime_switches(const FxRuntime *rt);
+
 /* Zeroes every execution counter, so that the next run's counts are its own. */
 void fx_runtime_reset_counts(FxRuntime *rt);
 

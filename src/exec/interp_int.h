@@ -95,8 +95,14 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args);
 
 struct FxFunc {
     const FxGraph *g;
-    bool memo;           /* the graph's kernel is "memo": calls look in the table first */
+    bool memo;           /* calls look in the table first: the graph's kernel is "memo",
+                          * or the run switched it on (runaway protection) */
     FxMemoTable table;
+    bool memo_able;      /* a recursion whose arguments key a table */
+    uint64_t watched;    /* calls since the last look for repeated work */
+    uint64_t watch_more; /* calls beyond RUNAWAY_AFTER to wait: grows after each vain look */
+    uint64_t *sample;    /* argument hashes of the look in progress */
+    uint32_t sampled, sample_distinct;
     bool owns_graph;
     FxInstr *code;
     uint32_t n_code;

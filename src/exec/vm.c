@@ -71,6 +71,7 @@ struct FxRuntime {
     FxRunStats stats;
     uint64_t side_steps; /* steps taken outside the loop's own count */
     struct timespec started;
+    char switches[512]; /* this run's mid-run decisions, for the record */
     char error[1024];
 };
 
@@ -649,6 +650,11 @@ const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args
     return rt->top_callee;
 }
 
+const char *fx_runtime_switches(const FxRuntime *rt)
+{
+    return rt->switches[0] ? rt->switches : NULL;
+}
+
 void fx_runtime_reset_counts(FxRuntime *rt)
 {
     fx_vec_foreach(NamedFunc, nf, &rt->funcs)
@@ -659,6 +665,51 @@ void fx_runtime_reset_counts(FxRuntime *rt)
     {
         memset((*f)->block_counts, 0, (*f)->n_blocks * sizeof(uint64_t));
     }
+}
+
+/* ---- runaway protection ----
+ *
+ * A recursion that has made RUNAWAY_AFTER calls in a run is watched: the
+ * argument hashes of its next RUNAWAY_SAMPLE calls are collected, and if at
+ * most half are distinct it is doing the same work again and again, and its
+ * table is switched on for the rest of the process. Sound for every intent,
+ * as intents are pure by construction: a call's result is its result
+ * whenever it is asked. A look that finds no repetition waits twice as long
+ * before the next, so a recursion without repeated work pays almost nothing.
+ */
+#define RUNAWAY_AFTER 65536
+#define RUNAWAY_SAMPLE 512
+
+static uint64_t args_hash(const FxValue *a, uint32_t n);
+
+static void watch_for_runaway(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n)
+{
+    enum { SLOTS = 2 * RUNAWAY_SAMPLE };
+    if (!f->sample)
+        f->sample = fx_xcalloc(SLOTS, sizeof(uint64_t));
+    uint64_t h = args_hash(args, n) | 1;
+    size_t j = h & (SLOTS - 1);
+    while (f->sample[j] && f->sample[j] != h)
+        j = (j + 1) & (SLOTS - 1);
+    if (!f->sample[j]) {
+        f->sample[j] = h;
+        f->sample_distinct++;
+    }
+    if (++f->sampled < RUNAWAY_SAMPLE)
+        return;
+    if (2 * f->sample_distinct <= f->sampled) {
+        f->memo = true;
+        size_t used = strlen(rt->switches);
+        snprintf(rt->switches + used, sizeof(rt->switches) - used,
+                 "%smemoized `%s` mid-run after %llu calls: %u of %u sampled calls repeated "
+                 "an argument tuple", used ? "; " : "", f->g->intent,
+                 (unsigned long long)(f->watched + f->sampled), f->sampled - f->sample_distinct,
+                 f->sampled);
+    }
+    memset(f->sample, 0, SLOTS * sizeof(uint64_t));
+    f->watched = f->sampled = f->sample_distinct = 0;
+    if (f->watch_more < (1ULL << 40))
+        f->watch_more = 2 * f->watch_more + RUNAWAY_AFTER;
 }
 
 /* ---- memoized functions ---- */
@@ -841,6 +892,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     drop_top_call(rt);
     rt->side_steps = 0;
     rt->error[0] = '\0';
+    rt->switches[0] = '\0';
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     ensure_stack(rt, entry->n_regs);
     for (uint32_t i = 0; i < n_args; i++) {
@@ -1022,10 +1074,22 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 const FxMemoEntry *hit = memo_find(&callee->table, R + I->b, I->c,
                                                    args_hash(R + I->b, I->c));
                 if (hit) {
+                    if (hooked && rt->hooks.on_call) /* a call answered is still a call made */
+                        rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
+                    if (nframes == 1) { /* the expression's own call, answered from the table */
+                        note_top_call(rt, callee, R + I->b, I->c);
+                        fx_value_retain(hit->value);
+                        fx_value_release(rt->top_result);
+                        rt->top_result = hit->value;
+                    }
                     fx_value_retain(hit->value);
                     put(&R[I->d], hit->value);
                     NEXT;
                 }
+            } else if (callee->memo_able &&
+                       ++callee->watched >= RUNAWAY_AFTER + callee->watch_more) {
+                callee->watched--; /* stays at the mark while the sample fills */
+                watch_for_runaway(rt, callee, R + I->b, I->c);
             }
             size_t need = (size_t)nb + callee->n_regs;
             if (need > stack_cap) {

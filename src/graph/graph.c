@@ -214,3 +214,21 @@ bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len)
     }
     return true;
 }
+
+bool fx_graph_calls_itself(const FxGraph *g)
+{
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i].op == FX_NODE_CALL && !strcmp(g->nodes[i].text, g->intent))
+            return true;
+    return false;
+}
+
+bool fx_graph_args_key_a_table(const FxGraph *g)
+{
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        const char *t = g->param_types[i];
+        if (strcmp(t, "Natural") && strcmp(t, "Int") && strcmp(t, "Bool") && strcmp(t, "String"))
+            return false;
+    }
+    return true;
+}

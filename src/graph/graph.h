@@ -141,6 +141,12 @@ void fx_graph_freeze(FxGraph *g);
  * the same way: same ops, types, attributes and inputs, origins aside? */
 bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNodeId b);
 
+/* Does g call its own intent? */
+bool fx_graph_calls_itself(const FxGraph *g);
+/* Can g's arguments key a table of results: is every parameter a number,
+ * boolean or string (values that hash and compare exactly)? */
+bool fx_graph_args_key_a_table(const FxGraph *g);
+
 /* A frozen copy of g named `intent` and labelled `version`, its calls of
  * itself renamed too: how a candidate written as another intent becomes a
  * version of the one it rewrites. Caller frees. */

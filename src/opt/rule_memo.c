@@ -8,35 +8,19 @@
 
 #include <string.h>
 
-static bool calls_itself(const FxGraph *g)
-{
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (g->nodes[i].op == FX_NODE_CALL && !strcmp(g->nodes[i].text, g->intent))
-            return true;
-    return false;
-}
-
-static bool keys_a_table(const char *type)
-{
-    return !strcmp(type, "Natural") || !strcmp(type, "Int") || !strcmp(type, "Bool") ||
-           !strcmp(type, "String");
-}
-
 bool fx_rule_memo_applies(const FxGraph *g, const FxCallEvidence *ev, const char **why)
 {
     if (g->kernel) {
         *why = "this version already keeps a table of its results";
         return false;
     }
-    if (!calls_itself(g)) {
+    if (!fx_graph_calls_itself(g)) {
         *why = "the intent does not call itself";
         return false;
     }
-    for (uint32_t i = 0; i < g->n_params; i++) {
-        if (!keys_a_table(g->param_types[i])) {
-            *why = "a parameter is not a number, boolean or string to key a table";
-            return false;
-        }
+    if (!fx_graph_args_key_a_table(g)) {
+        *why = "a parameter is not a number, boolean or string to key a table";
+        return false;
     }
     if (ev->calls < 64 || ev->calls < 2 * ev->distinct) {
         *why = "the recorded run shows no repeated work";

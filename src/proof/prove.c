@@ -74,14 +74,6 @@ static FxSmtTerm bin(Enc *E, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
     return fx_smt_binop(E->smt, op, a, b);
 }
 
-static bool calls_itself(const FxGraph *g)
-{
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (g->nodes[i].op == FX_NODE_CALL && !strcmp(g->nodes[i].text, g->intent))
-            return true;
-    return false;
-}
-
 static FxSmtTerm uninterpreted(Enc *E, const char *name, const char *ret, const FxGraph *sig,
                                const FxSmtTerm *args, uint32_t n)
 {
@@ -109,7 +101,7 @@ static FxSmtTerm enc_call(Enc *E, Frame *F, const FxNode *n)
     const FxGraph *callee = E->lookup ? E->lookup(E->ctx, n->text) : NULL;
     if (!callee)
         return fail(E, "a call of an intent the checker cannot see");
-    if (calls_itself(callee) || E->depth >= MAX_INLINE)
+    if (fx_graph_calls_itself(callee) || E->depth >= MAX_INLINE)
         return uninterpreted(E, n->text, n->type, callee, args, n->n_inputs);
     E->depth++;
     FxSmtTerm t = encode_graph(E, callee, args);
@@ -556,7 +548,7 @@ static bool decreases(Enc *E, Frame *F, const Sites *sites, uint64_t mask, TermV
 static void termination(FxSmt *smt, const FxGraph *cand, FxGraphLookup lookup, void *ctx,
                         FxObligation *o)
 {
-    if (!calls_itself(cand)) {
+    if (!fx_graph_calls_itself(cand)) {
         o->verdict = FX_PROOF_PROVED;
         return;
     }

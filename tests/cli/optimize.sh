@@ -14,11 +14,11 @@ out=$("$FLUX" optimize "$fib") || fail "optimize with no runs: exit $?"
 case $out in *"v1 stays: no recorded run"*) ;; *) fail "no runs: $out" ;; esac
 
 "$FLUX" run "$fib" 'fibonacci(20)' >/dev/null || fail "run"
-"$FLUX" run "$fib" 'fibonacci(90)' --max-steps 100000 >/dev/null 2>&1 &&
-    fail "naive fibonacci(90) met a budget of 10^5 steps"
+"$FLUX" run "$fib" 'fibonacci(90)' --max-steps 60000 >/dev/null 2>&1 &&
+    fail "naive fibonacci(90) met a budget of 60000 steps"
 out=$("$FLUX" optimize "$fib") || fail "optimize: exit $?"
 case $out in *"fibonacci: installed v2: memoization (proof #"*) ;; *) fail "install: $out" ;; esac
-got=$("$FLUX" run "$fib" 'fibonacci(100)' --max-steps 100000) || fail "v2 run: exit $?"
+got=$("$FLUX" run "$fib" 'fibonacci(100)' --max-steps 60000) || fail "v2 run: exit $?"
 [ "$got" = 354224848179261915075 ] || fail "fibonacci(100) = $got"
 "$FLUX" explain "$fib" 'fibonacci(10)' | grep -q 'v2 of `fibonacci`: made from v1 by the memoization rewrite' ||
     fail "explain does not name v2's origin"
@@ -48,7 +48,7 @@ FLUX
 "$FLUX" run "$tmp/grid.flux" 'lattice(6, 7)' >/dev/null || fail "lattice run"
 out=$("$FLUX" optimize "$tmp/grid.flux" lattice)
 case $out in *"lattice: installed v2"*) ;; *) fail "lattice: $out" ;; esac
-got=$("$FLUX" run "$tmp/grid.flux" 'lattice(40, 40)' --max-steps 100000) || fail "lattice v2"
+got=$("$FLUX" run "$tmp/grid.flux" 'lattice(40, 40)' --max-steps 60000) || fail "lattice v2"
 [ "$got" = 107507208733336176461620 ] || fail "lattice(40, 40) = $got"
 
 "$FLUX" run "$root/examples/sort.flux" 'sort([3, 1, 2])' >/dev/null || fail "sort run"
