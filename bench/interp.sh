@@ -15,13 +15,15 @@ flux=${FLUX:-build/flux}
 command -v lua5.4 >/dev/null || { echo "bench: lua5.4 is missing (scripts/install-deps)"; exit 1; }
 
 best() { sort -g | head -n 1; }
+# the naive recursion itself: a store of its own and no mid-run memoization
+store=$(mktemp -d); trap 'rm -rf "$store"' EXIT
 
 want=$(python3 bench/fib.py "$n" | cut -d' ' -f1)
 # Interleaved, so that all three see the same machine: its speed drifts
 # when other work shares it.
 flux_t=() lua_t=() py_t=()
 for _ in $(seq "$runs"); do
-    out=$("$flux" run bench/fib.flux "fib($n)" --json)
+    out=$("$flux" run bench/fib.flux "fib($n)" --json --no-learn --store "$store")
     [[ "$out" == *"\"output\": $want,"* ]] || { echo "bench: flux gave a wrong answer: $out" >&2; exit 1; }
     flux_t+=("$(sed -E 's/.*"duration_ms": ([0-9.]+).*/\1/' <<<"$out" | awk '{print $1 / 1000}')")
     out=$(lua5.4 bench/fib.lua "$n")

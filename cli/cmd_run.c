@@ -24,7 +24,7 @@ static const char usage[] =
         "  --json            print the execution record as one JSON object\n"
         "  --store DIR       record in DIR (default $FLUX_STORE, else ./.flux)\n"
         "  --keep-values     record values larger than 64 KiB whole, not as a summary\n"
-        "  --no-learn        record, but propose no rewrite\n"
+        "  --no-learn        run the installed versions exactly: no mid-run memoization\n"
         "  --max-steps N     calls plus loop iterations (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
         "  --max-memory MB   resident memory (default 4096)\n"
@@ -55,8 +55,10 @@ int fx_cmd_run(int argc, char **argv)
             json = true;
         } else if (!strcmp(a, "--keep-values")) {
             keep = true;
-        } else if (!strcmp(a, "--no-learn") || !strcmp(a, "--quiet") || !strcmp(a, "--verbose")) {
-            /* this build learns nothing yet and prints no progress */
+        } else if (!strcmp(a, "--no-learn")) {
+            opts.no_learn = 1;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "--verbose")) {
+            /* this build prints no progress to quiet or to make verbose */
         } else if (!strcmp(a, "--store")) {
             if (i + 1 >= argc)
                 return fx_cli_usage_error("run", "--store needs a folder");

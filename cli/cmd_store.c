@@ -17,7 +17,7 @@ typedef struct Args {
     const char *positional[3];
     int n_positional;
     const char *store, *version;
-    bool json, keep_values;
+    bool json, keep_values, no_learn;
     long last;
 } Args;
 
@@ -40,8 +40,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const cha
             a->json = true;
         } else if (!strcmp(s, "--keep-values") && (allowed & OPT_KEEP)) {
             a->keep_values = true;
-        } else if (!strcmp(s, "--no-learn") || !strcmp(s, "--quiet")) {
-            /* accepted everywhere: this build learns nothing yet */
+        } else if (!strcmp(s, "--no-learn")) {
+            a->no_learn = true; /* explain runs with it; the others run nothing */
+        } else if (!strcmp(s, "--quiet")) {
+            /* accepted everywhere: nothing here prints progress */
         } else if ((!strcmp(s, "--store") || !strcmp(s, "--version") || !strcmp(s, "--last")) &&
                    !has_value) {
             return fx_cli_usage_error(cmd, "%s needs a value", s);
@@ -152,7 +154,8 @@ int fx_cmd_explain(int argc, char **argv)
     if (status != FLUX_OK)
         return status;
     flux_program_use_store(prog, store, a.keep_values);
-    status = flux_explain(prog, a.positional[1], NULL, a.json, stdout, stderr);
+    FluxRunOptions opts = {.no_learn = a.no_learn};
+    status = flux_explain(prog, a.positional[1], &opts, a.json, stdout, stderr);
     return finish(prog, store, status);
 }
 

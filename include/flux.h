@@ -62,6 +62,7 @@ typedef struct FluxRunOptions {
     double max_seconds;
     int want_json;    /* nonzero: also fill FluxResult.json */
     int record_later; /* nonzero: do not record now; the caller calls flux_record_last */
+    int no_learn;     /* nonzero: run the installed versions exactly: no mid-run memoization */
 } FluxRunOptions;
 
 typedef struct FluxResult {

@@ -78,6 +78,8 @@ const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args
 /* The value that call returned (borrowed; UNIT before any). */
 FxValue fx_runtime_top_result(const FxRuntime *rt);
 
+/* On by default; off runs exactly the versions installed (`--no-learn`). */
+void fx_runtime_set_runaway_protection(FxRuntime *rt, bool on);
 /* What the last run decided while running (a recursion switched to its
  * table by runaway protection, with the evidence), or NULL: none. */
 const char *fx_runtime_switches(const FxRuntime *rt);

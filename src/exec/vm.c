@@ -72,6 +72,7 @@ struct FxRuntime {
     uint64_t side_steps; /* steps taken outside the loop's own count */
     struct timespec started;
     char switches[512]; /* this run's mid-run decisions, for the record */
+    bool no_runaway;    /* run exactly the versions installed: no mid-run switch */
     char error[1024];
 };
 
@@ -650,6 +651,11 @@ const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args
     return rt->top_callee;
 }
 
+void fx_runtime_set_runaway_protection(FxRuntime *rt, bool on)
+{
+    rt->no_runaway = !on;
+}
+
 const char *fx_runtime_switches(const FxRuntime *rt)
 {
     return rt->switches[0] ? rt->switches : NULL;
@@ -915,6 +921,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     uint64_t granted = refuel(rt, 0), fuel = granted; /* steps left before the next check */
     uint64_t calls = 0, deepest = 1;
     const bool hooked = rt->has_hooks;
+    const bool watching = !rt->no_runaway;
     if (fuel == 0)
         goto error;
     FxValueError verr;
@@ -1086,7 +1093,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     put(&R[I->d], hit->value);
                     NEXT;
                 }
-            } else if (callee->memo_able &&
+            } else if (callee->memo_able && watching &&
                        ++callee->watched >= RUNAWAY_AFTER + callee->watch_more) {
                 callee->watched--; /* stays at the mark while the sample fills */
                 watch_for_runaway(rt, callee, R + I->b, I->c);

@@ -58,4 +58,6 @@ r = json.load(sys.stdin)
 assert r["output"] == 200000 * 200001 // 2, r
 assert all(x["decision"] != "runaway protection" for x in r["decision_tree"]), r' ||
     fail "a recursion without repeated work was switched"
+"$FLUX" run "$tmp/r.flux" 'fib(40)' --no-learn --max-steps 300000 >/dev/null 2>&1
+[ $? = 1 ] || fail "--no-learn still switched fib to its table"
 exit 0
