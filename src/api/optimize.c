@@ -95,7 +95,7 @@ static bool gather(FluxProgram *fp, const char *intent, const char *expr, FxCall
     FxHooks hooks = {&c, on_call, NULL};
     FxRuntime *rt = fx_api_runtime(fp);
     fx_runtime_set_hooks(rt, &hooks);
-    FluxRunOptions opts = {.max_steps = EVIDENCE_STEPS, .record_later = 1};
+    FluxRunOptions opts = {.max_steps = EVIDENCE_STEPS, .record_later = 1, .no_learn = 1};
     FluxResult r;
     FluxStore *saved = fp->store;
     fp->store = NULL; /* the evidence run is not an execution of the user's */
