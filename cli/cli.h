@@ -17,6 +17,15 @@ int fx_cmd_replay(int argc, char **argv);
 int fx_cmd_proofs(int argc, char **argv);
 int fx_cmd_optimize(int argc, char **argv);
 
+#include "flux.h"
+
+/* Loads FILE and opens the store (DIR, else $FLUX_STORE, else ./.flux);
+ * returns an exit code, 0 when both are open. */
+int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, FluxStore **store);
+/* Closes the store and frees the program; the exit code: status, or the
+ * store's if closing it failed after a success. */
+int fx_cli_finish(FluxProgram *prog, FluxStore *store, int status);
+
 /* Prints "flux: MESSAGE" and the hint to run --help; returns exit code 2. */
 int fx_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

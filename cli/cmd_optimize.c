@@ -46,17 +46,11 @@ int fx_cmd_optimize(int argc, char **argv)
     if (!path)
         return fx_cli_usage_error("optimize", "usage: flux optimize FILE [INTENT]");
     FluxProgram *prog;
-    int status = flux_program_load(path, NULL, stderr, &prog);
+    FluxStore *store;
+    int status = fx_cli_open(path, store_dir, &prog, &store);
     if (status != FLUX_OK)
         return status;
-    FluxStore *store = NULL;
-    if ((status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
-        flux_program_free(prog);
-        return status;
-    }
     flux_program_use_store(prog, store, 0);
     status = flux_optimize(prog, store, intent, stdout, stderr);
-    int closed = flux_store_close(store, stderr);
-    flux_program_free(prog);
-    return status != FLUX_OK ? status : closed;
+    return fx_cli_finish(prog, store, status);
 }

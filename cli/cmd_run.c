@@ -92,19 +92,15 @@ int fx_cmd_run(int argc, char **argv)
     }
     if (!path || !expr)
         return fx_cli_usage_error("run", "usage: flux run FILE EXPR");
-    FluxProgram *prog;
-    int status = flux_program_load(path, NULL, stderr, &prog);
-    if (status != FLUX_OK)
-        return status;
     /* The store is read first (each intent runs its newest version); the
      * answer is printed before anything is written, so a busy store never
      * delays it. With --json the record holds the execution id, which is
      * printed only once the execution is committed. */
-    FluxStore *store = NULL;
-    if ((status = flux_store_open(store_dir, stderr, &store)) != FLUX_OK) {
-        flux_program_free(prog);
+    FluxProgram *prog;
+    FluxStore *store;
+    int status = fx_cli_open(path, store_dir, &prog, &store);
+    if (status != FLUX_OK)
         return status;
-    }
     flux_program_use_store(prog, store, keep);
     FluxResult r;
     opts.want_json = json;
@@ -120,7 +116,5 @@ int fx_cmd_run(int argc, char **argv)
         status = flux_record_last(prog, stderr);
     }
     flux_result_free(&r); /* flux_run initialised it, whatever happened */
-    int closed = flux_store_close(store, stderr);
-    flux_program_free(prog);
-    return status != FLUX_OK ? status : closed;
+    return fx_cli_finish(prog, store, status);
 }

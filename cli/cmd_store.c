@@ -67,30 +67,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const cha
     return 0;
 }
 
-/* Loads FILE and opens the store; returns an exit code, 0 when both are open. */
-static int open_both(const char *path, const char *store_dir, FluxProgram **prog,
-                     FluxStore **store)
-{
-    *prog = NULL;
-    *store = NULL;
-    int status = flux_program_load(path, NULL, stderr, prog);
-    if (status != FLUX_OK)
-        return status;
-    status = flux_store_open(store_dir, stderr, store);
-    if (status != FLUX_OK) {
-        flux_program_free(*prog);
-        *prog = NULL;
-    }
-    return status;
-}
-
-static int finish(FluxProgram *prog, FluxStore *store, int status)
-{
-    int closed = flux_store_close(store, stderr);
-    flux_program_free(prog);
-    return status != FLUX_OK ? status : closed;
-}
-
 int fx_cmd_traces(int argc, char **argv)
 {
     static const char usage[] =
@@ -105,12 +81,12 @@ int fx_cmd_traces(int argc, char **argv)
         return fx_cli_usage_error("traces", "usage: flux traces FILE [INTENT]");
     FluxProgram *prog;
     FluxStore *store;
-    int status = open_both(a.positional[0], a.store, &prog, &store);
+    int status = fx_cli_open(a.positional[0], a.store, &prog, &store);
     if (status != FLUX_OK)
         return status;
     status = flux_traces(store, prog, a.n_positional > 1 ? a.positional[1] : NULL, a.last,
                          a.json, stdout, stderr);
-    return finish(prog, store, status);
+    return fx_cli_finish(prog, store, status);
 }
 
 int fx_cmd_history(int argc, char **argv)
@@ -127,12 +103,12 @@ int fx_cmd_history(int argc, char **argv)
         return fx_cli_usage_error("history", "usage: flux history FILE [INTENT]");
     FluxProgram *prog;
     FluxStore *store;
-    int status = open_both(a.positional[0], a.store, &prog, &store);
+    int status = fx_cli_open(a.positional[0], a.store, &prog, &store);
     if (status != FLUX_OK)
         return status;
     status = flux_history(store, prog, a.n_positional > 1 ? a.positional[1] : NULL, a.json,
                           stdout, stderr);
-    return finish(prog, store, status);
+    return fx_cli_finish(prog, store, status);
 }
 
 int fx_cmd_explain(int argc, char **argv)
@@ -150,13 +126,13 @@ int fx_cmd_explain(int argc, char **argv)
         return fx_cli_usage_error("explain", "usage: flux explain FILE EXPR");
     FluxProgram *prog;
     FluxStore *store;
-    int status = open_both(a.positional[0], a.store, &prog, &store);
+    int status = fx_cli_open(a.positional[0], a.store, &prog, &store);
     if (status != FLUX_OK)
         return status;
     flux_program_use_store(prog, store, a.keep_values);
     FluxRunOptions opts = {.no_learn = a.no_learn};
     status = flux_explain(prog, a.positional[1], &opts, a.json, stdout, stderr);
-    return finish(prog, store, status);
+    return fx_cli_finish(prog, store, status);
 }
 
 int fx_cmd_replay(int argc, char **argv)
@@ -183,5 +159,5 @@ int fx_cmd_replay(int argc, char **argv)
     if (status != FLUX_OK)
         return status;
     status = flux_replay(store, id, a.version, NULL, a.json, stdout, stderr);
-    return finish(NULL, store, status);
+    return fx_cli_finish(NULL, store, status);
 }

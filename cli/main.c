@@ -48,6 +48,28 @@ int fx_cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, FluxStore **store)
+{
+    *prog = NULL;
+    *store = NULL;
+    int status = flux_program_load(path, NULL, stderr, prog);
+    if (status != FLUX_OK)
+        return status;
+    status = flux_store_open(store_dir, stderr, store);
+    if (status != FLUX_OK) {
+        flux_program_free(*prog);
+        *prog = NULL;
+    }
+    return status;
+}
+
+int fx_cli_finish(FluxProgram *prog, FluxStore *store, int status)
+{
+    int closed = flux_store_close(store, stderr);
+    flux_program_free(prog);
+    return status != FLUX_OK ? status : closed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
