@@ -125,12 +125,19 @@ static int install(FluxProgram *fp, FluxStore *fs, const FxIntent *in, const FxG
     FxBuf smt = {0};
     fx_buf_printf(&smt, "; flux proof: %s, %s\n", fx_proof_verdict_name(p->verdict),
                   fx_smt_solver_version());
+    const char *why_not = NULL; /* the first obligation that did not hold, in words */
     fx_vec_foreach(FxObligation, o, &p->obligations)
     {
         ms += o->ms;
+        const char *r = o->verdict == FX_PROOF_PROVED ? NULL
+                        : o->counterexample                ? o->counterexample
+                                                           : o->reason;
+        if (r && !why_not)
+            why_not = r;
+        fx_buf_printf(&smt, "; obligation %s: %s (%s)%s%s\n", o->kind, o->what,
+                      fx_proof_verdict_name(o->verdict), r ? ": " : "", r ? r : "");
         if (o->smtlib)
-            fx_buf_printf(&smt, "; obligation %s: %s (%s)\n(push)\n%s(pop)\n", o->kind, o->what,
-                          fx_proof_verdict_name(o->verdict), o->smtlib);
+            fx_buf_printf(&smt, "(push)\n%s(pop)\n", o->smtlib);
     }
     fx_buf_printf(&smt, "; effect: %s is pure by construction (no state, input, output or "
                         "randomness), so a table of its results is its results\n", in->name);
@@ -149,12 +156,12 @@ static int install(FluxProgram *fp, FluxStore *fs, const FxIntent *in, const FxG
     }
     if (st == FX_OK)
         st = fx_store_add_proposal(fs->store, lineage, rule, proved ? "accepted" : "rejected",
-                                   proved ? NULL : "the prover did not prove it", NULL, proof,
+                                   proved ? NULL : why_not ? why_not : "the prover did not prove it", NULL, proof,
                                    &proposal);
     if (st == FX_OK)
-        fprintf(out, "%s: %s %s: %s (proof #%lld, %.1f ms); evidence %s\n", in->name,
+        fprintf(out, "%s: %s %s: %s (proof #%lld, %.1f ms%s%s); evidence %s\n", in->name,
                 proved ? "installed" : "rejected", cand->version, rule, (long long)proof, ms,
-                evidence);
+                proved || !why_not ? "" : ": ", proved || !why_not ? "" : why_not, evidence);
     fx_proof_free(p);
     fx_buf_free(&smt);
     return st == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
@@ -178,12 +185,14 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     } else {
         char *label = next_label(current->version);
         FxGraph *cand = fx_rule_memo_candidate(current, label);
-        char *evidence = fx_xasprintf("{\"expr\": \"%s\", \"calls\": %llu, \"distinct\": %llu%s}",
-                                      expr, (unsigned long long)ev.calls,
-                                      (unsigned long long)ev.distinct,
-                                      ev.calls >= EVIDENCE_STEPS / 2 ? ", \"cut\": true" : "");
-        status = install(fp, fs, in, current, cand, "memoization", evidence, out);
-        free(evidence);
+        FxBuf evidence = {0};
+        fx_buf_puts(&evidence, "{\"expr\": ");
+        fx_api_json_string(expr, &evidence); /* EXPR may hold quotes: strings */
+        fx_buf_printf(&evidence, ", \"calls\": %llu, \"distinct\": %llu%s}",
+                      (unsigned long long)ev.calls, (unsigned long long)ev.distinct,
+                      ev.calls >= EVIDENCE_STEPS / 2 ? ", \"cut\": true" : "");
+        status = install(fp, fs, in, current, cand, "memoization", fx_buf_str(&evidence), out);
+        fx_buf_free(&evidence);
         fx_graph_free(cand);
         free(label);
     }

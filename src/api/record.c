@@ -3,6 +3,7 @@
  * command line says, attaching it to a program, and the two listings,
  * `flux traces` and `flux history`.
  */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,10 +115,13 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
 char *fx_api_json_text(const char *json, const char *key)
 {
     char *f = fx_api_json_field(json, key);
-    size_t n = f ? strlen(f) : 0;
-    if (n >= 2 && f[0] == '"' && f[n - 1] == '"') {
-        memmove(f, f + 1, n - 2);
-        f[n - 2] = '\0';
+    if (f && f[0] == '"') { /* a string: its escapes decoded */
+        json_t *j = json_loads(f, JSON_DECODE_ANY, NULL);
+        if (json_is_string(j)) {
+            free(f);
+            f = fx_xstrdup(json_string_value(j));
+        }
+        json_decref(j);
     }
     return f ? f : fx_xstrdup("-");
 }

@@ -51,6 +51,21 @@ case $out in *"lattice: installed v2"*) ;; *) fail "lattice: $out" ;; esac
 got=$("$FLUX" run "$tmp/grid.flux" 'lattice(40, 40)' --max-steps 60000) || fail "lattice v2"
 [ "$got" = 107507208733336176461620 ] || fail "lattice(40, 40) = $got"
 
+# A rewrite the prover cannot check is rejected with the reason, never
+# installed; an EXPR with quotes still makes valid JSON evidence.
+cat > "$tmp/s.flux" <<'FLUX'
+intent tally(s: String, n: Natural) -> Natural:
+    constraints:
+        - tally(s, 0) = len(s)
+        - tally(s, 1) = len(s)
+        - tally(s, n) = tally(s, n-1) + tally(s, n-2)
+FLUX
+"$FLUX" run "$tmp/s.flux" 'tally("a\"b", 12)' --no-learn >/dev/null || fail "tally run"
+out=$("$FLUX" optimize "$tmp/s.flux")
+case $out in *"tally: rejected v2: memoization (proof #"*"ms: "*) ;; *) fail "tally: $out" ;; esac
+"$FLUX" history "$tmp/s.flux" | grep -q 'tally v2' && fail "a rejected rewrite was installed"
+"$FLUX" proofs "$tmp/s.flux" | grep -q 'memoization for `tally`: rejected' || fail "tally proposal"
+
 "$FLUX" run "$root/examples/sort.flux" 'sort([3, 1, 2])' >/dev/null || fail "sort run"
 out=$("$FLUX" optimize "$root/examples/sort.flux")
 case $out in *"v1 stays: memoization does not apply"*) ;; *) fail "sort: $out" ;; esac
