@@ -276,6 +276,8 @@ int flux_history(FluxStore *fs, FluxProgram *fp, const char *intent, int json, F
 FxVersionOrigin fx_api_origin(FluxProgram *fp, const FxIntent *in, const FxGraph *g)
 {
     FxVersionOrigin o = {0};
+    if (!strcmp(g->version, "v1"))
+        return o; /* the naive graph: no rewrite made it, and no store read is needed */
     FxRows rows = {0};
     char hash[17];
     fx_api_lineage_hash(in, hash);
