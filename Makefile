@@ -32,7 +32,7 @@ LIB_SRC  := $(sort $(wildcard src/*/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 GEN_SRC  := $(BUILD)/gen/prelude_src.c
 GEN_OBJ  := $(BUILD)/obj/gen/prelude_src.o $(BUILD)/obj/gen/schema_src.o \
-            $(BUILD)/obj/gen/migrate_1_2_src.o
+            $(BUILD)/obj/gen/migrate_1_2_src.o $(BUILD)/obj/gen/migrate_2_3_src.o
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
@@ -69,6 +69,10 @@ $(BUILD)/gen/schema_src.c: src/trace/schema.sql $(BUILD)/embed
 $(BUILD)/gen/migrate_1_2_src.c: src/trace/migrate_1_2.sql $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_migrate_1_2_sql $< > $@
+
+$(BUILD)/gen/migrate_2_3_src.c: src/trace/migrate_2_3.sql $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed fx_migrate_2_3_sql $< > $@
 
 $(BUILD)/libflux.a: $(LIB_OBJ)
 	@rm -f $@

@@ -2,13 +2,22 @@
    check.sh compiles this file last and fails unless each theorem below is
    "Closed under the global context", i.e. depends on no unproved
    statement at all.  Add new main theorems here. *)
-From Flux Require LinRec Sieve SortUnique.
+From Flux Require LinRec LinRecPoly Sieve SortUnique.
 
 Print Assumptions Flux.LinRec.companion_step.
 Print Assumptions Flux.LinRec.companion_power.
 Print Assumptions Flux.LinRec.fastpow_correct.
 Print Assumptions Flux.LinRec.companion_fastpow.
 Print Assumptions Flux.LinRec.companion_power_2.
+Print Assumptions Flux.LinRecPoly.r0_for.
+Print Assumptions Flux.LinRecPoly.for_shift.
+Print Assumptions Flux.LinRecPoly.for_iter.
+Print Assumptions Flux.LinRecPoly.for_mul.
+Print Assumptions Flux.LinRecPoly.rpow_for.
+Print Assumptions Flux.LinRecPoly.fiduccia_correct.
+Print Assumptions Flux.LinRecPoly.rloop_eq.
+Print Assumptions Flux.LinRecPoly.rloop_for.
+Print Assumptions Flux.LinRecPoly.fiduccia_loop_correct.
 Print Assumptions Flux.Sieve.sieve_correct.
 Print Assumptions Flux.Sieve.sieve_sorted.
 Print Assumptions Flux.Sieve.composite_has_small_factor.

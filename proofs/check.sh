@@ -8,9 +8,9 @@ set -u
 cd "$(dirname "$0")" || exit 1
 command -v coqc >/dev/null 2>&1 || { echo "proofs: coqc not found on PATH" >&2; exit 2; }
 
-# Library files in dependency order (they do not depend on each other yet);
+# Library files in dependency order (LinRecPoly.v needs LinRec.v);
 # Assumptions.v comes last.
-FILES="LinRec.v Sieve.v SortUnique.v"
+FILES="LinRec.v LinRecPoly.v Sieve.v SortUnique.v"
 
 for f in $FILES; do
     coqc -Q . Flux "$f" || { echo "proofs: $f does not compile" >&2; exit 1; }

@@ -157,6 +157,7 @@ void flux_program_free(FluxProgram *fp)
         return;
     fx_runtime_free(fp->rt);
     fx_vec_free(&fp->versions);
+    fx_vec_free(&fp->models);
     free(fp->last_expr);
     fx_value_release(fp->last_value);
     fx_proof_cache_free(fp->proof_cache);

@@ -7,6 +7,7 @@
 
 #include "exec/interp.h"
 #include "flux.h"
+#include "opt/cost.h"
 #include "lang/program.h"
 #include "trace/store.h"
 
@@ -19,6 +20,13 @@ typedef struct FxKnownVersion {
     int64_t lineage, version;
 } FxKnownVersion;
 
+/* The cost models of a version's kernel variants ([0] loop, [1] power). */
+typedef struct FxVariantModels {
+    const FxGraph *graph; /* the installed version they belong to */
+    FxCostModel model[2];
+    bool has[2];
+} FxVariantModels;
+
 struct FluxProgram {
     FxDiag diag;
     FxProgram *prog;
@@ -29,6 +37,7 @@ struct FluxProgram {
      * version are made once, not at every run */
     FX_VEC(FxKnownVersion) versions;
     struct FxProofCache *proof_cache; /* verdicts by obligation, for this program's life */
+    FX_VEC(FxVariantModels) models;   /* of the installed versions with variants */
     /* the last successful run, for flux_record_last */
     char *last_expr;
     FxValue last_value;
@@ -88,5 +97,41 @@ void fx_api_keep_row(void *ctx, const char *json);
 int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
+
+/* ---- traces (traces.c) ---- */
+
+/* One recorded run, as the analyzer sees it. */
+typedef struct FxTrace {
+    char version[16];    /* "v2" */
+    double size;         /* of the input: see traces.c */
+    double ms;
+    uint32_t variant;    /* FX_VARIANT_* the kernel ran, or 0 */
+    uint64_t input_hash;
+    char *input, *expr;  /* the input as JSON, and the EXPR */
+} FxTrace;
+typedef struct FxTraces {
+    FX_VEC(FxTrace) v; /* newest first */
+} FxTraces;
+/* The newest `limit` runs of a lineage. */
+FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
+                       FxTraces *out);
+void fx_api_traces_free(FxTraces *t);
+
+/* ---- variants (variants.c) ---- */
+
+/* The runtime's chooser (exec/interp.h) for the program's versions. */
+void fx_api_choose_variant(void *ctx, const FxGraph *g, uint64_t n, bool top,
+                           FxVariantChoice *out);
+/* Loads a version's models (its store JSON) for the chooser. */
+void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json);
+/* Models to and from their JSON (caller frees the text). */
+char *fx_api_models_json(const FxVariantModels *vm);
+bool fx_api_models_read(const char *text, FxVariantModels *vm);
+/* The best of a few timings of g's kernel variant at n, in ms; -1 when it
+ * did not finish within cap_ms. */
+double fx_api_time_kernel(const FxGraph *g, uint32_t variant, uint64_t n, double cap_ms);
+/* Fits both variants' models by timing them on sizes 16, 32, ... up to
+ * 4 * max_size (at least 1024); false when one could not be fitted. */
+bool fx_api_measure_kernels(const FxGraph *g, double max_size, FxVariantModels *out);
 
 #endif

@@ -150,6 +150,15 @@ static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
     if (g->kernel && !strcmp(g->kernel, "memo"))
         leaf(t, "each distinct call's result is kept in a table and answered from it when "
                 "asked again");
+    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+        FxBuf rec = {0};
+        fx_graph_print_recurrence(g, &rec);
+        char *how = fx_xasprintf("computes the certified recurrence directly: %s",
+                                 fx_buf_str(&rec) + 2);
+        leaf(t, how);
+        free(how);
+        fx_buf_free(&rec);
+    }
     if (switches) {
         char *why_switch = fx_xasprintf("runaway protection: %s", switches);
         leaf(t, why_switch);
@@ -177,8 +186,21 @@ static const FxConstraint *otherwise_equation(const FxIntent *in)
     return NULL;
 }
 
-static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in)
+static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in,
+                              const FxVariantChoice *choice)
 {
+    if (choice) {
+        branch(t, "decisions", "the variant its own call ran");
+        char *line = fx_xasprintf("variant %s: %s", fx_graph_variant_name(choice->variant),
+                                  choice->why);
+        leaf(t, line);
+        json_key(t, "decisions");
+        fx_buf_puts(&t->json, "[");
+        json_list_item(&t->json, true, line);
+        fx_buf_puts(&t->json, "]");
+        free(line);
+        return;
+    }
     branch(t, "decisions", tr->n_decisions ? "the branches its own call took" : "none: "
                                                   "nothing to choose between");
     json_key(t, "decisions");
@@ -447,7 +469,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
         explain_version(&t, top, &origin, fx_runtime_switches(rt), r.execution_id);
-        explain_decisions(&t, &tr, in);
+        explain_decisions(&t, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL);
         explain_proofs(&t, in, &origin);
         fx_api_origin_free(&origin);
         /* the intent's own value, for the checks (EXPR may index it) */

@@ -1,26 +1,59 @@
 /*
- * optimize.c: one round of the living loop: evidence, rule, proof, install.
+ * optimize.c: one round of the living loop: evidence, rules, proof,
+ * install, and rollback.
  *
- * For each intent of the file: the newest recorded run's EXPR is run again
- * with a hook that counts the intent's calls and their distinct argument
- * tuples (under a step budget, so a round stays short); each rule that
- * matches the graph's structure and the evidence proposes a candidate; the
- * prover checks it against the current version; a proved candidate becomes
- * the lineage's next version in one store transaction per row, with its
- * parent, the rule, the proof and the evidence. A rejected one is recorded
- * as a rejected proposal. Runs never wait for this: `flux optimize` is
- * asked for, or runs after a run has printed its answer.
+ * For one intent the round reads the lineage's recorded runs (traces.c)
+ * and then, in order:
+ *   1. rollback: when the running version has been measured slower than
+ *      its parent (its times against the parent's fitted cost model, at
+ *      the same input sizes), it is rolled back and the round ends;
+ *   2. the cost models of a version with variants are refitted on its
+ *      recorded runs;
+ *   3. the rules, from the smallest departure from the running version to
+ *      the largest: memoization (the same graph and a table), recursion to
+ *      iteration (the recurrence computed by a loop), matrix power (a new
+ *      algorithm beside the loop). The first rule that applies to the
+ *      graph's structure and the evidence, whose candidate the prover
+ *      proves and whose predicted gain is at least MIN_GAIN, becomes the
+ *      next version, in one transaction per store row, with its parent,
+ *      the rule, the proof, the evidence and the predicted gain. One
+ *      rewrite a round keeps every step small, proved on its own, and
+ *      undoable on its own. A candidate the prover does not prove is
+ *      recorded as rejected, with why, and the next rule is tried.
+ * Runs never wait for a round: it runs when asked (`flux optimize`), or
+ * after a run has printed its answer (learn.c).
  */
+#include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_int.h"
+#include "exec/value_gmp.h"
 #include "graph/graph.h"
 #include "opt/rule_memo.h"
+#include "opt/rule_recurrence.h"
 #include "proof/prove.h"
 #include "proof/smt.h"
 
 #define EVIDENCE_STEPS 2000000
+#define TRACES 400          /* recorded runs a round reads */
+#define MIN_GAIN 1.25       /* predicted speed-up a rewrite must promise */
+#define ROLLBACK_RATIO 1.25 /* measured slow-down that rolls a version back */
+#define ROLLBACK_RUNS 5     /* runs of a version before it can be judged */
+
+typedef struct Round {
+    FluxProgram *fp;
+    FluxStore *fs;
+    const FxIntent *in;
+    const FxGraph *current;
+    int64_t lineage, version;
+    FxTraces tr;
+    FILE *out;
+    FxBuf stays; /* why each rule did not apply */
+} Round;
+
+/* ---- evidence of repeated work: the newest EXPR run again, counted ---- */
 
 typedef struct Counter {
     const char *intent;
@@ -72,23 +105,6 @@ static void on_call(void *ctx, const FxGraph *callee, const FxValue *args, size_
     note(c, hash_args(args, n));
 }
 
-/* The newest recorded EXPR of the intent, or NULL. Caller frees. */
-static char *newest_expr(FluxStore *fs, const char *intent)
-{
-    FxRows rows = {0};
-    char *expr = NULL;
-    if (fx_store_executions(fs->store, intent, 1, fx_api_keep_row, &rows) == FX_OK &&
-        rows.json.len)
-        expr = fx_api_json_text(rows.json.data[0], "expr");
-    fx_vec_foreach(char *, r, &rows.json) free(*r);
-    fx_vec_free(&rows.json);
-    if (expr && !strcmp(expr, "-")) {
-        free(expr);
-        expr = NULL;
-    }
-    return expr;
-}
-
 static bool gather(FluxProgram *fp, const char *intent, const char *expr, FxCallEvidence *out)
 {
     Counter c = {intent, {0, 0}, {0}};
@@ -108,95 +124,437 @@ static bool gather(FluxProgram *fp, const char *intent, const char *expr, FxCall
     return c.ev.calls > 0;
 }
 
-static char *next_label(const char *label)
-{
-    long n = label && label[0] == 'v' ? strtol(label + 1, NULL, 10) : 1;
-    return fx_xasprintf("v%ld", n + 1);
-}
+/* ---- proving and installing ---- */
 
-/* Proves the candidate and installs it, or records it rejected. */
-static int install(FluxProgram *fp, FluxStore *fs, const FxIntent *in, const FxGraph *current,
-                   FxGraph *cand, const char *rule, const char *evidence, FILE *out)
+static void proof_text(const FxProof *p, const char *effect, FxBuf *smt, double *ms,
+                       const char **why_not)
 {
-    if (!fp->proof_cache)
-        fp->proof_cache = fx_proof_cache_new();
-    FxProof *p = fx_prove_same_function(current, cand, NULL, NULL, fp->proof_cache, 5000);
-    double ms = 0;
-    FxBuf smt = {0};
-    fx_buf_printf(&smt, "; flux proof: %s, %s\n", fx_proof_verdict_name(p->verdict),
+    fx_buf_printf(smt, "; flux proof: %s, %s\n", fx_proof_verdict_name(p->verdict),
                   fx_smt_solver_version());
-    const char *why_not = NULL; /* the first obligation that did not hold, in words */
+    *ms = 0;
+    *why_not = NULL; /* the first obligation that did not hold, in words */
     fx_vec_foreach(FxObligation, o, &p->obligations)
     {
-        ms += o->ms;
+        *ms += o->ms;
         const char *r = o->verdict == FX_PROOF_PROVED ? NULL
                         : o->counterexample                ? o->counterexample
                                                            : o->reason;
-        if (r && !why_not)
-            why_not = r;
-        fx_buf_printf(&smt, "; obligation %s: %s (%s)%s%s\n", o->kind, o->what,
+        if (r && !*why_not)
+            *why_not = r;
+        fx_buf_printf(smt, "; obligation %s: %s (%s)%s%s\n", o->kind, o->what,
                       fx_proof_verdict_name(o->verdict), r ? ": " : "", r ? r : "");
         if (o->smtlib)
-            fx_buf_printf(&smt, "(push)\n%s(pop)\n", o->smtlib);
+            fx_buf_printf(smt, "(push)\n%s(pop)\n", o->smtlib);
     }
-    fx_buf_printf(&smt, "; effect: %s is pure by construction (no state, input, output or "
-                        "randomness), so a table of its results is its results\n", in->name);
-    int64_t lineage, cur_version, proof, proposal, version = 0;
+    if (effect)
+        fx_buf_printf(smt, "; effect: %s\n", effect);
+}
+
+/* Records the proof, and installs cand as the next version when proved
+ * (with its cost model, when it has one), or records it rejected. Sets
+ * *installed. */
+static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const char *effect,
+                   const char *evidence, const char *model, bool *installed)
+{
+    FxStore *st = R->fs->store;
+    FxBuf smt = {0};
+    double ms;
+    const char *why_not;
+    proof_text(p, effect, &smt, &ms, &why_not);
+    int64_t proof, proposal, version = 0;
     bool proved = p->verdict == FX_PROOF_PROVED;
-    FxStatus st = fx_api_version_of(fp, in, current, &lineage, &cur_version);
-    if (st == FX_OK)
-        st = fx_store_add_proof(fs->store, fx_buf_str(&smt), fx_proof_verdict_name(p->verdict),
-                                fx_smt_solver_version(), ms, &proof);
-    if (st == FX_OK && proved) {
+    FxStatus s = fx_store_add_proof(st, fx_buf_str(&smt), fx_proof_verdict_name(p->verdict),
+                                    fx_smt_solver_version(), ms, &proof);
+    if (s == FX_OK && proved) {
         FxBuf json = {0};
         fx_graph_print_json(cand, &json);
-        FxVersionInfo vi = {cand->version, fx_buf_str(&json), cur_version, rule, proof, evidence};
-        st = fx_store_version(fs->store, lineage, &vi, &version);
+        FxVersionInfo vi = {cand->version, fx_buf_str(&json), R->version, rule, proof, evidence};
+        s = fx_store_version(st, R->lineage, &vi, &version);
+        if (s == FX_OK && model)
+            s = fx_store_set_model(st, version, model);
         fx_buf_free(&json);
     }
-    if (st == FX_OK)
-        st = fx_store_add_proposal(fs->store, lineage, rule, proved ? "accepted" : "rejected",
-                                   proved ? NULL : why_not ? why_not : "the prover did not prove it", NULL, proof,
-                                   &proposal);
-    if (st == FX_OK)
-        fprintf(out, "%s: %s %s: %s (proof #%lld, %.1f ms%s%s); evidence %s\n", in->name,
+    if (s == FX_OK)
+        s = fx_store_add_proposal(st, R->lineage, rule, proved ? "accepted" : "rejected",
+                                  proved ? NULL : why_not ? why_not : "the prover did not prove it",
+                                  NULL, proof, &proposal);
+    if (s == FX_OK)
+        fprintf(R->out, "%s: %s %s: %s (proof #%lld, %.1f ms%s%s); evidence %s\n", R->in->name,
                 proved ? "installed" : "rejected", cand->version, rule, (long long)proof, ms,
                 proved || !why_not ? "" : ": ", proved || !why_not ? "" : why_not, evidence);
-    fx_proof_free(p);
     fx_buf_free(&smt);
-    return st == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
+    *installed = s == FX_OK && proved;
+    return s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
 }
+
+static char *next_label(Round *R)
+{
+    char *label = NULL;
+    if (fx_store_next_label(R->fs->store, R->lineage, &label) != FX_OK || !label)
+        label = fx_xstrdup("v2");
+    return label;
+}
+
+static void stays(Round *R, const char *rule, const char *why)
+{
+    fx_buf_printf(&R->stays, "%s%s does not apply (%s)", R->stays.len ? "; " : "", rule, why);
+}
+
+/* Was `rule` applied to the running version before, and rolled back? */
+static bool rolled_back_before(Round *R, const char *rule)
+{
+    FxRows rows = {0};
+    bool found = false;
+    if (fx_store_versions(R->fs->store, R->in->name, fx_api_keep_row, &rows) == FX_OK) {
+        fx_vec_foreach(char *, r, &rows.json)
+        {
+            json_t *j = json_loads(*r, JSON_DECODE_INT_AS_REAL, NULL);
+            const char *parent = json_string_value(json_object_get(j, "parent"));
+            const char *rewrite = json_string_value(json_object_get(j, "rewrite"));
+            if (json_number_value(json_object_get(j, "lineage")) == (double)R->lineage &&
+                json_is_string(json_object_get(j, "rolled_back")) && parent && rewrite &&
+                !strcmp(parent, R->current->version) && !strcmp(rewrite, rule))
+                found = true;
+            json_decref(j);
+        }
+    }
+    fx_vec_foreach(char *, r, &rows.json) free(*r);
+    fx_vec_free(&rows.json);
+    return found;
+}
+
+/* ---- rule: memoization ---- */
+
+static int try_memo(Round *R, bool *installed)
+{
+    FxCallEvidence ev = {0, 0};
+    const char *why;
+    const char *expr = R->tr.v.data[0].expr;
+    if (!gather(R->fp, R->in->name, expr, &ev)) {
+        stays(R, "memoization", "the newest run calls no intent");
+        return FLUX_OK;
+    }
+    if (!fx_rule_memo_applies(R->current, &ev, &why)) {
+        stays(R, "memoization", why);
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "memoization")) {
+        stays(R, "memoization", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    char *label = next_label(R);
+    FxGraph *cand = fx_rule_memo_candidate(R->current, label);
+    FxBuf evidence = {0};
+    fx_buf_puts(&evidence, "{\"expr\": ");
+    fx_api_json_string(expr, &evidence); /* EXPR may hold quotes: strings */
+    fx_buf_printf(&evidence, ", \"calls\": %llu, \"distinct\": %llu%s, \"predicted_gain\": %.3g}",
+                  (unsigned long long)ev.calls, (unsigned long long)ev.distinct,
+                  ev.calls >= EVIDENCE_STEPS / 2 ? ", \"cut\": true" : "",
+                  (double)ev.calls / (double)(ev.distinct ? ev.distinct : 1));
+    if (!R->fp->proof_cache)
+        R->fp->proof_cache = fx_proof_cache_new();
+    FxProof *p = fx_prove_same_function(R->current, cand, NULL, NULL, R->fp->proof_cache, 5000);
+    char *effect = fx_xasprintf("%s is pure by construction (no state, input, output or "
+                                "randomness), so a table of its results is its results",
+                                R->in->name);
+    int status = install(R, cand, p, "memoization", effect, fx_buf_str(&evidence), NULL,
+                         installed);
+    free(effect);
+    fx_proof_free(p);
+    fx_buf_free(&evidence);
+    fx_graph_free(cand);
+    free(label);
+    return status;
+}
+
+/* ---- rules: recursion to iteration, matrix power ---- */
+
+typedef struct ValueCtx {
+    FluxProgram *fp;
+    const char *intent;
+} ValueCtx;
+
+/* The running version's value at n, under a small budget. */
+static bool value_at(void *ctx, uint64_t n, mpz_t out)
+{
+    ValueCtx *c = ctx;
+    FxRuntime *rt = fx_api_runtime(c->fp);
+    FxBudgets saved_budgets = fx_budgets_default(), small = saved_budgets;
+    small.max_steps = EVIDENCE_STEPS;
+    small.max_seconds = 2;
+    fx_runtime_set_budgets(rt, small);
+    FxValue arg = fx_val_int((int64_t)n), v;
+    bool ok = fx_runtime_call(rt, c->intent, &arg, 1, &v) == FX_OK && fx_val_is_integer(v);
+    if (ok) {
+        mpz_t z;
+        fx_val_mpz_init_from(z, v);
+        mpz_set(out, z);
+        mpz_clear(z);
+        fx_value_release(v);
+    }
+    fx_runtime_set_budgets(rt, saved_budgets);
+    return ok;
+}
+
+static void certificate_json(const FxGraph *g, FxBuf *out)
+{
+    FxBuf line = {0};
+    fx_graph_print_recurrence(g, &line);
+    char *s = fx_buf_take(&line);
+    fx_api_json_string(s + 2, out); /* without the indent */
+    free(s);
+}
+
+static FxProof *prove_certificate(const FxGraph *current, const FxGraph *cand)
+{
+    FxLinRec cert = {cand->rec.order, cand->rec.coeffs, cand->rec.initial, cand->variants};
+    return fx_prove_linear_recurrence(current, &cert, NULL, NULL, 5000);
+}
+
+/* The newest run of the running version: its size and time, or NULL. */
+static const FxTrace *newest_of_current(Round *R)
+{
+    fx_vec_foreach(FxTrace, t, &R->tr.v) if (!strcmp(t->version, R->current->version)) return t;
+    return NULL;
+}
+
+static int try_iteration(Round *R, bool *installed)
+{
+    uint32_t offsets;
+    const char *why;
+    if (!fx_rule_recurrence_shape(R->current, &offsets, &why)) {
+        stays(R, "recursion to iteration", why);
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "recursion to iteration")) {
+        stays(R, "recursion to iteration", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    FxRecurrence rec;
+    ValueCtx vc = {R->fp, R->in->name};
+    if (!fx_rule_recurrence_find(offsets, value_at, &vc, &rec, &why)) {
+        stays(R, "recursion to iteration", why);
+        return FLUX_OK;
+    }
+    char *label = next_label(R);
+    FxGraph *cand = fx_rule_recurrence_candidate(R->current, &rec, FX_VARIANT_LOOP, label);
+    fx_rule_recurrence_clear(&rec);
+    const FxTrace *t = newest_of_current(R);
+    double n = t ? t->size : R->tr.v.data[0].size;
+    double was = t ? t->ms : -1, now = fx_api_time_kernel(cand, FX_VARIANT_LOOP, (uint64_t)n, 100);
+    double gain = was > 0 && now > 0 ? was / now : 0;
+    int status = FLUX_OK;
+    if (t && gain < MIN_GAIN) {
+        char *w = fx_xasprintf("the loop is predicted only %.2gx faster at n = %.0f", gain, n);
+        stays(R, "recursion to iteration", w);
+        free(w);
+    } else {
+        FxBuf evidence = {0};
+        fx_buf_puts(&evidence, "{\"certificate\": ");
+        certificate_json(cand, &evidence);
+        fx_buf_printf(&evidence, ", \"n\": %.0f, \"measured_ms\": %.4g, \"loop_ms\": %.4g", n, was,
+                      now);
+        if (gain > 0)
+            fx_buf_printf(&evidence, ", \"predicted_gain\": %.3g", gain);
+        fx_buf_puts(&evidence, "}");
+        FxProof *p = prove_certificate(R->current, cand);
+        status = install(R, cand, p, "recursion to iteration",
+                         "the loop keeps the last k values of the certified recurrence",
+                         fx_buf_str(&evidence), NULL, installed);
+        fx_proof_free(p);
+        fx_buf_free(&evidence);
+    }
+    fx_graph_free(cand);
+    free(label);
+    return status;
+}
+
+static double largest_size(const Round *R)
+{
+    double m = 0;
+    fx_vec_foreach(FxTrace, t, &R->tr.v) m = fmax(m, t->size);
+    return m;
+}
+
+static int try_power(Round *R, bool *installed)
+{
+    const FxGraph *g = R->current;
+    if (!g->kernel || strcmp(g->kernel, "recurrence")) {
+        stays(R, "matrix power", "the version is not a recurrence kernel yet");
+        return FLUX_OK;
+    }
+    if (g->variants & FX_VARIANT_POWER) {
+        stays(R, "matrix power", "the version holds the power already");
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "matrix power")) {
+        stays(R, "matrix power", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    double n = largest_size(R);
+    FxVariantModels vm;
+    if (!fx_api_measure_kernels(g, n, &vm)) {
+        stays(R, "matrix power", "the variants could not be measured");
+        return FLUX_OK;
+    }
+    double loop = fx_cost_predict(&vm.model[0], n), power = fx_cost_predict(&vm.model[1], n);
+    double gain = loop / power;
+    if (gain < MIN_GAIN) {
+        char *w = fx_xasprintf("at the largest n seen, %.0f, the power is predicted %.2gx the "
+                               "loop's speed", n, gain);
+        stays(R, "matrix power", w);
+        free(w);
+        return FLUX_OK;
+    }
+    char *label = next_label(R);
+    FxGraph *cand = fx_rule_recurrence_candidate(g, &g->rec, FX_VARIANT_LOOP | FX_VARIANT_POWER,
+                                                 label);
+    char *model = fx_api_models_json(&vm);
+    FxBuf evidence = {0};
+    fx_buf_puts(&evidence, "{\"certificate\": ");
+    certificate_json(cand, &evidence);
+    fx_buf_printf(&evidence, ", \"largest_n\": %.0f, \"loop_ms\": %.4g, \"power_ms\": %.4g, "
+                  "\"predicted_gain\": %.3g, \"models\": %s}", n, loop, power, gain, model);
+    FxProof *p = prove_certificate(g, cand);
+    int status = install(R, cand, p, "matrix power",
+                         "the loop stays as a variant; a cost model picks one per call",
+                         fx_buf_str(&evidence), model, installed);
+    fx_proof_free(p);
+    fx_buf_free(&evidence);
+    free(model);
+    fx_graph_free(cand);
+    free(label);
+    return status;
+}
+
+/* ---- rollback, and refitting the models ---- */
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Points of one version's runs (of one variant, unless 0). */
+static size_t points_of(const Round *R, const char *label, uint32_t variant, FxCostPoint *pts,
+                        size_t cap)
+{
+    size_t n = 0;
+    fx_vec_foreach(FxTrace, t, &R->tr.v) if (n < cap && !strcmp(t->version, label) &&
+                                               (!variant || t->variant == variant))
+            pts[n++] = (FxCostPoint){t->size, t->ms};
+    return n;
+}
+
+/* Rolls the running version back when its runs were slower than its
+ * parent's model predicts at the same sizes (sizes the parent was measured
+ * near: a model is not trusted far beyond its points). */
+static int maybe_roll_back(Round *R, bool *rolled)
+{
+    *rolled = false;
+    FxVersionOrigin o = fx_api_origin(R->fp, R->in, R->current);
+    if (!o.parent) {
+        fx_api_origin_free(&o);
+        return FLUX_OK;
+    }
+    FxCostPoint mine[TRACES], theirs[TRACES];
+    size_t n_mine = points_of(R, R->current->version, 0, mine, TRACES);
+    size_t n_theirs = points_of(R, o.parent, 0, theirs, TRACES);
+    FxCostModel parent;
+    int status = FLUX_OK;
+    if (n_mine >= ROLLBACK_RUNS && n_theirs >= 3 && fx_cost_fit(theirs, n_theirs, &parent)) {
+        double ratios[TRACES];
+        size_t k = 0;
+        for (size_t i = 0; i < n_mine; i++)
+            if (mine[i].size <= 2 * parent.max_size)
+                ratios[k++] = mine[i].ms / fx_cost_predict(&parent, mine[i].size);
+        if (k >= ROLLBACK_RUNS) {
+            qsort(ratios, k, sizeof(double), compare_double);
+            double median = ratios[k / 2];
+            if (median > ROLLBACK_RATIO) {
+                char *why = fx_xasprintf("measured %.2gx slower than %s (median of %zu runs "
+                                         "against %s's fitted %s model over %zu runs)",
+                                         median, o.parent, k, o.parent,
+                                         fx_cost_class_name(parent.klass), n_theirs);
+                int64_t proposal;
+                FxStatus s = fx_store_roll_back(R->fs->store, R->version, why);
+                if (s == FX_OK)
+                    s = fx_store_add_proposal(R->fs->store, R->lineage, "rollback", "accepted",
+                                              why, NULL, 0, &proposal);
+                if (s == FX_OK)
+                    fprintf(R->out, "%s: rolled back %s to %s: %s\n", R->in->name,
+                            R->current->version, o.parent, why);
+                status = s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
+                *rolled = s == FX_OK;
+                free(why);
+            }
+        }
+    }
+    fx_api_origin_free(&o);
+    return status;
+}
+
+/* A version with variants: each variant's model refitted on its recorded
+ * runs once it has enough of them. */
+static int refit_models(Round *R)
+{
+    const FxGraph *g = R->current;
+    if ((g->variants & (FX_VARIANT_LOOP | FX_VARIANT_POWER)) != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
+        return FLUX_OK;
+    char *old = NULL;
+    FxVariantModels vm;
+    if (fx_store_model(R->fs->store, R->version, &old) != FX_OK || !fx_api_models_read(old, &vm)) {
+        free(old);
+        return FLUX_OK;
+    }
+    free(old);
+    bool changed = false;
+    for (int k = 0; k < 2; k++) {
+        FxCostPoint pts[TRACES];
+        size_t n = points_of(R, g->version, k ? FX_VARIANT_POWER : FX_VARIANT_LOOP, pts, TRACES);
+        FxCostModel m;
+        if (n >= 4 && fx_cost_fit(pts, n, &m)) {
+            vm.model[k] = m;
+            vm.has[k] = changed = true;
+        }
+    }
+    if (!changed)
+        return FLUX_OK;
+    char *json = fx_api_models_json(&vm);
+    FxStatus s = fx_store_set_model(R->fs->store, R->version, json);
+    if (s == FX_OK)
+        fprintf(R->out, "%s: %s's cost models refitted on its runs: %s\n", R->in->name,
+                g->version, json);
+    free(json);
+    return s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
+}
+
+/* ---- the round ---- */
 
 static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, FILE *out)
 {
-    const FxGraph *current = fx_runtime_graph(fx_api_runtime(fp), in->name);
-    char *expr = newest_expr(fs, in->name);
-    FxCallEvidence ev = {0, 0};
-    if (!expr || !gather(fp, in->name, expr, &ev)) {
-        fprintf(out, "%s: %s stays: no recorded run to learn from\n", in->name, current->version);
-        free(expr);
+    Round R = {fp, fs, in, fx_runtime_graph(fx_api_runtime(fp), in->name), 0, 0, {{0}}, out, {0}};
+    int status = FLUX_OK;
+    if (fx_api_version_of(fp, in, R.current, &R.lineage, &R.version) != FX_OK ||
+        fx_api_traces(fs, in->name, R.lineage, TRACES, &R.tr) != FX_OK)
+        return FLUX_ERR_STORE;
+    if (R.tr.v.len == 0) {
+        fprintf(out, "%s: %s stays: no recorded run to learn from\n", in->name,
+                R.current->version);
+        fx_api_traces_free(&R.tr);
         return FLUX_OK;
     }
-    const char *why;
-    int status = FLUX_OK;
-    if (!fx_rule_memo_applies(current, &ev, &why)) {
-        fprintf(out, "%s: %s stays: memoization does not apply (%s)\n", in->name,
-                current->version, why);
-    } else {
-        char *label = next_label(current->version);
-        FxGraph *cand = fx_rule_memo_candidate(current, label);
-        FxBuf evidence = {0};
-        fx_buf_puts(&evidence, "{\"expr\": ");
-        fx_api_json_string(expr, &evidence); /* EXPR may hold quotes: strings */
-        fx_buf_printf(&evidence, ", \"calls\": %llu, \"distinct\": %llu%s}",
-                      (unsigned long long)ev.calls, (unsigned long long)ev.distinct,
-                      ev.calls >= EVIDENCE_STEPS / 2 ? ", \"cut\": true" : "");
-        status = install(fp, fs, in, current, cand, "memoization", fx_buf_str(&evidence), out);
-        fx_buf_free(&evidence);
-        fx_graph_free(cand);
-        free(label);
-    }
-    free(expr);
+    bool done = false;
+    status = maybe_roll_back(&R, &done);
+    if (!done && status == FLUX_OK)
+        status = refit_models(&R);
+    int (*rules[])(Round *, bool *) = {try_memo, try_iteration, try_power};
+    for (size_t i = 0; !done && status == FLUX_OK && i < FX_ARRAY_LEN(rules); i++)
+        status = rules[i](&R, &done);
+    if (!done && status == FLUX_OK)
+        fprintf(out, "%s: %s stays: %s\n", in->name, R.current->version, fx_buf_str(&R.stays));
+    fx_buf_free(&R.stays);
+    fx_api_traces_free(&R.tr);
     return status;
 }
 

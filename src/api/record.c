@@ -65,8 +65,14 @@ static void use_newest_versions(FluxProgram *fp, FluxStore *fs)
             fx_store_latest_version(fs->store, lineage, &version, &label, &json) == FX_OK &&
             strcmp(label, "v1") != 0) {
             FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
-            if (g && !fx_runtime_use_graph(rt, g))
+            if (g && !fx_runtime_use_graph(rt, g)) {
                 fx_graph_free(g);
+            } else if (g && g->variants & (g->variants - 1)) { /* more than one: a choice */
+                char *model = NULL;
+                if (fx_store_model(fs->store, version, &model) == FX_OK && model)
+                    fx_api_models_attach(fp, g, model);
+                free(model);
+            }
         }
         free(label);
         free(json);
@@ -78,6 +84,7 @@ void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
     fp->store = fs;
     fp->keep_values = keep_values != 0;
     fp->versions.len = 0; /* ids of another store mean nothing here */
+    fp->models.len = 0;
     if (fs)
         use_newest_versions(fp, fs);
 }

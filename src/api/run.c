@@ -144,6 +144,7 @@ static bool has_checks(const FxGraph *g)
 typedef struct VersionStory {
     char *reason, *verified, *optimizations, *proof_ids, *proof_id;
     const char *switches; /* decided while running (runaway protection), or NULL */
+    const FxVariantChoice *choice; /* the kernel variant the call ran, or NULL */
 } VersionStory;
 
 static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
@@ -176,6 +177,7 @@ static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
         vs.proof_id = fx_xstrdup("null");
     }
     fx_api_origin_free(&o);
+    vs.choice = g && g->kernel ? fx_runtime_top_choice(fx_api_runtime(fp)) : NULL;
     if ((vs.switches = fx_runtime_switches(fx_api_runtime(fp)))) {
         char *v = fx_xasprintf("%s; results answered from a table switched on mid-run, sound as "
                                "the intent is pure", vs.verified);
@@ -212,6 +214,14 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
         fx_buf_puts(out, ", {\"decision\": \"runaway protection\", \"reason\": ");
         fx_api_json_string(vs->switches, out);
         fx_buf_puts(out, ", \"proof_id\": null}");
+    }
+    if (vs->choice) {
+        fx_buf_printf(out, ", {\"decision\": \"variant %s\", \"reason\": ",
+                      fx_graph_variant_name(vs->choice->variant));
+        fx_api_json_string(vs->choice->why, out);
+        if (vs->choice->predicted_gain > 0)
+            fx_buf_printf(out, ", \"predicted_gain\": %.3g", vs->choice->predicted_gain);
+        fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
     }
     fx_buf_puts(out, "]");
     free(what);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "interp_int.h"
+#include "linrec.h"
 
 typedef struct Compiler {
     FxRuntime *rt;
@@ -597,6 +598,13 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
         C.reg_of[i] = FX_NO_REG;
     f->g = g;
     f->memo = g->kernel && !strcmp(g->kernel, "memo");
+    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+        f->rec = fx_xcalloc(1, sizeof(*f->rec));
+        if (!fx_linrec_init(f->rec, g->rec.order, g->rec.coeffs, g->rec.initial)) {
+            free(f->rec); /* read.c checked it: cannot happen; the nodes still define f */
+            f->rec = NULL;
+        }
+    }
     f->memo_able = fx_graph_calls_itself(g) && fx_graph_args_key_a_table(g);
     f->natural_param = fx_xcalloc(g->n_params + 1, sizeof(bool));
     for (uint32_t i = 0; i < g->n_params; i++)
@@ -642,6 +650,10 @@ void fx_func_free(FxFunc *f)
     if (f->memo) /* only then is f->g sure to be alive: an EXPR's graph is freed first */
         fx_memo_free(&f->table, f->g->n_params);
     free(f->sample);
+    if (f->rec) {
+        fx_linrec_clear(f->rec);
+        free(f->rec);
+    }
     if (f->owns_graph)
         fx_graph_free((FxGraph *)f->g);
     free(f);

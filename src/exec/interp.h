@@ -84,6 +84,25 @@ void fx_runtime_set_runaway_protection(FxRuntime *rt, bool on);
  * table by runaway protection, with the evidence), or NULL: none. */
 const char *fx_runtime_switches(const FxRuntime *rt);
 
+/* Which variant of a "recurrence" kernel (graph.h: FX_VARIANT_*) runs a
+ * call, and why: the cost model's decision, kept for the record. */
+typedef struct FxVariantChoice {
+    uint32_t variant;
+    double predicted_gain; /* the next best variant's predicted time over this one's; 0: none */
+    bool explore;          /* run to measure it, not because it is predicted fastest */
+    char why[200];
+} FxVariantChoice;
+/* Picks the variant for a call with argument n among g->variants; top says
+ * the call is the expression's own. Must fill out->variant. */
+typedef void (*FxVariantChooser)(void *ctx, const FxGraph *g, uint64_t n, bool top,
+                                 FxVariantChoice *out);
+/* Without a chooser: the one variant a version holds, or the power from
+ * n >= FX_POWER_FROM on (measured on this machine's GMP, docs/executor.md). */
+#define FX_POWER_FROM 200
+void fx_runtime_set_chooser(FxRuntime *rt, FxVariantChooser fn, void *ctx);
+/* The choice made for the last run's own call of a kernel, or NULL. */
+const FxVariantChoice *fx_runtime_top_choice(const FxRuntime *rt);
+
 /* Zeroes every execution counter, so that the next run's counts are its own. */
 void fx_runtime_reset_counts(FxRuntime *rt);
 

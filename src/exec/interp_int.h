@@ -95,6 +95,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args);
 
 struct FxFunc {
     const FxGraph *g;
+    struct FxLinRecSpec *rec; /* kernel "recurrence": the certificate, ready to run; else NULL */
     bool memo;           /* calls look in the table first: the graph's kernel is "memo",
                           * or the run switched it on (runaway protection) */
     FxMemoTable table;

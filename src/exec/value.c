@@ -32,6 +32,7 @@
  * There is no global mutable state; GMP temporaries are locals.
  */
 #include "value.h"
+#include "value_gmp.h"
 
 #include <errno.h>
 #include <gmp.h>
@@ -189,6 +190,16 @@ static void mpz_init_from(mpz_t out, FxValue v)
         mpz_init_set(out, v.u.obj->u.big);
     else
         mpz_init_set_si(out, v.u.i);
+}
+
+FxValue fx_val_int_take_mpz(mpz_t z)
+{
+    return int_take_mpz(z);
+}
+
+void fx_val_mpz_init_from(mpz_t out, FxValue v)
+{
+    mpz_init_from(out, v);
 }
 
 FxValue fx_val_int_text(const char *decimal)

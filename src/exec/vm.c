@@ -30,6 +30,8 @@
 #include "data.h"
 #include "graph/lower.h"
 #include "interp_int.h"
+#include "linrec.h"
+#include "value_gmp.h"
 
 /* Where a call returns to: the caller's function, code and registers, and
  * the register that receives the value. */
@@ -73,6 +75,10 @@ struct FxRuntime {
     struct timespec started;
     char switches[512]; /* this run's mid-run decisions, for the record */
     bool no_runaway;    /* run exactly the versions installed: no mid-run switch */
+    FxVariantChooser chooser;
+    void *chooser_ctx;
+    FxVariantChoice top_choice; /* for the expression's own call of a kernel */
+    bool has_top_choice;
     char error[1024];
 };
 
@@ -620,6 +626,7 @@ static void finish_stats(FxRuntime *rt, uint64_t used, uint64_t calls, uint64_t 
 
 static void drop_top_call(FxRuntime *rt)
 {
+    rt->has_top_choice = false;
     fx_vec_foreach(FxValue, v, &rt->top_args) fx_value_release(*v);
     rt->top_args.len = 0;
     rt->top_callee = NULL;
@@ -716,6 +723,66 @@ static void watch_for_runaway(FxRuntime *rt, FxFunc *f, const FxValue *args, uin
     f->watched = f->sampled = f->sample_distinct = 0;
     if (f->watch_more < (1ULL << 40))
         f->watch_more = 2 * f->watch_more + RUNAWAY_AFTER;
+}
+
+/* ---- the recurrence kernel ---- */
+
+void fx_runtime_set_chooser(FxRuntime *rt, FxVariantChooser fn, void *ctx)
+{
+    rt->chooser = fn;
+    rt->chooser_ctx = ctx;
+}
+
+const FxVariantChoice *fx_runtime_top_choice(const FxRuntime *rt)
+{
+    return rt->has_top_choice ? &rt->top_choice : NULL;
+}
+
+static void default_choice(const FxGraph *g, uint64_t n, FxVariantChoice *c)
+{
+    if (g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER)) {
+        c->variant = g->variants & FX_VARIANT_POWER ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
+        snprintf(c->why, sizeof(c->why), "the only variant of %s", g->version);
+        return;
+    }
+    c->variant = n >= FX_POWER_FROM ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
+    snprintf(c->why, sizeof(c->why), "n = %llu %s %d, the built-in crossover (no cost model yet)",
+             (unsigned long long)n, n >= FX_POWER_FROM ? ">=" : "<", FX_POWER_FROM);
+}
+
+static bool kernel_keep_going(void *ctx)
+{
+    return slow_budgets_ok(ctx);
+}
+
+/* f(n) by f's recurrence kernel, in the variant chosen for this call.
+ * False with rt->error set when a budget stopped it. */
+static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxValue *out)
+{
+    FxVariantChoice c = {0};
+    if (rt->chooser)
+        rt->chooser(rt->chooser_ctx, f->g, n, top, &c);
+    if (!(c.variant & f->g->variants))
+        default_choice(f->g, n, &c);
+    if (top) {
+        rt->top_choice = c;
+        rt->has_top_choice = true;
+    }
+    int64_t small;
+    if (c.variant == FX_VARIANT_LOOP && fx_linrec_loop_small(f->rec, n, &small)) {
+        *out = fx_val_int(small);
+        return true;
+    }
+    mpz_t z;
+    mpz_init(z);
+    bool ok = c.variant == FX_VARIANT_LOOP ? fx_linrec_loop(f->rec, n, z, kernel_keep_going, rt)
+                                           : fx_linrec_power(f->rec, n, z, kernel_keep_going, rt);
+    if (!ok) {
+        mpz_clear(z);
+        return false;
+    }
+    *out = fx_val_int_take_mpz(z);
+    return true;
 }
 
 /* ---- memoized functions ---- */
@@ -1077,6 +1144,23 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
+            if (callee->rec && R[I->b].kind == FX_VAL_INT && R[I->b].u.i >= 0) {
+                FxValue v;
+                if (nframes == 1)
+                    note_top_call(rt, callee, R + I->b, I->c);
+                if (!run_recurrence(rt, callee, (uint64_t)R[I->b].u.i, nframes == 1, &v))
+                    goto error;
+                if (hooked && rt->hooks.on_call)
+                    rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
+                if (nframes == 1) {
+                    fx_value_retain(v);
+                    fx_value_release(rt->top_result);
+                    rt->top_result = v;
+                }
+                calls++;
+                put(&R[I->d], v);
+                NEXT;
+            }
             if (callee->memo) { /* a result computed before is the result */
                 const FxMemoEntry *hit = memo_find(&callee->table, R + I->b, I->c,
                                                    args_hash(R + I->b, I->c));

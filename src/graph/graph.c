@@ -157,8 +157,26 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
     }
     c->root = g->root;
     c->kernel = fx_graph_intern(c, g->kernel);
+    if (g->kernel && !strcmp(g->kernel, "recurrence"))
+        fx_graph_set_recurrence(c, &g->rec, g->variants);
     fx_graph_freeze(c);
     return c;
+}
+
+const char *fx_graph_variant_name(uint32_t variant)
+{
+    return variant == FX_VARIANT_POWER ? "power" : variant == FX_VARIANT_LOOP ? "loop" : "?";
+}
+
+void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants)
+{
+    g->kernel = fx_graph_intern(g, "recurrence");
+    g->rec.order = rec->order;
+    for (uint32_t i = 0; i < rec->order; i++) {
+        g->rec.coeffs[i] = rec->coeffs[i];
+        g->rec.initial[i] = fx_graph_intern(g, rec->initial[i]);
+    }
+    g->variants = variants;
 }
 
 /* Slots bound by node n for its lazy inputs. */

@@ -82,6 +82,24 @@ typedef enum {
     FX_FOLD_COLLECT, /* the list of bodies whose filter holds */
 } FxFoldKind;
 
+/* The certificate of a linear recurrence with constant coefficients:
+ * f(n) = c_1 f(n-1) + ... + c_k f(n-k) for n >= k, and f(i) = initial[i]
+ * for i < k. It is what the "recurrence" kernel computes and what its
+ * proof (fx_prove_linear_recurrence) checked against the equations. */
+#define FX_RECURRENCE_MAX_ORDER 8
+typedef struct FxRecurrence {
+    uint32_t order;
+    int64_t coeffs[FX_RECURRENCE_MAX_ORDER];
+    const char *initial[FX_RECURRENCE_MAX_ORDER]; /* decimal, arena strings */
+} FxRecurrence;
+
+/* The algorithms a "recurrence" kernel holds, one per bit: the cost model
+ * picks one per call among those the version holds. */
+enum {
+    FX_VARIANT_LOOP = 1,  /* O(n) steps over the last k values */
+    FX_VARIANT_POWER = 2, /* O(log n): the companion matrix's power */
+};
+
 /* Where a node came from: a source span, or a rewrite's name. */
 typedef struct FxOrigin {
     const char *file; /* NULL when none */
@@ -112,8 +130,12 @@ typedef struct FxGraph {
     uint32_t n_nodes, cap_nodes;
     FxNodeId root;
     /* a kernel wrapped around the whole function: "memo" (results kept by
-     * argument, for a pure function with repeated sub-calls), or NULL */
+     * argument, for a pure function with repeated sub-calls), "recurrence"
+     * (a linear recurrence computed by the variants below, the nodes kept
+     * as its definition), or NULL */
     const char *kernel;
+    FxRecurrence rec;  /* kernel "recurrence" */
+    uint32_t variants; /* kernel "recurrence": FX_VARIANT_* bits */
     bool frozen;
 } FxGraph;
 
@@ -152,6 +174,11 @@ bool fx_graph_args_key_a_table(const FxGraph *g);
  * version of the one it rewrites. Caller frees. */
 FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *version);
 
+/* "loop", "power": the name of one variant bit. */
+const char *fx_graph_variant_name(uint32_t variant);
+/* Sets g's kernel to "recurrence" with certificate rec and the variants. */
+void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants);
+
 /* Checks the invariants above; returns false and a message on violation. */
 bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len);
 
@@ -165,6 +192,9 @@ const char *fx_graph_fold_name(FxFoldKind k);
 void fx_graph_print_text(const FxGraph *g, FxBuf *out);
 void fx_graph_print_dot(const FxGraph *g, FxBuf *out);
 void fx_graph_print_json(const FxGraph *g, FxBuf *out);
+/* A "recurrence" kernel's certificate and variants, in one line:
+ * "  fib(n) = fib(n-1) + fib(n-2) for n >= 2; fib(0) = 0, fib(1) = 1; variants loop" */
+void fx_graph_print_recurrence(const FxGraph *g, FxBuf *out);
 /* SVG drawn by Graphviz; false with a reason when Graphviz fails. */
 bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len);
 /* Returns a new frozen graph, or NULL with a message in why. */

@@ -67,6 +67,10 @@ void fx_graph_print_text(const FxGraph *g, FxBuf *out)
     if (g->kernel)
         fx_buf_printf(out, " [kernel %s]", g->kernel);
     fx_buf_putc(out, '\n');
+    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+        fx_graph_print_recurrence(g, out);
+        fx_buf_putc(out, '\n');
+    }
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const FxNode *n = &g->nodes[i];
         size_t start = out->len;
@@ -158,6 +162,46 @@ static json_t *node_json(const FxNode *n, uint32_t id)
     return j;
 }
 
+void fx_graph_print_recurrence(const FxGraph *g, FxBuf *out)
+{
+    const char *f = g->intent, *n = g->n_params ? g->param_names[0] : "n";
+    fx_buf_printf(out, "  %s(%s) =", f, n);
+    bool first = true;
+    for (uint32_t j = 1; j <= g->rec.order; j++) {
+        int64_t c = g->rec.coeffs[j - 1];
+        if (c == 0)
+            continue;
+        fx_buf_printf(out, " %s", first ? (c < 0 ? "-" : "") : (c < 0 ? "- " : "+ "));
+        if (c != 1 && c != -1)
+            fx_buf_printf(out, "%llu*", c < 0 ? 0ULL - (unsigned long long)c : (unsigned long long)c);
+        fx_buf_printf(out, "%s(%s-%u)", f, n, j);
+        first = false;
+    }
+    if (first)
+        fx_buf_puts(out, " 0");
+    fx_buf_printf(out, " for %s >= %u; ", n, g->rec.order);
+    for (uint32_t i = 0; i < g->rec.order; i++)
+        fx_buf_printf(out, "%s%s(%u) = %s", i ? ", " : "", f, i, g->rec.initial[i]);
+    fx_buf_puts(out, "; variants");
+    for (uint32_t v = 1; v <= FX_VARIANT_POWER; v <<= 1)
+        if (g->variants & v)
+            fx_buf_printf(out, " %s", fx_graph_variant_name(v));
+}
+
+static json_t *recurrence_json(const FxGraph *g)
+{
+    json_t *coeffs = json_array(), *initial = json_array(), *variants = json_array();
+    for (uint32_t i = 0; i < g->rec.order; i++) {
+        json_array_append_new(coeffs, json_integer(g->rec.coeffs[i]));
+        json_array_append_new(initial, json_string(g->rec.initial[i]));
+    }
+    for (uint32_t v = 1; v <= FX_VARIANT_POWER; v <<= 1)
+        if (g->variants & v)
+            json_array_append_new(variants, json_string(fx_graph_variant_name(v)));
+    return json_pack("{s:o, s:o, s:o}", "coeffs", coeffs, "initial", initial, "variants",
+                     variants);
+}
+
 void fx_graph_print_json(const FxGraph *g, FxBuf *out)
 {
     json_t *params = json_array();
@@ -176,6 +220,8 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
     json_object_set_new(j, "slots", json_integer(g->n_slots));
     json_object_set_new(j, "root", json_integer(g->root.v));
     json_object_set_new(j, "kernel", g->kernel ? json_string(g->kernel) : json_null());
+    if (g->kernel && !strcmp(g->kernel, "recurrence"))
+        json_object_set_new(j, "recurrence", recurrence_json(g));
     json_object_set_new(j, "nodes", nodes);
     char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_COMPACT);
     fx_buf_puts(out, s);

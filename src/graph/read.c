@@ -82,6 +82,56 @@ static bool read_node(FxGraph *g, json_t *jn, uint32_t expect_id, char *why, siz
     return true;
 }
 
+static bool is_decimal(const char *s)
+{
+    s += *s == '-';
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+static bool read_recurrence(FxGraph *g, json_t *r, char *why, size_t why_len)
+{
+    json_t *coeffs = json_object_get(r, "coeffs"), *initial = json_object_get(r, "initial");
+    json_t *variants = json_object_get(r, "variants");
+    size_t k = json_array_size(coeffs);
+    if (!json_is_array(coeffs) || !json_is_array(initial) || !json_is_array(variants) || k == 0 ||
+        k > FX_RECURRENCE_MAX_ORDER || json_array_size(initial) != k || g->n_params != 1) {
+        snprintf(why, why_len, "the recurrence kernel is malformed");
+        return false;
+    }
+    FxRecurrence rec = {.order = (uint32_t)k};
+    for (size_t i = 0; i < k; i++) {
+        json_t *c = json_array_get(coeffs, i), *v = json_array_get(initial, i);
+        if (!json_is_integer(c) || !json_is_string(v) || !is_decimal(json_string_value(v))) {
+            snprintf(why, why_len, "the recurrence kernel is malformed");
+            return false;
+        }
+        rec.coeffs[i] = json_integer_value(c);
+        rec.initial[i] = json_string_value(v);
+    }
+    uint32_t bits = 0;
+    for (size_t i = 0; i < json_array_size(variants); i++) {
+        const char *name = json_string_value(json_array_get(variants, i));
+        uint32_t v = !name ? 0 : !strcmp(name, "loop") ? FX_VARIANT_LOOP
+                               : !strcmp(name, "power") ? FX_VARIANT_POWER : 0;
+        if (!v) {
+            snprintf(why, why_len, "unknown variant `%s`", name ? name : "?");
+            return false;
+        }
+        bits |= v;
+    }
+    if (!bits) {
+        snprintf(why, why_len, "the recurrence kernel has no variant");
+        return false;
+    }
+    fx_graph_set_recurrence(g, &rec, bits);
+    return true;
+}
+
 FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
 {
     json_error_t err;
@@ -122,11 +172,16 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
     g->root.v = root >= 0 && root <= g->n_nodes ? (uint32_t)root : 0;
     json_t *kernel = json_object_get(j, "kernel"); /* optional: older documents lack it */
     if (kernel && json_is_string(kernel)) {
-        if (strcmp(json_string_value(kernel), "memo") != 0) {
-            snprintf(why, why_len, "unknown kernel `%s`", json_string_value(kernel));
+        const char *k = json_string_value(kernel);
+        if (!strcmp(k, "memo")) {
+            g->kernel = fx_graph_intern(g, "memo");
+        } else if (!strcmp(k, "recurrence")) {
+            if (!read_recurrence(g, json_object_get(j, "recurrence"), why, why_len))
+                goto fail;
+        } else {
+            snprintf(why, why_len, "unknown kernel `%s`", k);
             goto fail;
         }
-        g->kernel = fx_graph_intern(g, "memo");
     }
     if (!fx_graph_verify(g, why, why_len))
         goto fail;

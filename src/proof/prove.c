@@ -1059,11 +1059,20 @@ FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGr
     o.ms = now_ms() - t;
     fx_vec_push(&p->obligations, o);
     FxObligation lemma = new_obligation(
-            "lemma", fx_xstrdup("LinRec.companion_power and LinRec.fastpow_correct "
-                                "(proofs/LinRec.v, checked by make proofs): the state vector "
-                                "after n steps is the companion matrix to the power n"));
+            "lemma", fx_xstrdup("LinRec.companion_power (proofs/LinRec.v, checked by make "
+                                "proofs): the loop's state after n steps is the companion "
+                                "matrix to the power n applied to the initial values"));
     lemma.verdict = FX_PROOF_PROVED;
     fx_vec_push(&p->obligations, lemma);
+    if (cert->variants & FX_VARIANT_POWER) {
+        FxObligation power = new_obligation(
+                "lemma", fx_xstrdup("LinRecPoly.fiduccia_correct and LinRecPoly.rloop_eq "
+                                    "(proofs/LinRecPoly.v, checked by make proofs): square-and-"
+                                    "multiply over the bits of n in the algebra of the companion "
+                                    "matrix gives f(n)"));
+        power.verdict = FX_PROOF_PROVED;
+        fx_vec_push(&p->obligations, power);
+    }
     fx_vec_foreach(FxObligation, ob, &p->obligations)
     {
         if (ob->verdict == FX_PROOF_REFUTED)

@@ -70,13 +70,16 @@ void fx_proof_free(FxProof *p);
  * f(i) = initial[i] for i < k. The checker proves the two side conditions
  * from g itself (the base cases, and the recurrence for every n >= k
  * whatever the recursive calls return) and then cites the Coq lemmas
- * LinRec.companion_power and LinRec.fastpow_correct (proofs/LinRec.v),
- * which make a loop over the state vector or a companion-matrix power
- * compute f. A wrong coefficient or base case is refuted. */
+ * LinRec.companion_power (proofs/LinRec.v), which makes a loop over the
+ * state vector compute f, and, for the power variant,
+ * LinRecPoly.fiduccia_correct (proofs/LinRecPoly.v), which makes the
+ * companion matrix's power, computed in the algebra it generates, compute
+ * f. A wrong coefficient or base case is refuted. */
 typedef struct FxLinRec {
     uint32_t order;
     const int64_t *coeffs;       /* c_1 .. c_k */
     const char *const *initial;  /* f(0) .. f(k-1), decimal */
+    uint32_t variants;           /* FX_VARIANT_* the kernel runs (0: the loop) */
 } FxLinRec;
 FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGraphLookup lookup,
                                     void *ctx, unsigned timeout_ms);

@@ -1,7 +1,8 @@
--- schema.sql: the store's schema, version 2 (PRAGMA user_version = 2, set
+-- schema.sql: the store's schema, version 3 (PRAGMA user_version = 3, set
 -- by store.c once this has run). Embedded into the binary at build time
 -- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
--- database. A store of version 1 is brought here by migrate_1_2.sql.
+-- database. A store of version 1 or 2 is brought here by migrate_1_2.sql
+-- and migrate_2_3.sql.
 --
 -- Times are UTC text, 'YYYY-MM-DDTHH:MM:SS.mmmZ'. JSON columns hold JSON
 -- text as written by flux, never re-encoded (integers may exceed 64 bits).
@@ -34,7 +35,9 @@ CREATE TABLE proofs (
 );
 
 -- The graph versions of a lineage: v1 (the naive reading), then one per
--- accepted rewrite.
+-- accepted rewrite. A version rolled back (measured slower than its parent)
+-- says why in rolled_back and is no longer run; model is the cost model
+-- fitted on its traces (JSON).
 CREATE TABLE versions (
     id         INTEGER PRIMARY KEY,
     lineage    INTEGER NOT NULL REFERENCES lineages(id),
@@ -45,6 +48,8 @@ CREATE TABLE versions (
     proof_id   INTEGER REFERENCES proofs(id),
     evidence   TEXT,
     created_at TEXT NOT NULL,
+    rolled_back TEXT,
+    model      TEXT,
     UNIQUE (lineage, label)
 );
 

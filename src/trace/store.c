@@ -18,10 +18,10 @@
  * that is not a database, or a corrupt one, shows on the first statement
  * and is reported as FX_ERR_STORE with a sentence a user can act on.
  *
- * Schema. schema.sql (version 2) and migrate_1_2.sql are embedded into the
- * binary (tools/embed.c: fx_schema_sql, fx_migrate_1_2_sql). PRAGMA
- * user_version says what a database holds: 0 with no tables is new, 1 is
- * migrated, 2 is current, anything newer is refused. Upgrades run in one
+ * Schema. schema.sql (version 3), migrate_1_2.sql and migrate_2_3.sql are
+ * embedded into the binary (tools/embed.c). PRAGMA user_version says what
+ * a database holds: 0 with no tables is new, 1 and 2 are migrated step by
+ * step, 3 is current, anything newer is refused. Upgrades run in one
  * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
  * two processes opening a new store at once create it once.
  *
@@ -74,6 +74,7 @@
 /* Generated from schema.sql and migrate_1_2.sql by tools/embed.c. */
 extern const char fx_schema_sql[];
 extern const char fx_migrate_1_2_sql[];
+extern const char fx_migrate_2_3_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
@@ -137,7 +138,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 
 #define VERSION_SELECT                                                                             \
     "SELECT v.lineage, l.intent, l.hash, v.label, p.label, v.rewrite, v.proof_id, v.evidence,"    \
-    " v.created_at, (SELECT count(*) FROM executions e WHERE e.version = v.id)"                   \
+    " v.created_at, (SELECT count(*) FROM executions e WHERE e.version = v.id),"                  \
+    " v.rolled_back, v.model"                                                                     \
     " FROM versions v JOIN lineages l ON l.id = v.lineage"                                        \
     " LEFT JOIN versions p ON p.id = v.parent"
 
@@ -163,7 +165,7 @@ static const Field version_fields[] = {
     /* in the order of VERSION_SELECT */
     {"lineage", 'i'},    {"intent", 's'},     {"hash", 's'},     {"version", 's'},
     {"parent", 's'},     {"rewrite", 's'},    {"proof_id", 'i'}, {"evidence", 'j'},
-    {"created_at", 's'}, {"executions", 'i'},
+    {"created_at", 's'}, {"executions", 'i'}, {"rolled_back", 's'}, {"model", 'j'},
 };
 
 typedef struct Decision {
@@ -532,7 +534,10 @@ static FxStatus upgrade(FxStore *s, int64_t v)
         if (r == FX_OK)
             r = exec_sql(s, fx_schema_sql, "create the schema");
     } else {
-        r = exec_sql(s, fx_migrate_1_2_sql, "migrate the schema from version 1 to 2");
+        if (v == 1)
+            r = exec_sql(s, fx_migrate_1_2_sql, "migrate the schema from version 1 to 2");
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_2_3_sql, "migrate the schema from version 2 to 3");
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -891,7 +896,7 @@ FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, c
     *out_id = 0;
     *out_label = *out_graph_json = NULL;
     if (sqlite3_prepare_v2(s->db, "SELECT id, label, graph_json FROM versions WHERE lineage = ? "
-                                  "ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+                                  "AND rolled_back IS NULL ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
         return db_fail(s, "prepare the version query");
     sqlite3_bind_int64(st, 1, lineage);
     FxStatus r = FX_OK;
@@ -1515,6 +1520,71 @@ FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **o
 out:
     sqlite3_finalize(st);
     return r;
+}
+
+/* Runs an UPDATE of one version row: sql binds ?1 the version, ?2 text. */
+static FxStatus update_version(FxStore *s, const char *sql, int64_t version, const char *text,
+                               const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s, sql, &st);
+    if (r != FX_OK)
+        return r;
+    if (sqlite3_bind_int64(st, 1, version) | bind_text(st, 2, text)) {
+        r = db_fail(s, "bind");
+    } else {
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
+            nap_ms(5);
+        if (rc != SQLITE_DONE)
+            r = db_fail(s, what);
+        else if (sqlite3_changes(s->db) == 0)
+            r = usage(s, "no such version");
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_roll_back(FxStore *s, int64_t version, const char *reason)
+{
+    return update_version(s, "UPDATE versions SET rolled_back = ?2 WHERE id = ?1", version,
+                          reason ? reason : "rolled back", "roll a version back");
+}
+
+FxStatus fx_store_set_model(FxStore *s, int64_t version, const char *json)
+{
+    return update_version(s, "UPDATE versions SET model = ?2 WHERE id = ?1", version, json,
+                          "keep a cost model");
+}
+
+/* The text of one column of one row (NULL when the row or value is absent). */
+static FxStatus query_text(FxStore *s, const char *sql, int64_t id, char **out, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    *out = NULL;
+    FxStatus r = prepare(s, sql, &st);
+    if (r != FX_OK)
+        return r;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        *out = fx_xstrdup((const char *)sqlite3_column_text(st, 0));
+    else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        r = db_fail(s, what);
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_model(FxStore *s, int64_t version, char **out_json)
+{
+    return query_text(s, "SELECT model FROM versions WHERE id = ?1", version, out_json,
+                      "read a cost model");
+}
+
+FxStatus fx_store_next_label(FxStore *s, int64_t lineage, char **out_label)
+{
+    return query_text(s, "SELECT 'v' || (count(*) + 1) FROM versions WHERE lineage = ?1", lineage,
+                      out_label, "count the versions");
 }
 
 FxStatus fx_store_node_counts(FxStore *s, int64_t version,

@@ -24,7 +24,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 2
+#define FX_STORE_SCHEMA_VERSION 3
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
@@ -113,7 +113,8 @@ FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path,
                                    char **out_source) FX_MUST_CHECK;
 /* Every version of every lineage of an intent (or of all intents), oldest
  * first, as JSON rows: {"lineage", "intent", "hash", "version", "parent",
- * "rewrite", "proof_id", "evidence", "created_at", "executions"}. */
+ * "rewrite", "proof_id", "evidence", "created_at", "executions", "rolled_back",
+ * "model"}. */
 FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx) FX_MUST_CHECK;
 /* A version's graph JSON by lineage and label (caller frees), or FX_ERR_USAGE. */
 FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **out_json) FX_MUST_CHECK;
@@ -121,10 +122,21 @@ FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **o
  * created); 0 in *out_id when it has none. */
 FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
                                int64_t *out_id) FX_MUST_CHECK;
-/* The newest version of a lineage: its id, label and graph JSON (caller
+/* The newest version of a lineage not rolled back: its id, label and graph JSON (caller
  * frees both strings). FX_ERR_USAGE when the lineage has none. */
 FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
                                  char **out_graph_json) FX_MUST_CHECK;
+/* Rolls a version back: it stays in the history with the reason, and the
+ * newest version not rolled back runs instead. */
+FxStatus fx_store_roll_back(FxStore *s, int64_t version, const char *reason) FX_MUST_CHECK;
+/* A version's cost model (JSON text): set by a round, read before a run
+ * (NULL in *out_json when none; caller frees). */
+FxStatus fx_store_set_model(FxStore *s, int64_t version, const char *json) FX_MUST_CHECK;
+FxStatus fx_store_model(FxStore *s, int64_t version, char **out_json) FX_MUST_CHECK;
+/* The label the next version of a lineage gets: "v" and one more than the
+ * number of versions it has (rolled back ones included). Caller frees. */
+FxStatus fx_store_next_label(FxStore *s, int64_t lineage, char **out_label) FX_MUST_CHECK;
+
 /* Running per-node counters of a version: fn(ctx, node, count) for each. */
 FxStatus fx_store_node_counts(FxStore *s, int64_t version,
                               void (*fn)(void *ctx, uint32_t node, uint64_t count),

@@ -35,8 +35,14 @@ assert r["verified"].startswith("by proof #"), r' || fail "run --json does not d
 "$FLUX" graph "$fib" fibonacci --version v1 | head -n 1 | grep -q '^graph fibonacci v1 ' ||
     fail "graph --version v1"
 "$FLUX" graph "$fib" fibonacci --version v3 2>/dev/null; [ $? = 2 ] || fail "graph v3: not exit 2"
+# The next round goes one step further: the recurrence, certified and
+# proved, computed by a loop; the matrix power is not worth it at n <= 100.
 out=$("$FLUX" optimize "$fib")
-case $out in *"v2 stays"*) ;; *) fail "second round: $out" ;; esac
+case $out in *"fibonacci: installed v3: recursion to iteration (proof #"*) ;; *) fail "second round: $out" ;; esac
+out=$("$FLUX" optimize "$fib")
+case $out in *"v3 stays: "*"matrix power does not apply (at the largest n seen, 100, "*) ;; *) fail "third round: $out" ;; esac
+"$FLUX" graph "$fib" fibonacci | sed -n 2p | grep -q 'fibonacci(n) = fibonacci(n-1) + fibonacci(n-2) for n >= 2; fibonacci(0) = 0, fibonacci(1) = 1; variants loop$' ||
+    fail "graph does not show the certificate: $("$FLUX" graph "$fib" fibonacci | sed -n 2p)"
 
 cat > "$tmp/grid.flux" <<'FLUX'
 intent lattice(r: Natural, c: Natural) -> Natural:

@@ -275,7 +275,7 @@ FX_TEST(lineage_and_version_are_made_once)
                           "\"proof_id\": null, \"evidence\": null, \"created_at\": \""));
     EXPECT(has(r.rows[1], "\"version\": \"v2\", \"parent\": \"v1\", \"rewrite\": "
                           "\"memoization\", \"proof_id\": 1, \"evidence\": {\"calls\": 12}, "));
-    EXPECT(has(r.rows[1], "\"executions\": 0}"));
+    EXPECT(has(r.rows[1], "\"executions\": 0, \"rolled_back\": null, \"model\": null}"));
     rows_free(&r);
     EXPECT_EQ(fx_store_versions(s, "nothing", collect, &r), FX_OK);
     EXPECT_EQ(r.n, 0);
@@ -705,16 +705,16 @@ FX_TEST(processes_make_a_new_store_at_once)
 FX_TEST(a_newer_schema_is_refused)
 {
     char *dir = make_tmp();
-    db_exec(dir, "PRAGMA user_version = 3");
+    db_exec(dir, "PRAGMA user_version = 4");
     FxStore *s = NULL;
     char why[512] = "";
     EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_ERR_STORE);
     EXPECT(s == NULL);
-    char *want = fx_xasprintf("the store at %s has schema version 3, newer than this flux (2); "
+    char *want = fx_xasprintf("the store at %s has schema version 4, newer than this flux (3); "
                               "use a newer flux or another --store",
                               dir);
     EXPECT_STR_EQ(why, want);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 3); /* left as it was */
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 4); /* left as it was */
     free(want);
     rm_rf(dir);
     free(dir);
@@ -764,7 +764,7 @@ FX_TEST(a_version_1_store_is_migrated)
     char *dir = make_tmp();
     db_exec(dir, V1_SCHEMA);
     FxStore *s = open_ok(dir);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 2);
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 3);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'proposals'"), 1);
     char *row = NULL;
     EXPECT_EQ(fx_store_execution(s, 7, &row), FX_OK);
