@@ -6,10 +6,13 @@
  * codes of docs/cli.md: 1 run-time, 2 usage or malformed EXPR, 3 rejected
  * program, 4 unusable store.
  */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "flux.h"
@@ -24,7 +27,8 @@ static const char usage[] =
         "  --json            print the execution record as one JSON object\n"
         "  --store DIR       record in DIR (default $FLUX_STORE, else ./.flux)\n"
         "  --keep-values     record values larger than 64 KiB whole, not as a summary\n"
-        "  --no-learn        run the installed versions exactly: no mid-run memoization\n"
+        "  --no-learn        run the installed versions exactly: no mid-run memoization,\n"
+        "                    no learning round after the run\n"
         "  --max-steps N     calls plus loop iterations (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
         "  --max-memory MB   resident memory (default 4096)\n"
@@ -38,6 +42,37 @@ static bool number_arg(const char *s, double lo, double hi, double *out)
         return false;
     *out = v;
     return true;
+}
+
+/* A learning round, in a detached grandchild that opens the program and
+ * the store afresh (a SQLite connection must not cross a fork): the answer
+ * is out and this process exits at once; nobody waits for the round. */
+static void learn_in_background(const char *path, const char *store_dir)
+{
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0)
+        return;
+    if (child > 0) {
+        waitpid(child, NULL, 0);
+        return;
+    }
+    if (setsid() < 0 || fork() != 0)
+        _exit(0);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+    }
+    FluxProgram *prog;
+    FluxStore *store;
+    if (fx_cli_open(path, store_dir, &prog, &store) == FLUX_OK) {
+        flux_program_use_store(prog, store, 0);
+        flux_learn(prog, store, NULL);
+        fx_cli_finish(prog, store, FLUX_OK);
+    }
+    _exit(0);
 }
 
 int fx_cmd_run(int argc, char **argv)
@@ -116,5 +151,19 @@ int fx_cmd_run(int argc, char **argv)
         status = flux_record_last(prog, stderr);
     }
     flux_result_free(&r); /* flux_run initialised it, whatever happened */
+    /* Learning after the answer (docs/optimizer.md): in a detached process
+     * by default; FLUX_LEARN=wait learns here before exiting (tests, the
+     * demo), FLUX_LEARN=off never. */
+    const char *learn = getenv("FLUX_LEARN");
+    if (status == FLUX_OK && !opts.no_learn && !(learn && !strcmp(learn, "off"))) {
+        if (learn && !strcmp(learn, "wait")) {
+            flux_learn(prog, store, NULL);
+        } else {
+            status = fx_cli_finish(prog, store, status);
+            if (status == FLUX_OK)
+                learn_in_background(path, store_dir);
+            return status;
+        }
+    }
     return fx_cli_finish(prog, store, status);
 }

@@ -130,6 +130,16 @@ FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *inte
 
 /* `flux traces`: recorded executions of prog's intents (or of one), newest
  * first, at most last (0: all), as a table or one JSON object per line. */
+/* Learning after runs: for each intent of the program whose recorded runs
+ * warrant a round (docs/optimizer.md: the first runs of a version, then at
+ * 2, 4, 8, ... runs, and whenever an input is more than twice the largest
+ * before it), runs one round of flux_optimize. Rounds of one store never
+ * overlap: a round already running elsewhere makes this one skip. Writes
+ * the rounds' lines to out (NULL: silent). Callers run it after the answer
+ * is out (`flux run` in a detached child, or in-process with
+ * FLUX_LEARN=wait). */
+FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, FILE *out);
+
 FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,
                          int json, FILE *out, FILE *diagnostics);
 /* `flux history`: the versions of each lineage of prog's intents (or one). */

@@ -19,6 +19,10 @@ export FLUX="$flux"
 # a test that names no store writes here, never into the checkout
 FLUX_STORE=$(mktemp -d)
 export FLUX_STORE
+# learning rounds run in the `flux run` that triggers them, so that what a
+# test sees does not depend on a background process (tests/cli/learn.sh
+# checks the background mode itself)
+export FLUX_LEARN=wait
 trap 'rm -rf "$FLUX_STORE"' EXIT
 passed=0
 failed=0

@@ -631,6 +631,11 @@ FxStatus fx_store_close(FxStore *s)
     return r != FX_OK ? r : c;
 }
 
+const char *fx_store_dir(const FxStore *s)
+{
+    return s->dir;
+}
+
 const char *fx_store_error(const FxStore *s)
 {
     return s ? s->err : "no store";

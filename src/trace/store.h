@@ -34,6 +34,8 @@ typedef struct FxStore FxStore;
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len) FX_MUST_CHECK;
 FxStatus fx_store_close(FxStore *s); /* flushes; the store is freed even on error */
 const char *fx_store_error(const FxStore *s);
+/* The folder the store lives in. */
+const char *fx_store_dir(const FxStore *s);
 
 /* The lineage of an intent: (name, hash of its normalised text), made on
  * first use. source is the full text of the file that defines it (kept,
