@@ -1,0 +1,47 @@
+# Rollback: a version measured slower than the one it replaced is rolled
+# back; the parent runs again, history says why, and the same rewrite is
+# not proposed again from that parent. The slow-down is made by scaling the
+# new version's recorded times in the store (what a slower machine, or a
+# worse algorithm on these inputs, would have recorded): the test is of the
+# decision, which reads only the recorded runs.
+set -u
+fail() { echo "$*"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export FLUX_STORE="$tmp/store" FLUX_LEARN=off
+cd "$tmp"
+cat > grid.flux <<'FLUX'
+intent lattice(r: Natural, c: Natural) -> Natural:
+    constraints:
+        - lattice(0, c) = 1
+        - lattice(r, 0) = 1
+        - lattice(r, c) = lattice(r-1, c) + lattice(r, c-1)
+FLUX
+for n in 5 6 7 8; do "$FLUX" run grid.flux "lattice($n, $n)" >/dev/null || fail "v1 run"; done
+"$FLUX" optimize grid.flux | grep -q 'lattice: installed v2: memoization' || fail "no v2"
+for n in 5 6 7 8 8 7; do "$FLUX" run grid.flux "lattice($n, $n)" >/dev/null || fail "v2 run"; done
+
+# v2 measured as fast as it is: it stands
+out=$("$FLUX" optimize grid.flux)
+case $out in *"rolled back"*) fail "a faster version was rolled back: $out" ;; esac
+
+python3 - <<'PY' || fail "could not scale the times"
+import sqlite3
+db = sqlite3.connect("store/flux.db")
+db.execute("update executions set duration_ms = duration_ms * 1000 + 50 where version = "
+           "(select id from versions where label = 'v2')")
+db.commit()
+PY
+out=$("$FLUX" optimize grid.flux) || fail "optimize: exit $?"
+case $out in
+*"lattice: rolled back v2 to v1: measured "*"x slower than v1 (median of 6 runs against v1's fitted "*) ;;
+*) fail "no rollback: $out" ;;
+esac
+"$FLUX" run grid.flux 'lattice(6, 6)' --json | grep -q '"graph_version": "v1"' || fail "v1 does not run again"
+"$FLUX" history grid.flux | grep -q '^    rolled back: measured ' || fail "history does not say why"
+out=$("$FLUX" optimize grid.flux)
+case $out in
+*"v1 stays: memoization does not apply (it was rolled back from this version before)"*) ;;
+*) fail "the rolled back rewrite was proposed again: $out" ;;
+esac
+"$FLUX" proofs grid.flux | grep -q 'rollback for `lattice`: accepted' || fail "the rollback is not listed"
+exit 0
