@@ -20,13 +20,14 @@ static const struct {
     {"history", fx_cmd_history, "list the versions of each intent's lineage"},
     {"replay", fx_cmd_replay, "re-run a recorded execution and compare"},
     {"optimize", fx_cmd_optimize, "learn from recorded runs; prove and install a faster version"},
+    {"bench", fx_cmd_bench, "run EXPR N times, learning, and print the evolution curve"},
     {"proofs", fx_cmd_proofs, "proofs and proposed rewrites; check a rewrite"},
     {"graph", fx_cmd_graph, "print the execution graph of an intent"},
     {"demo", fx_cmd_demo, "the guided tour of the bundled examples"},
 };
 
 /* Subcommands of the CLI contract that later versions of this build add. */
-static const char *const planned[] = {"bench", "serve", "hw", "repl"};
+static const char *const planned[] = {"serve", "hw", "repl"};
 
 static void print_help(FILE *out)
 {

@@ -98,7 +98,8 @@ FLUX_API int flux_store_flush(FluxStore *store, FILE *diagnostics);
  * flux_store_flush), and each intent of prog's file runs the newest
  * version its lineage has in the store (v1 until the optimizer installs
  * another). Values longer than 64 KiB as text are kept as a summary (size
- * and hash) unless keep_values is nonzero. */
+ * and hash) unless keep_values is nonzero. Calling it again re-reads the
+ * newest versions (after flux_learn or flux_optimize installed one). */
 FLUX_API void flux_program_use_store(FluxProgram *prog, FluxStore *store, int keep_values);
 
 /* Records the last successful flux_run of prog in the store prog now uses

@@ -561,7 +561,9 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
 int flux_optimize(FluxProgram *fp, FluxStore *fs, const char *intent, FILE *out,
                   FILE *diagnostics)
 {
-    fp->store = fs;
+    /* a fresh runtime on the newest versions: a run before may have switched
+     * a table on mid-run, which would hide the repeated work it showed */
+    flux_program_use_store(fp, fs, fp->keep_values);
     int status = FLUX_OK;
     bool found = false;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)

@@ -85,6 +85,10 @@ void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
     fp->keep_values = keep_values != 0;
     fp->versions.len = 0; /* ids of another store mean nothing here */
     fp->models.len = 0;
+    if (fp->rt) { /* compiled versions may be stale: the newest are read afresh */
+        fx_runtime_free(fp->rt);
+        fp->rt = NULL;
+    }
     if (fs)
         use_newest_versions(fp, fs);
 }
