@@ -4,8 +4,12 @@
  * For each example it shows the source and what Flux understood of it:
  * how the result is built and which properties hold, with the proofs' and
  * counterexamples' verdicts; then it runs the calls that the examples'
- * README lists and compares each value with the answer it promises. The examples are found in DIR, else in
- * $FLUX_EXAMPLES, else next to the binary (../examples), else ./examples.
+ * README lists and compares each value with the answer it promises. Then
+ * the living loop on fibonacci: runs on growing inputs, a learning round
+ * after each, from the naive graph to memoization, to a loop, to the
+ * matrix power, each step explained and proved. The examples are found in
+ * DIR, else in $FLUX_EXAMPLES, else next to the binary (../examples), else
+ * ./examples.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -111,6 +115,92 @@ static void show_source(const char *path)
     fclose(f);
 }
 
+/* explain's tree without its first line (EXPR = value: the value may be
+ * long), indented. */
+static void explain_tree(FluxProgram *prog, const char *call)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return;
+    FluxRunOptions opts = {0};
+    flux_explain(prog, call, &opts, 0, mem, stderr);
+    fclose(mem);
+    const char *tree = strchr(text, '\n');
+    for (const char *line = tree ? tree + 1 : ""; *line;) {
+        const char *end = strchr(line, '\n');
+        int n = end ? (int)(end - line) : (int)strlen(line);
+        if (n > 200) /* evidence JSON: the start says enough here */
+            printf("    %.197s...\n", line);
+        else
+            printf("    %.*s\n", n, line);
+        line = end ? end + 1 : line + n;
+    }
+    free(text);
+}
+
+/* One run of the evolution: the value's size and the time. */
+static void evolve_run(FluxProgram *prog, const char *call)
+{
+    FluxRunOptions opts = {.want_json = 1, .max_seconds = 10};
+    FluxResult r;
+    printf("\n  > %s\n", call);
+    fflush(stdout);
+    if (flux_run(prog, call, &opts, stderr, &r) == FLUX_OK) {
+        size_t digits = strlen(r.text);
+        const char *v = strstr(r.json, "\"graph_version\": \"");
+        if (digits > 60)
+            printf("    %.20s...%s   (%zu digits", r.text, r.text + digits - 20, digits);
+        else
+            printf("    %s   (", r.text);
+        printf("%s%.3f ms on %.*s)\n", digits > 60 ? ", " : "", r.duration_ms,
+               v ? (int)strcspn(v + 18, "\"") : 1, v ? v + 18 : "?");
+    }
+    flux_result_free(&r);
+}
+
+/* The living loop on fibonacci, in the demo's store. */
+static void evolve_fibonacci(const char *dir, FluxStore *store)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/fibonacci.flux", dir);
+    FluxProgram *prog;
+    if (!store || flux_program_load(path, NULL, NULL, &prog) != FLUX_OK)
+        return;
+    printf("\n== fibonacci gets faster with use ==\n"
+           "Each run is recorded; after it, a learning round reads the records, asks each\n"
+           "rule for a rewrite, proves it with Z3 (and the Coq lemmas it cites), and\n"
+           "installs it as the next version. One step a round:\n");
+    static const char *const calls[][2] = {
+        {"fibonacci(25)", "the naive graph v1: two recursive calls, 242785 calls in all"},
+        {"fibonacci(90)", "memoized: each distinct call computed once"},
+        {"fibonacci(20000)", "a loop over the last two values: the recurrence, certified"},
+        {"fibonacci(1000000)", "the matrix power beside the loop; a cost model picks one"},
+    };
+    for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+        flux_program_use_store(prog, store, 0);
+        printf("\n-- step %zu: %s\n", i + 1, calls[i][1]);
+        evolve_run(prog, calls[i][0]);
+        if (i == 0 || i + 1 == sizeof(calls) / sizeof(calls[0])) {
+            const char *small = i == 0 ? "fibonacci(25)" : "fibonacci(300000)";
+            printf("\n  $ flux explain fibonacci.flux '%s'\n", small);
+            fflush(stdout);
+            explain_tree(prog, small);
+        }
+        flux_store_flush(store, stderr);
+        if (i + 1 < sizeof(calls) / sizeof(calls[0])) {
+            printf("\n  $ flux optimize fibonacci.flux\n    ");
+            fflush(stdout);
+            flux_optimize(prog, store, "fibonacci", stdout, stderr);
+        }
+    }
+    printf("\n  $ flux history fibonacci.flux\n");
+    fflush(stdout);
+    flux_history(store, prog, NULL, 0, stdout, stderr);
+    flux_program_free(prog);
+}
+
 int fx_cmd_demo(int argc, char **argv)
 {
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -164,6 +254,7 @@ int fx_cmd_demo(int argc, char **argv)
                "properties proved or refuted with Z3, and ran on its naive graph v1.\n");
     else
         printf("\nSome examples were rejected; their diagnostics are above.\n");
+    evolve_fibonacci(dir, store);
     if (store) {
         flux_store_flush(store, stderr);
         printf("\nEvery run above was recorded in a temporary store ($ flux traces FILE --store "

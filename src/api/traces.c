@@ -38,35 +38,43 @@ typedef struct Reader {
     FxTraces *out;
 } Reader;
 
+/* A field of the row parsed alone: the row's output may hold an integer
+ * too large for any JSON number type, and must not spoil the rest. */
+static json_t *field(const char *row, const char *key)
+{
+    char *raw = fx_api_json_field(row, key);
+    json_t *j = raw ? json_loads(raw, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL, NULL) : NULL;
+    free(raw);
+    return j;
+}
+
 static void keep(void *ctx, const char *text)
 {
     Reader *r = ctx;
-    json_error_t err;
-    json_t *j = json_loads(text, JSON_DECODE_INT_AS_REAL, &err);
-    if (!j)
-        return;
-    json_t *lin = json_object_get(j, "lineage"), *input = json_object_get(j, "input");
-    const char *label = json_string_value(json_object_get(j, "graph_version"));
-    if (json_number_value(lin) == (double)r->lineage && label && json_is_object(input)) {
+    json_t *lin = field(text, "lineage"), *version = field(text, "graph_version");
+    json_t *input = field(text, "input"), *ms = field(text, "duration_ms");
+    json_t *expr = field(text, "expr"), *decisions = field(text, "decision_tree");
+    const char *label = json_string_value(version);
+    if (json_number_value(lin) == (double)r->lineage && label) {
         FxTrace t = {0};
         snprintf(t.version, sizeof(t.version), "%s", label);
-        const char *k;
-        json_t *x;
-        json_object_foreach(input, k, x) t.size += size_of(x);
-        t.ms = json_number_value(json_object_get(j, "duration_ms"));
-        char *in = json_dumps(input, JSON_COMPACT | JSON_SORT_KEYS);
-        t.input_hash = 0;
-        if (in) {
-            char h[17];
-            fx_store_hash(in, strlen(in), h);
-            t.input_hash = strtoull(h, NULL, 16);
-            t.input = in;
+        char *raw = fx_api_json_field(text, "input");
+        if (json_is_object(input)) {
+            const char *k;
+            json_t *x;
+            json_object_foreach(input, k, x) t.size += size_of(x);
+        } else {
+            t.size = 1e300; /* an argument beyond any double: as large as sizes go */
         }
-        const char *expr = json_string_value(json_object_get(j, "expr"));
-        t.expr = fx_xstrdup(expr ? expr : "-");
+        t.ms = json_number_value(ms);
+        char h[17];
+        fx_store_hash(raw ? raw : "", raw ? strlen(raw) : 0, h);
+        t.input_hash = strtoull(h, NULL, 16);
+        t.input = raw ? raw : fx_xstrdup("null");
+        t.expr = fx_xstrdup(json_string_value(expr) ? json_string_value(expr) : "-");
         size_t i;
         json_t *d;
-        json_array_foreach(json_object_get(j, "decision_tree"), i, d)
+        json_array_foreach(decisions, i, d)
         {
             const char *what = json_string_value(json_object_get(d, "decision"));
             if (what && !strncmp(what, "variant ", 8))
@@ -74,7 +82,9 @@ static void keep(void *ctx, const char *text)
         }
         fx_vec_push(&r->out->v, t);
     }
-    json_decref(j);
+    json_t *all[] = {lin, version, input, ms, expr, decisions};
+    for (size_t i = 0; i < FX_ARRAY_LEN(all); i++)
+        json_decref(all[i]);
 }
 
 FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
