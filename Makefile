@@ -7,7 +7,8 @@
 #   make demo       install what is missing, build, run the guided demo
 #   make fuzz       fuzz the parser with libFuzzer (FUZZ_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
-#   make bench      the interpreter against Lua and Python; the cost of recording
+#   make bench      the interpreter against Lua and Python; the cost of recording;
+#                   the evolved fibonacci against GMP and C
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
@@ -124,6 +125,11 @@ $(BUILD)/bench/record: bench/record.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
-bench: all $(BUILD)/bench/record
+$(BUILD)/bench/evolved: bench/evolved.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
+
+bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved
 	@bench/interp.sh
 	@$(BUILD)/bench/record
+	@BUILD=$(BUILD) bench/evolve.sh

@@ -25,6 +25,7 @@ typedef struct FxVariantModels {
     const FxGraph *graph; /* the installed version they belong to */
     FxCostModel model[2];
     bool has[2];
+    double crossover; /* the least n at which the power is predicted faster */
 } FxVariantModels;
 
 struct FluxProgram {
@@ -38,6 +39,7 @@ struct FluxProgram {
     FX_VEC(FxKnownVersion) versions;
     struct FxProofCache *proof_cache; /* verdicts by obligation, for this program's life */
     FX_VEC(FxVariantModels) models;   /* of the installed versions with variants */
+    bool explored;                    /* this run has explored a variant already */
     /* the last successful run, for flux_record_last */
     char *last_expr;
     FxValue last_value;
@@ -119,10 +121,7 @@ void fx_api_traces_free(FxTraces *t);
 
 /* ---- variants (variants.c) ---- */
 
-/* The runtime's chooser (exec/interp.h) for the program's versions. */
-void fx_api_choose_variant(void *ctx, const FxGraph *g, uint64_t n, bool top,
-                           FxVariantChoice *out);
-/* Loads a version's models (its store JSON) for the chooser. */
+/* Loads a version's models (its store JSON) for the runtime's chooser. */
 void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json);
 /* Models to and from their JSON (caller frees the text). */
 char *fx_api_models_json(const FxVariantModels *vm);

@@ -5,9 +5,9 @@
  * A version holding several proven variants keeps, in the store, a cost
  * model per variant (opt/cost.h: the complexity class fitted on measured
  * points). Before a run the models of each installed version are loaded;
- * the runtime asks fx_api_choose_variant at every call of the kernel. It
+ * the runtime asks choose() at every call of the kernel. It
  * picks the variant with the smallest predicted time and says why with
- * the predicted gain; one top call in EXPLORE_EVERY, when the other variant
+ * the predicted gain; one run in EXPLORE_EVERY (its first own call), when the other variant
  * is predicted within EXPLORE_WITHIN of the best, runs the other one
  * instead, so its model keeps being measured (an exploration, recorded as
  * such). The models are first fitted when the power variant is installed,
@@ -87,46 +87,80 @@ bool fx_api_models_read(const char *text, FxVariantModels *vm)
 
 /* ---- choosing ---- */
 
-static const char *variant_words(uint32_t v)
+static const FxVariantModels *models_of(FluxProgram *fp, const FxGraph *g)
 {
-    return v == FX_VARIANT_POWER ? "matrix power" : "loop";
+    fx_vec_foreach(FxVariantModels, m, &fp->models) if (m->graph == g) return m;
+    return NULL;
 }
 
-void fx_api_choose_variant(void *ctx, const FxGraph *g, uint64_t n, bool top,
-                           FxVariantChoice *out)
+/* Per call: the crossover decides; the expression's own call explores the
+ * other variant one time in EXPLORE_EVERY when it is predicted close. */
+static void choose(void *ctx, const FxGraph *g, uint64_t n, bool top, FxVariantChoice *out)
 {
-    FluxProgram *fp = ctx;
-    const FxVariantModels *vm = NULL;
-    fx_vec_foreach(FxVariantModels, m, &fp->models) if (m->graph == g) vm = m;
-    out->variant = 0; /* the runtime's built-in rule, unless a model decides */
-    if (g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER) || !vm || !vm->has[0] || !vm->has[1])
-        return;
-    double t[2] = {fx_cost_predict(&vm->model[0], (double)n),
-                   fx_cost_predict(&vm->model[1], (double)n)};
-    int best = t[1] < t[0] ? 1 : 0, other = 1 - best;
-    uint32_t vbest = best ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
-    uint32_t vother = best ? FX_VARIANT_LOOP : FX_VARIANT_POWER;
+    const FxVariantModels *vm = models_of(ctx, g);
+    if (!vm || !vm->has[0] || !vm->has[1])
+        return; /* variant 0: the runtime's built-in rule */
+    bool power = (double)n >= vm->crossover;
+    out->variant = power ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
     static unsigned seed;
+    if (!top)
+        return;
     if (!seed)
         seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
     seed = seed * 1103515245u + 12345u;
-    if (top && (seed >> 16) % EXPLORE_EVERY == 0 && t[other] <= EXPLORE_WITHIN * t[best]) {
-        out->variant = vother;
-        out->explore = true;
-        out->predicted_gain = t[best] / t[other];
-        snprintf(out->why, sizeof(out->why),
-                 "%s explored (one call in %d): n = %llu, predicted %.2gx the time of the %s, "
-                 "measured to keep its model true", variant_words(vother), EXPLORE_EVERY,
-                 (unsigned long long)n, t[other] / t[best], variant_words(vbest));
-        return;
+    if (!((FluxProgram *)ctx)->explored && (seed >> 16) % EXPLORE_EVERY == 0) {
+        ((FluxProgram *)ctx)->explored = true; /* once a run at most */
+        double t_best = fx_cost_predict(&vm->model[power], (double)n);
+        double t_other = fx_cost_predict(&vm->model[!power], (double)n);
+        if (t_other <= EXPLORE_WITHIN * t_best) {
+            out->variant = power ? FX_VARIANT_LOOP : FX_VARIANT_POWER;
+            out->explore = true;
+        }
     }
-    out->variant = vbest;
-    out->predicted_gain = t[other] / t[best];
-    snprintf(out->why, sizeof(out->why),
-             "%s chosen: n = %llu, predicted %.3g ms against %.3g ms for the %s (%.2gx faster; "
-             "loop ~ %s, power ~ %s)", variant_words(vbest), (unsigned long long)n, t[best],
-             t[other], variant_words(vother), t[other] / t[best],
-             fx_cost_class_name(vm->model[0].klass), fx_cost_class_name(vm->model[1].klass));
+}
+
+static void explain(void *ctx, FxVariantChoice *c)
+{
+    const FxVariantModels *vm = models_of(ctx, c->g);
+    if (!vm || !vm->has[0] || !vm->has[1])
+        return;
+    int mine = c->variant == FX_VARIANT_POWER, other = !mine;
+    double t[2] = {fx_cost_predict(&vm->model[0], (double)c->n),
+                   fx_cost_predict(&vm->model[1], (double)c->n)};
+    const char *name[2] = {"loop", "matrix power"};
+    c->predicted_gain = t[other] / t[mine];
+    if (c->explore)
+        snprintf(c->why, sizeof(c->why),
+                 "%s explored (one call in %d): n = %llu, predicted %.2gx the time of the %s, "
+                 "measured to keep its model true", name[mine], EXPLORE_EVERY,
+                 (unsigned long long)c->n, t[mine] / t[other], name[other]);
+    else
+        snprintf(c->why, sizeof(c->why),
+                 "%s chosen: n = %llu %s %.0f, predicted %.3g ms against %.3g ms for the %s "
+                 "(%.2gx faster; loop ~ %s, power ~ %s)", name[mine], (unsigned long long)c->n,
+                 mine ? ">=" : "<", vm->crossover, t[mine], t[other], name[other],
+                 t[other] / t[mine], fx_cost_class_name(vm->model[0].klass),
+                 fx_cost_class_name(vm->model[1].klass));
+}
+
+/* The least n from which the power is predicted faster (the models cross
+ * once: the loop's class grows faster); 2^62 when it never is. */
+static double crossover(const FxVariantModels *vm)
+{
+    double lo = 1, hi = 1;
+    while (hi < 0x1p62 && fx_cost_predict(&vm->model[1], hi) >= fx_cost_predict(&vm->model[0], hi))
+        hi *= 2;
+    if (hi >= 0x1p62)
+        return hi;
+    lo = hi / 2;
+    while (hi - lo > 1) {
+        double mid = floor((lo + hi) / 2);
+        if (fx_cost_predict(&vm->model[1], mid) < fx_cost_predict(&vm->model[0], mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
 }
 
 void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json)
@@ -135,8 +169,10 @@ void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json)
     if (!fx_api_models_read(json, &vm))
         return;
     vm.graph = g;
+    vm.crossover = vm.has[0] && vm.has[1] ? crossover(&vm) : 0x1p62;
     fx_vec_push(&fp->models, vm);
-    fx_runtime_set_chooser(fx_api_runtime(fp), fx_api_choose_variant, fp);
+    FxVariantChooser c = {fp, choose, explain};
+    fx_runtime_set_chooser(fx_api_runtime(fp), &c);
 }
 
 /* ---- measuring ---- */

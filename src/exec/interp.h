@@ -87,21 +87,30 @@ const char *fx_runtime_switches(const FxRuntime *rt);
 /* Which variant of a "recurrence" kernel (graph.h: FX_VARIANT_*) runs a
  * call, and why: the cost model's decision, kept for the record. */
 typedef struct FxVariantChoice {
+    const FxGraph *g;
+    uint64_t n;
     uint32_t variant;
-    double predicted_gain; /* the next best variant's predicted time over this one's; 0: none */
     bool explore;          /* run to measure it, not because it is predicted fastest */
-    char why[200];
+    double predicted_gain; /* set with why: the next best variant's predicted time over
+                            * this one's; 0: none */
+    char why[200];         /* set on demand, by fx_runtime_top_choice */
 } FxVariantChoice;
-/* Picks the variant for a call with argument n among g->variants; top says
- * the call is the expression's own. Must fill out->variant. */
-typedef void (*FxVariantChooser)(void *ctx, const FxGraph *g, uint64_t n, bool top,
-                                 FxVariantChoice *out);
-/* Without a chooser: the one variant a version holds, or the power from
- * n >= FX_POWER_FROM on (measured on this machine's GMP, docs/executor.md). */
+/* A chooser picks the variant for a call with argument n among g->variants
+ * (top: the call is the expression's own) and must be cheap: it runs at
+ * every call. Its explainer writes why and predicted_gain of a choice it
+ * made, when the record asks. */
+typedef struct FxVariantChooser {
+    void *ctx;
+    void (*choose)(void *ctx, const FxGraph *g, uint64_t n, bool top, FxVariantChoice *out);
+    void (*explain)(void *ctx, FxVariantChoice *c);
+} FxVariantChooser;
+/* Without a chooser (or when it leaves variant 0): the one variant a
+ * version holds, or the power from n >= FX_POWER_FROM on (docs/executor.md). */
 #define FX_POWER_FROM 200
-void fx_runtime_set_chooser(FxRuntime *rt, FxVariantChooser fn, void *ctx);
-/* The choice made for the last run's own call of a kernel, or NULL. */
-const FxVariantChoice *fx_runtime_top_choice(const FxRuntime *rt);
+void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c);
+/* The choice made for the last run's own call of a kernel, with its
+ * reason, or NULL. */
+const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt);
 
 /* Zeroes every execution counter, so that the next run's counts are its own. */
 void fx_runtime_reset_counts(FxRuntime *rt);

@@ -72,13 +72,13 @@ struct FxRuntime {
     bool has_hooks;
     FxRunStats stats;
     uint64_t side_steps; /* steps taken outside the loop's own count */
+    uint64_t kernel_polls;
     struct timespec started;
     char switches[512]; /* this run's mid-run decisions, for the record */
     bool no_runaway;    /* run exactly the versions installed: no mid-run switch */
     FxVariantChooser chooser;
-    void *chooser_ctx;
     FxVariantChoice top_choice; /* for the expression's own call of a kernel */
-    bool has_top_choice;
+    bool has_top_choice, top_choice_told;
     char error[1024];
 };
 
@@ -727,46 +727,75 @@ static void watch_for_runaway(FxRuntime *rt, FxFunc *f, const FxValue *args, uin
 
 /* ---- the recurrence kernel ---- */
 
-void fx_runtime_set_chooser(FxRuntime *rt, FxVariantChooser fn, void *ctx)
+void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c)
 {
-    rt->chooser = fn;
-    rt->chooser_ctx = ctx;
+    rt->chooser = c ? *c : (FxVariantChooser){0};
 }
 
-const FxVariantChoice *fx_runtime_top_choice(const FxRuntime *rt)
+/* The built-in rule (docs/executor.md). */
+static uint32_t default_variant(const FxGraph *g, uint64_t n)
 {
-    return rt->has_top_choice ? &rt->top_choice : NULL;
+    if (g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
+        return g->variants & FX_VARIANT_POWER ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
+    return n >= FX_POWER_FROM ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
 }
 
-static void default_choice(const FxGraph *g, uint64_t n, FxVariantChoice *c)
+const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt)
 {
-    if (g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER)) {
-        c->variant = g->variants & FX_VARIANT_POWER ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
-        snprintf(c->why, sizeof(c->why), "the only variant of %s", g->version);
-        return;
+    if (!rt->has_top_choice)
+        return NULL;
+    FxVariantChoice *c = &rt->top_choice;
+    if (!rt->top_choice_told) { /* the words are written once, when asked */
+        rt->top_choice_told = true;
+        c->why[0] = '\0';
+        if (rt->chooser.explain)
+            rt->chooser.explain(rt->chooser.ctx, c);
+        if (!c->why[0] && c->g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
+            snprintf(c->why, sizeof(c->why), "the only variant of %s", c->g->version);
+        else if (!c->why[0])
+            snprintf(c->why, sizeof(c->why), "n = %llu %s %d, the built-in crossover (no cost "
+                     "model yet)", (unsigned long long)c->n, c->n >= FX_POWER_FROM ? ">=" : "<",
+                     FX_POWER_FROM);
     }
-    c->variant = n >= FX_POWER_FROM ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
-    snprintf(c->why, sizeof(c->why), "n = %llu %s %d, the built-in crossover (no cost model yet)",
-             (unsigned long long)n, n >= FX_POWER_FROM ? ">=" : "<", FX_POWER_FROM);
+    return c;
 }
 
+/* A kernel's poll (every few thousand steps, or each squaring): the
+ * clock each time, the memory (a read of /proc) one poll in 64. */
 static bool kernel_keep_going(void *ctx)
 {
-    return slow_budgets_ok(ctx);
+    FxRuntime *rt = ctx;
+    if ((++rt->kernel_polls & 63) == 0)
+        return slow_budgets_ok(rt);
+    if (rt->budgets.max_seconds > 0 && elapsed(rt) > rt->budgets.max_seconds) {
+        snprintf(rt->error, sizeof(rt->error), "the time budget of %g s is exhausted; raise it "
+                 "with --max-seconds", rt->budgets.max_seconds);
+        return false;
+    }
+    return true;
 }
 
 /* f(n) by f's recurrence kernel, in the variant chosen for this call.
  * False with rt->error set when a budget stopped it. */
 static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxValue *out)
 {
-    FxVariantChoice c = {0};
-    if (rt->chooser)
-        rt->chooser(rt->chooser_ctx, f->g, n, top, &c);
-    if (!(c.variant & f->g->variants))
-        default_choice(f->g, n, &c);
-    if (top) {
-        rt->top_choice = c;
+    FxVariantChoice c;
+    c.variant = 0;
+    c.explore = false;
+    if (rt->chooser.choose)
+        rt->chooser.choose(rt->chooser.ctx, f->g, n, top, &c);
+    if (!(c.variant & f->g->variants)) {
+        c.variant = default_variant(f->g, n);
+        c.explore = false;
+    }
+    if (top) { /* the words only if the record asks: fx_runtime_top_choice */
+        rt->top_choice.g = f->g;
+        rt->top_choice.n = n;
+        rt->top_choice.variant = c.variant;
+        rt->top_choice.explore = c.explore;
+        rt->top_choice.predicted_gain = 0;
         rt->has_top_choice = true;
+        rt->top_choice_told = false;
     }
     int64_t small;
     if (c.variant == FX_VARIANT_LOOP && fx_linrec_loop_small(f->rec, n, &small)) {

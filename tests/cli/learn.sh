@@ -91,33 +91,14 @@ d = [x["decision"] for x in r["decision_tree"]]
 assert d[1] == "variant power", d
 print(r["output"])') || fail "$fn(5000): the power variant was not chosen"
     [ "$got" = "$(ref $fn 5000)" ] || fail "$fn(5000) is wrong"
-    "$FLUX" explain $file "$fn(4000)" | grep -q 'variant power: matrix power chosen: n = 4000, predicted' ||
+    "$FLUX" explain $file "$fn(4000)" | grep -q 'variant power: matrix power chosen: n = 4000 >= [0-9]*, predicted' ||
         fail "$fn: explain does not give the variant's reason"
 done
 
 # Every version in the store has a proof: the proof says proved, and z3
 # answers unsat to every stored obligation.
-for file in fib.flux rec.flux; do
-    "$FLUX" history $file --json > versions.json || fail "history --json"
-    python3 - <<'PY' > proof_ids || fail "a version without a proof"
-import json
-for line in open("versions.json"):
-    v = json.loads(line)
-    if v["rewrite"] is None:
-        assert v["version"] == "v1", v
-        continue
-    assert isinstance(v["proof_id"], int), v
-    print(v["proof_id"])
-PY
-    [ -s proof_ids ] || fail "no proof ids"
-    for id in $(cat proof_ids); do
-        "$FLUX" proofs $file "$id" | grep -q "^proof #$id: proved by Z3" || fail "proof #$id is not proved"
-        if command -v z3 >/dev/null; then
-            out=$("$FLUX" proofs $file "$id" --smt | z3 -in | sort -u)
-            [ "$out" = unsat ] || fail "z3 does not confirm proof #$id: $out"
-        fi
-    done
-done
+out=$("$root/tools/check-proofs.sh" fib.flux rec.flux) || fail "$out"
+case $out in "19 versions, 14 proofs checked") ;; *) fail "proof walk: $out" ;; esac
 
 # Background learning: the run prints and exits; a detached process learns.
 unset FLUX_LEARN
