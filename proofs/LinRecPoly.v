@@ -291,3 +291,353 @@ Qed.
 Example fib_fiduccia_90 :
   sum 2 (fun j => rpow 2 (fun _ => 1) 90%N j * fib j) = 2880067194370816120.
 Proof. vm_compute. reflexivity. Qed.
+
+(* ================================================================== *)
+(* The shortcuts of the C kernel.
+
+   What is proved, in words.  The design comment of src/exec/linrec.c
+   lists three shortcuts beyond the operations above.  The first (small
+   start: the leading bits run the same operations in int64 with overflow
+   checks) changes no value, so it needs no lemma: it computes a prefix of
+   rloop.  The other two are proved here, stated on the formulas the C
+   functions evaluate.
+     - last_bit_correct (final_step):  for any f with `recurrence k c f`
+                   and r for a,
+                     f(2a+b) = sum_{i<k} r i * sum_{j<k} r j * f(i+j+b)
+                   for every a and b (b = 0 or 1 in the C code, any b here);
+                   last_bit_loop: the same with r = rloop bits, a the value
+                   of the bits, i.e. what fx_linrec_power does on its
+                   general path (ladder over the bits of a = n >> 1, then
+                   final_step with b = n & 1).
+     - The norm for k = 2 (norm_square, norm_of, norm_final).  With
+                     N(r) = r0^2 + c_1 r0 r1 - c_2 r1^2   (`norm`),
+                   norm_r0: N(r0) = 1; norm_shift: N(shift r) = -c_2 N(r);
+                   norm_mul: N(mul r s) = N(r) N(s); hence norm_rpow:
+                   N(rpow a) = (-c_2)^a and norm_rloop: N(rloop bits) =
+                   (-c_2)^(bits_val bits), for the vectors the algorithm
+                   computes (any k = 2 coefficients, no condition on c).
+                   norm_of_correct: for c_2 = +-1, (-c_2)^a is the C
+                   norm_of: -1 when c_2 = 1 and a is odd, else 1.
+                   norm_cross: N(r) = nu  ->
+                     c_1 (r0 r1) = nu - r0^2 + c_2 r1^2.
+                   norm_square_c is norm_square transcribed (the branches
+                   on c_2 = 1, on nu > 0, on |c_1| even / > 2 / > 1 and on
+                   c_1 < 0, the two mpz_divexact_ui included);
+                   norm_square_exact: when c_1 <> 0, c_2 = +-1, nu = +-1
+                   and N(r) = nu, both divisions are exact (|c_1|/2 divides
+                   d when |c_1| is even, |c_1| divides 2d when it is odd,
+                   d = nu - r0^2 + c_2 r1^2);
+                   norm_square_correct: under the same hypotheses
+                   norm_square_c gives mul r r (on indices 0 and 1).
+                   norm_final_correct: for r for a with N(r) = nu,
+                     f(2a+b) = f(b) nu + r1 ((2 f(b+1) - c_1 f(b)) r0
+                                              + (f(b+2) + c_2 f(b)) r1);
+                   norm_final_c is norm_final transcribed.
+                   norm_loop_correct: the C ladder of the norm path
+                   (`nloop`: from r with a the value done so far, per bit
+                   r := norm_square_c with nu = norm_of a, then shift if
+                   the bit is 1), started from rloop pre (the small start),
+                   gives rloop (pre ++ bits);
+                   norm_power_correct: and norm_final_c on it with nu =
+                   norm_of a gives f(2a+b), a = bits_val (pre ++ bits):
+                   the whole norm path of fx_linrec_power, for c_1 <> 0
+                   and c_2 = +-1 (the condition the C code tests).
+
+   As above, all arithmetic is over Z; Z.div stands for mpz_divexact_ui,
+   whose exactness norm_square_exact proves. *)
+
+(* ------------------------------------------------------------------ *)
+(* Shortcut 2: the last bit (final_step).                               *)
+
+Theorem last_bit_correct : forall k c f a b r, recurrence k c f -> is_for k c a r ->
+  f (2 * a + b)%nat = sum k (fun i => r i * sum k (fun j => r j * f (i + j + b)%nat)).
+Proof.
+  intros k c f a b r Hrec Hr.
+  replace (2 * a + b)%nat with (a + (a + b))%nat by lia.
+  rewrite (Hr f Hrec (a + b)%nat). apply sum_ext; intros i Hi. f_equal.
+  replace (a + b + i)%nat with (a + (b + i))%nat by lia.
+  rewrite (Hr f Hrec (b + i)%nat). apply sum_ext; intros j Hj. f_equal. f_equal. lia.
+Qed.
+
+(* The general path of fx_linrec_power: the ladder over the bits of a,
+   then final_step. *)
+Theorem last_bit_loop : forall k c f bits b, recurrence k c f ->
+  f (2 * bits_val bits + b)%nat =
+  sum k (fun i => rloop k c bits i * sum k (fun j => rloop k c bits j * f (i + j + b)%nat)).
+Proof. intros k c f bits b Hrec. apply last_bit_correct with c; auto. apply rloop_for. Qed.
+
+(* ------------------------------------------------------------------ *)
+(* Shortcut 3: the norm for k = 2.                                       *)
+
+(* N(r) = r0^2 + c_1 r0 r1 - c_2 r1^2. *)
+Definition norm (c : nat -> Z) (r : vec) : Z :=
+  r 0%nat * r 0%nat + c 1%nat * r 0%nat * r 1%nat - c 2%nat * r 1%nat * r 1%nat.
+
+Lemma norm_veq : forall c r s, veq 2 r s -> norm c r = norm c s.
+Proof. unfold norm; intros c r s H. rewrite !H by lia. reflexivity. Qed.
+
+Theorem norm_r0 : forall c, norm c r0 = 1.
+Proof. intros c; cbv [norm r0 Nat.eqb]. ring. Qed.
+
+Theorem norm_shift : forall c r, norm c (shift 2 c r) = - c 2%nat * norm c r.
+Proof. intros c r; cbv [norm shift Nat.eqb Nat.sub]. ring. Qed.
+
+Theorem norm_mul : forall c r s, norm c (mul 2 c r s) = norm c r * norm c s.
+Proof. intros c r s; cbv [norm mul shift sum Nat.iter nat_rect Nat.eqb Nat.sub]. ring. Qed.
+
+Lemma pow_double : forall (x : Z) (n : nat) (b : bool),
+  x ^ Z.of_nat (2 * n + if b then 1 else 0) =
+  (if b then x else 1) * (x ^ Z.of_nat n * x ^ Z.of_nat n).
+Proof.
+  intros x n b.
+  replace (Z.of_nat (2 * n + if b then 1 else 0))
+    with (Z.of_nat n + Z.of_nat n + if b then 1 else 0) by (destruct b; lia).
+  destruct b; rewrite !Z.pow_add_r by lia; ring.
+Qed.
+
+Lemma norm_rpos : forall c p, norm c (rpos 2 c p) = (- c 2%nat) ^ Z.pos p.
+Proof.
+  intros c. induction p; simpl rpos.
+  - rewrite norm_shift, norm_mul, IHp.
+    replace (Z.pos p~1) with (Z.pos p + Z.pos p + 1) by lia.
+    rewrite !Z.pow_add_r, Z.pow_1_r by lia. ring.
+  - rewrite norm_mul, IHp.
+    replace (Z.pos p~0) with (Z.pos p + Z.pos p) by lia.
+    rewrite Z.pow_add_r by lia. ring.
+  - rewrite norm_shift, norm_r0. ring.
+Qed.
+
+(* (c) for the vector rpow computes. *)
+Theorem norm_rpow : forall c n, norm c (rpow 2 c n) = (- c 2%nat) ^ Z.of_N n.
+Proof.
+  intros c [|p]; simpl.
+  - apply norm_r0.
+  - apply norm_rpos.
+Qed.
+
+Lemma norm_fold : forall c bits n r, norm c r = (- c 2%nat) ^ Z.of_nat n ->
+  norm c (fold_left (rstep 2 c) bits r) =
+  (- c 2%nat) ^ Z.of_nat (fold_left (fun n (b : bool) => (2 * n + if b then 1 else 0)%nat) bits n).
+Proof.
+  intros c. induction bits as [|b bits IH]; intros n r H; cbn [fold_left]; [exact H|].
+  apply IH. rewrite pow_double, <- H. unfold rstep. destruct b.
+  - rewrite norm_shift, norm_mul. ring.
+  - rewrite norm_mul. ring.
+Qed.
+
+(* (c) for the vector the loop computes, for any list of bits. *)
+Theorem norm_rloop : forall c bits, norm c (rloop 2 c bits) = (- c 2%nat) ^ Z.of_nat (bits_val bits).
+Proof. intros c bits. apply norm_fold. rewrite norm_r0. reflexivity. Qed.
+
+(* norm_of in the C code: (-c_2)^a for c_2 = +-1. *)
+Definition norm_of (c2 : Z) (a : nat) : Z :=
+  if andb (c2 =? 1) (Nat.odd a) then -1 else 1.
+
+Lemma pow_minus_one : forall a, (-1) ^ Z.of_nat a = if Nat.odd a then -1 else 1.
+Proof.
+  induction a; [reflexivity|].
+  rewrite Nat2Z.inj_succ, Z.pow_succ_r, IHa by lia.
+  rewrite Nat.odd_succ, <- Nat.negb_odd. destruct (Nat.odd a); reflexivity.
+Qed.
+
+Theorem norm_of_correct : forall c2 a, c2 = 1 \/ c2 = -1 ->
+  norm_of c2 a = (- c2) ^ Z.of_nat a.
+Proof.
+  intros c2 a [-> | ->]; unfold norm_of; simpl.
+  - rewrite pow_minus_one. reflexivity.
+  - rewrite Z.pow_1_l by lia. reflexivity.
+Qed.
+
+Lemma norm_of_unit : forall c2 a, norm_of c2 a = 1 \/ norm_of c2 a = -1.
+Proof. intros; unfold norm_of; destruct (andb _ _); auto. Qed.
+
+(* (d) The cross product from the two squares. *)
+Theorem norm_cross : forall c r nu, norm c r = nu ->
+  c 1%nat * (r 0%nat * r 1%nat) = nu - r 0%nat * r 0%nat + c 2%nat * (r 1%nat * r 1%nat).
+Proof. intros c r nu H. subst nu. unfold norm. ring. Qed.
+
+(* d := 2 d / c_1 as norm_square computes it, on g = |c_1|. *)
+Definition twice_div (g d : Z) : Z :=
+  if Z.even g then (if g >? 2 then d / (g / 2) else d)
+  else (if g >? 1 then (2 * d) / g else 2 * d).
+
+(* norm_square transcribed: r := mul(r, r) for k = 2 given nu = N(r). *)
+Definition norm_square_c (c : nat -> Z) (nu : Z) (r : vec) : vec :=
+  let c1 := c 1%nat in
+  let c2 := c 2%nat in
+  let a := r 0%nat * r 0%nat in
+  let b := r 1%nat * r 1%nat in
+  let r0' := if c2 =? 1 then a + b else a - b in
+  let d := if c2 =? 1 then b - a else - (a + b) in
+  let d := if nu >? 0 then d + 1 else d - 1 in
+  let d := twice_div (Z.abs c1) d in
+  let d := if c1 <? 0 then - d else d in
+  fun j => if Nat.eqb j 0 then r0' else d + c1 * b.
+
+(* The d of norm_square before the division. *)
+Definition norm_d (c : nat -> Z) (nu : Z) (r : vec) : Z :=
+  let a := r 0%nat * r 0%nat in
+  let b := r 1%nat * r 1%nat in
+  let d := if c 2%nat =? 1 then b - a else - (a + b) in
+  if nu >? 0 then d + 1 else d - 1.
+
+Lemma norm_d_eq : forall c nu r, c 2%nat = 1 \/ c 2%nat = -1 -> nu = 1 \/ nu = -1 ->
+  norm c r = nu -> norm_d c nu r = c 1%nat * (r 0%nat * r 1%nat).
+Proof.
+  intros c nu r Hc2 Hnu H. rewrite (norm_cross c r nu H). unfold norm_d.
+  destruct Hc2 as [E | E]; rewrite E;
+    [replace (1 =? 1) with true by reflexivity | replace (-1 =? 1) with false by reflexivity];
+    (destruct Hnu as [-> | ->];
+      [replace (1 >? 0) with true by reflexivity | replace (-1 >? 0) with false by reflexivity]);
+    ring.
+Qed.
+
+(* The two mpz_divexact_ui of norm_square are exact. *)
+Theorem norm_square_exact : forall c nu r, c 2%nat = 1 \/ c 2%nat = -1 -> nu = 1 \/ nu = -1 ->
+  norm c r = nu ->
+  (Z.even (Z.abs (c 1%nat)) = true -> (Z.abs (c 1%nat) / 2 | norm_d c nu r)) /\
+  (Z.even (Z.abs (c 1%nat)) = false -> (Z.abs (c 1%nat) | 2 * norm_d c nu r)).
+Proof.
+  intros c nu r Hc2 Hnu H. rewrite (norm_d_eq c nu r Hc2 Hnu H).
+  assert (Hg : (Z.abs (c 1%nat) | c 1%nat * (r 0%nat * r 1%nat))).
+  { apply Z.divide_mul_l, Z.divide_abs_l, Z.divide_refl. }
+  split; intros He.
+  - apply Z.divide_trans with (Z.abs (c 1%nat)); [|exact Hg].
+    apply Zeven_bool_iff, Zeven_ex in He. destruct He as [h Hh]. rewrite Hh.
+    replace (2 * h / 2) with h by (rewrite Z.mul_comm, Z.div_mul by lia; reflexivity).
+    exists 2. ring.
+  - apply Z.divide_mul_r. exact Hg.
+Qed.
+
+Lemma twice_div_mul : forall g y, g > 0 -> twice_div g (g * y) = 2 * y.
+Proof.
+  intros g y Hg. unfold twice_div. destruct (Z.even g) eqn:He.
+  - apply Zeven_bool_iff, Zeven_ex in He. destruct He as [h Hh]. subst g.
+    replace (2 * h / 2) with h by (rewrite Z.mul_comm, Z.div_mul by lia; reflexivity).
+    destruct (2 * h >? 2) eqn:H2.
+    + replace (2 * h * y) with (2 * y * h) by ring. apply Z.div_mul. lia.
+    + rewrite Z.gtb_ltb in H2. apply Z.ltb_ge in H2.
+      assert (h = 1) by lia. subst h. ring.
+  - destruct (g >? 1) eqn:H1.
+    + replace (2 * (g * y)) with (2 * y * g) by ring. apply Z.div_mul. lia.
+    + rewrite Z.gtb_ltb in H1. apply Z.ltb_ge in H1.
+      assert (g = 1) by lia. subst g. ring.
+Qed.
+
+Theorem norm_square_correct : forall c nu r, c 1%nat <> 0 ->
+  c 2%nat = 1 \/ c 2%nat = -1 -> nu = 1 \/ nu = -1 -> norm c r = nu ->
+  veq 2 (norm_square_c c nu r) (mul 2 c r r).
+Proof.
+  intros c nu r Hc1 Hc2 Hnu H j Hj.
+  pose proof (norm_d_eq c nu r Hc2 Hnu H) as Hd. unfold norm_d in Hd.
+  unfold norm_square_c, mul, shift; simpl.
+  destruct j as [|[|j]]; [| |lia]; simpl.
+  - destruct Hc2 as [-> | ->]; simpl; ring.
+  - rewrite Hd. destruct (c 1%nat <? 0) eqn:Hs.
+    + apply Z.ltb_lt in Hs.
+      replace (c 1%nat * (r 0%nat * r 1%nat)) with (Z.abs (c 1%nat) * (- (r 0%nat * r 1%nat)))
+        by (rewrite Z.abs_neq by lia; ring).
+      rewrite twice_div_mul by lia. ring.
+    + apply Z.ltb_ge in Hs.
+      replace (c 1%nat * (r 0%nat * r 1%nat)) with (Z.abs (c 1%nat) * (r 0%nat * r 1%nat))
+        by (rewrite Z.abs_eq by lia; ring).
+      rewrite twice_div_mul by lia. ring.
+Qed.
+
+(* (e) norm_final: one big multiplication for the last bit. *)
+Theorem norm_final_correct : forall c f a b r nu, recurrence 2 c f -> is_for 2 c a r ->
+  norm c r = nu ->
+  f (2 * a + b)%nat = f b * nu + r 1%nat * ((2 * f (b + 1)%nat - c 1%nat * f b) * r 0%nat
+                                            + (f (b + 2)%nat + c 2%nat * f b) * r 1%nat).
+Proof.
+  intros c f a b r nu Hrec Hr H. subst nu.
+  rewrite (last_bit_correct 2 c f a b r Hrec Hr). cbv [norm sum].
+  replace (1 + 1 + b)%nat with (b + 2)%nat by lia.
+  replace (0 + 1 + b)%nat with (b + 1)%nat by lia.
+  replace (1 + 0 + b)%nat with (b + 1)%nat by lia.
+  replace (0 + 0 + b)%nat with b by lia. ring.
+Qed.
+
+(* norm_final transcribed. *)
+Definition norm_final_c (c : nat -> Z) (f : nat -> Z) (b : nat) (nu : Z) (r : vec) : Z :=
+  let alpha := 2 * f (b + 1)%nat - f b * c 1%nat in
+  let beta := f (b + 2)%nat + c 2%nat * f b in
+  let out := r 1%nat * (r 0%nat * alpha + r 1%nat * beta) in
+  if nu >? 0 then out + f b else out - f b.
+
+(* The ladder of the norm path: a is the value of the bits done so far. *)
+Fixpoint nloop (c : nat -> Z) (bits : list bool) (r : vec) (a : nat) : vec :=
+  match bits with
+  | nil => r
+  | bit :: rest =>
+      let r2 := norm_square_c c (norm_of (c 2%nat) a) r in
+      nloop c rest (if bit then shift 2 c r2 else r2) (2 * a + if bit then 1 else 0)%nat
+  end.
+
+Lemma nloop_fold : forall c bits r s n, c 1%nat <> 0 -> c 2%nat = 1 \/ c 2%nat = -1 ->
+  veq 2 r s -> norm c s = (- c 2%nat) ^ Z.of_nat n ->
+  veq 2 (nloop c bits r n) (fold_left (rstep 2 c) bits s).
+Proof.
+  intros c bits. induction bits as [|bit bits IH]; intros r s n Hc1 Hc2 Hrs Hs; cbn [nloop fold_left]; [exact Hrs|].
+  assert (Hn : norm c r = norm_of (c 2%nat) n)
+    by (rewrite (norm_veq c r s Hrs), Hs; symmetry; apply norm_of_correct, Hc2).
+  pose proof (norm_square_correct c _ r Hc1 Hc2 (norm_of_unit _ _) Hn) as Hsq.
+  assert (Hm : veq 2 (norm_square_c c (norm_of (c 2%nat) n) r) (mul 2 c s s))
+    by (intros j Hj; rewrite Hsq by exact Hj; apply mul_veq; auto).
+  apply IH; auto.
+  - unfold rstep. destruct bit; [apply shift_veq|]; exact Hm.
+  - rewrite pow_double, <- Hs. unfold rstep. destruct bit.
+    + rewrite norm_shift, norm_mul. ring.
+    + rewrite norm_mul. ring.
+Qed.
+
+(* The norm ladder after the small start computes what rloop computes. *)
+Theorem norm_loop_correct : forall c pre bits, c 1%nat <> 0 -> c 2%nat = 1 \/ c 2%nat = -1 ->
+  veq 2 (nloop c bits (rloop 2 c pre) (bits_val pre)) (rloop 2 c (pre ++ bits)).
+Proof.
+  intros c pre bits Hc1 Hc2. unfold rloop at 2. rewrite fold_left_app.
+  apply nloop_fold; auto.
+  - intros j _. reflexivity.
+  - apply norm_rloop.
+Qed.
+
+(* The whole norm path of fx_linrec_power: small start over pre, the
+   norm ladder over bits, then norm_final with nu = norm_of a. *)
+Theorem norm_power_correct : forall c f pre bits b, recurrence 2 c f ->
+  c 1%nat <> 0 -> c 2%nat = 1 \/ c 2%nat = -1 ->
+  norm_final_c c f b (norm_of (c 2%nat) (bits_val (pre ++ bits)))
+               (nloop c bits (rloop 2 c pre) (bits_val pre))
+  = f (2 * bits_val (pre ++ bits) + b)%nat.
+Proof.
+  intros c f pre bits b Hrec Hc1 Hc2.
+  pose proof (norm_loop_correct c pre bits Hc1 Hc2) as Hl.
+  set (a := bits_val (pre ++ bits)).
+  set (r := nloop c bits (rloop 2 c pre) (bits_val pre)) in *.
+  assert (Hfor : is_for 2 c a r).
+  { intros g Hg m. unfold a. rewrite (rloop_for 2 c (pre ++ bits) g Hg m).
+    apply sum_ext; intros j Hj. rewrite Hl by exact Hj. reflexivity. }
+  assert (Hn : norm c r = norm_of (c 2%nat) a).
+  { rewrite (norm_veq c r _ Hl), norm_rloop. symmetry. apply norm_of_correct, Hc2. }
+  rewrite (norm_final_correct c f a b r _ Hrec Hfor Hn).
+  unfold norm_final_c. destruct (norm_of_unit (c 2%nat) a) as [Hu | Hu]; rewrite Hu; simpl; ring.
+Qed.
+
+(* Sanity checks, run on the transcriptions: Fibonacci F(91) by the norm
+   path, and the norm ladder against rpow for c = (-4, 1) (|c_1| even and
+   > 2, c_1 < 0) and c = (3, -1) (|c_1| odd and > 1). *)
+Example fib_norm_91 :
+  norm_final_c (fun _ => 1) fib 1 (norm_of 1 45) (nloop (fun _ => 1) (N_bits 45) r0 0) =
+  4660046610375530309.
+Proof. vm_compute. reflexivity. Qed.
+
+Example norm_ladder_m4_1 :
+  let c := fun i => if Nat.eqb i 1 then -4 else 1 in
+  let r := nloop c (N_bits 37) r0 0 in
+  (r 0%nat, r 1%nat) = (rpow 2 c 37 0%nat, rpow 2 c 37 1%nat).
+Proof. vm_compute. reflexivity. Qed.
+
+Example norm_ladder_3_m1 :
+  let c := fun i => if Nat.eqb i 1 then 3 else -1 in
+  let r := nloop c (N_bits 41) r0 0 in
+  (r 0%nat, r 1%nat) = (rpow 2 c 41 0%nat, rpow 2 c 41 1%nat).
+Proof. vm_compute. reflexivity. Qed.

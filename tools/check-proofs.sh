@@ -2,7 +2,8 @@
 # check-proofs.sh FILE...: walks every version in the store ($FLUX_STORE) of
 # the intents of each FILE and checks that each one made by a rewrite has a
 # stored proof that says proved, and that z3 (when installed) answers unsat
-# to every obligation of it, read back from the store as SMT-LIB.
+# to every obligation of it, read back from the store as SMT-LIB (a proof by
+# identity, a kernel around the very same nodes, has no query to answer).
 # Prints "N versions, N proofs checked"; exit 1 on the first failure.
 set -u
 FLUX=${FLUX:-$(dirname "$0")/../build/flux}
@@ -28,8 +29,9 @@ for line in sys.stdin:
         [ "$id" = v1 ] && continue
         "$FLUX" proofs "$file" "$id" | grep -q "^proof #$id: proved by " ||
             { echo "check-proofs: proof #$id of $file is not proved"; exit 1; }
-        if command -v z3 >/dev/null; then
-            out=$("$FLUX" proofs "$file" "$id" --smt | z3 -in | sort -u)
+        smt=$("$FLUX" proofs "$file" "$id" --smt)
+        if command -v z3 >/dev/null && printf '%s\n' "$smt" | grep -q '(check-sat)'; then
+            out=$(printf '%s\n' "$smt" | z3 -in | sort -u)
             [ "$out" = unsat ] || { echo "check-proofs: z3 does not confirm proof #$id: $out"; exit 1; }
         fi
         proofs=$((proofs + 1))

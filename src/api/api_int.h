@@ -7,6 +7,7 @@
 
 #include "exec/interp.h"
 #include "flux.h"
+#include "opt/analyze.h"
 #include "opt/cost.h"
 #include "lang/program.h"
 #include "trace/store.h"
@@ -68,6 +69,9 @@ FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
 /* The lineage key of an intent: the hash of its normalised text. */
 void fx_api_lineage_hash(const FxIntent *in, char out[17]);
 
+/* A monotonic clock, in ms. */
+double fx_api_now_ms(void);
+
 /* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
 const char *fx_api_hardware(void);
 
@@ -102,15 +106,6 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
 
 /* ---- traces (traces.c) ---- */
 
-/* One recorded run, as the analyzer sees it. */
-typedef struct FxTrace {
-    char version[16];    /* "v2" */
-    double size;         /* of the input: see traces.c */
-    double ms;
-    uint32_t variant;    /* FX_VARIANT_* the kernel ran, or 0 */
-    uint64_t input_hash;
-    char *input, *expr;  /* the input as JSON, and the EXPR */
-} FxTrace;
 typedef struct FxTraces {
     FX_VEC(FxTrace) v; /* newest first */
 } FxTraces;

@@ -150,6 +150,15 @@ static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
     if (g->kernel && !strcmp(g->kernel, "memo"))
         leaf(t, "each distinct call's result is kept in a table and answered from it when "
                 "asked again");
+    if (g->n_table) {
+        FxBuf tab = {0};
+        fx_graph_print_table(g, &tab);
+        char *kept = fx_xasprintf("keeps the results of %u recurring inputs, looked up first: %s",
+                                  g->n_table, fx_buf_str(&tab) + 9);
+        leaf(t, kept);
+        free(kept);
+        fx_buf_free(&tab);
+    }
     if (g->kernel && !strcmp(g->kernel, "recurrence")) {
         FxBuf rec = {0};
         fx_graph_print_recurrence(g, &rec);

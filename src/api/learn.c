@@ -33,21 +33,13 @@ static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in)
     if (!g || fx_store_find_lineage(fs->store, in->name, hash, &lineage) != FX_OK || !lineage)
         return false;
     FxTraces tr = {{0}};
-    if (fx_api_traces(fs, in->name, lineage, 1000, &tr) != FX_OK || tr.v.len == 0 ||
-        strcmp(tr.v.data[0].version, g->version) != 0) {
-        fx_api_traces_free(&tr);
-        return false;
-    }
-    size_t mine = 0;
-    double before = 0;
-    for (size_t i = 0; i < tr.v.len; i++) {
-        mine += !strcmp(tr.v.data[i].version, g->version);
-        if (i > 0 && tr.v.data[i].size > before)
-            before = tr.v.data[i].size;
-    }
-    bool due = power_of_two(mine) || (tr.v.len > 1 && tr.v.data[0].size > 2 * before);
+    FxAnalysis a = {0};
+    if (fx_api_traces(fs, in->name, lineage, 1000, &tr) == FX_OK)
+        fx_analyze(tr.v.data, tr.v.len, g->version, &a);
     fx_api_traces_free(&tr);
-    return due;
+    return a.newest_is_current &&
+           (power_of_two(a.runs_current) ||
+            (a.runs > 1 && a.newest_size > 2 * a.largest_before_newest));
 }
 
 int flux_learn(FluxProgram *fp, FluxStore *fs, FILE *out)

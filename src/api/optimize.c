@@ -10,9 +10,12 @@
  *   2. the cost models of a version with variants are refitted on its
  *      recorded runs;
  *   3. the rules, from the smallest departure from the running version to
- *      the largest: memoization (the same graph and a table), recursion to
+ *      the largest: simplification (constant folding, common
+ *      sub-expressions, dead code: the same computation with fewer
+ *      nodes), memoization (the same graph and a table), recursion to
  *      iteration (the recurrence computed by a loop), matrix power (a new
- *      algorithm beside the loop). The first rule that applies to the
+ *      algorithm beside the loop), hot inputs (a table of the results of
+ *      arguments that recur, in front of it all). The first rule that applies to the
  *      graph's structure and the evidence, whose candidate the prover
  *      proves and whose predicted gain is at least MIN_GAIN, becomes the
  *      next version, in one transaction per store row, with its parent,
@@ -31,6 +34,10 @@
 #include "api_int.h"
 #include "exec/value_gmp.h"
 #include "graph/graph.h"
+#include "opt/rule_cse.h"
+#include "opt/rule_dce.h"
+#include "opt/rule_fold.h"
+#include "opt/rule_hot.h"
 #include "opt/rule_memo.h"
 #include "opt/rule_recurrence.h"
 #include "proof/prove.h"
@@ -40,6 +47,7 @@
 #define TRACES 400          /* recorded runs a round reads */
 #define MIN_GAIN 1.25       /* predicted speed-up a rewrite must promise */
 #define ROLLBACK_RATIO 1.25 /* measured slow-down that rolls a version back */
+#define HOT_MIN_SAVING_MS 0.05 /* a table saving less is lost in timing noise */
 #define ROLLBACK_RUNS 5     /* runs of a version before it can be judged */
 
 typedef struct Round {
@@ -49,6 +57,7 @@ typedef struct Round {
     const FxGraph *current;
     int64_t lineage, version;
     FxTraces tr;
+    FxAnalysis an; /* of tr */
     FILE *out;
     FxBuf stays; /* why each rule did not apply */
 } Round;
@@ -126,11 +135,10 @@ static bool gather(FluxProgram *fp, const char *intent, const char *expr, FxCall
 
 /* ---- proving and installing ---- */
 
-static void proof_text(const FxProof *p, const char *effect, FxBuf *smt, double *ms,
-                       const char **why_not)
+static void proof_text(const FxProof *p, const char *effect, const char *solver, FxBuf *smt,
+                       double *ms, const char **why_not)
 {
-    fx_buf_printf(smt, "; flux proof: %s, %s\n", fx_proof_verdict_name(p->verdict),
-                  fx_smt_solver_version());
+    fx_buf_printf(smt, "; flux proof: %s, %s\n", fx_proof_verdict_name(p->verdict), solver);
     *ms = 0;
     *why_not = NULL; /* the first obligation that did not hold, in words */
     fx_vec_foreach(FxObligation, o, &p->obligations)
@@ -160,11 +168,14 @@ static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const 
     FxBuf smt = {0};
     double ms;
     const char *why_not;
-    proof_text(p, effect, &smt, &ms, &why_not);
+    bool asked = false; /* did any obligation need the solver? */
+    fx_vec_foreach(FxObligation, o, &p->obligations) asked |= o->smtlib != NULL;
+    const char *solver = asked ? fx_smt_solver_version() : "flux, no solver query";
+    proof_text(p, effect, solver, &smt, &ms, &why_not);
     int64_t proof, proposal, version = 0;
     bool proved = p->verdict == FX_PROOF_PROVED;
     FxStatus s = fx_store_add_proof(st, fx_buf_str(&smt), fx_proof_verdict_name(p->verdict),
-                                    fx_smt_solver_version(), ms, &proof);
+                                    solver, ms, &proof);
     if (s == FX_OK && proved) {
         FxBuf json = {0};
         fx_graph_print_json(cand, &json);
@@ -221,6 +232,119 @@ static bool rolled_back_before(Round *R, const char *rule)
     fx_vec_foreach(char *, r, &rows.json) free(*r);
     fx_vec_free(&rows.json);
     return found;
+}
+
+/* ---- rule: simplification ---- */
+
+/* Applies a rule in place of *g when it changes something; frees the
+ * graph it replaces unless that is `keep`. */
+static bool step(FxGraph *(*rule)(const FxGraph *, const char *), const FxGraph **g,
+                 const FxGraph *keep, const char *label)
+{
+    FxGraph *next = rule(*g, label);
+    if (!next)
+        return false;
+    if (*g != keep)
+        fx_graph_free((FxGraph *)*g);
+    *g = next;
+    return true;
+}
+
+/* Runs EXPR with g as its intent's version, in a runtime of its own (no
+ * table of an earlier run helps), under the evidence budget unless `full`,
+ * recording nothing. Returns the evaluation's time in ms (-1: it failed);
+ * *work, when asked, gets how many times g's operations ran (reading a
+ * constant, a parameter or a bound slot is free; a run cut by the budget
+ * counts what it did). */
+static double run_alone(FluxProgram *fp, const FxGraph *g, const char *expr, bool full,
+                        uint64_t *work)
+{
+    FxRuntime *saved = fp->rt, *rt = fx_runtime_new(fp->prog);
+    FxGraph *copy = fx_graph_copy_as(g, g->intent, g->version);
+    fx_runtime_use_graph(rt, copy);
+    fp->rt = rt;
+    FluxStore *store = fp->store;
+    fp->store = NULL;
+    FluxRunOptions opts = {.max_steps = full ? 0 : EVIDENCE_STEPS, .max_seconds = 10,
+                           .record_later = 1, .no_learn = 1};
+    FluxResult r;
+    double ms = flux_run(fp, expr, &opts, NULL, &r) == FLUX_OK ? r.duration_ms : -1;
+    flux_result_free(&r);
+    for (uint32_t i = 1; work && i <= copy->n_nodes; i++) {
+        FxNodeOp op = copy->nodes[i - 1].op;
+        if (i == 1)
+            *work = 0;
+        if (op != FX_NODE_CONST && op != FX_NODE_PARAM && op != FX_NODE_VAR)
+            *work += fx_runtime_node_count(rt, copy, (FxNodeId){i});
+    }
+    fp->store = store;
+    fp->rt = saved;
+    fx_runtime_free(rt);
+    return ms;
+}
+
+static uint64_t work_of(FluxProgram *fp, const FxGraph *g, const char *expr)
+{
+    uint64_t work = 0;
+    run_alone(fp, g, expr, false, &work);
+    return work;
+}
+
+static int try_simplify(Round *R, bool *installed)
+{
+    char *label = next_label(R);
+    const FxGraph *g = R->current;
+    FxBuf what = {0};
+    bool folded = step(fx_rule_fold, &g, R->current, label);
+    bool dropped = step(fx_rule_dce, &g, R->current, label);
+    bool merged = step(fx_rule_cse, &g, R->current, label);
+    dropped |= step(fx_rule_dce, &g, R->current, label);
+    if (folded)
+        fx_buf_puts(&what, "constant folding");
+    if (merged)
+        fx_buf_printf(&what, "%scommon sub-expressions", what.len ? ", " : "");
+    if (dropped)
+        fx_buf_printf(&what, "%sdead code", what.len ? ", " : "");
+    int status = FLUX_OK;
+    if (g == R->current) {
+        stays(R, "simplification", "no constant to fold, sub-expression to share or dead node");
+    } else {
+        const char *expr = R->tr.v.data[0].expr;
+        uint64_t before = work_of(R->fp, R->current, expr), after = work_of(R->fp, g, expr);
+        double gain = after ? (double)before / (double)after : 0;
+        char *rule = fx_xasprintf("simplification (%s)", fx_buf_str(&what));
+        if (rolled_back_before(R, rule)) {
+            stays(R, rule, "it was rolled back from this version before");
+        } else if (gain < MIN_GAIN) {
+            char *why = before == 0
+                    ? fx_xasprintf("no operation of it ran for `%s`", expr)
+                    : fx_xasprintf("`%s` would run %llu operations instead of %llu, a gain of "
+                                   "%.2gx", expr, (unsigned long long)after,
+                                   (unsigned long long)before, gain);
+            stays(R, rule, why);
+            free(why);
+        } else {
+            FxBuf evidence = {0};
+            fx_buf_puts(&evidence, "{\"expr\": ");
+            fx_api_json_string(expr, &evidence);
+            fx_buf_printf(&evidence, ", \"nodes\": [%u, %u], \"node_evaluations\": [%llu, %llu], "
+                          "\"predicted_gain\": %.3g}", R->current->n_nodes, g->n_nodes,
+                          (unsigned long long)before, (unsigned long long)after, gain);
+            if (!R->fp->proof_cache)
+                R->fp->proof_cache = fx_proof_cache_new();
+            FxProof *p = fx_prove_same_function(R->current, g, NULL, NULL, R->fp->proof_cache,
+                                                5000);
+            status = install(R, (FxGraph *)g, p, rule, NULL, fx_buf_str(&evidence), NULL,
+                             installed);
+            fx_proof_free(p);
+            fx_buf_free(&evidence);
+        }
+        free(rule);
+        fx_graph_free((FxGraph *)g);
+    }
+    fx_buf_free(&what);
+    free(label);
+    return status;
 }
 
 /* ---- rule: memoization ---- */
@@ -352,8 +476,9 @@ static int try_iteration(Round *R, bool *installed)
         FxBuf evidence = {0};
         fx_buf_puts(&evidence, "{\"certificate\": ");
         certificate_json(cand, &evidence);
-        fx_buf_printf(&evidence, ", \"n\": %.0f, \"measured_ms\": %.4g, \"loop_ms\": %.4g", n, was,
-                      now);
+        fx_buf_printf(&evidence, ", \"n\": %.0f, \"loop_ms\": %.4g", n, now);
+        if (was > 0)
+            fx_buf_printf(&evidence, ", \"measured_ms\": %.4g", was);
         if (gain > 0)
             fx_buf_printf(&evidence, ", \"predicted_gain\": %.3g", gain);
         fx_buf_puts(&evidence, "}");
@@ -369,12 +494,6 @@ static int try_iteration(Round *R, bool *installed)
     return status;
 }
 
-static double largest_size(const Round *R)
-{
-    double m = 0;
-    fx_vec_foreach(FxTrace, t, &R->tr.v) m = fmax(m, t->size);
-    return m;
-}
 
 static int try_power(Round *R, bool *installed)
 {
@@ -391,7 +510,7 @@ static int try_power(Round *R, bool *installed)
         stays(R, "matrix power", "it was rolled back from this version before");
         return FLUX_OK;
     }
-    double n = largest_size(R);
+    double n = R->an.largest_size;
     FxVariantModels vm;
     if (!fx_api_measure_kernels(g, n, &vm)) {
         stays(R, "matrix power", "the variants could not be measured");
@@ -424,6 +543,161 @@ static int try_power(Round *R, bool *installed)
     free(model);
     fx_graph_free(cand);
     free(label);
+    return status;
+}
+
+/* ---- rule: hot inputs ---- */
+
+/* A table cell from an input's JSON field: an integer or a boolean. */
+static char *cell_of(const char *input, const char *param)
+{
+    char *raw = fx_api_json_field(input, param);
+    if (!raw)
+        return NULL;
+    if (fx_is_decimal(raw) || !strcmp(raw, "true") || !strcmp(raw, "false"))
+        return raw;
+    free(raw);
+    return NULL;
+}
+
+static FxValue value_of(const char *cell)
+{
+    return !strcmp(cell, "true")    ? fx_val_bool(true)
+           : !strcmp(cell, "false") ? fx_val_bool(false)
+                                    : fx_val_int_text(cell);
+}
+
+/* The value of one call of g, computed in a runtime of its own, or
+ * false when a budget stopped it. */
+static bool value_alone(FluxProgram *fp, const FxGraph *g, const FxValue *args, FxValue *out)
+{
+    FxRuntime *rt = fx_runtime_new(fp->prog);
+    FxBudgets b = fx_budgets_default();
+    b.max_seconds = 10;
+    fx_runtime_set_budgets(rt, b);
+    fx_runtime_use_graph(rt, fx_graph_copy_as(g, g->intent, g->version));
+    bool ok = fx_runtime_call(rt, g->intent, args, g->n_params, out) == FX_OK;
+    fx_runtime_free(rt);
+    return ok;
+}
+
+/* "f(a, b)" of a table row: the call a user makes. Caller frees. */
+static char *call_text(const FxGraph *g, char *const *row)
+{
+    FxBuf b = {0};
+    fx_buf_printf(&b, "%s(", g->intent);
+    for (uint32_t i = 0; i < g->n_params; i++)
+        fx_buf_printf(&b, "%s%s", i ? ", " : "", row[i]);
+    fx_buf_putc(&b, ')');
+    return fx_buf_take(&b);
+}
+
+/* The best of five timings of EXPR run alone with g. */
+static double best_time(FluxProgram *fp, const FxGraph *g, const char *expr)
+{
+    double best = -1;
+    for (int i = 0; i < 5; i++) {
+        double t = run_alone(fp, g, expr, true, NULL);
+        if (t >= 0 && (best < 0 || t < best))
+            best = t;
+    }
+    return best;
+}
+
+static int try_hot(Round *R, bool *installed)
+{
+    const FxGraph *g = R->current;
+    const char *why;
+    if (!fx_rule_hot_applies(g, &R->an, &why)) {
+        stays(R, "hot inputs", why);
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "hot inputs")) {
+        stays(R, "hot inputs", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    uint32_t np = g->n_params, w = np + 1, n = 0;
+    char **cells = fx_xcalloc((size_t)R->an.n_hot * w + 1, sizeof(char *));
+    const char **args_only = fx_xcalloc((size_t)R->an.n_hot * np + 1, sizeof(char *));
+    FxValue *args = fx_xcalloc(np + 1, sizeof(FxValue));
+    double before = 0, after = 0;
+    for (uint32_t h = 0; h < R->an.n_hot; h++) {
+        char **row = cells + (size_t)n * w;
+        bool ok = true;
+        for (uint32_t i = 0; ok && i < np; i++)
+            ok = (row[i] = cell_of(R->an.hot[h].example->input, g->param_names[i])) != NULL;
+        FxValue v = {0};
+        for (uint32_t i = 0; i < np; i++)
+            args[i] = ok ? value_of(row[i]) : fx_val_int(0);
+        /* the result, by the running version (proved equal to v1) */
+        bool computed = ok && value_alone(R->fp, g, args, &v);
+        ok = computed && (fx_val_is_integer(v) || v.kind == FX_VAL_BOOL);
+        if (ok) {
+            FxBuf text = {0};
+            fx_val_print(v, &text);
+            row[np] = fx_buf_take(&text);
+            for (uint32_t i = 0; i < np; i++)
+                args_only[(size_t)n * np + i] = row[i];
+            n++;
+        } else {
+            for (uint32_t i = 0; i < w; i++) {
+                free(row[i]);
+                row[i] = NULL;
+            }
+        }
+        if (computed)
+            fx_value_release(v);
+        for (uint32_t i = 0; i < np; i++)
+            fx_value_release(args[i]);
+    }
+    int status = FLUX_OK;
+    if (n == 0) {
+        stays(R, "hot inputs", "the recurring inputs' results could not be computed");
+    } else if (fx_rule_hot_has_all(g, n, args_only)) {
+        stays(R, "hot inputs", "the table holds the recurring inputs already");
+    } else {
+        char *label = next_label(R);
+        FxGraph *cand = fx_rule_hot_candidate(g, n, (const char *const *)cells, label);
+        for (uint32_t r = 0; r < n && r < 4; r++) { /* measured on the hottest inputs */
+            char *call = call_text(g, cells + (size_t)r * w);
+            before += fmax(best_time(R->fp, g, call), 0);
+            after += fmax(best_time(R->fp, cand, call), 1e-6);
+            free(call);
+        }
+        double gain = before / after, saved = (before - after) / (n < 4 ? n : 4);
+        if (gain < MIN_GAIN || saved < HOT_MIN_SAVING_MS) {
+            char *w2 = fx_xasprintf("a table lookup is predicted %.2gx faster, saving %.3g ms a "
+                                    "call (it must be %gx and %g ms)", gain, saved, MIN_GAIN,
+                                    HOT_MIN_SAVING_MS);
+            stays(R, "hot inputs", w2);
+            free(w2);
+        } else {
+            FxBuf evidence = {0}, table = {0};
+            fx_graph_print_table(cand, &table);
+            fx_buf_printf(&evidence, "{\"window\": %zu, \"recurring\": %u, \"share\": %.2f, "
+                          "\"table\": ", R->an.window, R->an.n_hot, R->an.hot_share);
+            fx_api_json_string(fx_buf_str(&table) + 9, &evidence);
+            fx_buf_printf(&evidence, ", \"measured_ms\": %.4g, \"table_ms\": %.4g, "
+                          "\"predicted_gain\": %.3g}", before, after, gain);
+            char *effect = fx_xasprintf("%s is pure, so the result %s computed for each of "
+                                        "the table's %u inputs is its result forever",
+                                        R->in->name, g->version, n);
+            FxProof *p = fx_prove_same_function(g, cand, NULL, NULL, R->fp->proof_cache, 5000);
+            status = install(R, cand, p, "hot inputs", effect, fx_buf_str(&evidence), NULL,
+                             installed);
+            fx_proof_free(p);
+            free(effect);
+            fx_buf_free(&table);
+            fx_buf_free(&evidence);
+        }
+        fx_graph_free(cand);
+        free(label);
+    }
+    for (size_t i = 0; i < (size_t)R->an.n_hot * w; i++)
+        free(cells[i]);
+    free(cells);
+    free(args_only);
+    free(args);
     return status;
 }
 
@@ -533,11 +807,15 @@ static int refit_models(Round *R)
 
 static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, FILE *out)
 {
-    Round R = {fp, fs, in, fx_runtime_graph(fx_api_runtime(fp), in->name), 0, 0, {{0}}, out, {0}};
+    Round R = {.fp = fp, .fs = fs, .in = in, .out = out,
+               .current = fx_runtime_graph(fx_api_runtime(fp), in->name)};
     int status = FLUX_OK;
     if (fx_api_version_of(fp, in, R.current, &R.lineage, &R.version) != FX_OK ||
         fx_api_traces(fs, in->name, R.lineage, TRACES, &R.tr) != FX_OK)
         return FLUX_ERR_STORE;
+    fx_analyze(R.tr.v.data, R.tr.v.len, R.current->version, &R.an);
+    if (!fp->proof_cache)
+        fp->proof_cache = fx_proof_cache_new();
     if (R.tr.v.len == 0) {
         fprintf(out, "%s: %s stays: no recorded run to learn from\n", in->name,
                 R.current->version);
@@ -548,7 +826,8 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     status = maybe_roll_back(&R, &done);
     if (!done && status == FLUX_OK)
         status = refit_models(&R);
-    int (*rules[])(Round *, bool *) = {try_memo, try_iteration, try_power};
+    int (*rules[])(Round *, bool *) = {try_simplify, try_memo, try_iteration, try_power,
+                                       try_hot};
     for (size_t i = 0; !done && status == FLUX_OK && i < FX_ARRAY_LEN(rules); i++)
         status = rules[i](&R, &done);
     if (!done && status == FLUX_OK)

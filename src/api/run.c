@@ -145,6 +145,7 @@ typedef struct VersionStory {
     char *reason, *verified, *optimizations, *proof_ids, *proof_id;
     const char *switches; /* decided while running (runaway protection), or NULL */
     const FxVariantChoice *choice; /* the kernel variant the call ran, or NULL */
+    bool from_table;               /* the call was answered by the hot-input table */
 } VersionStory;
 
 static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
@@ -177,7 +178,9 @@ static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
         vs.proof_id = fx_xstrdup("null");
     }
     fx_api_origin_free(&o);
-    vs.choice = g && g->kernel ? fx_runtime_top_choice(fx_api_runtime(fp)) : NULL;
+    vs.from_table = g && g->n_table && fx_runtime_top_from_table(fx_api_runtime(fp));
+    vs.choice = g && g->kernel && !vs.from_table ? fx_runtime_top_choice(fx_api_runtime(fp))
+                                                 : NULL;
     if ((vs.switches = fx_runtime_switches(fx_api_runtime(fp)))) {
         char *v = fx_xasprintf("%s; results answered from a table switched on mid-run, sound as "
                                "the intent is pure", vs.verified);
@@ -214,6 +217,15 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
         fx_buf_puts(out, ", {\"decision\": \"runaway protection\", \"reason\": ");
         fx_api_json_string(vs->switches, out);
         fx_buf_puts(out, ", \"proof_id\": null}");
+    }
+    if (vs->from_table) {
+        char *why = fx_xasprintf("the arguments recur: their result, computed by %s's parent, "
+                                 "is one of the %u kept in %s's table", g->version, g->n_table,
+                                 g->version);
+        fx_buf_puts(out, ", {\"decision\": \"hot-input table\", \"reason\": ");
+        fx_api_json_string(why, out);
+        fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
+        free(why);
     }
     if (vs->choice) {
         fx_buf_printf(out, ", {\"decision\": \"variant %s\", \"reason\": ",
@@ -409,7 +421,7 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
     return st == FX_OK ? id : -1;
 }
 
-static double now_ms(void)
+double fx_api_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -433,9 +445,9 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     fx_runtime_reset_counts(rt);
     FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
     FxValue v;
-    double start = now_ms();
+    double start = fx_api_now_ms();
     FxStatus st = fx_runtime_eval(rt, g, &v);
-    out->duration_ms = now_ms() - start;
+    out->duration_ms = fx_api_now_ms() - start;
     int status = FLUX_OK;
     if (st != FX_OK) {
         if (diagnostics)

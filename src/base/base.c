@@ -55,6 +55,19 @@ char *fx_xstrdup(const char *s)
     return fx_xstrndup(s, strlen(s));
 }
 
+bool fx_is_decimal(const char *s)
+{
+    if (!s)
+        return false;
+    s += *s == '-';
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
 char *fx_xasprintf(const char *fmt, ...)
 {
     va_list ap;

@@ -41,6 +41,8 @@ void *fx_xcalloc(size_t count, size_t size);
 void *fx_xrealloc(void *ptr, size_t size);
 char *fx_xstrdup(const char *s);
 char *fx_xstrndup(const char *s, size_t len);
+/* Is s an integer in decimal: an optional '-', then one digit or more? */
+bool fx_is_decimal(const char *s);
 /* Returns a new string formatted as by printf; caller frees. */
 char *fx_xasprintf(const char *fmt, ...) FX_PRINTF(1, 2);
 

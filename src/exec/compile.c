@@ -598,6 +598,20 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
         C.reg_of[i] = FX_NO_REG;
     f->g = g;
     f->memo = g->kernel && !strcmp(g->kernel, "memo");
+    for (uint32_t r = 0; r < g->n_table; r++) { /* read.c checked every cell */
+        uint32_t w = g->n_params + 1;
+        FxValue *row = fx_xmalloc(w * sizeof(FxValue));
+        for (uint32_t i = 0; i < w; i++) {
+            const char *cell = g->table[r * w + i];
+            row[i] = !strcmp(cell, "true")    ? fx_val_bool(true)
+                     : !strcmp(cell, "false") ? fx_val_bool(false)
+                                              : fx_val_int_text(cell);
+        }
+        fx_memo_insert(&f->hot, row, g->n_params, row[g->n_params]);
+        for (uint32_t i = 0; i < w; i++)
+            fx_value_release(row[i]);
+        free(row);
+    }
     if (g->kernel && !strcmp(g->kernel, "recurrence")) {
         f->rec = fx_xcalloc(1, sizeof(*f->rec));
         if (!fx_linrec_init(f->rec, g->rec.order, g->rec.coeffs, g->rec.initial)) {
@@ -649,6 +663,8 @@ void fx_func_free(FxFunc *f)
     free(f->block_counts);
     if (f->memo) /* only then is f->g sure to be alive: an EXPR's graph is freed first */
         fx_memo_free(&f->table, f->g->n_params);
+    if (f->hot.len) /* likewise: only an intent's graph has a table */
+        fx_memo_free(&f->hot, f->g->n_params);
     free(f->sample);
     if (f->rec) {
         fx_linrec_clear(f->rec);

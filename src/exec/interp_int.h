@@ -92,6 +92,8 @@ typedef struct FxMemoTable {
 } FxMemoTable;
 
 void fx_memo_free(FxMemoTable *t, uint32_t n_args);
+/* Adds the result v for arguments a[0..n) (both retained). */
+void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v);
 
 struct FxFunc {
     const FxGraph *g;
@@ -99,6 +101,7 @@ struct FxFunc {
     bool memo;           /* calls look in the table first: the graph's kernel is "memo",
                           * or the run switched it on (runaway protection) */
     FxMemoTable table;
+    FxMemoTable hot;     /* the graph's hot-input table, looked up first; never grows */
     bool memo_able;      /* a recursion whose arguments key a table */
     uint64_t watched;    /* calls since the last look for repeated work */
     uint64_t watch_more; /* calls beyond RUNAWAY_AFTER to wait: grows after each vain look */

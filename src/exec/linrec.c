@@ -62,36 +62,24 @@
 
 #include <string.h>
 
+#include "base/base.h"
+
 _Static_assert(sizeof(long) == sizeof(int64_t), "linrec.c assumes a 64-bit long (LP64)");
 
 /* The loop polls at least this often (steps)... */
 #define POLL_STEPS 4096
-/* ...and, in GMP, once it has touched this many limbs (~1 ms). */
+/* ...and, in GMP, once it has touched this many limbs (0.1-0.5 ms). */
 #define POLL_LIMBS ((uint64_t)1 << 19)
 
-/* The power sizes its scratch for at most this many bits up front. */
-#define PRESIZE_CAP ((size_t)1 << 20)
+/* The power sizes its scratch for at most this many bits up front: past
+ * that, reallocation is small beside the multiplications. */
+#define PRESIZE_CAP ((size_t)1 << 16)
 
 #define K_MAX FX_LINREC_MAX_ORDER
 
 /* ---- the spec ---- */
 
 /* An optional '-' then at least one digit, nothing else. */
-static bool is_decimal(const char *t)
-{
-    if (!t)
-        return false;
-    if (*t == '-')
-        t++;
-    if (!*t)
-        return false;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9')
-            return false;
-    }
-    return true;
-}
-
 /* acc += c * x, without a multiplication when c is 0, 1 or -1. */
 static void addmul_si(mpz_t acc, const mpz_t x, int64_t c)
 {
@@ -117,7 +105,7 @@ bool fx_linrec_init(FxLinRecSpec *s, uint32_t order, const int64_t *coeffs,
     if (order == 0 || order > K_MAX)
         return false;
     for (uint32_t i = 0; i < order; i++) {
-        if (!is_decimal(initial_decimal[i]))
+        if (!fx_is_decimal(initial_decimal[i]))
             return false;
     }
     memset(s, 0, sizeof(*s));
@@ -149,7 +137,7 @@ void fx_linrec_clear(FxLinRecSpec *s)
 
 /* ---- the loop in int64 ---- */
 
-/* *out = acc + c * x; false on overflow. No multiplication for c = 0, +-1. */
+/* *out = acc + c * x; false on overflow. No multiplication for c = +-1. */
 static inline bool mac(int64_t acc, int64_t c, int64_t x, int64_t *out)
 {
     int64_t p;
@@ -193,12 +181,25 @@ static uint64_t run2(const int64_t *c, int64_t *w, uint64_t steps)
     int64_t a = w[0], b = w[1], t;
     uint64_t done = 0;
     if (c[0] == 1 && c[1] == 1) {
-        // fibonacci's shape: one checked add a step
-        for (; done < steps; done++) {
+        // fibonacci's shape: one checked add a step, two steps a turn so
+        // that no moves sit between the adds
+        int64_t u;
+        for (; steps - done >= 2; done += 2) {
             if (__builtin_add_overflow(a, b, &t))
-                break;
+                goto out;
+            if (__builtin_add_overflow(b, t, &u)) {
+                a = b;
+                b = t;
+                done++;
+                goto out;
+            }
+            a = t;
+            b = u;
+        }
+        if (done < steps && !__builtin_add_overflow(a, b, &t)) {
             a = b;
             b = t;
+            done++;
         }
     } else {
         for (; done < steps; done++) {
@@ -208,6 +209,7 @@ static uint64_t run2(const int64_t *c, int64_t *w, uint64_t steps)
             b = t;
         }
     }
+out:
     w[0] = a;
     w[1] = b;
     return done;
@@ -226,7 +228,8 @@ static bool small_next(const int64_t *c, uint32_t k, const int64_t *w, int64_t *
 }
 
 /* Any order: w = f(m-k) .. f(m-1). Returns the steps done. */
-static uint64_t run_any(const int64_t *c, uint32_t k, int64_t *w, uint64_t steps)
+__attribute__((noinline)) static uint64_t run_any(const int64_t *c, uint32_t k, int64_t *w,
+                                                  uint64_t steps)
 {
     uint64_t done = 0;
     int64_t t;
@@ -257,31 +260,37 @@ static bool exact_step(const FxLinRecSpec *s, const int64_t *w, int64_t *out)
     return fits;
 }
 
+/* The int64 loop for s's order: the steps done, fewer on overflow. */
+static inline uint64_t run_small(const FxLinRecSpec *s, int64_t *w, uint64_t steps)
+{
+    if (s->order == 2)
+        return run2(s->coeffs, w, steps);
+    if (s->order == 1)
+        return run1(s->coeffs[0], w, steps);
+    return run_any(s->coeffs, s->order, w, steps);
+}
+
+/* After the int64 evaluation overflowed: steps on while the values
+ * themselves fit, and returns the steps done. Cold, so out of line. */
+__attribute__((noinline)) static uint64_t small_resume(const FxLinRecSpec *s, int64_t *w,
+                                                       uint64_t steps)
+{
+    uint64_t done = 0;
+    int64_t t;
+    while (done < steps && exact_step(s, w, &t)) {
+        push_small(w, s->order, t);
+        done++;
+        done += run_small(s, w, steps - done);
+    }
+    return done;
+}
+
 /* Advances the int64 window w by up to `steps` steps and returns the
  * number done: fewer only when the next value does not fit int64. */
-static uint64_t small_advance(const FxLinRecSpec *s, int64_t *w, uint64_t steps)
+static inline uint64_t small_advance(const FxLinRecSpec *s, int64_t *w, uint64_t steps)
 {
-    uint32_t k = s->order;
-    uint64_t done = 0;
-    for (;;) {
-        uint64_t left = steps - done;
-        if (k == 1)
-            done += run1(s->coeffs[0], w, left);
-        else if (k == 2)
-            done += run2(s->coeffs, w, left);
-        else
-            done += run_any(s->coeffs, k, w, left);
-        if (done == steps)
-            return done;
-        // the int64 evaluation overflowed: does the value itself fit?
-        int64_t t;
-        if (!exact_step(s, w, &t))
-            return done;
-        push_small(w, k, t);
-        done++;
-        if (done == steps)
-            return done;
-    }
+    uint64_t done = run_small(s, w, steps);
+    return done == steps ? done : done + small_resume(s, w, steps - done);
 }
 
 bool fx_linrec_loop_small(const FxLinRecSpec *s, uint64_t n, int64_t *out)
@@ -295,9 +304,9 @@ bool fx_linrec_loop_small(const FxLinRecSpec *s, uint64_t n, int64_t *out)
     }
     if (s->small_count < k)
         return false;
-    int64_t w[K_MAX] = {0};
-    memcpy(w, s->small, k * sizeof(w[0]));
-    uint64_t steps = n - k + 1; // f(k) .. f(n)
+    int64_t w[K_MAX];
+    memcpy(w, s->small, sizeof(w)); // fixed length: no call
+    uint64_t steps = n - k + 1;     // f(k) .. f(n)
     if (small_advance(s, w, steps) != steps)
         return false;
     *out = w[k - 1];
@@ -345,8 +354,7 @@ static bool big_advance(const FxLinRecSpec *s, BigWindow *bw, uint64_t steps,
     return true;
 }
 
-bool fx_linrec_loop(const FxLinRecSpec *s, uint64_t n, mpz_t out, FxKeepGoing keep_going,
-                    void *ctx)
+bool fx_linrec_loop(const FxLinRecSpec *s, uint64_t n, mpz_t out, FxKeepGoing keep_going, void *ctx)
 {
     uint32_t k = s->order;
     if (n < k) {
@@ -357,7 +365,7 @@ bool fx_linrec_loop(const FxLinRecSpec *s, uint64_t n, mpz_t out, FxKeepGoing ke
     int64_t w[K_MAX] = {0};
     bool small = s->small_count == k;
     if (small) {
-        memcpy(w, s->small, k * sizeof(w[0]));
+        memcpy(w, s->small, sizeof(w)); // fixed length: no call
         while (left > 0) {
             uint64_t chunk = left < POLL_STEPS ? left : POLL_STEPS;
             uint64_t done = small_advance(s, w, chunk);

@@ -79,6 +79,7 @@ struct FxRuntime {
     FxVariantChooser chooser;
     FxVariantChoice top_choice; /* for the expression's own call of a kernel */
     bool has_top_choice, top_choice_told;
+    bool top_from_table; /* the expression's own call was answered by a hot-input table */
     char error[1024];
 };
 
@@ -627,6 +628,7 @@ static void finish_stats(FxRuntime *rt, uint64_t used, uint64_t calls, uint64_t 
 static void drop_top_call(FxRuntime *rt)
 {
     rt->has_top_choice = false;
+    rt->top_from_table = false;
     fx_vec_foreach(FxValue, v, &rt->top_args) fx_value_release(*v);
     rt->top_args.len = 0;
     rt->top_callee = NULL;
@@ -738,6 +740,11 @@ static uint32_t default_variant(const FxGraph *g, uint64_t n)
     if (g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
         return g->variants & FX_VARIANT_POWER ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
     return n >= FX_POWER_FROM ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
+}
+
+bool fx_runtime_top_from_table(const FxRuntime *rt)
+{
+    return rt->top_from_table;
 }
 
 const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt)
@@ -853,7 +860,7 @@ static void memo_place(FxMemoTable *t, FxMemoEntry e)
     t->slots[i] = e;
 }
 
-static void memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
+void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
 {
     if ((t->len + 1) * 2 > t->cap) {
         FxMemoTable bigger = {fx_xcalloc(t->cap ? 2 * t->cap : 64, sizeof(FxMemoEntry)),
@@ -1173,6 +1180,25 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
+            if (callee->hot.len) { /* a recurring argument: its result was kept */
+                const FxMemoEntry *hit = memo_find(&callee->hot, R + I->b, I->c,
+                                                   args_hash(R + I->b, I->c));
+                if (hit) {
+                    if (hooked && rt->hooks.on_call)
+                        rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
+                    if (nframes == 1) {
+                        note_top_call(rt, callee, R + I->b, I->c);
+                        rt->top_from_table = true;
+                        fx_value_retain(hit->value);
+                        fx_value_release(rt->top_result);
+                        rt->top_result = hit->value;
+                    }
+                    calls++;
+                    fx_value_retain(hit->value);
+                    put(&R[I->d], hit->value);
+                    NEXT;
+                }
+            }
             if (callee->rec && R[I->b].kind == FX_VAL_INT && R[I->b].u.i >= 0) {
                 FxValue v;
                 if (nframes == 1)
@@ -1255,7 +1281,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (is_heap(v.kind))
                 fx_value_retain(v);
             if (fn->memo)
-                memo_insert(&fn->table, R, fn->g->n_params, v);
+                fx_memo_insert(&fn->table, R, fn->g->n_params, v);
             if (nframes == 1) {
                 clear_regs(rt->stack, (uint32_t)high);
                 finish_stats(rt, granted - fuel, calls, deepest);

@@ -156,11 +156,27 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
         m->num2 = n->num2;
     }
     c->root = g->root;
-    c->kernel = fx_graph_intern(c, g->kernel);
-    if (g->kernel && !strcmp(g->kernel, "recurrence"))
-        fx_graph_set_recurrence(c, &g->rec, g->variants);
+    fx_graph_copy_kernel(c, g);
     fx_graph_freeze(c);
     return c;
+}
+
+void fx_graph_copy_kernel(FxGraph *into, const FxGraph *from)
+{
+    if (from->kernel && !strcmp(from->kernel, "recurrence"))
+        fx_graph_set_recurrence(into, &from->rec, from->variants);
+    else
+        into->kernel = fx_graph_intern(into, from->kernel);
+    fx_graph_set_table(into, from->n_table, from->table);
+}
+
+void fx_graph_set_table(FxGraph *g, uint32_t n, const char *const *cells)
+{
+    size_t k = (size_t)n * (g->n_params + 1);
+    g->n_table = n;
+    g->table = n ? fx_arena_alloc(&g->arena, k * sizeof(char *)) : NULL;
+    for (size_t i = 0; i < k; i++)
+        g->table[i] = fx_graph_intern(g, cells[i]);
 }
 
 const char *fx_graph_variant_name(uint32_t variant)

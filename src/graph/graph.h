@@ -136,6 +136,11 @@ typedef struct FxGraph {
     const char *kernel;
     FxRecurrence rec;  /* kernel "recurrence" */
     uint32_t variants; /* kernel "recurrence": FX_VARIANT_* bits */
+    /* the hot-input table: results kept for arguments that recur, looked up
+     * before anything else runs; n_table rows of n_params argument texts
+     * then the result's text (integers, true, false), arena strings */
+    uint32_t n_table;
+    const char **table;
     bool frozen;
 } FxGraph;
 
@@ -179,6 +184,12 @@ const char *fx_graph_variant_name(uint32_t variant);
 /* Sets g's kernel to "recurrence" with certificate rec and the variants. */
 void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants);
 
+/* Sets g's hot-input table: n rows of n_params + 1 texts (copied). */
+void fx_graph_set_table(FxGraph *g, uint32_t n, const char *const *cells);
+/* Copies what wraps from's nodes (kernel, certificate, variants, table)
+ * into `into`, a graph of the same intent. */
+void fx_graph_copy_kernel(FxGraph *into, const FxGraph *from);
+
 /* Checks the invariants above; returns false and a message on violation. */
 bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len);
 
@@ -195,6 +206,8 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out);
 /* A "recurrence" kernel's certificate and variants, in one line:
  * "  fib(n) = fib(n-1) + fib(n-2) for n >= 2; fib(0) = 0, fib(1) = 1; variants loop" */
 void fx_graph_print_recurrence(const FxGraph *g, FxBuf *out);
+/* The hot-input table in one line: "  table: f(30) = 832040; f(25) = 75025" */
+void fx_graph_print_table(const FxGraph *g, FxBuf *out);
 /* SVG drawn by Graphviz; false with a reason when Graphviz fails. */
 bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len);
 /* Returns a new frozen graph, or NULL with a message in why. */

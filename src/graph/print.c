@@ -71,6 +71,10 @@ void fx_graph_print_text(const FxGraph *g, FxBuf *out)
         fx_graph_print_recurrence(g, out);
         fx_buf_putc(out, '\n');
     }
+    if (g->n_table) {
+        fx_graph_print_table(g, out);
+        fx_buf_putc(out, '\n');
+    }
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const FxNode *n = &g->nodes[i];
         size_t start = out->len;
@@ -188,6 +192,20 @@ void fx_graph_print_recurrence(const FxGraph *g, FxBuf *out)
             fx_buf_printf(out, " %s", fx_graph_variant_name(v));
 }
 
+void fx_graph_print_table(const FxGraph *g, FxBuf *out)
+{
+    uint32_t w = g->n_params + 1, shown = g->n_table < 8 ? g->n_table : 8;
+    fx_buf_puts(out, "  table:");
+    for (uint32_t r = 0; r < shown; r++) {
+        fx_buf_printf(out, "%s %s(", r ? ";" : "", g->intent);
+        for (uint32_t i = 0; i < g->n_params; i++)
+            fx_buf_printf(out, "%s%s", i ? ", " : "", g->table[r * w + i]);
+        fx_buf_printf(out, ") = %s", g->table[r * w + g->n_params]);
+    }
+    if (shown < g->n_table)
+        fx_buf_printf(out, "; ... (%u entries)", g->n_table);
+}
+
 static json_t *recurrence_json(const FxGraph *g)
 {
     json_t *coeffs = json_array(), *initial = json_array(), *variants = json_array();
@@ -222,6 +240,16 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
     json_object_set_new(j, "kernel", g->kernel ? json_string(g->kernel) : json_null());
     if (g->kernel && !strcmp(g->kernel, "recurrence"))
         json_object_set_new(j, "recurrence", recurrence_json(g));
+    if (g->n_table) {
+        json_t *rows = json_array();
+        for (uint32_t r = 0; r < g->n_table; r++) {
+            json_t *row = json_array();
+            for (uint32_t i = 0; i <= g->n_params; i++)
+                json_array_append_new(row, json_string(g->table[r * (g->n_params + 1) + i]));
+            json_array_append_new(rows, row);
+        }
+        json_object_set_new(j, "table", rows);
+    }
     json_object_set_new(j, "nodes", nodes);
     char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_COMPACT);
     fx_buf_puts(out, s);

@@ -4,6 +4,7 @@
  * pass fx_graph_verify before it is returned.
  */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph.h"
@@ -82,17 +83,6 @@ static bool read_node(FxGraph *g, json_t *jn, uint32_t expect_id, char *why, siz
     return true;
 }
 
-static bool is_decimal(const char *s)
-{
-    s += *s == '-';
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return false;
-    return true;
-}
-
 static bool read_recurrence(FxGraph *g, json_t *r, char *why, size_t why_len)
 {
     json_t *coeffs = json_object_get(r, "coeffs"), *initial = json_object_get(r, "initial");
@@ -106,7 +96,7 @@ static bool read_recurrence(FxGraph *g, json_t *r, char *why, size_t why_len)
     FxRecurrence rec = {.order = (uint32_t)k};
     for (size_t i = 0; i < k; i++) {
         json_t *c = json_array_get(coeffs, i), *v = json_array_get(initial, i);
-        if (!json_is_integer(c) || !json_is_string(v) || !is_decimal(json_string_value(v))) {
+        if (!json_is_integer(c) || !json_is_string(v) || !fx_is_decimal(json_string_value(v))) {
             snprintf(why, why_len, "the recurrence kernel is malformed");
             return false;
         }
@@ -130,6 +120,39 @@ static bool read_recurrence(FxGraph *g, json_t *r, char *why, size_t why_len)
     }
     fx_graph_set_recurrence(g, &rec, bits);
     return true;
+}
+
+/* A cell of the hot-input table: an integer, true or false. */
+static bool table_cell(const char *s)
+{
+    return s && (fx_is_decimal(s) || !strcmp(s, "true") || !strcmp(s, "false"));
+}
+
+static bool read_table(FxGraph *g, json_t *t, char *why, size_t why_len)
+{
+    if (!t) /* optional */
+        return true;
+    size_t n = json_array_size(t), w = g->n_params + 1;
+    if (!json_is_array(t) || n > 4096) {
+        snprintf(why, why_len, "the table is malformed");
+        return false;
+    }
+    const char **cells = fx_xmalloc((n * w + 1) * sizeof(char *));
+    bool ok = true;
+    for (size_t r = 0; ok && r < n; r++) {
+        json_t *row = json_array_get(t, r);
+        ok = json_is_array(row) && json_array_size(row) == w;
+        for (size_t i = 0; ok && i < w; i++) {
+            cells[r * w + i] = json_string_value(json_array_get(row, i));
+            ok = table_cell(cells[r * w + i]);
+        }
+    }
+    if (ok)
+        fx_graph_set_table(g, (uint32_t)n, cells);
+    else
+        snprintf(why, why_len, "the table is malformed");
+    free(cells);
+    return ok;
 }
 
 FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
@@ -183,6 +206,8 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
             goto fail;
         }
     }
+    if (!read_table(g, json_object_get(j, "table"), why, why_len))
+        goto fail;
     if (!fx_graph_verify(g, why, why_len))
         goto fail;
     fx_graph_freeze(g);

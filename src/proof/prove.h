@@ -13,6 +13,9 @@
  *   - termination: every recursive call of the new graph decreases one
  *     parameter towards a bound (a Natural, or the absolute value of an
  *     Int), so the induction is well founded.
+ * A candidate whose nodes are the current version's, node for node (a
+ * kernel or a table wrapped around them), is the same function by
+ * identity: one obligation, no solver.
  * Each obligation is kept as SMT-LIB text (the query whose unsatisfiability
  * proves it), hashed, and its verdict cached by that hash.
  *

@@ -209,22 +209,10 @@ FxSmtTerm fx_smt_var(FxSmt *s, const char *name, FxSmtSort sort)
     return t;
 }
 
-static bool is_decimal(const char *text)
-{
-    if (*text == '-')
-        text++;
-    if (!*text)
-        return false;
-    for (; *text; text++)
-        if (*text < '0' || *text > '9')
-            return false;
-    return true;
-}
-
 FxSmtTerm fx_smt_int(FxSmt *s, const char *decimal)
 {
     /* Checked here because Z3 would also take "1/2" or "1.5". */
-    if (!decimal || !is_decimal(decimal))
+    if (!decimal || !fx_is_decimal(decimal))
         return no_term(s, fx_xasprintf("not a decimal integer: \"%s\"", decimal ? decimal : ""));
     return keep(s, Z3_mk_numeral(s->z3, decimal, s->sorts[FX_SMT_SORT_INT]), FX_SMT_SORT_INT);
 }

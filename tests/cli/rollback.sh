@@ -18,7 +18,8 @@ intent lattice(r: Natural, c: Natural) -> Natural:
 FLUX
 for n in 5 6 7 8; do "$FLUX" run grid.flux "lattice($n, $n)" >/dev/null || fail "v1 run"; done
 "$FLUX" optimize grid.flux | grep -q 'lattice: installed v2: memoization' || fail "no v2"
-for n in 5 6 7 8 8 7; do "$FLUX" run grid.flux "lattice($n, $n)" >/dev/null || fail "v2 run"; done
+# inputs that do not recur three times: no hot-input table comes in between
+for n in 5 6 7 8 9 4; do "$FLUX" run grid.flux "lattice($n, $n)" >/dev/null || fail "v2 run"; done
 
 # v2 measured as fast as it is: it stands
 out=$("$FLUX" optimize grid.flux)
@@ -40,7 +41,7 @@ esac
 "$FLUX" history grid.flux | grep -q '^    rolled back: measured ' || fail "history does not say why"
 out=$("$FLUX" optimize grid.flux)
 case $out in
-*"v1 stays: memoization does not apply (it was rolled back from this version before)"*) ;;
+*"v1 stays: "*"memoization does not apply (it was rolled back from this version before)"*) ;;
 *) fail "the rolled back rewrite was proposed again: $out" ;;
 esac
 "$FLUX" proofs grid.flux | grep -q 'rollback for `lattice`: accepted' || fail "the rollback is not listed"

@@ -1,5 +1,7 @@
 # traces, history and replay as a user drives them, and an unusable store.
 set -u
+# what explicit commands record and list: no learning round in between
+export FLUX_LEARN=off
 fail() { echo "$*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"

@@ -21,36 +21,36 @@ typedef struct Rec {
     const char *initial[FX_LINREC_MAX_ORDER];
 } Rec;
 
-#define HUGE60 "123456789012345678901234567890123456789012345678901234567890"
+#define HUGE60  "123456789012345678901234567890123456789012345678901234567890"
 #define NHUGE60 "-987654321098765432109876543210987654321098765432109876543210"
 
 static const Rec recs[] = {
-    {"fibonacci", 2, {1, 1}, {"0", "1"}},
-    {"lucas", 2, {1, 1}, {"2", "1"}},
-    {"tribonacci", 3, {1, 1, 1}, {"0", "0", "1"}},
-    {"tetranacci", 4, {1, 1, 1, 1}, {"0", "0", "0", "1"}},
-    {"pell", 2, {2, 1}, {"0", "1"}},
-    {"linear", 2, {2, -1}, {"3", "7"}},
-    {"jacobsthal", 2, {1, 2}, {"0", "1"}},
-    {"alternating", 2, {-1, 1}, {"1", "-1"}},
-    {"neg-pell", 2, {-2, -1}, {"1", "1"}},
-    {"odd-c1", 2, {3, -1}, {"0", "1"}},
-    {"even-c1", 2, {-4, 1}, {"2", "-3"}},
-    {"no-c1", 2, {0, 1}, {"5", "-6"}},
-    {"no-c2", 2, {3, 0}, {"5", "-6"}},
-    {"all-zero", 2, {0, 0}, {"7", "8"}},
-    {"negative", 3, {-3, 5, -2}, {"1", "-4", "9"}},
-    {"period-3", 3, {0, 0, 1}, {"4", "-5", "6"}},
-    {"gap", 3, {1, 0, 2}, {"1", "0", "-1"}},
-    {"geometric", 1, {3}, {"5"}},
-    {"alternating-1", 1, {-1}, {"-9"}},
-    {"big-ratio", 1, {-1000000007}, {"2"}},
-    {"huge-fib", 2, {1, 1}, {HUGE60, NHUGE60}},
-    {"huge-3", 3, {2, -1, 3}, {NHUGE60, "0", HUGE60}},
-    {"extreme", 2, {INT64_MAX, INT64_MIN}, {"1", "-1"}},
-    {"extreme-1", 1, {INT64_MIN}, {"-1"}},
-    {"order-8", 8, {1, -2, 0, 3, -1, 0, 1, 2}, {"1", "0", "-1", "2", "0", "0", "3", "-5"}},
-    {"octanacci", 8, {1, 1, 1, 1, 1, 1, 1, 1}, {"0", "0", "0", "0", "0", "0", "0", "1"}},
+        {"fibonacci", 2, {1, 1}, {"0", "1"}},
+        {"lucas", 2, {1, 1}, {"2", "1"}},
+        {"tribonacci", 3, {1, 1, 1}, {"0", "0", "1"}},
+        {"tetranacci", 4, {1, 1, 1, 1}, {"0", "0", "0", "1"}},
+        {"pell", 2, {2, 1}, {"0", "1"}},
+        {"linear", 2, {2, -1}, {"3", "7"}},
+        {"jacobsthal", 2, {1, 2}, {"0", "1"}},
+        {"alternating", 2, {-1, 1}, {"1", "-1"}},
+        {"neg-pell", 2, {-2, -1}, {"1", "1"}},
+        {"odd-c1", 2, {3, -1}, {"0", "1"}},
+        {"even-c1", 2, {-4, 1}, {"2", "-3"}},
+        {"no-c1", 2, {0, 1}, {"5", "-6"}},
+        {"no-c2", 2, {3, 0}, {"5", "-6"}},
+        {"all-zero", 2, {0, 0}, {"7", "8"}},
+        {"negative", 3, {-3, 5, -2}, {"1", "-4", "9"}},
+        {"period-3", 3, {0, 0, 1}, {"4", "-5", "6"}},
+        {"gap", 3, {1, 0, 2}, {"1", "0", "-1"}},
+        {"geometric", 1, {3}, {"5"}},
+        {"alternating-1", 1, {-1}, {"-9"}},
+        {"big-ratio", 1, {-1000000007}, {"2"}},
+        {"huge-fib", 2, {1, 1}, {HUGE60, NHUGE60}},
+        {"huge-3", 3, {2, -1, 3}, {NHUGE60, "0", HUGE60}},
+        {"extreme", 2, {INT64_MAX, INT64_MIN}, {"1", "-1"}},
+        {"extreme-1", 1, {INT64_MIN}, {"-1"}},
+        {"order-8", 8, {1, -2, 0, 3, -1, 0, 1, 2}, {"1", "0", "-1", "2", "0", "0", "3", "-5"}},
+        {"octanacci", 8, {1, 1, 1, 1, 1, 1, 1, 1}, {"0", "0", "0", "0", "0", "0", "0", "1"}},
 };
 
 static const Rec *find(const char *name)
@@ -188,7 +188,8 @@ FX_TEST(fibonacci_against_gmp)
 {
     FxLinRecSpec s;
     spec_of(find("fibonacci"), &s);
-    const uint64_t ns[] = {0, 1, 2, 3, 90, 92, 93, 94, 127, 128, 1000, 4097, 65535, 65536, 99999, 100000};
+    const uint64_t ns[] = {0,   1,   2,    3,    90,    92,    93,    94,
+                           127, 128, 1000, 4097, 65535, 65536, 99999, 100000};
     mpz_t want;
     mpz_init(want);
     for (size_t j = 0; j < COUNT(ns); j++) {
@@ -307,8 +308,8 @@ FX_TEST(init_rejects_bad_input)
     const char *good[FX_LINREC_MAX_ORDER + 1] = {"0", "1", "0", "0", "0", "0", "0", "0", "0"};
     EXPECT(!fx_linrec_init(&s, 0, c, good));
     EXPECT(!fx_linrec_init(&s, FX_LINREC_MAX_ORDER + 1, c, good));
-    const char *bad[][2] = {{"0", "1x"}, {"", "1"}, {"-", "1"}, {"+1", "1"}, {" 1", "1"},
-                            {"0", "1 "}, {"--1", "1"}, {"0", NULL}};
+    const char *bad[][2] = {{"0", "1x"}, {"", "1"},   {"-", "1"},   {"+1", "1"},
+                            {" 1", "1"}, {"0", "1 "}, {"--1", "1"}, {"0", NULL}};
     for (size_t i = 0; i < COUNT(bad); i++)
         EXPECT(!fx_linrec_init(&s, 2, c, bad[i]));
     EXPECT(fx_linrec_init(&s, FX_LINREC_MAX_ORDER, c, good));
@@ -402,6 +403,13 @@ FX_TEST(keep_going_stops_the_power)
         p = (Poll){0, 1000};
         EXPECT(fx_linrec_power(&s, 1000000, out, poll_cb, &p));
         EXPECT(p.calls >= 10); // 20 bits, fewer than 10 of them in int64
+        // the last poll (before the last multiplication) stops it too
+        int all = p.calls;
+        mpz_set_si(out, 77);
+        p = (Poll){0, all - 1};
+        EXPECT(!fx_linrec_power(&s, 1000000, out, poll_cb, &p));
+        EXPECT_EQ(p.calls, all);
+        EXPECT(mpz_cmp_si(out, 77) == 0);
         mpz_clear(out);
         fx_linrec_clear(&s);
     }
