@@ -753,6 +753,16 @@ static FxNodeId check_sizes(Lower *L, FxNodeId body)
     return add_named(L, FX_NODE_IF, L->g->ret_type, in3, 3, in->name_span);
 }
 
+/* Can the value at id be other than a Natural: is it, or a branch of the
+ * equations' `if` chain that leads to it, typed otherwise (`f(n-1) - 1`)? */
+static bool maybe_not_natural(Lower *L, FxNodeId id)
+{
+    const FxNode *n = node(L, id);
+    if (n->op == FX_NODE_IF)
+        return maybe_not_natural(L, n->inputs[1]) || maybe_not_natural(L, n->inputs[2]);
+    return strcmp(n->type, "Natural") != 0 && n->op != FX_NODE_FAIL;
+}
+
 static FxNodeId lower_intent_body(Lower *L)
 {
     bool sorted;
@@ -762,8 +772,7 @@ static FxNodeId lower_intent_body(Lower *L)
         if ((*kp)->kind == FX_CON_POST || ((*kp)->kind == FX_CON_ORDER && !sorted))
             value = check(L, value, *kp);
     }
-    if (strcmp(L->g->ret_type, "Natural") == 0 &&
-        strcmp(fx_graph_node(L->g, value)->type, "Natural") != 0)
+    if (strcmp(L->g->ret_type, "Natural") == 0 && maybe_not_natural(L, value))
         value = check_natural(L, value);
     return check_sizes(L, value);
 }

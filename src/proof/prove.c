@@ -245,6 +245,143 @@ static FxSmtTerm encode_graph(Enc *E, const FxGraph *g, const FxSmtTerm *params)
     return t;
 }
 
+/* ---- definedness: where a graph fails ---- */
+
+/*
+ * A run fails (an error, not a value) at FAIL (no equation covers the
+ * call), at a CHECK whose condition is false (a postcondition, a Natural
+ * result that came out negative), at a division by zero, and at a call
+ * with a negative Natural argument or that itself fails. defined() is the
+ * condition, over the parameters, under which evaluating a node does not
+ * fail, following the evaluation order: a lazy input counts only where it
+ * runs. The recursion's own definedness is the uninterpreted predicate
+ * ok_<intent>, shared by both graphs like the recursion's values: the
+ * induction hypothesis that smaller calls fail alike.
+ */
+static FxSmtTerm defined(Enc *E, Frame *F, FxNodeId id);
+
+static FxSmtTerm all(Enc *E, FxSmtTerm a, FxSmtTerm b)
+{
+    return bin(E, FX_SMT_AND, a, b);
+}
+
+static FxSmtTerm defined_call(Enc *E, Frame *F, const FxNode *n)
+{
+    FxSmtTerm ok = fx_smt_bool(E->smt, true), args[16];
+    if (n->n_inputs > 16)
+        return fail(E, "a call with more than 16 arguments");
+    bool self = !strcmp(n->text, E->self);
+    const FxGraph *callee = self ? E->self_g : E->lookup ? E->lookup(E->ctx, n->text) : NULL;
+    if (!callee)
+        return fail(E, "a call of an intent the checker cannot see");
+    for (uint32_t i = 0; i < n->n_inputs; i++) {
+        args[i] = enc(E, F, n->inputs[i]);
+        ok = all(E, ok, defined(E, F, n->inputs[i]));
+        if (i < callee->n_params && !strcmp(callee->param_types[i], "Natural"))
+            ok = all(E, ok, bin(E, FX_SMT_GE, args[i], fx_smt_int64(E->smt, 0)));
+    }
+    if (!self && !fx_graph_calls_itself(callee) && E->depth < MAX_INLINE) {
+        Frame G = {callee, args, fx_xcalloc(callee->n_slots + 1, sizeof(FxSmtTerm))};
+        E->depth++;
+        ok = all(E, ok, defined(E, &G, callee->root));
+        E->depth--;
+        free(G.slots);
+        return ok;
+    }
+    FxSmtSort sorts[16];
+    for (uint32_t i = 0; i < n->n_inputs; i++)
+        if (!sort_of_type(callee->param_types[i], &sorts[i]))
+            return fail(E, "a call with an argument that is not a number or a boolean");
+    char *name = fx_xasprintf("ok_%s", n->text);
+    E->uses_uf = true;
+    ok = all(E, ok, fx_smt_apply(E->smt, name, FX_SMT_SORT_BOOL, n->n_inputs, args, sorts));
+    free(name);
+    return ok;
+}
+
+/* A fold unrolled as enc_fold does: each step's filter, and its body where
+ * the filter holds. */
+static FxSmtTerm defined_fold(Enc *E, Frame *F, const FxNode *n)
+{
+    const FxNode *dom = fx_graph_node(F->g, n->inputs[0]);
+    long long lo, hi;
+    if (dom->op != FX_NODE_RANGE || !const_int(F->g, dom->inputs[0], &lo) ||
+        !const_int(F->g, dom->inputs[1], &hi))
+        return fail(E, "a fold over a list or a range with bounds known only at run time");
+    if (dom->num)
+        hi++;
+    if (hi - lo > MAX_UNROLL)
+        return fail(E, "a fold of more than 64 steps");
+    FxSmtTerm ok = defined(E, F, n->inputs[0]);
+    for (long long v = lo; v < hi; v++) {
+        F->slots[n->num2] = fx_smt_int64(E->smt, v);
+        FxSmtTerm keep = fx_smt_bool(E->smt, true);
+        if (n->inputs[1].v) {
+            ok = all(E, ok, defined(E, F, n->inputs[1]));
+            keep = enc(E, F, n->inputs[1]);
+        }
+        ok = all(E, ok, bin(E, FX_SMT_IMPLIES, keep, defined(E, F, n->inputs[2])));
+    }
+    FxSmtTerm none = {0};
+    F->slots[n->num2] = none;
+    return ok;
+}
+
+static FxSmtTerm defined(Enc *E, Frame *F, FxNodeId id)
+{
+    const FxNode *n = fx_graph_node(F->g, id);
+    FxSmtTerm yes = fx_smt_bool(E->smt, true);
+    switch (n->op) {
+    case FX_NODE_CONST: case FX_NODE_PARAM: case FX_NODE_VAR:
+        return yes;
+    case FX_NODE_FAIL:
+        return fx_smt_bool(E->smt, false);
+    case FX_NODE_IF:
+        return all(E, defined(E, F, n->inputs[0]),
+                   fx_smt_ite(E->smt, enc(E, F, n->inputs[0]), defined(E, F, n->inputs[1]),
+                              defined(E, F, n->inputs[2])));
+    case FX_NODE_AND: case FX_NODE_OR: {
+        FxSmtTerm a = enc(E, F, n->inputs[0]), b = defined(E, F, n->inputs[1]);
+        return all(E, defined(E, F, n->inputs[0]),
+                   n->op == FX_NODE_AND ? fx_smt_ite(E->smt, a, b, yes)
+                                        : fx_smt_ite(E->smt, a, yes, b));
+    }
+    case FX_NODE_IDIV: case FX_NODE_MOD:
+        return all(E, all(E, defined(E, F, n->inputs[0]), defined(E, F, n->inputs[1])),
+                   bin(E, FX_SMT_NE, enc(E, F, n->inputs[1]), fx_smt_int64(E->smt, 0)));
+    case FX_NODE_CALL:
+        return defined_call(E, F, n);
+    case FX_NODE_FOLD:
+        return defined_fold(E, F, n);
+    case FX_NODE_CHECK: { /* the value, then the condition on it, bound to the slot */
+        FxSmtTerm v = enc(E, F, n->inputs[0]), ok = defined(E, F, n->inputs[0]);
+        FxSmtTerm saved = F->slots[n->num2];
+        F->slots[n->num2] = v;
+        ok = all(E, ok, all(E, defined(E, F, n->inputs[1]), enc(E, F, n->inputs[1])));
+        F->slots[n->num2] = saved;
+        return ok;
+    }
+    case FX_NODE_NEG: case FX_NODE_NOT: case FX_NODE_ADD: case FX_NODE_SUB: case FX_NODE_MUL:
+    case FX_NODE_POW: case FX_NODE_EQ: case FX_NODE_NE: case FX_NODE_LT: case FX_NODE_LE:
+    case FX_NODE_GT: case FX_NODE_GE: case FX_NODE_BUILTIN: case FX_NODE_RANGE: {
+        FxSmtTerm ok = yes;
+        for (uint32_t k = 0; k < n->n_inputs; k++)
+            ok = all(E, ok, defined(E, F, n->inputs[k]));
+        return ok;
+    }
+    default:
+        return fail(E, "a list, float, string, record or data value");
+    }
+}
+
+static FxSmtTerm defined_graph(Enc *E, const FxGraph *g, const FxSmtTerm *params)
+{
+    Frame F = {g, params, fx_xcalloc(g->n_slots + 1, sizeof(FxSmtTerm))};
+    FxSmtTerm t = defined(E, &F, g->root);
+    free(F.slots);
+    return t;
+}
+
 /* ---- the cache ---- */
 
 typedef struct CacheEntry {
@@ -477,6 +614,56 @@ static void validity(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGrap
     fx_vec_free(&facts);
 }
 
+/* The candidate fails exactly where the current version fails. */
+static void definedness(FxSmt *smt, const FxGraph *cur, const FxGraph *cand,
+                        FxGraphLookup lookup, void *ctx, FxObligation *o)
+{
+    Enc E = {smt, lookup, ctx, cur->intent, cur, 0, false, NULL};
+    TermVec facts = {0};
+    FxSmtTerm params[64];
+    if (cur->n_params > 64 || !fresh_params(&E, cur, params, &facts)) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xstrdup("the parameters are not numbers or booleans");
+        fx_vec_free(&facts);
+        return;
+    }
+    FxSmtTerm a = defined_graph(&E, cur, params), b = defined_graph(&E, cand, params);
+    fx_vec_push(&facts, bin(&E, FX_SMT_NE, a, b));
+    if (E.why_not) {
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
+    } else {
+        FxSmtResult r = solve(&E, &facts, params, cur->n_params);
+        o->smtlib = fx_smt_last_query(smt);
+        if (r == FX_SMT_UNSAT) {
+            o->verdict = FX_PROOF_PROVED;
+        } else if (r == FX_SMT_SAT && (!E.uses_uf || definite_difference(&E, cur, params, a, b,
+                                                                         &facts))) {
+            FxBuf w = {0};
+            for (uint32_t i = 0; i < cur->n_params; i++) {
+                char *v = fx_smt_model_value(smt, params[i]);
+                fx_buf_printf(&w, "%s%s = %s", i ? ", " : "", cur->param_names[i], v ? v : "?");
+                free(v);
+            }
+            char *ok = fx_smt_model_value(smt, a);
+            bool cur_ok = ok && !strcmp(ok, "true");
+            free(ok);
+            fx_buf_printf(&w, ": the current version %s, the candidate %s",
+                          cur_ok ? "gives a value" : "fails", cur_ok ? "fails" : "gives a value");
+            o->verdict = FX_PROOF_REFUTED;
+            o->counterexample = fx_buf_take(&w);
+        } else {
+            o->verdict = FX_PROOF_UNKNOWN;
+            o->reason = fx_xstrdup(r == FX_SMT_SAT
+                                           ? "the two fail at different arguments unless the "
+                                             "recursive calls make up for it"
+                                           : fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
+                                                                   : "the solver gave up");
+        }
+    }
+    fx_vec_free(&facts);
+}
+
 /* The recursive calls of g with the conditions on the way to each. */
 typedef struct Site {
     FxNodeId call;
@@ -608,6 +795,12 @@ static void run_validity(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLo
                          FxObligation *o)
 {
     validity(s, a, b, l, c, o);
+}
+
+static void run_definedness(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l,
+                            void *c, FxObligation *o)
+{
+    definedness(s, a, b, l, c, o);
 }
 
 static void run_termination(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l,
@@ -804,6 +997,9 @@ FxProof *fx_prove_same_function(const FxGraph *cur, const FxGraph *cand, FxGraph
     obligation(p, "validity", "for every argument, the candidate's value is the current "
                "version's, whatever the recursive calls return", run_validity, cur, cand,
                lookup, ctx, cache, timeout_ms);
+    obligation(p, "definedness", "the candidate fails (no equation covers the call, a "
+               "postcondition does not hold, a division by zero) exactly where the current "
+               "version fails", run_definedness, cur, cand, lookup, ctx, cache, timeout_ms);
     obligation(p, "termination", "the candidate's recursion ends", run_termination, cur, cand,
                lookup, ctx, cache, timeout_ms);
     fx_vec_foreach(FxObligation, o, &p->obligations)
@@ -947,8 +1143,10 @@ static void base_case(FxSmt *smt, const FxGraph *g, FxGraphLookup lookup, void *
 {
     Enc E = {smt, lookup, ctx, g->intent, g, 0, false, NULL};
     FxSmtTerm n = fx_smt_int64(smt, i);
-    FxSmtTerm v = encode_graph(&E, g, &n);
-    FxSmtTerm differs = bin(&E, FX_SMT_NE, v, fx_smt_int(smt, want));
+    FxSmtTerm v = encode_graph(&E, g, &n), ok = defined_graph(&E, g, &n);
+    /* the value is not the certificate's, or the equations fail there */
+    FxSmtTerm differs = bin(&E, FX_SMT_OR, bin(&E, FX_SMT_NE, v, fx_smt_int(smt, want)),
+                            fx_smt_not(smt, ok));
     if (E.why_not) {
         o->verdict = FX_PROOF_UNKNOWN;
         o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
@@ -959,11 +1157,14 @@ static void base_case(FxSmt *smt, const FxGraph *g, FxGraphLookup lookup, void *
     if (r == FX_SMT_UNSAT) {
         o->verdict = FX_PROOF_PROVED;
     } else if (r == FX_SMT_SAT) {
-        char *got = fx_smt_model_value(smt, v);
+        char *got = fx_smt_model_value(smt, v), *fine = fx_smt_model_value(smt, ok);
         o->verdict = FX_PROOF_REFUTED;
-        o->counterexample = fx_xasprintf("%s(%u) = %s, not %s", g->intent, i, got ? got : "?",
-                                         want);
+        o->counterexample = fine && !strcmp(fine, "false")
+                                    ? fx_xasprintf("%s(%u) fails", g->intent, i)
+                                    : fx_xasprintf("%s(%u) = %s, not %s", g->intent, i,
+                                                   got ? got : "?", want);
         free(got);
+        free(fine);
     } else {
         o->verdict = FX_PROOF_UNKNOWN;
         o->reason = fx_xstrdup(fx_smt_reason(smt));
@@ -978,17 +1179,23 @@ static void recurrence(FxSmt *smt, const FxGraph *g, const FxLinRec *cert, FxGra
     Enc E = {smt, lookup, ctx, g->intent, g, 0, false, NULL};
     FxSmtTerm n = fx_smt_var(smt, g->param_names[0], FX_SMT_SORT_INT);
     FxSmtTerm body = encode_graph(&E, g, &n), sum = fx_smt_int64(smt, 0);
+    FxSmtTerm ok = defined_graph(&E, g, &n);
     FxSmtTerm prev[64];
     FxSmtSort is[1] = {FX_SMT_SORT_INT};
+    TermVec facts = {0};
+    char *ok_name = fx_xasprintf("ok_%s", g->intent);
     for (uint32_t j = 1; j <= cert->order; j++) {
         FxSmtTerm arg = bin(&E, FX_SMT_SUB, n, fx_smt_int64(smt, j));
         prev[j - 1] = fx_smt_apply(smt, g->intent, FX_SMT_SORT_INT, 1, &arg, is);
         sum = bin(&E, FX_SMT_ADD, sum,
                   bin(&E, FX_SMT_MUL, fx_smt_int64(smt, cert->coeffs[j - 1]), prev[j - 1]));
+        /* the earlier terms are values: the induction hypothesis */
+        fx_vec_push(&facts, fx_smt_apply(smt, ok_name, FX_SMT_SORT_BOOL, 1, &arg, is));
     }
-    TermVec facts = {0};
+    free(ok_name);
     fx_vec_push(&facts, bin(&E, FX_SMT_GE, n, fx_smt_int64(smt, cert->order)));
-    fx_vec_push(&facts, bin(&E, FX_SMT_NE, body, sum));
+    /* the equations give another value, or fail */
+    fx_vec_push(&facts, bin(&E, FX_SMT_OR, bin(&E, FX_SMT_NE, body, sum), fx_smt_not(smt, ok)));
     /* a Natural function's earlier values are not negative (for a
      * counterexample a reader can believe) */
     for (uint32_t j = 0; !strcmp(g->ret_type, "Natural") && j < cert->order; j++)
@@ -1023,10 +1230,20 @@ static void recurrence(FxSmt *smt, const FxGraph *g, const FxLinRec *cert, FxGra
                       j, v ? v : "?");
         free(v);
     }
-    fx_buf_printf(&b, ", the equations give %s but the certificate's recurrence %s",
-                  vb ? vb : "?", vs ? vs : "?");
-    o->verdict = FX_PROOF_REFUTED;
-    o->counterexample = fx_buf_take(&b);
+    char *fine = fx_smt_model_value(smt, ok);
+    if (fine && !strcmp(fine, "false")) {
+        /* made-up earlier values may be what makes it fail: not a refutation */
+        fx_buf_puts(&b, ", the equations would fail (a postcondition, or no equation covers "
+                        "it): not shown to be defined for every n");
+        o->verdict = FX_PROOF_UNKNOWN;
+        o->reason = fx_buf_take(&b);
+    } else {
+        fx_buf_printf(&b, ", the equations give %s but the certificate's recurrence %s",
+                      vb ? vb : "?", vs ? vs : "?");
+        o->verdict = FX_PROOF_REFUTED;
+        o->counterexample = fx_buf_take(&b);
+    }
+    free(fine);
     free(vn);
     free(vb);
     free(vs);

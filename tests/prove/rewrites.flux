@@ -325,3 +325,26 @@ intent sort__bad_1(xs: List[Int]) -> List[Int]:
     constraints:
         - result contains all xs where x > -1000000
         - result is sorted ascending
+
+# Failure counts: a rewrite that drops a computation that can fail (here a
+# division by zero at n = 0, then multiplied by 0) computes a value where
+# the intent fails, and is refuted by the definedness obligation; one that
+# keeps the failure is proved.
+intent zeroed(n: Int) -> Int:
+    constraints:
+        - result = (10 div n) * 0 + 1
+intent zeroed__bad_1_cex(n: Int) -> Int:
+    constraints:
+        - result = 1
+intent zeroed__ok_1(n: Int) -> Int:
+    constraints:
+        - result = 1 + 0 * (10 div n)
+
+# A Natural result: the intent fails where the difference is negative; a
+# candidate that clamps it at 0 gives a value there instead.
+intent gap(a: Natural, b: Natural) -> Natural:
+    constraints:
+        - result = a - b
+intent gap__bad_1_cex(a: Natural, b: Natural) -> Natural:
+    constraints:
+        - result = max(a - b, 0)
