@@ -29,6 +29,8 @@ static const char usage[] =
         "  --keep-values     record values larger than 64 KiB whole, not as a summary\n"
         "  --no-learn        run the installed versions exactly: no mid-run memoization,\n"
         "                    no learning round after the run\n"
+        "  --verbose         notes on stderr: the version that ran, its time, learning\n"
+        "                    (the default when stderr is a terminal; --quiet: never)\n"
         "  --max-steps N     calls plus loop iterations (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
         "  --max-memory MB   resident memory (default 4096)\n"
@@ -42,6 +44,29 @@ static bool number_arg(const char *s, double lo, double hi, double *out)
         return false;
     *out = v;
     return true;
+}
+
+/* "flux: fibonacci v3 (recursion to iteration), 0.012 ms", from the record. */
+static void note_version(const char *json, double ms)
+{
+    const char *keys[] = {"\"intent\": \"", "\"graph_version\": \"", "\"optimizations_applied\": ["};
+    char parts[3][128] = {"", "", ""};
+    for (int k = 0; k < 3 && json; k++) {
+        const char *p = strstr(json, keys[k]);
+        if (!p)
+            continue;
+        p += strlen(keys[k]);
+        size_t n = strcspn(p, k == 2 ? "]" : "\"");
+        size_t len = 0;
+        for (size_t i = 0; i < n && len < sizeof(parts[k]) - 1; i++)
+            if (p[i] != '"') /* the JSON list's strings, unquoted */
+                parts[k][len++] = p[i];
+        parts[k][len] = '\0';
+    }
+    if (!parts[0][0])
+        return; /* EXPR called no intent */
+    fprintf(stderr, "flux: %s %s%s%s%s, %.3f ms\n", parts[0], parts[1], parts[2][0] ? " (" : "",
+            parts[2], parts[2][0] ? ")" : "", ms);
 }
 
 /* A learning round, in a detached grandchild that opens the program and
@@ -78,7 +103,7 @@ static void learn_in_background(const char *path, const char *store_dir)
 int fx_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *expr = NULL, *store_dir = NULL;
-    bool json = false, keep = false;
+    bool json = false, keep = false, quiet = false, verbose = false;
     FluxRunOptions opts = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -92,8 +117,10 @@ int fx_cmd_run(int argc, char **argv)
             keep = true;
         } else if (!strcmp(a, "--no-learn")) {
             opts.no_learn = 1;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "--verbose")) {
-            /* this build prints no progress to quiet or to make verbose */
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(a, "--verbose")) {
+            verbose = true;
         } else if (!strcmp(a, "--store")) {
             if (i + 1 >= argc)
                 return fx_cli_usage_error("run", "--store needs a folder");
@@ -138,9 +165,14 @@ int fx_cmd_run(int argc, char **argv)
         return status;
     flux_program_use_store(prog, store, keep);
     FluxResult r;
-    opts.want_json = json;
+    /* notes on stderr (the version that ran, its time, what learning did)
+     * when it is a terminal or --verbose asks, never with --quiet */
+    bool notes = !quiet && (verbose || isatty(2));
+    opts.want_json = json || notes;
     opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
+    if (status == FLUX_OK && notes)
+        note_version(r.json, r.duration_ms);
     if (status == FLUX_OK && json) {
         status = flux_store_flush(store, stderr);
         if (status == FLUX_OK)
@@ -157,11 +189,14 @@ int fx_cmd_run(int argc, char **argv)
     const char *learn = getenv("FLUX_LEARN");
     if (status == FLUX_OK && !opts.no_learn && !(learn && !strcmp(learn, "off"))) {
         if (learn && !strcmp(learn, "wait")) {
-            flux_learn(prog, store, NULL);
+            flux_learn(prog, store, notes ? stderr : NULL);
         } else {
             status = fx_cli_finish(prog, store, status);
             if (status == FLUX_OK)
                 learn_in_background(path, store_dir);
+            if (status == FLUX_OK && notes)
+                fprintf(stderr, "flux: learning from the records in the background, if they "
+                                "warrant it (`flux history` shows new versions)\n");
             return status;
         }
     }

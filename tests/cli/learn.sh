@@ -101,6 +101,16 @@ out=$("$root/tools/check-proofs.sh" fib.flux rec.flux) || fail "$out"
 set -- $out # "N versions, M proofs checked": every version but the five v1 has a proof
 [ $# = 5 ] && [ "$3" = $(($1 - 5)) ] && [ "$1" -ge 15 ] || fail "proof walk: $out"
 
+# --verbose: the version that ran, and what learning did, on stderr; stdout
+# keeps the value alone.
+export FLUX_STORE="$tmp/verbose"
+out=$("$FLUX" run fib.flux 'fibonacci(20)' --verbose 2>err) || fail "verbose run"
+[ "$out" = 6765 ] || fail "verbose stdout: $out"
+grep -q '^flux: fibonacci v1, [0-9.]* ms$' err || fail "verbose note: $(cat err)"
+grep -q '^fibonacci: installed v2: memoization' err || fail "verbose learning: $(cat err)"
+"$FLUX" run fib.flux 'fibonacci(20)' --verbose --quiet 2>err >/dev/null
+[ -s err ] && fail "--quiet still printed: $(cat err)"
+
 # Background learning: the run prints and exits; a detached process learns.
 unset FLUX_LEARN
 export FLUX_STORE="$tmp/bg"
