@@ -158,6 +158,54 @@ static void proof_text(const FxProof *p, const char *effect, const char *solver,
         fx_buf_printf(smt, "; effect: %s\n", effect);
 }
 
+/* The running version's three most run nodes, summed over its recorded
+ * runs (the store's per-node counters), as JSON: where its time goes. */
+typedef struct Hot {
+    const FxGraph *g;
+    uint32_t node[3];
+    uint64_t count[3];
+} Hot;
+
+static void keep_hot(void *ctx, uint32_t node, uint64_t count)
+{
+    Hot *h = ctx;
+    if (node == 0 || node > h->g->n_nodes)
+        return;
+    FxNodeOp op = h->g->nodes[node - 1].op;
+    if (op == FX_NODE_CONST || op == FX_NODE_PARAM || op == FX_NODE_VAR)
+        return; /* free to read: not where time goes */
+    for (int i = 0; i < 3; i++) {
+        if (count > h->count[i]) {
+            for (int j = 2; j > i; j--) {
+                h->node[j] = h->node[j - 1];
+                h->count[j] = h->count[j - 1];
+            }
+            h->node[i] = node;
+            h->count[i] = count;
+            return;
+        }
+    }
+}
+
+static void hot_nodes_json(Round *R, FxBuf *out)
+{
+    Hot h = {R->current, {0}, {0}};
+    fx_buf_puts(out, "[");
+    if (fx_store_node_counts(R->fs->store, R->version, keep_hot, &h) == FX_OK) {
+        for (int i = 0; i < 3 && h.count[i]; i++) {
+            const FxNode *n = &R->current->nodes[h.node[i] - 1];
+            char *what = fx_xasprintf("%s%s%s", fx_graph_op_name(n->op),
+                                      n->op == FX_NODE_CALL ? " " : "",
+                                      n->op == FX_NODE_CALL ? n->text : "");
+            fx_buf_printf(out, "%s{\"node\": %u, \"op\": ", i ? ", " : "", h.node[i]);
+            fx_api_json_string(what, out);
+            fx_buf_printf(out, ", \"count\": %llu}", (unsigned long long)h.count[i]);
+            free(what);
+        }
+    }
+    fx_buf_puts(out, "]");
+}
+
 /* Records the proof, and installs cand as the next version when proved
  * (with its cost model, when it has one), or records it rejected. Sets
  * *installed. */
@@ -176,6 +224,12 @@ static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const 
     bool proved = p->verdict == FX_PROOF_PROVED;
     FxStatus s = fx_store_add_proof(st, fx_buf_str(&smt), fx_proof_verdict_name(p->verdict),
                                     solver, ms, &proof);
+    FxBuf full = {0}; /* the evidence, with where the running version spends its time */
+    size_t len = strlen(evidence);
+    fx_buf_printf(&full, "%.*s, \"hot_nodes\": ", (int)(len ? len - 1 : 0), evidence);
+    hot_nodes_json(R, &full);
+    fx_buf_puts(&full, "}");
+    evidence = fx_buf_str(&full);
     if (s == FX_OK && proved) {
         FxBuf json = {0};
         fx_graph_print_json(cand, &json);
@@ -194,6 +248,7 @@ static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const 
                 proved ? "installed" : "rejected", cand->version, rule, (long long)proof, ms,
                 proved || !why_not ? "" : ": ", proved || !why_not ? "" : why_not, evidence);
     fx_buf_free(&smt);
+    fx_buf_free(&full);
     *installed = s == FX_OK && proved;
     return s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
 }
