@@ -22,7 +22,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prot
 OPT      ?= -O2 -g
 CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden -pthread \
             -Isrc -Iinclude -I$(BUILD)/gen
-LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lgvc -lcgraph -lcdt -lm -pthread
+LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lgvc -lcgraph -lcdt -lhwloc -lm -pthread
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
             -DFX_SMALL_CHUNKS

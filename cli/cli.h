@@ -17,6 +17,7 @@ int fx_cmd_replay(int argc, char **argv);
 int fx_cmd_proofs(int argc, char **argv);
 int fx_cmd_optimize(int argc, char **argv);
 int fx_cmd_bench(int argc, char **argv);
+int fx_cmd_hw(int argc, char **argv);
 
 #include "flux.h"
 

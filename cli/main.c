@@ -23,11 +23,12 @@ static const struct {
     {"bench", fx_cmd_bench, "run EXPR N times, learning, and print the evolution curve"},
     {"proofs", fx_cmd_proofs, "proofs and proposed rewrites; check a rewrite"},
     {"graph", fx_cmd_graph, "print the execution graph of an intent"},
+    {"hw", fx_cmd_hw, "the hardware profile: cores, caches, NUMA, SIMD, thread pool"},
     {"demo", fx_cmd_demo, "the guided tour of the bundled examples"},
 };
 
 /* Subcommands of the CLI contract that later versions of this build add. */
-static const char *const planned[] = {"serve", "hw", "repl"};
+static const char *const planned[] = {"serve", "repl"};
 
 static void print_help(FILE *out)
 {

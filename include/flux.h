@@ -163,6 +163,11 @@ FLUX_API int flux_graph(FluxProgram *prog, const char *intent, const char *versi
                         const char *format, FILE *out, FILE *diagnostics);
 
 /* "0.1.0" */
+/* The hardware profile Flux plans for (cores, caches, NUMA, SIMD, the
+ * thread pool's size, the line recorded with each execution), for people
+ * or, when json is nonzero, as one JSON object; written to out. */
+FLUX_API void flux_hw_report(int json, FILE *out);
+
 FLUX_API const char *flux_version(void);
 
 #ifdef __cplusplus

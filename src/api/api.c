@@ -14,6 +14,7 @@
 #include "proof/prove.h"
 #include "graph/lower.h"
 #include "hw/hw.h"
+#include "hw/pool.h"
 #include "lang/check.h"
 #include "lang/parse.h"
 #include "lang/types.h"
@@ -164,6 +165,15 @@ void flux_program_free(FluxProgram *fp)
     fx_program_free(fp->prog);
     fx_diag_free(&fp->diag);
     free(fp);
+}
+
+void flux_hw_report(int json, FILE *out)
+{
+    FxHardware hw = fx_hw_detect();
+    FxBuf b = {0};
+    fx_hw_report(&hw, fx_pool_default_size(), json != 0, &b);
+    fputs(fx_buf_str(&b), out);
+    fx_buf_free(&b);
 }
 
 const char *flux_version(void)

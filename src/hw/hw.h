@@ -1,5 +1,20 @@
 /*
- * hw.h: the hardware profile Flux plans for: cores, architecture, SIMD.
+ * hw.h: the hardware profile Flux plans for: cores and hardware threads,
+ * the data caches, NUMA nodes, the architecture and its SIMD features.
+ *
+ * Topology comes from hwloc, SIMD from CPUID (x86) or the compiler's target
+ * macros (aarch64). When hwloc is unusable the profile is read from sysconf
+ * and sysfs instead, and whatever stays unknown is 0 (caches) or the safe
+ * minimum (1 core, 1 thread, 1 NUMA node). Detection never fails.
+ *
+ * Invariants of a profile (tests/unit/hw_test.c checks them):
+ *   1 <= cores <= threads, numa_nodes >= 1;
+ *   a cache size is 0 (unknown) or a multiple of 1 KiB, and the known ones
+ *   grow with the level: l1d <= l2 <= l3;
+ *   cache_line is 0 (unknown) or a power of two.
+ * Cache sizes are of one instance (one core's L1d and L2, one L3 slice
+ * group), not the machine's total. They need not be powers of two: Ice Lake
+ * has a 48 KiB L1d and a 1.25 MiB L2.
  */
 #ifndef FX_HW_H
 #define FX_HW_H
@@ -7,13 +22,38 @@
 #include "base/buf.h"
 
 typedef struct FxHardware {
-    unsigned cores;
-    char arch[32];
-    bool avx2, avx512f, neon;
+    unsigned cores;      /* physical cores (>= 1) */
+    unsigned threads;    /* hardware threads, hwloc's PUs (>= cores) */
+    unsigned numa_nodes; /* >= 1 */
+    size_t l1d, l2, l3;  /* bytes, one instance of each; 0 when unknown */
+    unsigned cache_line; /* bytes; 0 when unknown */
+    char arch[32];       /* uname's machine, "x86_64"; "" when unknown */
+    char source[24];     /* where the topology came from: "hwloc, API 2.8.0", "sysfs" */
+    /* SIMD the CPU has and the OS saves the registers of (x86: CPUID and XGETBV) */
+    bool sse42, avx, avx2, fma, bmi2;
+    bool avx512f, avx512dq, avx512bw, avx512vl, avx512vnni;
+    bool neon, sve; /* aarch64, from the compiler's target macros */
 } FxHardware;
 
+/* The profile of this machine, detected on the first call and cached for the
+ * process (thread-safe: pthread_once). Never fails. */
 FxHardware fx_hw_detect(void);
-/* "2 cores, x86_64, avx2" */
+
+/* Detects afresh, without the cache; with use_hwloc false, from sysconf and
+ * sysfs alone (the fallback path, which the tests exercise). */
+FxHardware fx_hw_probe(bool use_hwloc);
+
+/* One short line, the "hardware" of every recorded execution:
+ * "2 cores, x86_64, avx512f, avx2" (of the SIMD, only avx512f, avx2, neon). */
 void fx_hw_describe(const FxHardware *hw, FxBuf *out);
+
+/* The SIMD features present, space-separated, widest last:
+ * "sse4.2 avx avx2 fma bmi2 avx512f ..."; nothing when none. */
+void fx_hw_simd(const FxHardware *hw, FxBuf *out);
+
+/* The profile for `flux hw`: several aligned lines for people, or with json
+ * one JSON object and a newline. pool_threads is the size of the thread pool
+ * (fx_pool_default_size()). */
+void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf *out);
 
 #endif

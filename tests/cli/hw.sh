@@ -1,0 +1,44 @@
+# flux hw: the hardware profile for people and as one JSON object; the
+# summary it shows is the "hardware" every recorded execution carries.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "$*"; exit 1; }
+out=$("$FLUX" hw) || fail "hw: exit $?"
+for key in cores caches numa simd arch pool source recorded; do
+    printf '%s\n' "$out" | grep -q "^$key " || fail "no $key line: $out"
+done
+printf '%s\n' "$out" | grep -Eq '^cores +[1-9][0-9]* physical, [1-9][0-9]* hardware threads?$' ||
+    fail "cores: $out"
+printf '%s\n' "$out" | grep -Eq '^pool +[1-9][0-9]* threads? \(the caller and [0-9]+ workers?\)$' ||
+    fail "pool: $out"
+json=$("$FLUX" hw --json) || fail "hw --json: exit $?"
+printf '%s\n' "$json" | python3 -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 1, lines
+h = json.loads(lines[0])
+assert set(h) == {"cores", "threads", "numa_nodes", "caches", "simd", "arch", "pool_threads",
+                  "source", "hardware"}, h
+assert h["cores"] >= 1 and h["threads"] >= h["cores"] and h["numa_nodes"] >= 1, h
+assert h["pool_threads"] == h["cores"], h
+c = h["caches"]
+assert set(c) == {"l1d", "l2", "l3", "line"}, c
+known = [c[k] for k in ("l1d", "l2", "l3") if c[k] is not None]
+assert all(s > 0 and s % 1024 == 0 for s in known) and known == sorted(known), c
+assert c["line"] is None or c["line"] & (c["line"] - 1) == 0, c
+assert isinstance(h["simd"], list) and all(isinstance(s, str) for s in h["simd"]), h
+cores = "%d core%s, " % (h["cores"], "" if h["cores"] == 1 else "s")
+assert h["hardware"].startswith(cores + (h["arch"] or "unknown")), h
+' || fail "hw --json: $json"
+# the line a run records is the one hw shows
+recorded=$(printf '%s\n' "$out" | sed -n 's/^recorded *"\(.*\)"$/\1/p')
+run=$("$FLUX" run "$root/examples/fibonacci.flux" 'fibonacci(10)' --json --no-learn) ||
+    fail "run: exit $?"
+printf '%s\n' "$run" | python3 -c '
+import json, sys
+assert json.loads(sys.stdin.read())["hardware"] == sys.argv[1], sys.argv[1]' "$recorded" ||
+    fail "run records another hardware line than \"$recorded\": $run"
+"$FLUX" hw --help | grep -q '^usage: flux hw \[--json\]' || fail "hw --help"
+"$FLUX" hw --bogus 2>/dev/null; [ $? = 2 ] || fail "--bogus: not exit 2"
+"$FLUX" hw extra 2>/dev/null; [ $? = 2 ] || fail "extra argument: not exit 2"
+exit 0
