@@ -40,6 +40,7 @@
 #include "opt/rule_hot.h"
 #include "opt/rule_memo.h"
 #include "opt/rule_recurrence.h"
+#include "opt/rule_sort.h"
 #include "proof/prove.h"
 #include "proof/smt.h"
 
@@ -47,7 +48,7 @@
 #define TRACES 400          /* recorded runs a round reads */
 #define MIN_GAIN 1.25       /* predicted speed-up a rewrite must promise */
 #define ROLLBACK_RATIO 1.25 /* measured slow-down that rolls a version back */
-#define HOT_MIN_SAVING_MS 0.05 /* a table saving less is lost in timing noise */
+#define MIN_SAVING_MS 0.05 /* a measured gain saving less is timing noise */
 #define ROLLBACK_RUNS 5     /* runs of a version before it can be judged */
 
 typedef struct Round {
@@ -61,6 +62,15 @@ typedef struct Round {
     FILE *out;
     FxBuf stays; /* why each rule did not apply */
 } Round;
+
+/* EXPR in evidence: whole up to 120 characters, else its start and "...". */
+static void expr_json(const char *expr, FxBuf *out)
+{
+    size_t len = strlen(expr);
+    char *cut = len > 120 ? fx_xasprintf("%.100s...", expr) : NULL;
+    fx_api_json_string(cut ? cut : expr, out);
+    free(cut);
+}
 
 /* ---- evidence of repeated work: the newest EXPR run again, counted ---- */
 
@@ -381,7 +391,7 @@ static int try_simplify(Round *R, bool *installed)
         } else {
             FxBuf evidence = {0};
             fx_buf_puts(&evidence, "{\"expr\": ");
-            fx_api_json_string(expr, &evidence);
+            expr_json(expr, &evidence);
             fx_buf_printf(&evidence, ", \"nodes\": [%u, %u], \"node_evaluations\": [%llu, %llu], "
                           "\"predicted_gain\": %.3g}", R->current->n_nodes, g->n_nodes,
                           (unsigned long long)before, (unsigned long long)after, gain);
@@ -425,7 +435,7 @@ static int try_memo(Round *R, bool *installed)
     FxGraph *cand = fx_rule_memo_candidate(R->current, label);
     FxBuf evidence = {0};
     fx_buf_puts(&evidence, "{\"expr\": ");
-    fx_api_json_string(expr, &evidence); /* EXPR may hold quotes: strings */
+    expr_json(expr, &evidence); /* EXPR may hold quotes: strings */
     fx_buf_printf(&evidence, ", \"calls\": %llu, \"distinct\": %llu%s, \"predicted_gain\": %.3g}",
                   (unsigned long long)ev.calls, (unsigned long long)ev.distinct,
                   ev.calls >= EVIDENCE_STEPS / 2 ? ", \"cut\": true" : "",
@@ -601,6 +611,53 @@ static int try_power(Round *R, bool *installed)
     return status;
 }
 
+/* ---- rule: sort kernels ---- */
+
+static double best_time(FluxProgram *fp, const FxGraph *g, const char *expr);
+
+static int try_sort(Round *R, bool *installed)
+{
+    const char *why;
+    if (!fx_rule_sort_applies(R->current, &why)) {
+        stays(R, "sort kernels", why);
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "sort kernels")) {
+        stays(R, "sort kernels", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    char *label = next_label(R);
+    FxGraph *cand = fx_rule_sort_candidate(R->current, label);
+    const char *expr = R->tr.v.data[0].expr;
+    double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
+    double gain = before > 0 && after > 0 ? before / after : 0;
+    int status = FLUX_OK;
+    if (gain < MIN_GAIN || before - after < MIN_SAVING_MS) {
+        char *w = fx_xasprintf("`%.60s%s` measured %.3g ms with the kernels against %.3g ms "
+                               "(a gain must be %gx and %g ms)", expr,
+                               strlen(expr) > 60 ? "..." : "", after, before, MIN_GAIN,
+                               MIN_SAVING_MS);
+        stays(R, "sort kernels", w);
+        free(w);
+    } else {
+        FxBuf evidence = {0};
+        fx_buf_puts(&evidence, "{\"expr\": ");
+        expr_json(expr, &evidence);
+        fx_buf_printf(&evidence, ", \"measured_ms\": %.4g, \"kernels_ms\": %.4g, "
+                      "\"predicted_gain\": %.3g}", before, after, gain);
+        FxProof *p = fx_prove_sort_instance(R->current, cand, true);
+        status = install(R, cand, p, "sort kernels",
+                         "every kernel sorts stably: pdq and insertion sort int64 values, "
+                         "for which stability is moot, and keyed pairs by a stable merge or "
+                         "radix sort", fx_buf_str(&evidence), NULL, installed);
+        fx_proof_free(p);
+        fx_buf_free(&evidence);
+    }
+    fx_graph_free(cand);
+    free(label);
+    return status;
+}
+
 /* ---- rule: hot inputs ---- */
 
 /* A table cell from an input's JSON field: an integer or a boolean. */
@@ -720,10 +777,10 @@ static int try_hot(Round *R, bool *installed)
             free(call);
         }
         double gain = before / after, saved = (before - after) / (n < 4 ? n : 4);
-        if (gain < MIN_GAIN || saved < HOT_MIN_SAVING_MS) {
+        if (gain < MIN_GAIN || saved < MIN_SAVING_MS) {
             char *w2 = fx_xasprintf("a table lookup is predicted %.2gx faster, saving %.3g ms a "
                                     "call (it must be %gx and %g ms)", gain, saved, MIN_GAIN,
-                                    HOT_MIN_SAVING_MS);
+                                    MIN_SAVING_MS);
             stays(R, "hot inputs", w2);
             free(w2);
         } else {
@@ -882,7 +939,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     if (!done && status == FLUX_OK)
         status = refit_models(&R);
     int (*rules[])(Round *, bool *) = {try_simplify, try_memo, try_iteration, try_power,
-                                       try_hot};
+                                       try_sort, try_hot};
     for (size_t i = 0; !done && status == FLUX_OK && i < FX_ARRAY_LEN(rules); i++)
         status = rules[i](&R, &done);
     if (!done && status == FLUX_OK)

@@ -395,7 +395,9 @@ static uint32_t compile_sort(Compiler *C, FxNodeId id, const FxNode *n)
         loop_end(C, L, id);
         emit(C, OP_END, keys, 0, 0, 0, id);
     }
-    emit(C, OP_SORT, r, list, keys, (uint32_t)n->num, id);
+    /* c: bit 0 descending, bit 1 the kernels (the evolved sort) */
+    bool kernels = n->text && !strcmp(n->text, "kernels");
+    emit(C, OP_SORT, r, list, keys, (uint32_t)n->num | (kernels ? 2u : 0u), id);
     return r;
 }
 

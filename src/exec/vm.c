@@ -30,7 +30,9 @@
 #include "data.h"
 #include "graph/lower.h"
 #include "interp_int.h"
+#include "hw/pool.h"
 #include "linrec.h"
+#include "sortk.h"
 #include "value_gmp.h"
 
 /* Where a call returns to: the caller's function, code and registers, and
@@ -80,6 +82,8 @@ struct FxRuntime {
     FxVariantChoice top_choice; /* for the expression's own call of a kernel */
     bool has_top_choice, top_choice_told;
     bool top_from_table; /* the expression's own call was answered by a hot-input table */
+    char sort_choice[240]; /* the evolved sort's choice for the run's largest sort, or "" */
+    size_t sort_choice_n;
     char error[1024];
 };
 
@@ -482,7 +486,7 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
                 ok = false;
             } else if (!step_ok(rt)) {
                 ok = false;
-            } else if (I->c ? c < 0 : c > 0) {
+            } else if (I->c & 1 ? c < 0 : c > 0) {
                 FxValue t = items[j];
                 items[j] = items[j + 1];
                 items[j + 1] = t;
@@ -502,6 +506,164 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     free(items);
     if (keyed)
         free(keys);
+    return ok;
+}
+
+/* ---- the evolved sort: a kernel chosen per call ---- */
+
+const char *fx_runtime_sort_choice(const FxRuntime *rt)
+{
+    return rt->sort_choice[0] ? rt->sort_choice : NULL;
+}
+
+/* The kernel for an input with these features (docs/executor.md):
+ * insertion for small or nearly sorted input, radix for a key range
+ * narrower than the input or for large input, on every core from
+ * FX_SORTK_PARALLEL_MIN elements, pdq otherwise. */
+static FxSortKind choose_sort(const FxSortFeatures *f, unsigned threads, char *why, size_t len)
+{
+    uint64_t range = (uint64_t)f->max - (uint64_t)f->min;
+    if (f->n <= 32) {
+        snprintf(why, len, "insertion: n = %zu <= 32", f->n);
+        return FX_SORTK_INSERTION;
+    }
+    if (f->descents <= f->n / 64) {
+        snprintf(why, len, "insertion: nearly sorted, %zu descents in %zu elements "
+                 "(<= 1/64)", f->descents, f->n);
+        return FX_SORTK_INSERTION;
+    }
+    if (f->n >= FX_SORTK_PARALLEL_MIN && threads > 1) {
+        snprintf(why, len, "parallel: n = %zu >= %zu, on %u threads", f->n,
+                 FX_SORTK_PARALLEL_MIN, threads);
+        return FX_SORTK_PARALLEL;
+    }
+    if (range < f->n || f->n >= 4096) {
+        snprintf(why, len, "radix: n = %zu, key range %llu%s", f->n, (unsigned long long)range,
+                 range < f->n ? " narrower than n" : ", n >= 4096");
+        return FX_SORTK_RADIX;
+    }
+    snprintf(why, len, "pdq: n = %zu, %zu descents, key range %llu", f->n, f->descents,
+             (unsigned long long)range);
+    return FX_SORTK_PDQ;
+}
+
+/* A stable merge sort of items by keys (any values with an order): the
+ * evolved sort of lists that are not all int64. */
+static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
+                         FxValue *keys, size_t n, bool desc)
+{
+    FxValue *ti = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    FxValue *tk = keys != items ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : ti;
+    bool ok = true;
+    for (size_t w = 1; ok && w < n; w *= 2) {
+        for (size_t lo = 0; ok && lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (ok && i < mid && j < hi) {
+                bool ordered;
+                int c = fx_val_compare(keys[j], keys[i], &ordered);
+                if (!ordered) {
+                    fail(rt, fn, I->node, "these elements have no order to sort by");
+                    ok = false;
+                    break;
+                }
+                bool take_right = desc ? c > 0 : c < 0; /* strictly: equal keys stay in order */
+                size_t from = take_right ? j++ : i++;
+                ti[k] = items[from];
+                if (tk != ti)
+                    tk[k] = keys[from];
+                k++;
+            }
+            for (; i < mid; i++, k++) {
+                ti[k] = items[i];
+                if (tk != ti)
+                    tk[k] = keys[i];
+            }
+            for (; j < hi; j++, k++) {
+                ti[k] = items[j];
+                if (tk != ti)
+                    tk[k] = keys[j];
+            }
+        }
+        if (ok) {
+            memcpy(items, ti, n * sizeof(FxValue));
+            if (tk != ti)
+                memcpy(keys, tk, n * sizeof(FxValue));
+        }
+    }
+    free(ti);
+    if (tk != ti)
+        free(tk);
+    return ok;
+}
+
+static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                        FxValue *out)
+{
+    FxValue list = R[I->a];
+    size_t n = fx_val_list_len(list);
+    bool keyed = I->b != FX_NO_REG, desc = I->c & 1, ints = true;
+    int64_t *k = malloc((n ? n : 1) * sizeof(int64_t));
+    if (!k)
+        return bubble_sort(rt, fn, I, R, out);
+    for (size_t i = 0; i < n && ints; i++) {
+        FxValue x = fx_val_list_at(keyed ? R[I->b] : list, i);
+        ints = x.kind == FX_VAL_INT;
+        k[i] = ints ? x.u.i : 0;
+    }
+    char why[200];
+    bool ok = true;
+    FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    for (size_t i = 0; i < n; i++) {
+        items[i] = fx_val_list_at(list, i);
+        fx_value_retain(items[i]);
+    }
+    if (!ints) { /* strings, big integers, keys of any order: merge sort */
+        FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
+        for (size_t i = 0; keyed && i < n; i++)
+            keys[i] = fx_val_list_at(R[I->b], i);
+        ok = merge_values(rt, fn, I, items, keys, n, desc);
+        if (keyed)
+            free(keys);
+        snprintf(why, sizeof(why), "merge: n = %zu values that are not all 64-bit integers", n);
+    } else {
+        FxSortFeatures f;
+        fx_sortk_features(k, n, &f);
+        FxSortKind kind = choose_sort(&f, fx_pool_default_size(), why, sizeof(why));
+        if (!keyed) {
+            ok = fx_sortk(kind, k, n, desc, fx_pool_default_size());
+            for (size_t i = 0; ok && i < n; i++)
+                items[i] = fx_val_int(k[i]); /* ints: nothing to release */
+        } else {
+            FxSortPair *p = malloc((n ? n : 1) * sizeof(FxSortPair));
+            ok = p != NULL;
+            for (size_t i = 0; ok && i < n; i++)
+                p[i] = (FxSortPair){k[i], i};
+            ok = ok && fx_sortk_by_key(kind, p, n, desc, fx_pool_default_size());
+            if (ok) {
+                FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+                for (size_t i = 0; i < n; i++)
+                    sorted[i] = items[p[i].index];
+                memcpy(items, sorted, n * sizeof(FxValue));
+                free(sorted);
+            }
+            free(p);
+        }
+        if (!ok)
+            fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
+    }
+    free(k);
+    if (ok && n >= rt->sort_choice_n) { /* the run's largest sort is the one reported */
+        rt->sort_choice_n = n;
+        snprintf(rt->sort_choice, sizeof(rt->sort_choice), "%s", why);
+    }
+    if (ok) {
+        *out = fx_val_list_take(items, n);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            fx_value_release(items[i]);
+    }
+    free(items); /* fx_val_list_take copied the references */
     return ok;
 }
 
@@ -1002,6 +1164,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->side_steps = 0;
     rt->error[0] = '\0';
     rt->switches[0] = '\0';
+    rt->sort_choice[0] = '\0';
+    rt->sort_choice_n = 0;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     ensure_stack(rt, entry->n_regs);
     for (uint32_t i = 0; i < n_args; i++) {
@@ -1391,7 +1555,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             NEXT;
         CASE(OP_SORT):
-            if (!bubble_sort(rt, fn, I, R, &tmp))
+            if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;

@@ -62,7 +62,8 @@ typedef enum {
     FX_NODE_RANGE,   /* lo, hi; num: 1 when inclusive */
     FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body */
     FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body */
-    FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none) */
+    FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none);
+                      * text: NULL (v1's bubble sort) or "kernels" (a kernel per call) */
     FX_NODE_CHECK,   /* num2: slot of the value; text: what is checked; value, lazy cond */
     FX_NODE_FAIL,    /* inputs: the arguments; num 0: no equation covers the call (text: the
                       * intent), num 1: the arguments are invalid (text: why) */

@@ -44,6 +44,8 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
         fx_buf_printf(out, " %s", n->num ? "descending" : "ascending");
         if (n->num2 >= 0)
             fx_buf_printf(out, " [slot %lld]", (long long)n->num2);
+        if (n->text) /* "kernels": the evolved sort, a kernel chosen per call */
+            fx_buf_printf(out, " [%s]", n->text);
         return;
     case FX_NODE_CHECK:
         fx_buf_printf(out, " [slot %lld]", (long long)n->num2);

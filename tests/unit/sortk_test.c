@@ -1,0 +1,451 @@
+/*
+ * sortk_test.c: the sorting kernels (src/exec/sortk.c) against qsort.
+ *
+ * Every kernel, the parallel one forced onto 1, 2 and 3 threads below its
+ * cutoff and run above it, in both directions, on sizes around every
+ * threshold of the code (insertion cut-offs, pdq's ninther and blocks,
+ * radix's small case and digit widths, the counting sort's range) and on
+ * thousands of random inputs, over patterns that trouble sorts: sorted,
+ * reversed, organ pipe, sawtooth, few distinct values, INT64_MIN and
+ * INT64_MAX, runs with a few swaps. The result must equal qsort's.
+ * fx_sortk_by_key must keep equal keys in input order, both ways. pdq
+ * must stay fast on the patterns that make a naive quicksort quadratic,
+ * and its heapsort fallback must sort. The features are checked on inputs
+ * whose answers are known, exact and sampled.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "exec/sortk.h"
+#include "fx_test.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint64_t rng = 0x2545F4914F6CDD1Du;
+
+static uint64_t rnd(void) /* splitmix64 */
+{
+    uint64_t z = (rng += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- inputs ---- */
+
+typedef enum {
+    P_RANDOM,      /* all 64 bits */
+    P_SMALL_RANGE, /* 0 .. 999: the counting sort, one radix pass */
+    P_FEW_UNIQUE,  /* 4 values far apart */
+    P_SORTED,
+    P_REVERSED,
+    P_ORGAN_PIPE,  /* up, then down */
+    P_SAWTOOTH,    /* sorted runs of 1 .. 64 */
+    P_ALL_EQUAL,
+    P_NEARLY,      /* sorted, then about 1% random swaps */
+    P_FEW_SWAPS,   /* sorted, then 1 .. 12 swaps of neighbours */
+    P_EXTREMES,    /* INT64_MIN, INT64_MAX and their neighbours, 0, -1 */
+    P_OFFSET,      /* 10^15 + 0 .. 99999: the minimum subtracted */
+    P_LOW_HIGH,    /* only the lowest and highest bytes vary: passes skipped */
+    P_NEGATIVE,    /* -2^40 .. -1 */
+    P_MEDIAN_KILLER, /* Musser's median-of-3 killer */
+    P__COUNT
+} Pattern;
+
+static const char *const pattern_names[] = {
+        "random",   "small-range", "few-unique", "sorted", "reversed",
+        "organ",    "sawtooth",    "all-equal",  "nearly", "few-swaps",
+        "extremes", "offset",      "low-high",   "negative", "median-killer"};
+_Static_assert(COUNT(pattern_names) == P__COUNT, "pattern_names[]");
+
+static void fill(int64_t *a, size_t n, Pattern p)
+{
+    static const int64_t extremes[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX};
+    static const int64_t few[] = {-7000000000, 3, 5000, INT64_MAX / 3};
+    size_t saw = 1 + rnd() % 64;
+    for (size_t i = 0; i < n; i++) {
+        switch (p) {
+        case P_RANDOM: a[i] = (int64_t)rnd(); break;
+        case P_SMALL_RANGE: a[i] = (int64_t)(rnd() % 1000); break;
+        case P_FEW_UNIQUE: a[i] = few[rnd() % COUNT(few)]; break;
+        case P_SORTED: case P_NEARLY: case P_FEW_SWAPS: a[i] = (int64_t)i * 3 - 50; break;
+        case P_REVERSED: a[i] = (int64_t)(n - i) * 7; break;
+        case P_ORGAN_PIPE: a[i] = (int64_t)(i < n / 2 ? i : n - i); break;
+        case P_SAWTOOTH: a[i] = (int64_t)(i % saw); break;
+        case P_ALL_EQUAL: a[i] = 42; break;
+        case P_EXTREMES: a[i] = extremes[rnd() % COUNT(extremes)]; break;
+        case P_OFFSET: a[i] = 1000000000000000 + (int64_t)(rnd() % 100000); break;
+        case P_LOW_HIGH: a[i] = (int64_t)((rnd() & 0xff) | (rnd() & 0xff00000000000000u)); break;
+        case P_NEGATIVE: a[i] = -1 - (int64_t)(rnd() % ((uint64_t)1 << 40)); break;
+        case P_MEDIAN_KILLER: a[i] = 0; break;
+        case P__COUNT: break;
+        }
+    }
+    if (p == P_NEARLY) {
+        for (size_t s = 0; s < n / 100 + 1 && n > 1; s++) {
+            size_t i = rnd() % n, j = rnd() % n;
+            int64_t t = a[i];
+            a[i] = a[j], a[j] = t;
+        }
+    }
+    if (p == P_FEW_SWAPS) {
+        size_t swaps = 1 + rnd() % 12;
+        for (size_t s = 0; s < swaps && n > 1; s++) {
+            size_t i = rnd() % (n - 1);
+            int64_t t = a[i];
+            a[i] = a[i + 1], a[i + 1] = t;
+        }
+    }
+    if (p == P_MEDIAN_KILLER) {
+        // k = n/2: a[i-1] = i for odd i, a[i-1] = k + i - 1 ... (Musser 1997)
+        size_t k = n / 2;
+        for (size_t i = 1; i <= k; i++) {
+            if (i % 2 == 1) {
+                a[i - 1] = (int64_t)i;
+                a[i] = (int64_t)(k + i);
+            }
+            a[k + i - 1] = (int64_t)(2 * i);
+        }
+        if (n % 2 == 1)
+            a[n - 1] = (int64_t)n;
+    }
+}
+
+/* ---- the reference ---- */
+
+static int cmp_asc(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int cmp_desc(const void *x, const void *y)
+{
+    return cmp_asc(y, x);
+}
+
+/* Stable order of pairs whose index is the input position. */
+static int cmp_pair_asc(const void *x, const void *y)
+{
+    const FxSortPair *a = x, *b = y;
+    if (a->key != b->key)
+        return (a->key > b->key) - (a->key < b->key);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static int cmp_pair_desc(const void *x, const void *y)
+{
+    const FxSortPair *a = x, *b = y;
+    if (a->key != b->key)
+        return (a->key < b->key) - (a->key > b->key);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* ---- running a kernel ---- */
+
+/* The kernels under test: the four kinds, and the parallel path forced
+ * below its cutoff onto 1, 2 and 3 threads. */
+typedef struct Runner {
+    const char *name;
+    FxSortKind kind;
+    unsigned threads; /* forced parallel when > 0 */
+} Runner;
+
+static const Runner runners[] = {
+        {"insertion", FX_SORTK_INSERTION, 0}, {"pdq", FX_SORTK_PDQ, 0},
+        {"radix", FX_SORTK_RADIX, 0},         {"parallel", FX_SORTK_PARALLEL, 0},
+        {"parallel/1", FX_SORTK_PARALLEL, 1}, {"parallel/2", FX_SORTK_PARALLEL, 2},
+        {"parallel/3", FX_SORTK_PARALLEL, 3},
+};
+
+static bool run_i64(const Runner *r, int64_t *a, size_t n, bool desc)
+{
+    if (r->threads)
+        return fx_sortk_parallel(a, n, desc, r->threads, 0);
+    return fx_sortk(r->kind, a, n, desc, 2);
+}
+
+static bool run_pairs(const Runner *r, FxSortPair *p, size_t n, bool desc)
+{
+    if (r->threads)
+        return fx_sortk_parallel_by_key(p, n, desc, r->threads, 0);
+    return fx_sortk_by_key(r->kind, p, n, desc, 2);
+}
+
+static int reported; /* failures printed so far: the first few are enough */
+
+static void report(const char *what, const Runner *r, size_t n, Pattern p, bool desc)
+{
+    if (reported++ < 10)
+        fprintf(stderr, "  %s: %s, n = %zu, %s, %s\n", what, r->name, n, pattern_names[p],
+                desc ? "descending" : "ascending");
+}
+
+/* Sorts a fresh input of the pattern with r; true when it equals qsort's. */
+static bool check_i64(const Runner *r, size_t n, Pattern p, bool desc)
+{
+    int64_t *a = malloc((n + 1) * sizeof(*a)), *ref = malloc((n + 1) * sizeof(*ref));
+    fill(a, n, p);
+    memcpy(ref, a, n * sizeof(*a));
+    qsort(ref, n, sizeof(*ref), desc ? cmp_desc : cmp_asc);
+    bool ok = run_i64(r, a, n, desc) && memcmp(a, ref, n * sizeof(*a)) == 0;
+    if (!ok)
+        report("int64 differs from qsort", r, n, p, desc);
+    free(a);
+    free(ref);
+    return ok;
+}
+
+/* The same for pairs keyed by the pattern, index = input position, which
+ * makes the stable order the qsort order by (key, index). */
+static bool check_pairs(const Runner *r, size_t n, Pattern p, bool desc)
+{
+    int64_t *keys = malloc((n + 1) * sizeof(*keys));
+    FxSortPair *a = malloc((n + 1) * sizeof(*a)), *ref = malloc((n + 1) * sizeof(*ref));
+    fill(keys, n, p);
+    for (size_t i = 0; i < n; i++)
+        a[i] = (FxSortPair){keys[i], i};
+    memcpy(ref, a, n * sizeof(*a));
+    qsort(ref, n, sizeof(*ref), desc ? cmp_pair_desc : cmp_pair_asc);
+    bool ok = run_pairs(r, a, n, desc) && memcmp(a, ref, n * sizeof(*a)) == 0;
+    if (!ok)
+        report("pairs differ from the stable order", r, n, p, desc);
+    free(keys);
+    free(a);
+    free(ref);
+    return ok;
+}
+
+/* Sizes at and beside every threshold in sortk.c. */
+static const size_t edge_sizes[] = {
+        0,    1,    2,    3,    4,    5,    7,    8,    9,    15,   16,   17,   23,   24,
+        25,   31,   32,   33,   34,   47,   63,   64,   65,   66,   100,  127,  128,  129,
+        130,  131,  191,  192,  193,  255,  256,  257,  258,  259,  300,  383,  384,  385,
+        511,  512,  513,  999,  1000, 1001, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
+        4097, 8191, 16383, 16384, 16385, 20000, 65537,
+};
+
+FX_TEST(every_kernel_equals_qsort_at_edge_sizes)
+{
+    for (size_t s = 0; s < COUNT(edge_sizes); s++) {
+        size_t n = edge_sizes[s];
+        for (size_t r = 0; r < COUNT(runners); r++) {
+            for (int p = 0; p < P__COUNT; p++) {
+                // the biggest only on the patterns that reach most paths
+                if (n > 20000 && p != P_RANDOM && p != P_OFFSET && p != P_NEARLY)
+                    continue;
+                EXPECT(check_i64(&runners[r], n, (Pattern)p, false));
+                EXPECT(check_i64(&runners[r], n, (Pattern)p, true));
+            }
+        }
+    }
+}
+
+FX_TEST(every_kernel_equals_qsort_on_random_inputs)
+{
+    for (int trial = 0; trial < 4000; trial++) {
+        // sizes log-uniform up to ~8000
+        size_t n = (size_t)(rnd() % ((uint64_t)1 << (rnd() % 14)));
+        const Runner *r = &runners[rnd() % COUNT(runners)];
+        EXPECT(check_i64(r, n, (Pattern)(rnd() % P__COUNT), rnd() & 1));
+    }
+}
+
+FX_TEST(parallel_above_its_cutoff)
+{
+    const Runner par = {"parallel", FX_SORTK_PARALLEL, 0};
+    size_t n = FX_SORTK_PARALLEL_MIN + 12345;
+    EXPECT(check_i64(&par, n, P_RANDOM, false));
+    EXPECT(check_i64(&par, n, P_SMALL_RANGE, true));
+    EXPECT(check_pairs(&par, n, P_FEW_UNIQUE, true));
+    // and with 3 threads, through the public entry
+    int64_t *a = malloc(n * sizeof(*a)), *ref = malloc(n * sizeof(*ref));
+    fill(a, n, P_NEGATIVE);
+    memcpy(ref, a, n * sizeof(*a));
+    qsort(ref, n, sizeof(*ref), cmp_asc);
+    EXPECT(fx_sortk(FX_SORTK_PARALLEL, a, n, false, 3));
+    EXPECT(memcmp(a, ref, n * sizeof(*a)) == 0);
+    free(a);
+    free(ref);
+}
+
+FX_TEST(parallel_with_more_threads_than_elements)
+{
+    for (size_t n = 0; n < 12; n++) {
+        for (unsigned threads = 0; threads <= 9; threads += 3) {
+            const Runner r = {"parallel/many", FX_SORTK_PARALLEL, threads ? threads : 1};
+            EXPECT(check_i64(&r, n, P_RANDOM, n % 2));
+            EXPECT(check_pairs(&r, n, P_FEW_UNIQUE, n % 3 == 0));
+        }
+    }
+    int64_t a[] = {3, -1, 2};
+    EXPECT(fx_sortk_parallel(a, 3, false, 0, 0)); // 0 threads counts as 1
+    EXPECT(a[0] == -1 && a[1] == 2 && a[2] == 3);
+}
+
+FX_TEST(by_key_is_stable_both_ways)
+{
+    for (size_t s = 0; s < COUNT(edge_sizes); s++) {
+        size_t n = edge_sizes[s];
+        for (size_t r = 0; r < COUNT(runners); r++) {
+            for (int p = 0; p < P__COUNT; p++) {
+                if (n > 20000 && p != P_FEW_UNIQUE)
+                    continue;
+                EXPECT(check_pairs(&runners[r], n, (Pattern)p, false));
+                EXPECT(check_pairs(&runners[r], n, (Pattern)p, true));
+            }
+        }
+    }
+    for (int trial = 0; trial < 1500; trial++) {
+        size_t n = (size_t)(rnd() % ((uint64_t)1 << (rnd() % 14)));
+        const Runner *r = &runners[rnd() % COUNT(runners)];
+        EXPECT(check_pairs(r, n, (Pattern)(rnd() % P__COUNT), rnd() & 1));
+    }
+}
+
+/* Stability where a reversed ascending sort would fail: equal keys in
+ * input order, descending too. */
+FX_TEST(by_key_descending_is_not_a_reversal)
+{
+    for (size_t k = 0; k < FX_SORTK__COUNT; k++) {
+        FxSortPair p[200];
+        for (size_t i = 0; i < COUNT(p); i++)
+            p[i] = (FxSortPair){(int64_t)(i % 3), i};
+        EXPECT(fx_sortk_by_key((FxSortKind)k, p, COUNT(p), true, 2));
+        // keys 2, 2, ..., 1, ..., 0 with indexes rising within each key
+        EXPECT_EQ(p[0].key, 2);
+        EXPECT_EQ(p[0].index, 2);
+        EXPECT_EQ(p[1].index, 5);
+        EXPECT_EQ(p[66].key, 1);
+        EXPECT_EQ(p[66].index, 1);
+        EXPECT_EQ(p[199].key, 0);
+        EXPECT_EQ(p[199].index, 198);
+    }
+}
+
+/* ---- speed on hostile patterns ---- */
+
+/* Best of three times of kernel k on the pattern, n elements. */
+static double best_time(FxSortKind k, size_t n, Pattern p)
+{
+    int64_t *a = malloc(n * sizeof(*a));
+    double best = 1e9;
+    for (int round = 0; round < 3; round++) {
+        fill(a, n, p);
+        double t0 = now();
+        fx_sortk(k, a, n, false, 1);
+        double t = now() - t0;
+        best = t < best ? t : best;
+    }
+    free(a);
+    return best;
+}
+
+/* A quadratic sort of 2^16 elements does ~10^9 moves, some 500 times the
+ * work of n log n, so a bound of 10x random input (plus noise) is far
+ * from both. */
+FX_TEST(no_pattern_makes_a_kernel_quadratic)
+{
+    const size_t n = (size_t)1 << 16;
+    const FxSortKind kinds[] = {FX_SORTK_INSERTION, FX_SORTK_PDQ, FX_SORTK_RADIX};
+    double random_pdq = best_time(FX_SORTK_PDQ, n, P_RANDOM);
+    for (size_t k = 0; k < COUNT(kinds); k++) {
+        for (int p = 0; p < P__COUNT; p++) {
+            double t = best_time(kinds[k], n, (Pattern)p);
+            if (!(t < 10 * random_pdq + 0.005))
+                fprintf(stderr, "  %s on %s: %.2f ms, random pdq %.2f ms\n",
+                        fx_sortk_name(kinds[k]), pattern_names[p], t * 1e3, random_pdq * 1e3);
+            EXPECT(t < 10 * random_pdq + 0.005);
+        }
+    }
+}
+
+/* With no budget pdq heapsorts at once; with a little, it mixes both. */
+FX_TEST(pdq_heapsort_fallback_sorts)
+{
+    size_t sizes[] = {0, 1, 2, 23, 24, 25, 100, 129, 1000, 4097};
+    for (size_t s = 0; s < COUNT(sizes); s++) {
+        size_t n = sizes[s];
+        int64_t *a = malloc((n + 1) * sizeof(*a)), *ref = malloc((n + 1) * sizeof(*ref));
+        for (unsigned budget = 0; budget <= 2; budget++) {
+            for (int p = 0; p < P__COUNT; p++) {
+                fill(a, n, (Pattern)p);
+                memcpy(ref, a, n * sizeof(*a));
+                qsort(ref, n, sizeof(*ref), cmp_asc);
+                fx_sortk_pdq_budget(a, n, budget);
+                EXPECT(memcmp(a, ref, n * sizeof(*a)) == 0);
+            }
+        }
+        free(a);
+        free(ref);
+    }
+}
+
+/* ---- features ---- */
+
+FX_TEST(features_of_known_inputs)
+{
+    FxSortFeatures f;
+    fx_sortk_features(NULL, 0, &f);
+    EXPECT(f.n == 0 && f.descents == 0 && f.min == 0 && f.max == 0 && !f.sampled);
+
+    int64_t one[] = {-5};
+    fx_sortk_features(one, 1, &f);
+    EXPECT(f.n == 1 && f.descents == 0 && f.min == -5 && f.max == -5);
+
+    int64_t mixed[] = {3, 1, 2, 2, INT64_MAX, INT64_MIN, 0, -1};
+    fx_sortk_features(mixed, COUNT(mixed), &f);
+    EXPECT_EQ(f.n, 8);
+    EXPECT_EQ(f.descents, 3); // 3>1, MAX>MIN, 0>-1; 2,2 is no descent
+    EXPECT(f.min == INT64_MIN && f.max == INT64_MAX && !f.sampled);
+
+    size_t n = FX_SORTK_FEATURES_EXACT_MAX;
+    int64_t *a = malloc((n + 1) * sizeof(*a));
+    fill(a, n, P_REVERSED); // exact at the limit
+    fx_sortk_features(a, n, &f);
+    EXPECT(!f.sampled);
+    EXPECT_EQ(f.descents, n - 1);
+    EXPECT_EQ(f.min, 7);
+    EXPECT_EQ(f.max, (int64_t)n * 7);
+
+    n++; // sampled from here
+    fill(a, n, P_SORTED);
+    fx_sortk_features(a, n, &f);
+    EXPECT(f.sampled);
+    EXPECT_EQ(f.n, n);
+    EXPECT_EQ(f.descents, 0);
+    EXPECT_EQ(f.min, -50);
+    EXPECT_EQ(f.max, (int64_t)(n - 1) * 3 - 50);
+
+    fill(a, n, P_REVERSED);
+    fx_sortk_features(a, n, &f);
+    EXPECT_EQ(f.descents, n - 1);
+
+    for (size_t i = 0; i < n; i++)
+        a[i] = (int64_t)(i % 2); // a descent every second pair
+    fx_sortk_features(a, n, &f);
+    EXPECT(f.descents > n / 2 - n / 100 && f.descents < n / 2 + n / 100);
+    EXPECT(f.min == 0 && f.max == 1);
+    free(a);
+}
+
+FX_TEST(names)
+{
+    EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_INSERTION), "insertion");
+    EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_PDQ), "pdq");
+    EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_RADIX), "radix");
+    EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_PARALLEL), "parallel");
+    EXPECT_STR_EQ(fx_sortk_name(FX_SORTK__COUNT), "?");
+}
+
+int main(void)
+{
+    return fx_test_run();
+}
