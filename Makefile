@@ -8,7 +8,8 @@
 #   make fuzz       fuzz the parser with libFuzzer (FUZZ_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
 #   make bench      the interpreter against Lua and Python; the cost of recording;
-#                   the evolved fibonacci against GMP and C
+#                   the evolved fibonacci against GMP and C; the sieve
+#                   kernel against primesieve
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
@@ -129,7 +130,12 @@ $(BUILD)/bench/evolved: bench/evolved.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
-bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved
+$(BUILD)/bench/primes: bench/primes.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -lprimesieve -o $@
+
+bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes
 	@bench/interp.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
+	@$(BUILD)/bench/primes

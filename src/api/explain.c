@@ -196,11 +196,11 @@ static const FxConstraint *otherwise_equation(const FxIntent *in)
 }
 
 static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in,
-                              const FxVariantChoice *choice, const char *sort_choice)
+                              const FxVariantChoice *choice, const char *data_choice)
 {
-    if (sort_choice) {
-        branch(t, "decisions", "the sort kernel its call ran, chosen from the input's features");
-        char *line = fx_xasprintf("sort kernel %s", sort_choice);
+    if (data_choice) {
+        branch(t, "decisions", "the kernel its call ran, chosen from the input's features");
+        char *line = fx_xstrdup(data_choice);
         leaf(t, line);
         json_key(t, "decisions");
         fx_buf_puts(&t->json, "[");
@@ -490,7 +490,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
         explain_version(&t, top, &origin, fx_runtime_switches(rt), r.execution_id);
         explain_decisions(&t, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
-                          fx_runtime_sort_choice(rt));
+                          fx_runtime_data_choice(rt));
         explain_proofs(&t, in, &origin);
         fx_api_origin_free(&origin);
         /* the intent's own value, for the checks (EXPR may index it) */

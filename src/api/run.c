@@ -146,7 +146,7 @@ typedef struct VersionStory {
     const char *switches; /* decided while running (runaway protection), or NULL */
     const FxVariantChoice *choice; /* the kernel variant the call ran, or NULL */
     bool from_table;               /* the call was answered by the hot-input table */
-    const char *sort_choice;       /* the evolved sort's kernel and why, or NULL */
+    const char *data_choice;       /* a data kernel's choice, "DECISION: REASON", or NULL */
 } VersionStory;
 
 static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
@@ -180,7 +180,7 @@ static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
     }
     fx_api_origin_free(&o);
     vs.from_table = g && g->n_table && fx_runtime_top_from_table(fx_api_runtime(fp));
-    vs.sort_choice = g ? fx_runtime_sort_choice(fx_api_runtime(fp)) : NULL;
+    vs.data_choice = g ? fx_runtime_data_choice(fx_api_runtime(fp)) : NULL;
     vs.choice = g && g->kernel && !vs.from_table ? fx_runtime_top_choice(fx_api_runtime(fp))
                                                  : NULL;
     if ((vs.switches = fx_runtime_switches(fx_api_runtime(fp)))) {
@@ -229,12 +229,15 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
         fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
         free(why);
     }
-    if (vs->sort_choice) {
-        const char *colon = strchr(vs->sort_choice, ':');
-        fx_buf_printf(out, ", {\"decision\": \"sort kernel %.*s\", \"reason\": ",
-                      colon ? (int)(colon - vs->sort_choice) : 0, vs->sort_choice);
-        fx_api_json_string(colon ? colon + 2 : vs->sort_choice, out);
+    if (vs->data_choice) {
+        const char *colon = strchr(vs->data_choice, ':');
+        char *name = fx_xstrndup(vs->data_choice, colon ? (size_t)(colon - vs->data_choice) : 0);
+        fx_buf_puts(out, ", {\"decision\": ");
+        fx_api_json_string(name, out);
+        fx_buf_puts(out, ", \"reason\": ");
+        fx_api_json_string(colon ? colon + 2 : vs->data_choice, out);
         fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
+        free(name);
     }
     if (vs->choice) {
         fx_buf_printf(out, ", {\"decision\": \"variant %s\", \"reason\": ",

@@ -265,11 +265,35 @@ typedef struct Loop {
     uint32_t top, fori, counter;
 } Loop;
 
-static Loop loop_begin(Compiler *C, FxNodeId domain, uint32_t slot, FxNodeId at)
+/* The primes of a range domain [lo, hi) (hi + 1 when inclusive): the list
+ * (count = false) or how many there are. */
+static uint32_t compile_primes(Compiler *C, const FxNode *d, bool count, FxNodeId at)
+{
+    uint32_t lo = compile(C, d->inputs[0]), hi = compile(C, d->inputs[1]);
+    uint32_t end = new_reg(C), r = new_reg(C);
+    emit(C, OP_MOVE, end, hi, 0, 0, at);
+    if (d->num)
+        emit(C, OP_INC, end, 0, 0, 0, at);
+    emit(C, OP_PRIMES, r, lo, end, count ? 1 : 0, at);
+    return r;
+}
+
+/* primes: iterate over the primes of the range domain (a fold on the
+ * sieve kernel). */
+static Loop loop_begin(Compiler *C, FxNodeId domain, uint32_t slot, FxNodeId at, bool primes)
 {
     const FxNode *d = fx_graph_node(C->g, domain);
     Loop L;
     L.counter = new_reg(C);
+    if (primes) {
+        uint32_t list = compile_primes(C, d, false, at), len = new_reg(C);
+        emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, at);
+        emit(C, OP_LEN, len, list, 0, 0, at);
+        L.top = here(C);
+        L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, at);
+        emit(C, OP_INDEX, slot, list, L.counter, 0, at);
+        return L;
+    }
     if (d->op == FX_NODE_RANGE && C->reg_of[domain.v] == FX_NO_REG) {
         uint32_t lo = compile(C, d->inputs[0]), hi = compile(C, d->inputs[1]);
         uint32_t end = new_reg(C);
@@ -312,7 +336,13 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
         emit(C, OP_UNIT, acc, 0, 0, 0, id);
     if (kind == FX_FOLD_COLLECT)
         emit(C, OP_BEGIN, 0, 0, 0, 0, id);
-    Loop L = loop_begin(C, n->inputs[0], slot, id);
+    bool primes = n->text && !strcmp(n->text, "primes");
+    if (primes && kind == FX_FOLD_COUNT && !n->inputs[1].v) { /* fused: the kernel counts */
+        uint32_t r = compile_primes(C, fx_graph_node(C->g, n->inputs[0]), true, id);
+        emit(C, OP_MOVE, acc, r, 0, 0, id);
+        return acc;
+    }
+    Loop L = loop_begin(C, n->inputs[0], slot, id, primes);
     size_t mark = scope_enter(C);
     uint32_t skip = UINT32_MAX, early = UINT32_MAX;
     if (n->inputs[1].v)

@@ -108,9 +108,10 @@ typedef struct FxVariantChooser {
  * version holds, or the power from n >= FX_POWER_FROM on (docs/executor.md). */
 #define FX_POWER_FROM 200
 void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c);
-/* The evolved sort's choice for the last run's largest sort, in words
- * ("radix: n = 100000, key range 999 narrower than n"), or NULL. */
-const char *fx_runtime_sort_choice(const FxRuntime *rt);
+/* The data kernels' choice for the last run's largest input, as
+ * "DECISION: REASON" ("sort kernel radix: n = 100000, key range 999
+ * narrower than n", "sieve segmented: hi = 100000000: ..."), or NULL. */
+const char *fx_runtime_data_choice(const FxRuntime *rt);
 /* Was the last run's own call answered by its version's hot-input table? */
 bool fx_runtime_top_from_table(const FxRuntime *rt);
 /* The choice made for the last run's own call of a kernel, with its

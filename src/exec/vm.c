@@ -30,8 +30,10 @@
 #include "data.h"
 #include "graph/lower.h"
 #include "interp_int.h"
+#include "hw/hw.h"
 #include "hw/pool.h"
 #include "linrec.h"
+#include "sieve.h"
 #include "sortk.h"
 #include "value_gmp.h"
 
@@ -82,8 +84,10 @@ struct FxRuntime {
     FxVariantChoice top_choice; /* for the expression's own call of a kernel */
     bool has_top_choice, top_choice_told;
     bool top_from_table; /* the expression's own call was answered by a hot-input table */
-    char sort_choice[240]; /* the evolved sort's choice for the run's largest sort, or "" */
-    size_t sort_choice_n;
+    /* the data kernels' choice for the run's largest input ("sort kernel radix: n = ..."),
+     * or "" */
+    char data_choice[240];
+    size_t data_choice_n;
     char error[1024];
 };
 
@@ -511,9 +515,22 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
 
 /* ---- the evolved sort: a kernel chosen per call ---- */
 
-const char *fx_runtime_sort_choice(const FxRuntime *rt)
+const char *fx_runtime_data_choice(const FxRuntime *rt)
 {
-    return rt->sort_choice[0] ? rt->sort_choice : NULL;
+    return rt->data_choice[0] ? rt->data_choice : NULL;
+}
+
+/* Keeps the choice made for the run's largest input, for the record. */
+static void note_data_choice(FxRuntime *rt, size_t n, const char *what, const char *why)
+{
+    if (n >= rt->data_choice_n) {
+        rt->data_choice_n = n;
+        FxBuf b = {0}; /* a reason may be long: cut to the record's room */
+        fx_buf_printf(&b, "%s: %s", what, why);
+        snprintf(rt->data_choice, sizeof(rt->data_choice), "%.*s",
+                 (int)sizeof(rt->data_choice) - 1, fx_buf_str(&b));
+        fx_buf_free(&b);
+    }
 }
 
 /* The kernel for an input with these features (docs/executor.md):
@@ -653,9 +670,11 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
     }
     free(k);
-    if (ok && n >= rt->sort_choice_n) { /* the run's largest sort is the one reported */
-        rt->sort_choice_n = n;
-        snprintf(rt->sort_choice, sizeof(rt->sort_choice), "%s", why);
+    if (ok) {
+        const char *colon = strchr(why, ':');
+        char what[64];
+        snprintf(what, sizeof(what), "sort kernel %.*s", colon ? (int)(colon - why) : 5, why);
+        note_data_choice(rt, n, what, colon ? colon + 2 : why);
     }
     if (ok) {
         *out = fx_val_list_take(items, n);
@@ -665,6 +684,71 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     }
     free(items); /* fx_val_list_take copied the references */
     return ok;
+}
+
+/* ---- the evolved comprehension over primes: a sieve kernel per call ---- */
+
+static bool kernel_keep_going(void *ctx);
+
+/* The kernel for [lo, hi): trial division for a few candidates, the plain
+ * sieve while its bitmap stays within the L2 cache, the segmented sieve on
+ * every core otherwise. */
+static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, char *why,
+                                size_t len)
+{
+    uint64_t n = hi > lo ? hi - lo : 0;
+    if (n <= 64) {
+        snprintf(why, len, "%llu candidates: trial division", (unsigned long long)n);
+        return FX_SIEVE_TRIAL;
+    }
+    if (hi <= ((uint64_t)1 << 20)) {
+        snprintf(why, len, "hi = %llu <= 2^20: the plain sieve's bitmap fits the cache",
+                 (unsigned long long)hi);
+        return FX_SIEVE_ERATOSTHENES;
+    }
+    if (n < 10000000) /* a thread costs about 40 us to start: not worth it below */
+        *threads = 1;
+    snprintf(why, len, "hi = %llu: segmented, cache-sized segments, on %u thread%s",
+             (unsigned long long)hi, *threads, *threads == 1 ? "" : "s");
+    return FX_SIEVE_SEGMENTED;
+}
+
+static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                          FxValue *out)
+{
+    int64_t a, b;
+    if (!fx_val_to_int64(R[I->a], &a) || !fx_val_to_int64(R[I->b], &b)) {
+        fail(rt, fn, I->node, "a range of primes beyond 2^63");
+        return false;
+    }
+    uint64_t lo = a < 0 ? 0 : (uint64_t)a, hi = b < 0 ? 0 : (uint64_t)b;
+    unsigned threads = fx_pool_default_size();
+    char why[160];
+    FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
+    char what[64];
+    snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
+    note_data_choice(rt, hi > lo ? hi - lo : 0, what, why);
+    FxHardware hw = fx_hw_detect();
+    size_t segment = hw.l2 ? hw.l2 / 2 : 0; /* half the L2: room for the primes */
+    if (I->c == 1) {
+        uint64_t count = 0;
+        if (!fx_sieve_count(kind, lo, hi, threads, segment, &count, kernel_keep_going, rt))
+            return false;
+        *out = fx_val_int((int64_t)count);
+        return true;
+    }
+    FxPrimes p = {0};
+    if (!fx_sieve_list(kind, lo, hi, threads, segment, &p, kernel_keep_going, rt)) {
+        fx_primes_free(&p);
+        return false;
+    }
+    FxValue *items = fx_xmalloc((p.len ? p.len : 1) * sizeof(FxValue));
+    for (size_t i = 0; i < p.len; i++)
+        items[i] = fx_val_int((int64_t)p.v[i]);
+    *out = fx_val_list_take(items, p.len);
+    free(items);
+    fx_primes_free(&p);
+    return true;
 }
 
 static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
@@ -1151,6 +1235,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_END] = &&L_OP_END, \
     [OP_ENDM] = &&L_OP_ENDM, \
     [OP_SORT] = &&L_OP_SORT, \
+    [OP_PRIMES] = &&L_OP_PRIMES, \
     [OP_CHECKF] = &&L_OP_CHECKF, \
     [OP_FAIL] = &&L_OP_FAIL, \
     [OP_DATA] = &&L_OP_DATA, \
@@ -1164,8 +1249,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->side_steps = 0;
     rt->error[0] = '\0';
     rt->switches[0] = '\0';
-    rt->sort_choice[0] = '\0';
-    rt->sort_choice_n = 0;
+    rt->data_choice[0] = '\0';
+    rt->data_choice_n = 0;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     ensure_stack(rt, entry->n_regs);
     for (uint32_t i = 0; i < n_args; i++) {
@@ -1556,6 +1641,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         CASE(OP_SORT):
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
+                goto error;
+            put(&R[I->d], tmp);
+            NEXT;
+        CASE(OP_PRIMES):
+            if (!primes_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;

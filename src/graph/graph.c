@@ -139,6 +139,24 @@ bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNod
     return true;
 }
 
+bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest)
+{
+    if (filter.v == conj.v) {
+        rest->v = 0;
+        return true;
+    }
+    const FxNode *f = fx_graph_node(g, filter);
+    if (f->op != FX_NODE_AND || f->n_inputs != 2)
+        return false;
+    if (f->inputs[1].v == conj.v)
+        *rest = f->inputs[0];
+    else if (f->inputs[0].v == conj.v)
+        *rest = f->inputs[1];
+    else
+        return false;
+    return true;
+}
+
 FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *version)
 {
     FxGraph *c = fx_graph_new(intent, version);

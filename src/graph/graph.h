@@ -60,7 +60,9 @@ typedef enum {
     FX_NODE_LIST,
     FX_NODE_RECORD,  /* text: field names, comma separated */
     FX_NODE_RANGE,   /* lo, hi; num: 1 when inclusive */
-    FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body */
+    FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body;
+                      * text: NULL, or "primes" (over the primes of its range domain, listed
+                      * or counted by a sieve kernel) */
     FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body */
     FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none);
                       * text: NULL (v1's bubble sort) or "kernels" (a kernel per call) */
@@ -174,6 +176,11 @@ bool fx_graph_calls_itself(const FxGraph *g);
 /* Can g's arguments key a table of results: is every parameter a number,
  * boolean or string (values that hash and compare exactly)? */
 bool fx_graph_args_key_a_table(const FxGraph *g);
+
+/* The filter `filter` of g without the conjunct `conj`: when filter is
+ * conj itself, *rest = {0} (nothing remains); when it is `x and conj` or
+ * `conj and x`, *rest = x. False for any other shape. */
+bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest);
 
 /* A frozen copy of g named `intent` and labelled `version`, its calls of
  * itself renamed too: how a candidate written as another intent becomes a

@@ -33,6 +33,8 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
     case FX_NODE_FOLD:
         fx_buf_printf(out, " %s [slot %lld]", fx_graph_fold_name((FxFoldKind)n->num),
                       (long long)n->num2);
+        if (n->text) /* "primes": over the primes of its range, by a sieve kernel */
+            fx_buf_printf(out, " [%s]", n->text);
         return;
     case FX_NODE_MAP:
         fx_buf_printf(out, " [slot %lld", (long long)n->num);

@@ -1435,6 +1435,116 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
     return p;
 }
 
+/* Is node i of a the same as node i of b: op, type, text, attributes and
+ * input ids? */
+static bool same_node(const FxNode *x, const FxNode *y)
+{
+    if (x->op != y->op || strcmp(x->type, y->type) || x->num != y->num || x->num2 != y->num2 ||
+        x->n_inputs != y->n_inputs || (!x->text != !y->text) ||
+        (x->text && strcmp(x->text, y->text)))
+        return false;
+    for (uint32_t k = 0; k < x->n_inputs; k++)
+        if (x->inputs[k].v != y->inputs[k].v)
+            return false;
+    return true;
+}
+
+FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold,
+                                const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
+                                unsigned timeout_ms)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    /* the template */
+    FxObligation t = new_obligation("template", fx_xstrdup("a fold over a range whose filter "
+                                    "has, as a conjunct, the prelude's `prime` of the fold's "
+                                    "variable"));
+    const FxNode *f = fold.v && fold.v <= cur->n_nodes ? fx_graph_node(cur, fold) : NULL;
+    const FxNode *dom = f && f->op == FX_NODE_FOLD ? fx_graph_node(cur, f->inputs[0]) : NULL;
+    const FxNode *call = dom && dom->op == FX_NODE_RANGE && f->inputs[1].v
+                                 ? kind_call(cur, f->inputs[1], f->num2)
+                                 : NULL;
+    const FxGraph *pred = call && lookup ? lookup(ctx, call->text) : NULL;
+    FxNodeId call_id = {call ? (uint32_t)(call - cur->nodes) + 1 : 0}, rest = {0};
+    bool shaped = call && fx_graph_conjunct_rest(cur, f->inputs[1], call_id, &rest);
+    if (!shaped) {
+        t.verdict = FX_PROOF_REFUTED;
+        t.counterexample = fx_xstrdup("not a fold over a range filtered by a predicate of its "
+                                      "variable as a conjunct");
+    } else if (!pred || pred->n_params != 1 ||
+               !fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root)) {
+        t.verdict = FX_PROOF_REFUTED;
+        t.counterexample = fx_xasprintf("the predicate `%s` is not the prelude's prime "
+                                        "(p >= 2 and no d in 2..p divides p)", call->text);
+    } else {
+        t.verdict = FX_PROOF_PROVED;
+    }
+    add_result(p, t);
+    /* the candidate is that rewrite, node for node */
+    FxObligation c = new_obligation("candidate", fx_xstrdup("the candidate is the version with "
+                                    "that fold over the range's primes, keeping its other "
+                                    "conditions, and nothing else changed"));
+    bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v &&
+                cand->n_params == cur->n_params;
+    for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
+        const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
+        if (i + 1 != fold.v) {
+            same = same_node(x, y);
+            continue;
+        }
+        same = y->op == FX_NODE_FOLD && y->num == x->num && y->num2 == x->num2 &&
+               y->n_inputs == 3 && y->inputs[0].v == x->inputs[0].v &&
+               y->inputs[2].v == x->inputs[2].v && y->inputs[1].v == rest.v && y->text &&
+               !strcmp(y->text, "primes");
+    }
+    c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!same)
+        c.counterexample = fx_xstrdup("the candidate is not that rewrite");
+    add_result(p, c);
+    /* skipping the other conditions on non-primes: they must never fail */
+    FxObligation d = new_obligation("definedness", fx_xstrdup("the other conditions never fail, "
+                                    "so not evaluating them on non-primes changes nothing"));
+    d.verdict = FX_PROOF_PROVED;
+    if (shaped && rest.v) {
+        FxSmt *smt = fx_smt_new(timeout_ms, 0);
+        Enc E = {smt, lookup, ctx, cur->intent, cur, 0, false, NULL};
+        TermVec facts = {0};
+        FxSmtTerm params[64];
+        if (cur->n_params > 64 || !fresh_params(&E, cur, params, &facts)) {
+            d.verdict = FX_PROOF_UNKNOWN;
+            d.reason = fx_xstrdup("the parameters are not numbers or booleans");
+        } else {
+            Frame F = {cur, params, fx_xcalloc(cur->n_slots + 1, sizeof(FxSmtTerm))};
+            FxSmtTerm v = fx_smt_var(smt, "p", FX_SMT_SORT_INT);
+            F.slots[f->num2] = v;
+            fx_vec_push(&facts, bin(&E, FX_SMT_GE, v, fx_smt_int64(smt, 0)));
+            fx_vec_push(&facts, fx_smt_not(smt, defined(&E, &F, rest)));
+            if (E.why_not) {
+                d.verdict = FX_PROOF_UNKNOWN;
+                d.reason = fx_xasprintf("not decidable here: %s", E.why_not);
+            } else {
+                FxSmtResult r = fx_smt_check(smt, facts.len, facts.data);
+                d.smtlib = fx_smt_last_query(smt);
+                d.verdict = r == FX_SMT_UNSAT ? FX_PROOF_PROVED : FX_PROOF_UNKNOWN;
+                if (r != FX_SMT_UNSAT)
+                    d.reason = fx_xstrdup("the other conditions may fail for some element");
+            }
+            free(F.slots);
+        }
+        fx_vec_free(&facts);
+        fx_smt_free(smt);
+    }
+    add_result(p, d);
+    FxSieveCert cert = {false};
+    add_result(p, crossing_rule(&cert, timeout_ms));
+    FxObligation lemma = new_obligation("lemma", fx_xstrdup(
+            "Sieve.sieve_correct, composite_has_small_factor and crossing_starts_at_square "
+            "(proofs/Sieve.v): the sieve keeps exactly the primes of the range"));
+    lemma.verdict = FX_PROOF_PROVED;
+    add_result(p, lemma);
+    return p;
+}
+
 FxProof *fx_prove_sort_instance(const FxGraph *cur, const FxGraph *cand, bool stable)
 {
     FxProof *p = fx_xcalloc(1, sizeof(*p));

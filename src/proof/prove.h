@@ -103,6 +103,19 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
                                  const FxSieveCert *cert, FxGraphLookup lookup, void *ctx,
                                  unsigned timeout_ms);
 
+/* The sieve rewrite of the fold at node `fold` of cur: cand must be cur
+ * node for node except that fold, which iterates over the primes of its
+ * range (text "primes") and keeps only the conditions other than the
+ * predicate (the checker derives that candidate itself). Obligations: the
+ * template (a fold over a range whose filter calls, on the fold's
+ * variable, a predicate with exactly the shape of prime_shape, as a
+ * conjunct); the candidate is that rewrite; the other conditions never
+ * fail (so skipping them on non-primes changes nothing); the crossing
+ * rule; and the citation of the Sieve lemmas. */
+FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold,
+                                const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
+                                unsigned timeout_ms);
+
 /* A lemma instance: another sort. The candidate must sort the same list
  * the same way (the same list, key and direction); the elements must have
  * a total order (Float has NaN: refuted); a sort by key must be stable.

@@ -1,0 +1,988 @@
+/*
+ * sieve.c: the prime-sieve kernels of sieve.h.
+ *
+ * DESIGN
+ *
+ * Trial division and the plain sieve are the textbook ones. The plain
+ * sieve (odd_sieve) keeps one bit per odd number below hi; it also makes
+ * the sieving primes of the segmented kernel, the primes up to sqrt(hi).
+ *
+ * The segmented kernel works on the mod-30 wheel: byte b stands for the
+ * eight numbers 30b + {1, 7, 11, 13, 17, 19, 23, 29} (bit j for wheel[j]),
+ * the only ones that can be prime besides 2, 3 and 5, which are counted
+ * apart. The range [lo, hi) is the bytes [blo, bhi); the first and last
+ * byte are masked so that only numbers of the range are kept. Each
+ * segment, of `seg` bytes, is made in the same steps (sieve_segment):
+ *
+ *   1. Pre-sieve: AND together 16 patterns, each the multiples of two or
+ *      three primes with a period of their product (in bytes, 7663 ..
+ *      33611), at the segment's offset in each period; all the primes 7 ..
+ *      179 are in one of them (the groups are primesieve's). This removes
+ *      about a third of the crossings, for a few vector ANDs a byte. The
+ *      patterns cross out the primes 7 .. 179 themselves, so these get
+ *      their bits back (and 1 loses its own) in the first bytes.
+ *   2. Cross out the multiples p*q, q >= p, of each sieving prime p from
+ *      181 to sqrt(hi - 1). Only cofactors q prime to 30 matter, and the
+ *      multiples with q in one residue class mod 30 lie p bytes apart, all
+ *      on one bit. So a prime with several crossings a segment (p < seg, a
+ *      Small) keeps eight byte offsets, one per class, and runs eight
+ *      strided loops (cross_classes); those below CHUNK / 8, with the most
+ *      crossings, do it CHUNK bytes (an L1 cache) at a time, the others
+ *      once over the segment (an L2 cache). A larger prime (a Wheel)
+ *      keeps one offset and the class j of its next q, and steps through
+ *      its multiples in order (cross_big): from q = 30t + wheel[j] to the
+ *      next class the byte advances by k * gap[j] + corr[r][j], with
+ *      p = 30k + wheel[r]. Offsets are relative to the current segment
+ *      (uint32: below seg + p), and a prime joins (activate) in the first
+ *      segment that reaches p*p.
+ *   3. Mask the first and last byte of the range.
+ *
+ * Work is split in blocks of whole segments, claimed in turn from a shared
+ * counter: one block for one thread, else about eight a thread, so that a
+ * thread slowed down by other work on the machine holds the rest up
+ * little. A thread starts its primes again at each block it claims. The
+ * calling thread takes blocks too and polls keep_going before each of its
+ * segments; the workers only read the stop flag it sets. When no block is
+ * left it waits for the workers, polling every millisecond.
+ *
+ * A count pops the bits of each segment, in a buffer of the thread's own.
+ * A set is sieved straight into its bitmap. A list is both: phase 1
+ * sieves the range into a bitmap and counts each block, then the prefix
+ * sums of the counts place each block in the caller's array (sized once,
+ * exactly), and phase 2 decodes the blocks there, in parallel too. The
+ * bitmap costs (hi - lo) / 30 bytes, a few percent of the list.
+ *
+ * Threads share the read-only job, the counters and the stop flag, and
+ * write disjoint bytes of the bitmap or the list.
+ *
+ * Invariants: hi <= 2^63, so every number and multiple (below
+ * hi + 30 sqrt(hi)) fits uint64; seg <= 2^24 and a prime below 2^32, so
+ * every offset fits uint32. Bytes past the range in a bitmap are zero.
+ */
+#include "sieve.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/base.h"
+
+/* The trial kernel polls after this many divisions (about 0.5 ms)... */
+#define POLL_DIVISIONS ((uint64_t)1 << 17)
+/* ...the plain sieve after this many crossings (about 1 ms). */
+#define POLL_CROSSINGS ((uint64_t)1 << 20)
+/* Segment bounds in bytes (a byte holds 30 numbers). */
+#define SEG_MIN 8
+#define SEG_MAX ((size_t)1 << 24)
+/* The pre-sieve: NPRE patterns, each of the multiples of a group of
+ * primes, its period the product (in bytes, under 34000); together all
+ * the primes from 7 to LAST_PRE, so that sieving starts after it. */
+#define NPRE 16
+#define LAST_PRE 179
+/* The pre-sieve works in chunks of this many bytes; a pattern is stored
+ * with its first PRE_CHUNK bytes repeated at the end, so a chunk never
+ * wraps. */
+#define PRE_CHUNK 4096
+/* The primes below CHUNK / 8 cross a segment CHUNK bytes (an L1 cache) at
+ * a time. */
+#define CHUNK 32768
+/* More threads than this are taken as this many. */
+#define MAX_THREADS 256
+
+/* ORDER FX_SIEVE: keep in sync with FxSieveKind */
+static const char *const kind_names[FX_SIEVE__COUNT] = {"trial", "eratosthenes", "segmented"};
+
+const char *fx_sieve_name(FxSieveKind k)
+{
+    return (unsigned)k < FX_SIEVE__COUNT ? kind_names[k] : "?";
+}
+
+void fx_primes_free(FxPrimes *p)
+{
+    if (!p)
+        return;
+    free(p->v);
+    p->v = NULL;
+    p->len = p->cap = 0;
+}
+
+/* Makes room for `extra` more values. */
+static void primes_reserve(FxPrimes *p, size_t extra)
+{
+    if (p->cap - p->len >= extra)
+        return;
+    size_t cap = p->cap ? 2 * p->cap : 64;
+    if (cap < p->len + extra)
+        cap = p->len + extra;
+    p->v = fx_xrealloc(p->v, cap * sizeof(p->v[0]));
+    p->cap = cap;
+}
+
+static void primes_push(FxPrimes *p, uint64_t x)
+{
+    primes_reserve(p, 1);
+    p->v[p->len++] = x;
+}
+
+/* The largest r with r * r <= x. */
+static uint64_t isqrt(uint64_t x)
+{
+    uint64_t r = (uint64_t)sqrt((double)x);
+    while (r > 0 && r > x / r)
+        r--;
+    while ((r + 1) <= x / (r + 1))
+        r++;
+    return r;
+}
+
+/* Calls the poll; NULL never stops. */
+static bool poll(FxKeepGoing keep_going, void *ctx)
+{
+    return !keep_going || keep_going(ctx);
+}
+
+/* ---- tables ---- */
+
+static const uint8_t wheel[8] = {1, 7, 11, 13, 17, 19, 23, 29};
+static const uint8_t wheel_gap[8] = {6, 4, 2, 4, 2, 4, 6, 2}; /* wheel[j+1] - wheel[j], 31 - 29 */
+/* The bit of a residue mod 30 in its byte; NO_BIT when it shares a factor with 30. */
+#define NO_BIT 8
+static const uint8_t bit_of[30] = {8, 0, 8, 8, 8, 8, 8, 1, 8, 8, 8, 2, 8, 3, 8,
+                                   8, 8, 4, 8, 5, 8, 8, 8, 6, 8, 8, 8, 8, 8, 7};
+
+static struct {
+    /* mask[r][j]: clears the bit of p*q where p = wheel[r] and q = wheel[j] (mod 30) */
+    uint8_t mask[8][8];
+    /* corr[r][j]: the byte step from q = wheel[j] to the next class, less k * gap[j] */
+    uint8_t corr[8][8];
+    /* to_coprime[x]: the least d >= 0 with x + d prime to 30 */
+    uint8_t to_coprime[30];
+    /* at_least[x]: the bits j with wheel[j] >= x, for x in 0 .. 30 */
+    uint8_t at_least[31];
+    /* number[i]: the number bit i of a 64-bit word stands for, less its base */
+    uint8_t number[64];
+    uint8_t *pre[NPRE];
+    uint32_t pre_len[NPRE];
+    bool hw_popcount;
+} tab;
+static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
+
+/* The pre-sieve groups, as in primesieve's PreSieve.cpp: three primes
+ * each, or two, so that the periods are alike and each fits a cache. */
+static const uint8_t pre_groups[NPRE][3] = {
+        {7, 67, 71},   {11, 41, 73},  {13, 43, 59},   {17, 37, 53},   {19, 29, 61},  {23, 31, 47},
+        {79, 97, 1},   {83, 89, 1},   {101, 103, 1},  {107, 109, 1},  {113, 127, 1}, {131, 137, 1},
+        {139, 149, 1}, {151, 157, 1}, {163, 167, 1},  {173, 179, 1},
+};
+
+/* Returns a new pattern (never freed) of period len = the product of the
+ * group's primes: byte b holds the bits of the numbers of byte b that no
+ * prime of the group divides, and the first PRE_CHUNK bytes repeat at the
+ * end. */
+static uint8_t *build_pattern(const uint8_t *group, uint32_t *out_len)
+{
+    uint32_t len = 1;
+    for (int i = 0; i < 3; i++)
+        len *= group[i];
+    uint8_t *pat = fx_xmalloc(len + PRE_CHUNK);
+    memset(pat, 0xFF, len);
+    for (int i = 0; i < 3 && group[i] > 1; i++) {
+        for (uint64_t m = group[i]; m < 30 * (uint64_t)len; m += group[i]) {
+            if (bit_of[m % 30] != NO_BIT)
+                pat[m / 30] &= (uint8_t)~(1u << bit_of[m % 30]);
+        }
+    }
+    for (uint32_t i = 0; i < PRE_CHUNK; i++)
+        pat[len + i] = pat[i % len];
+    *out_len = len;
+    return pat;
+}
+
+static void build_tables(void)
+{
+    for (int r = 0; r < 8; r++) {
+        for (int j = 0; j < 8; j++) {
+            uint32_t next = j < 7 ? wheel[j + 1] : 31;
+            tab.mask[r][j] = (uint8_t)~(1u << bit_of[wheel[r] * wheel[j] % 30]);
+            tab.corr[r][j] = (uint8_t)(wheel[r] * next / 30 - wheel[r] * wheel[j] / 30);
+        }
+    }
+    for (int x = 0; x < 30; x++) {
+        int d = 0;
+        while (bit_of[(x + d) % 30] == NO_BIT)
+            d++;
+        tab.to_coprime[x] = (uint8_t)d;
+    }
+    for (int x = 0; x <= 30; x++) {
+        for (int j = 0; j < 8; j++)
+            tab.at_least[x] |= (uint8_t)(wheel[j] >= x ? 1u << j : 0);
+    }
+    for (int i = 0; i < 64; i++)
+        tab.number[i] = (uint8_t)(30 * (i / 8) + wheel[i % 8]);
+    for (int i = 0; i < NPRE; i++)
+        tab.pre[i] = build_pattern(pre_groups[i], &tab.pre_len[i]);
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    tab.hw_popcount = __builtin_cpu_supports("popcnt");
+#endif
+}
+
+static void init_tables(void)
+{
+    FX_CHECK(pthread_once(&tab_once, build_tables) == 0, "pthread_once failed");
+}
+
+/* ---- words ---- */
+
+static uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof(w));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w); // byte i of the bitmap is bits 8i .. 8i+7
+#endif
+    return w;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static uint64_t popcount_hw(const uint8_t *p, size_t words)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < words; i++)
+        n += (uint64_t)__builtin_popcountll(load64(p + 8 * i));
+    return n;
+}
+#endif
+
+/* The set bits of p[0 .. 8 * words). */
+static uint64_t popcount(const uint8_t *p, size_t words)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (tab.hw_popcount)
+        return popcount_hw(p, words);
+#endif
+    uint64_t n = 0;
+    for (size_t i = 0; i < words; i++)
+        n += (uint64_t)__builtin_popcountll(load64(p + 8 * i));
+    return n;
+}
+
+/* ---- trial division ---- */
+
+typedef struct Trial {
+    FxKeepGoing keep_going;
+    void *ctx;
+    uint64_t work; /* divisions since the last poll */
+    bool stopped;
+} Trial;
+
+/* Is n prime, by the odd divisors d with d * d <= n? Sets t->stopped (and
+ * returns false) when the poll said stop. */
+static bool trial_is_prime(Trial *t, uint64_t n)
+{
+    if (n < 4)
+        return n >= 2;
+    if (n % 2 == 0)
+        return false;
+    for (uint64_t d = 3; d <= n / d; d += 2) { // n / d: d * d could overflow
+        if (n % d == 0)
+            return false;
+        if (++t->work >= POLL_DIVISIONS) {
+            t->work = 0;
+            if (!poll(t->keep_going, t->ctx)) {
+                t->stopped = true;
+                return false;
+            }
+        }
+    }
+    t->work++; // a candidate costs something even with no division
+    return true;
+}
+
+static bool trial_run(uint64_t lo, uint64_t hi, uint64_t *count, FxPrimes *list,
+                      FxKeepGoing keep_going, void *ctx)
+{
+    Trial t = {keep_going, ctx, 0, false};
+    for (uint64_t n = lo; n < hi; n++) {
+        if (trial_is_prime(&t, n)) {
+            (*count)++;
+            if (list)
+                primes_push(list, n);
+        }
+        if (t.stopped)
+            return false;
+    }
+    return true;
+}
+
+/* ---- the plain sieve ---- */
+
+/* Returns a new bitmap (caller frees) whose bit i is set when 2i + 1 is
+ * prime, for 2i + 1 < hi, in words of 64 bits, bits past the end clear;
+ * NULL when the poll said stop. */
+static uint64_t *odd_sieve(uint64_t hi, FxKeepGoing keep_going, void *ctx)
+{
+    uint64_t nbits = hi / 2; // the odd numbers below hi
+    size_t words = (size_t)(nbits / 64 + 1);
+    uint64_t *bits = fx_xmalloc(words * sizeof(*bits));
+    memset(bits, 0xFF, words * sizeof(*bits));
+    bits[0] &= ~(uint64_t)1; // 1 is not prime
+    bits[nbits / 64] &= ((uint64_t)1 << (nbits % 64)) - 1;
+    uint64_t work = 0;
+    for (uint64_t p = 3; p * p < hi; p += 2) {
+        if (!(bits[p / 2 / 64] >> (p / 2 % 64) & 1))
+            continue;
+        // odd multiples from p*p: bit (p*p)/2, then every p bits; in runs
+        // of at most POLL_CROSSINGS crossings between polls
+        for (uint64_t i = p * p / 2; i < nbits;) {
+            uint64_t run = (nbits - i + p - 1) / p;
+            if (run > POLL_CROSSINGS - work)
+                run = POLL_CROSSINGS - work;
+            for (uint64_t e = i + run * p; i < e; i += p)
+                bits[i / 64] &= ~((uint64_t)1 << (i % 64));
+            work += run;
+            if (work == POLL_CROSSINGS) {
+                work = 0;
+                if (!poll(keep_going, ctx)) {
+                    free(bits);
+                    return NULL;
+                }
+            }
+        }
+    }
+    return bits;
+}
+
+static bool eratosthenes_run(uint64_t lo, uint64_t hi, uint64_t *count, FxPrimes *list,
+                             FxKeepGoing keep_going, void *ctx)
+{
+    uint64_t *bits = odd_sieve(hi, keep_going, ctx);
+    if (!bits)
+        return false;
+    if (lo <= 2 && 2 < hi) {
+        (*count)++;
+        if (list)
+            primes_push(list, 2);
+    }
+    // 2i + 1 in [lo, hi) exactly when i in [lo / 2, hi / 2)
+    uint64_t a = lo / 2, b = hi / 2;
+    for (uint64_t w = a / 64; w * 64 < b; w++) {
+        uint64_t x = bits[w];
+        if (w == a / 64)
+            x &= ~(uint64_t)0 << (a % 64);
+        if (w == b / 64)
+            x &= ((uint64_t)1 << (b % 64)) - 1;
+        *count += (uint64_t)__builtin_popcountll(x);
+        for (; list && x; x &= x - 1)
+            primes_push(list, 2 * (64 * w + (uint64_t)__builtin_ctzll(x)) + 1);
+    }
+    free(bits);
+    return true;
+}
+
+/* ---- the segmented sieve ---- */
+
+typedef enum { MODE_COUNT, MODE_LIST, MODE_SET } Mode;
+
+/* A small sieving prime: the next offset of each residue class of q. */
+typedef struct Small {
+    uint32_t p;
+    uint32_t off[8];
+} Small;
+
+/* A larger sieving prime p = 30k + wheel[r]: the offset of its next
+ * multiple p*q, whose q is in class j. */
+typedef struct Wheel {
+    uint32_t off, k;
+    uint8_t r, j;
+} Wheel;
+
+typedef struct Job {
+    Mode mode;
+    uint64_t blo, bhi;             /* the bytes of the range */
+    uint8_t first_keep, last_keep; /* the bits of bytes blo and bhi - 1 inside [lo, hi) */
+    uint32_t seg;                  /* segment bytes, a multiple of 8 */
+    uint32_t chunk;                /* bytes crossed at a time by the first Small primes */
+    const uint32_t *primes;        /* the sieving primes, ascending */
+    size_t nprimes;
+    size_t nchunked, nsmall;       /* the primes below chunk / 8, below seg */
+    uint64_t block;                /* bytes a block (the unit of work), a multiple of 64 */
+    size_t nblocks;
+    uint8_t *bits;         /* MODE_LIST, MODE_SET: byte b is bits[b - blo] */
+    uint64_t *block_count; /* MODE_LIST: the primes of each block, then where they go */
+    uint64_t *list;        /* MODE_LIST: where the primes of the range go */
+    FxKeepGoing keep_going;
+    void *ctx;
+    atomic_size_t next_block; /* the next block to claim */
+    atomic_bool stop;
+    pthread_mutex_t mu; /* guards running */
+    pthread_cond_t done;
+    unsigned running; /* workers started and not yet finished */
+} Job;
+
+typedef struct Worker {
+    Job *job;
+    void (*work)(struct Worker *w); /* the phase it runs */
+    bool polls;                     /* the calling thread: it runs keep_going */
+    bool started;                   /* runs on a thread of its own */
+    pthread_t thread;
+    Small *small;
+    Wheel *big;
+    size_t nsmall, nbig;
+    size_t next;    /* the next sieving prime to activate */
+    uint8_t *buf;   /* MODE_COUNT: one segment */
+    uint64_t count; /* MODE_COUNT: the primes it found */
+} Worker;
+
+/* dst[0 .. m) = (first ? all ones : dst) & s[0] & s[1] & s[2] & s[3], 16
+ * bytes at a time (SSE2 on x86-64; GCC and Clang lower it elsewhere). */
+typedef uint8_t Vec16 __attribute__((vector_size(16)));
+
+static void and4(uint8_t *dst, size_t m, const uint8_t *const *s, bool first)
+{
+    size_t i = 0;
+    const uint8_t *s0 = s[0], *s1 = s[1], *s2 = s[2], *s3 = s[3];
+    for (; i + 16 <= m; i += 16) {
+        Vec16 a, b, c, d;
+        memcpy(&a, s0 + i, 16);
+        memcpy(&b, s1 + i, 16);
+        memcpy(&c, s2 + i, 16);
+        memcpy(&d, s3 + i, 16);
+        a &= b & c & d;
+        if (!first) {
+            memcpy(&b, dst + i, 16);
+            a &= b;
+        }
+        memcpy(dst + i, &a, 16);
+    }
+    for (; i < m; i++)
+        dst[i] = (uint8_t)((first ? 0xFF : dst[i]) & s[0][i] & s[1][i] & s[2][i] & s[3][i]);
+}
+
+/* Fills buf[0 .. n), the bytes from b on, with the pre-sieve patterns:
+ * the numbers prime to every prime from 7 to LAST_PRE. */
+static void presieve(uint8_t *buf, uint64_t b, size_t n)
+{
+    for (size_t done = 0; done < n; done += PRE_CHUNK) {
+        size_t m = n - done < PRE_CHUNK ? n - done : PRE_CHUNK;
+        const uint8_t *s[NPRE];
+        for (int i = 0; i < NPRE; i++)
+            s[i] = tab.pre[i] + (b + done) % tab.pre_len[i];
+        for (int i = 0; i < NPRE; i += 4)
+            and4(buf + done, m, s + i, i == 0);
+    }
+}
+
+/* Adds the sieving primes whose square lies below the end of the segment
+ * [b, b + n), with their first multiples at or past its start. */
+static void activate(Worker *w, uint64_t b, uint32_t n)
+{
+    const Job *job = w->job;
+    uint64_t start = 30 * b, end = 30 * (b + n);
+    for (; w->next < job->nprimes; w->next++) {
+        uint64_t p = job->primes[w->next];
+        if (p * p >= end)
+            break;
+        uint64_t s = p * p > start ? p * p : start;
+        uint64_t q0 = (s + p - 1) / p; // the least cofactor, then by class
+        if (w->next < job->nsmall) {
+            Small *sp = &w->small[w->nsmall++];
+            sp->p = (uint32_t)p;
+            for (int j = 0; j < 8; j++) {
+                uint64_t q = q0 + (wheel[j] + 30 - q0 % 30) % 30;
+                sp->off[j] = (uint32_t)(p * q / 30 - b);
+            }
+        } else {
+            Wheel *wp = &w->big[w->nbig++];
+            uint64_t q = q0 + tab.to_coprime[q0 % 30];
+            wp->off = (uint32_t)(p * q / 30 - b);
+            wp->k = (uint32_t)(p / 30);
+            wp->r = bit_of[p % 30];
+            wp->j = bit_of[q % 30];
+        }
+    }
+}
+
+/* Crosses out, for each of the `count` primes of sp, its multiples below
+ * byte `end` of buf, class by class; the offsets left are then less
+ * `rebase` (the segment size after its last chunk, else 0). */
+static void cross_classes(Small *sp, size_t count, uint8_t *buf, uint32_t end, uint32_t rebase)
+{
+    for (; count > 0; count--, sp++) {
+        uint32_t p = sp->p;
+        const uint8_t *mask = tab.mask[bit_of[p % 30]];
+        for (int j = 0; j < 8; j++) {
+            uint32_t i = sp->off[j];
+            uint8_t m = mask[j];
+            for (; i + 3 * p < end; i += 4 * p) {
+                buf[i] &= m;
+                buf[i + p] &= m;
+                buf[i + 2 * p] &= m;
+                buf[i + 3 * p] &= m;
+            }
+            for (; i < end; i += p)
+                buf[i] &= m;
+            sp->off[j] = i - rebase;
+        }
+    }
+}
+
+/* The Small primes: the first job->nchunked CHUNK bytes at a time, so that
+ * their many crossings stay in the L1 cache, then the others over the
+ * whole segment. */
+static void cross_small(Worker *w, uint8_t *buf, uint32_t n)
+{
+    const Job *job = w->job;
+    size_t first = w->nsmall < job->nchunked ? w->nsmall : job->nchunked;
+    for (uint32_t end = 0; end < n;) {
+        end = n - end > job->chunk ? end + job->chunk : n;
+        cross_classes(w->small, first, buf, end, end == n ? n : 0);
+    }
+    cross_classes(w->small + first, w->nsmall - first, buf, n, n);
+}
+
+/* The Wheel primes: each steps through its multiples in the segment in
+ * order, class after class. */
+static void cross_big(Worker *w, uint8_t *buf, uint32_t n)
+{
+    for (size_t s = 0; s < w->nbig; s++) {
+        Wheel *wp = &w->big[s];
+        uint32_t i = wp->off;
+        if (i >= n) {
+            wp->off = i - n;
+            continue;
+        }
+        const uint8_t *mask = tab.mask[wp->r], *corr = tab.corr[wp->r];
+        uint32_t j = wp->j, k = wp->k;
+        do {
+            buf[i] &= mask[j];
+            i += k * wheel_gap[j] + corr[j];
+            j = (j + 1) & 7;
+        } while (i < n);
+        wp->off = i - n;
+        wp->j = (uint8_t)j;
+    }
+}
+
+/* Leaves in buf[0 .. n) the primes of bytes [b, b + n) of the range. */
+static void sieve_segment(Worker *w, uint8_t *buf, uint64_t b, uint32_t n)
+{
+    const Job *job = w->job;
+    presieve(buf, b, n);
+    if (b <= LAST_PRE / 30) { // the pattern primes crossed themselves out, and 1 is no prime
+        for (int i = 0; i < NPRE; i++) {
+            for (int j = 0; j < 3 && pre_groups[i][j] > 1; j++) {
+                uint32_t q = pre_groups[i][j];
+                if (q / 30 >= b && q / 30 < b + n)
+                    buf[q / 30 - b] |= (uint8_t)(1u << bit_of[q % 30]);
+            }
+        }
+        if (b == 0)
+            buf[0] &= (uint8_t)~1u;
+    }
+    activate(w, b, n);
+    cross_small(w, buf, n);
+    cross_big(w, buf, n);
+    if (b == job->blo)
+        buf[0] &= job->first_keep;
+    if (b + n == job->bhi)
+        buf[n - 1] &= job->last_keep;
+}
+
+/* The set bits of p[0 .. n). */
+static uint64_t popcount_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t c = popcount(p, n / 8);
+    for (size_t i = n / 8 * 8; i < n; i++)
+        c += (uint64_t)__builtin_popcount(p[i]);
+    return c;
+}
+
+/* Writes the numbers of the set bits of bits[0 .. 8 * words), the bytes
+ * from b on, to o; returns the end of what it wrote. */
+static uint64_t *decode(uint64_t *o, const uint8_t *bits, uint64_t b, size_t words)
+{
+    uint64_t base = 30 * b;
+    for (size_t i = 0; i < words; i++, base += 240) {
+        for (uint64_t x = load64(bits + 8 * i); x; x &= x - 1)
+            *o++ = base + tab.number[__builtin_ctzll(x)];
+    }
+    return o;
+}
+
+static bool should_stop(Worker *w)
+{
+    Job *job = w->job;
+    if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+        return true;
+    if (w->polls && !poll(job->keep_going, job->ctx)) {
+        atomic_store(&job->stop, true);
+        return true;
+    }
+    return false;
+}
+
+/* Claims the next block: false when none is left. Its bytes: [*b0, *b1). */
+static bool claim(Worker *w, size_t *blk, uint64_t *b0, uint64_t *b1)
+{
+    const Job *job = w->job;
+    *blk = atomic_fetch_add(&w->job->next_block, 1);
+    if (*blk >= job->nblocks)
+        return false;
+    *b0 = job->blo + *blk * job->block;
+    *b1 = job->bhi - *b0 > job->block ? *b0 + job->block : job->bhi;
+    return true;
+}
+
+/* Phase 1: sieves blocks until none is left, segment by segment; counts
+ * their primes (MODE_COUNT, MODE_LIST) and leaves them in job->bits
+ * (MODE_LIST, MODE_SET). */
+static void sieve_blocks(Worker *w)
+{
+    Job *job = w->job;
+    size_t blk;
+    uint64_t b0, b1;
+    while (claim(w, &blk, &b0, &b1)) {
+        w->nsmall = w->nbig = w->next = 0; // the primes start again at b0
+        uint64_t count = 0;
+        for (uint64_t b = b0; b < b1; b += job->seg) {
+            if (should_stop(w))
+                return;
+            uint32_t n = (uint32_t)(b1 - b < job->seg ? b1 - b : job->seg);
+            uint8_t *buf = job->bits ? job->bits + (b - job->blo) : w->buf;
+            sieve_segment(w, buf, b, n);
+            if (job->mode != MODE_SET)
+                count += popcount_bytes(buf, n);
+        }
+        if (job->mode == MODE_LIST)
+            job->block_count[blk] = count;
+        w->count += count;
+    }
+}
+
+/* Phase 2 of MODE_LIST: writes the primes of each block where
+ * job->block_count says, a segment's worth at a time. */
+static void decode_blocks(Worker *w)
+{
+    Job *job = w->job;
+    size_t blk;
+    uint64_t b0, b1;
+    while (claim(w, &blk, &b0, &b1)) {
+        uint64_t *o = job->list + job->block_count[blk];
+        for (uint64_t b = b0; b < b1; b += job->seg) {
+            if (should_stop(w))
+                return;
+            uint64_t n = b1 - b < job->seg ? b1 - b : job->seg;
+            // whole words: a segment is a multiple of 8 bytes, and the
+            // bitmap ends in zero bytes
+            o = decode(o, job->bits + (b - job->blo), b, (size_t)(n + 7) / 8);
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    w->work(w);
+    pthread_mutex_lock(&w->job->mu);
+    w->job->running--;
+    pthread_cond_signal(&w->job->done);
+    pthread_mutex_unlock(&w->job->mu);
+    return NULL;
+}
+
+/* Waits for the workers, polling every millisecond meanwhile. */
+static void wait_workers(Job *job)
+{
+    pthread_mutex_lock(&job->mu);
+    while (job->running > 0) {
+        if (!job->keep_going || atomic_load(&job->stop)) {
+            pthread_cond_wait(&job->done, &job->mu);
+            continue;
+        }
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 1000000;
+        if (t.tv_nsec >= 1000000000) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&job->done, &job->mu, &t);
+        if (job->running == 0)
+            break;
+        pthread_mutex_unlock(&job->mu);
+        if (!job->keep_going(job->ctx))
+            atomic_store(&job->stop, true);
+        pthread_mutex_lock(&job->mu);
+    }
+    pthread_mutex_unlock(&job->mu);
+}
+
+/* Runs `work` on the n workers: ws[0] on the calling thread, the others
+ * on threads of their own (if the OS refuses one, the others take its
+ * blocks). False when stopped. */
+static bool run_phase(Job *job, Worker *ws, unsigned n, void (*work)(Worker *w))
+{
+    atomic_store(&job->next_block, 0);
+    for (unsigned t = 0; t < n; t++)
+        ws[t].work = work;
+    for (unsigned t = 1; t < n; t++) {
+        pthread_mutex_lock(&job->mu); // so that it cannot finish before it is counted
+        ws[t].started = pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) == 0;
+        job->running += ws[t].started;
+        pthread_mutex_unlock(&job->mu);
+    }
+    work(&ws[0]);
+    wait_workers(job);
+    for (unsigned t = 1; t < n; t++) {
+        if (ws[t].started)
+            pthread_join(ws[t].thread, NULL);
+        ws[t].started = false;
+    }
+    return !atomic_load(&job->stop);
+}
+
+/* The sieving primes LAST_PRE < p <= sqrt(hi - 1), ascending, in a new
+ * array (caller frees); NULL when the poll said stop. */
+static uint32_t *sieving_primes(uint64_t hi, size_t *out_n, FxKeepGoing keep_going, void *ctx)
+{
+    uint64_t top = hi > 1 ? isqrt(hi - 1) : 0;
+    uint64_t *bits = odd_sieve(top + 1, keep_going, ctx);
+    if (!bits)
+        return NULL;
+    size_t n = 0, cap = 64;
+    uint32_t *primes = fx_xmalloc(cap * sizeof(*primes));
+    for (uint64_t w = 0; w * 64 < (top + 1) / 2; w++) {
+        for (uint64_t x = bits[w]; x; x &= x - 1) {
+            uint64_t p = 2 * (64 * w + (uint64_t)__builtin_ctzll(x)) + 1;
+            if (p <= LAST_PRE)
+                continue;
+            if (n == cap) {
+                cap *= 2;
+                primes = fx_xrealloc(primes, cap * sizeof(*primes));
+            }
+            primes[n++] = (uint32_t)p;
+        }
+    }
+    free(bits);
+    *out_n = n;
+    return primes;
+}
+
+/* Sizes the blocks: one for one thread (the primes start once), else
+ * about eight a thread, so that a thread slowed down by other work on the
+ * machine holds the others up little. Returns the threads worth starting. */
+static unsigned plan_blocks(Job *job, unsigned threads)
+{
+    uint64_t total = job->bhi - job->blo;
+    uint64_t block = (total + 8 * threads - 1) / (8 * threads);
+    if (threads == 1)
+        block = total;
+    else if (block >= job->seg)
+        block = (block + job->seg - 1) / job->seg * job->seg;
+    job->block = (block + 63) / 64 * 64;
+    job->nblocks = (size_t)((total + job->block - 1) / job->block);
+    return job->nblocks < threads ? (unsigned)job->nblocks : threads;
+}
+
+/* Phase 2 of a list: places the blocks by the prefix sums of their counts,
+ * appends the primes to list, decodes. */
+static bool list_blocks(Job *job, Worker *ws, unsigned n, FxPrimes *list)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < job->nblocks; i++) {
+        uint64_t c = job->block_count[i];
+        job->block_count[i] = total;
+        total += c;
+    }
+    primes_reserve(list, (size_t)total);
+    job->list = list->v + list->len;
+    if (!run_phase(job, ws, n, decode_blocks))
+        return false;
+    list->len += (size_t)total;
+    return true;
+}
+
+/* The segmented kernel: counts into *count (MODE_COUNT), appends to list
+ * (MODE_LIST), or fills bits (MODE_SET, bits[b - lo / 30] for byte b). */
+static bool segmented_run(Mode mode, uint64_t lo, uint64_t hi, unsigned threads,
+                          size_t segment_bytes, uint64_t *count, FxPrimes *list, uint8_t *bits,
+                          FxKeepGoing keep_going, void *ctx)
+{
+    init_tables();
+    Job job = {.mode = mode, .bits = bits, .keep_going = keep_going, .ctx = ctx};
+    job.blo = lo / 30;
+    job.bhi = (hi + 29) / 30;
+    job.first_keep = tab.at_least[lo % 30];
+    job.last_keep = (uint8_t)~tab.at_least[hi - 30 * (job.bhi - 1)];
+    size_t seg = segment_bytes ? segment_bytes : FX_SIEVE_SEGMENT_DEFAULT;
+    seg = seg < SEG_MIN ? SEG_MIN : seg > SEG_MAX ? SEG_MAX : seg;
+    job.seg = (uint32_t)((seg + 7) / 8 * 8);
+    job.chunk = job.seg < CHUNK ? job.seg : CHUNK;
+    uint32_t *primes = sieving_primes(hi, &job.nprimes, keep_going, ctx);
+    if (!primes)
+        return false;
+    job.primes = primes;
+    while (job.nchunked < job.nprimes && primes[job.nchunked] < job.chunk / 8)
+        job.nchunked++;
+    job.nsmall = job.nchunked;
+    while (job.nsmall < job.nprimes && primes[job.nsmall] < job.seg)
+        job.nsmall++;
+    unsigned n = plan_blocks(&job, threads == 0 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads);
+    atomic_init(&job.next_block, 0);
+    atomic_init(&job.stop, false);
+    pthread_mutex_init(&job.mu, NULL);
+    pthread_cond_init(&job.done, NULL);
+
+    // 2, 3 and 5 are off the wheel; they come first in a list
+    uint64_t c = 0;
+    size_t before = list ? list->len : 0;
+    for (uint64_t p = 2; p <= 5; p += p == 2 ? 1 : 2) {
+        if (lo <= p && p < hi) {
+            c++;
+            if (list)
+                primes_push(list, p);
+        }
+    }
+    if (mode == MODE_LIST) {
+        job.bits = fx_xcalloc((size_t)(job.bhi - job.blo) + 8, 1); // + 8: whole words
+        job.block_count = fx_xcalloc(job.nblocks, sizeof(*job.block_count));
+    }
+    Worker *ws = fx_xcalloc(n, sizeof(*ws));
+    for (unsigned t = 0; t < n; t++) {
+        ws[t].job = &job;
+        ws[t].polls = t == 0;
+        ws[t].small = fx_xmalloc((job.nsmall + 1) * sizeof(*ws[t].small));
+        ws[t].big = fx_xmalloc((job.nprimes - job.nsmall + 1) * sizeof(*ws[t].big));
+        if (mode == MODE_COUNT)
+            ws[t].buf = fx_xmalloc(job.seg);
+    }
+    bool ok = run_phase(&job, ws, n, sieve_blocks);
+    if (ok && mode == MODE_LIST)
+        ok = list_blocks(&job, ws, n, list);
+    for (unsigned t = 0; t < n; t++) {
+        c += ws[t].count;
+        free(ws[t].small);
+        free(ws[t].big);
+        free(ws[t].buf);
+    }
+    if (ok)
+        *count += c;
+    else if (list)
+        list->len = before;
+
+    free(ws);
+    if (mode == MODE_LIST)
+        free(job.bits);
+    free(job.block_count);
+    pthread_cond_destroy(&job.done);
+    pthread_mutex_destroy(&job.mu);
+    free(primes);
+    return ok;
+}
+
+/* ---- the entry points ---- */
+
+static bool run_kind(FxSieveKind k, uint64_t lo, uint64_t hi, unsigned threads,
+                     size_t segment_bytes, uint64_t *count, FxPrimes *list, FxKeepGoing keep_going,
+                     void *ctx)
+{
+    FX_CHECK(hi <= FX_SIEVE_HI_MAX, "sieve: hi = %llu is above 2^63", (unsigned long long)hi);
+    if (lo >= hi)
+        return true;
+    switch (k) {
+    case FX_SIEVE_TRIAL:
+        return trial_run(lo, hi, count, list, keep_going, ctx);
+    case FX_SIEVE_ERATOSTHENES:
+        return eratosthenes_run(lo, hi, count, list, keep_going, ctx);
+    case FX_SIEVE_SEGMENTED:
+        return segmented_run(list ? MODE_LIST : MODE_COUNT, lo, hi, threads, segment_bytes,
+                             count, list, NULL, keep_going, ctx);
+    default:
+        FX_CHECK(false, "sieve: no kernel %d", (int)k);
+    }
+    return false;
+}
+
+bool fx_sieve_count(FxSieveKind k, uint64_t lo, uint64_t hi, unsigned threads,
+                    size_t segment_bytes, uint64_t *out, FxKeepGoing keep_going, void *ctx)
+{
+    uint64_t c = 0;
+    if (!run_kind(k, lo, hi, threads, segment_bytes, &c, NULL, keep_going, ctx))
+        return false;
+    *out = c;
+    return true;
+}
+
+bool fx_sieve_list(FxSieveKind k, uint64_t lo, uint64_t hi, unsigned threads,
+                   size_t segment_bytes, FxPrimes *out, FxKeepGoing keep_going, void *ctx)
+{
+    uint64_t c = 0;
+    size_t before = out->len;
+    if (run_kind(k, lo, hi, threads, segment_bytes, &c, out, keep_going, ctx))
+        return true;
+    out->len = before;
+    return false;
+}
+
+bool fx_sieve_set(uint64_t lo, uint64_t hi, unsigned threads, size_t segment_bytes,
+                  FxPrimeSet *out, FxKeepGoing keep_going, void *ctx)
+{
+    FX_CHECK(hi <= FX_SIEVE_HI_MAX, "sieve: hi = %llu is above 2^63", (unsigned long long)hi);
+    init_tables();
+    FxPrimeSet s = {lo, hi < lo ? lo : hi, lo / 30, NULL};
+    size_t bytes = (size_t)((s.hi + 29) / 30 - s.first_byte);
+    s.bits = fx_xcalloc(bytes + 8, 1); // + 8: never empty
+    uint64_t unused = 0;
+    if (lo < hi && !segmented_run(MODE_SET, lo, hi, threads, segment_bytes, &unused, NULL,
+                                  s.bits, keep_going, ctx)) {
+        free(s.bits);
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
+bool fx_primeset_has(const FxPrimeSet *s, uint64_t x)
+{
+    FX_CHECK(s->lo <= x && x < s->hi, "fx_primeset_has: %llu is outside the set",
+             (unsigned long long)x);
+    uint8_t bit = bit_of[x % 30];
+    if (bit == NO_BIT)
+        return x == 2 || x == 3 || x == 5;
+    return s->bits[x / 30 - s->first_byte] >> bit & 1;
+}
+
+uint64_t fx_primeset_next(const FxPrimeSet *s, uint64_t x)
+{
+    if (x < s->lo)
+        x = s->lo;
+    if (x >= s->hi)
+        return s->hi;
+    for (uint64_t p = 2; p <= 5; p += p == 2 ? 1 : 2) {
+        if (x <= p)
+            return p < s->hi ? p : s->hi;
+    }
+    // the bytes past the range are zero, and the last byte is masked
+    uint64_t last = (s->hi + 29) / 30 - s->first_byte;
+    uint64_t b = x / 30 - s->first_byte;
+    uint8_t bits = s->bits[b] & tab.at_least[x % 30];
+    while (!bits) {
+        if (++b >= last)
+            return s->hi;
+        bits = s->bits[b];
+    }
+    return 30 * (b + s->first_byte) + wheel[__builtin_ctz(bits)];
+}
+
+void fx_primeset_free(FxPrimeSet *s)
+{
+    if (!s)
+        return;
+    free(s->bits);
+    s->bits = NULL;
+    s->lo = s->hi = s->first_byte = 0;
+}

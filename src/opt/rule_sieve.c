@@ -1,0 +1,73 @@
+/*
+ * rule_sieve.c: see rule_sieve.h. The prover checks the candidate against
+ * its own derivation of it (fx_prove_sieve_rewrite).
+ */
+#include "rule_sieve.h"
+
+#include <string.h>
+
+/* Is node id a call, on the variable `slot`, of a predicate shaped like
+ * prime_shape? */
+static bool primality(const FxGraph *g, FxNodeId id, int64_t slot, const FxGraph *prime_shape,
+                      FxGraphLookup lookup, void *ctx)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (n->op != FX_NODE_CALL || n->n_inputs != 1)
+        return false;
+    const FxNode *arg = fx_graph_node(g, n->inputs[0]);
+    if (arg->op != FX_NODE_VAR || arg->num != slot)
+        return false;
+    const FxGraph *pred = lookup(ctx, n->text);
+    return pred && pred->n_params == 1 &&
+           fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root);
+}
+
+/* The conjunct of fold's filter that tests primality, or {0}. */
+static FxNodeId prime_conjunct(const FxGraph *g, const FxNode *fold, const FxGraph *prime_shape,
+                               FxGraphLookup lookup, void *ctx)
+{
+    FxNodeId filter = fold->inputs[1], none = {0};
+    if (!filter.v)
+        return none;
+    if (primality(g, filter, fold->num2, prime_shape, lookup, ctx))
+        return filter;
+    const FxNode *f = fx_graph_node(g, filter);
+    for (uint32_t k = 0; f->op == FX_NODE_AND && k < 2; k++)
+        if (primality(g, f->inputs[k], fold->num2, prime_shape, lookup, ctx))
+            return f->inputs[k];
+    return none;
+}
+
+bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLookup lookup,
+                        void *ctx, FxNodeId *fold, FxNodeId *conj, const char **why)
+{
+    *why = "no fold over a range is filtered by primality";
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        if (n->op != FX_NODE_FOLD || fx_graph_node(g, n->inputs[0])->op != FX_NODE_RANGE)
+            continue;
+        if (n->text && !strcmp(n->text, "primes")) {
+            *why = "the fold runs on the sieve already";
+            continue;
+        }
+        *conj = prime_conjunct(g, n, prime_shape, lookup, ctx);
+        if (conj->v) {
+            fold->v = i + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
+                                 const char *label)
+{
+    FxGraph *c = fx_graph_copy_as(g, g->intent, label);
+    FxNode *n = fx_graph_node(c, fold);
+    FxNodeId rest = {0};
+    fx_graph_conjunct_rest(g, g->nodes[fold.v - 1].inputs[1], conj, &rest);
+    n->inputs[1] = rest;
+    n->text = fx_graph_intern(c, "primes");
+    n->origin.rewrite = fx_graph_intern(c, "sieve");
+    return c;
+}

@@ -1,0 +1,32 @@
+# The sieve rewrite through the CLI: find_primes (the example) and a count
+# go from trial division to the sieve kernels once a round has measured
+# them; the kernel follows the range (trial division for a few candidates,
+# the plain sieve while its bitmap fits the cache, the segmented one on all
+# cores beyond), explain and the record say which and why, and the answers
+# stay exact.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "$*"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export FLUX_STORE="$tmp/store" FLUX_LEARN=off
+primes="$root/examples/primes.flux" shapes="$root/tests/prove/primes_shapes.flux"
+[ "$("$FLUX" run "$primes" 'find_primes(3000)[400]')" = 2749 ] || fail "v1"
+out=$("$FLUX" optimize "$primes" find_primes) || fail "optimize"
+case $out in *"find_primes: installed v2: sieve (proof #"*) ;; *) fail "no sieve: $out" ;; esac
+"$FLUX" graph "$primes" find_primes | grep -q 'fold collect \[slot 1\] \[primes\]' ||
+    fail "graph: $("$FLUX" graph "$primes" find_primes | grep fold)"
+[ "$("$FLUX" run "$primes" 'find_primes(1000)[10]')" = 31 ] || fail "find_primes(1000)[10]"
+[ "$("$FLUX" run "$primes" 'len(find_primes(3000000))')" = 216816 ] || fail "pi(3000000)"
+why() { "$FLUX" explain "$primes" "$1" | grep '^|    - sieve '; }
+why 'find_primes(50)' | grep -q 'sieve trial: 49 candidates: trial division' || fail "50: $(why 'find_primes(50)')"
+why 'find_primes(100)' | grep -q 'sieve eratosthenes: hi = 101 <= 2^20' || fail "100: $(why 'find_primes(100)')"
+why 'len(find_primes(2000000))' | grep -q 'sieve segmented: hi = 2000001: segmented' ||
+    fail "2000000: $(why 'len(find_primes(2000000))')"
+"$FLUX" proofs "$primes" 1 | grep -q 'obligation candidate: .*(proved)' || fail "the proof"
+"$FLUX" proofs "$primes" 1 | grep -q 'Sieve.sieve_correct' || fail "the lemma"
+
+# a count is fused into the kernel: no list is made
+"$FLUX" run "$shapes" 'count_primes(2000)' >/dev/null || fail "count v1"
+"$FLUX" optimize "$shapes" count_primes | grep -q 'count_primes: installed v2: sieve' || fail "count"
+[ "$("$FLUX" run "$shapes" 'count_primes(10000000)')" = 664579 ] || fail "pi(10^7)"
+exit 0

@@ -1,0 +1,30 @@
+# Comprehensions over primes for tests/unit/sieve_evolved_test.c and
+# tests/cli/sieve.sh: the list, the count (fused into the kernel), twin
+# primes (another condition kept), a sum, and a look-alike predicate that
+# is not the prelude's prime (no sieve for it).
+intent primes_to(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where 2 <= p <= n
+        - result is sorted ascending
+
+intent count_primes(n: Natural) -> Natural:
+    constraints:
+        - result = count(p for p in 0..n if prime(p))
+
+intent twins(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where 2 <= p <= n and prime(p + 2)
+        - result is sorted ascending
+
+intent prime_sum(lo: Natural, hi: Natural) -> Natural:
+    constraints:
+        - result = sum(p for p in lo..hi if prime(p))
+
+intent almost_prime(p: Natural) -> Bool:
+    constraints:
+        - result = p >= 2 and forall d in 2..p: p mod d != 1
+
+intent almosts(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all p where 2 <= p <= n and almost_prime(p)
+        - result is sorted ascending
