@@ -38,6 +38,7 @@
 #include "opt/rule_cse.h"
 #include "opt/rule_dce.h"
 #include "opt/rule_fold.h"
+#include "opt/rule_gemm.h"
 #include "opt/rule_hot.h"
 #include "opt/rule_memo.h"
 #include "opt/rule_recurrence.h"
@@ -732,6 +733,52 @@ static int try_sieve(Round *R, bool *installed)
     return status;
 }
 
+/* ---- rule: matrix kernel ---- */
+
+static int try_gemm(Round *R, bool *installed)
+{
+    FxNodeId map;
+    const char *why;
+    if (!fx_rule_gemm_find(R->current, &map, &why)) {
+        stays(R, "matrix kernel", why);
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "matrix kernel")) {
+        stays(R, "matrix kernel", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    char *label = next_label(R);
+    FxGraph *cand = fx_rule_gemm_candidate(R->current, map, label);
+    const char *expr = R->tr.v.data[0].expr;
+    double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
+    double gain = before > 0 && after > 0 ? before / after : 0;
+    int status = FLUX_OK;
+    if (gain < MIN_GAIN || before - after < MIN_SAVING_MS) {
+        char *w = fx_xasprintf("`%.60s%s` measured %.3g ms on the kernel against %.3g ms (a "
+                               "gain must be %gx and %g ms)", expr,
+                               strlen(expr) > 60 ? "..." : "", after, before, MIN_GAIN,
+                               MIN_SAVING_MS);
+        stays(R, "matrix kernel", w);
+        free(w);
+    } else {
+        FxBuf evidence = {0};
+        fx_buf_puts(&evidence, "{\"expr\": ");
+        expr_json(expr, &evidence);
+        fx_buf_printf(&evidence, ", \"map\": %u, \"measured_ms\": %.4g, \"kernel_ms\": %.4g, "
+                      "\"predicted_gain\": %.3g}", map.v, before, after, gain);
+        FxProof *p = fx_prove_gemm_rewrite(R->current, cand, map, R->fp->proof_cache, 5000);
+        status = install(R, cand, p, "matrix kernel",
+                         "every element is computed from the parameters alone: the kernel may "
+                         "compute the elements in any order and on any thread",
+                         fx_buf_str(&evidence), NULL, installed);
+        fx_proof_free(p);
+        fx_buf_free(&evidence);
+    }
+    fx_graph_free(cand);
+    free(label);
+    return status;
+}
+
 /* ---- rule: hot inputs ---- */
 
 /* A table cell from an input's JSON field: an integer or a boolean. */
@@ -1019,7 +1066,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     if (!done && status == FLUX_OK)
         status = refit_models(&R);
     int (*rules[])(Round *, bool *) = {try_simplify, try_memo, try_iteration, try_power,
-                                       try_sort, try_sieve, try_hot};
+                                       try_sort, try_sieve, try_gemm, try_hot};
     for (size_t i = 0; !done && status == FLUX_OK && i < FX_ARRAY_LEN(rules); i++)
         status = rules[i](&R, &done);
     if (!done && status == FLUX_OK)

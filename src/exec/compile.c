@@ -380,6 +380,11 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 static uint32_t compile_map(Compiler *C, FxNodeId id, const FxNode *n)
 {
     uint32_t r = new_reg(C);
+    FxNodeId a, b, fold;
+    if (n->text && !strcmp(n->text, "gemm") && fx_graph_matmul_shape(C->g, id, &a, &b, &fold)) {
+        emit(C, OP_GEMM, r, compile(C, a), compile(C, b), 0, id);
+        return r;
+    }
     uint32_t rows = compile(C, n->inputs[0]);
     uint32_t cols = n->inputs[1].v ? compile(C, n->inputs[1]) : FX_NO_REG;
     emit(C, OP_BEGIN, 0, 0, 0, 0, id);

@@ -47,6 +47,7 @@ typedef enum {
     OP_ENDM,    /* d = the top builder as an a x b matrix (popped) */
     OP_SORT,    /* d = a sorted (c bit 0: descending, bit 1: the kernels); b: keys or none */
     OP_PRIMES,  /* d = the primes p with a <= p < b, a list (c = 1: how many) */
+    OP_GEMM,    /* d = the matrix product a * b, by a kernel */
     OP_CHECKF,  /* a postcondition failed */
     OP_FAIL,    /* no equation covers the call with regs a .. a+b */
     OP_DATA,    /* d = the data source consts[a] */

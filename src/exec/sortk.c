@@ -41,33 +41,50 @@
  *   The smaller side is sorted by recursion, the larger by the loop, so
  *   the stack holds O(log n) frames.
  *
- * Radix. LSD over the keys minus their minimum (u = (key ^ flip) - base),
- * so only bits that vary are sorted: bits(max - min) split into the
- * fewest passes of at most 11 bits (8 for small n), equal widths. One read
- * counts all the digits; a pass whose digit is the same for every key is
- * skipped. The passes go back and forth between the array and a scratch
- * buffer, with a copy home when they end in the buffer. LSD with counts in
- * input order is stable. For int64 arrays (not pairs: they carry a
- * payload) a range below COUNTING_MAX and below n is a counting sort
- * instead, rewriting the array from the counts, without scratch.
+ * Radix. Over the keys minus their minimum (u = (key ^ flip) - base), so
+ * only bits that vary count: bits(max - min) split into the fewest digits
+ * of at most 8 bits, of equal widths. Up to LSD_BYTES of data (it and its
+ * scratch stay in L2) it is LSD: one read counts every digit, a digit
+ * that every key shares is skipped, the passes go back and forth between
+ * the array and the scratch, with a copy when they end on the wrong side.
+ * A larger array is split first, MSD, on its top digit: one pass scatters
+ * it into the scratch, through write-combining lines streamed past the
+ * cache (scattering plainly to 256 places misses the TLB and fetches each
+ * line it writes; on the machine this was tuned on, 4x slower), then each
+ * bucket is sorted from the scratch back into its place in the array,
+ * planned anew on its own range: LSD in cache, or split again if it is
+ * still large (when a few keys far apart widen the range). Counting
+ * scatters keep equal keys in input order, so both steps are stable. For
+ * int64 arrays (not pairs: they carry a payload) a range below
+ * COUNTING_MAX and below n is a counting sort instead, rewriting the
+ * array from the counts.
  *
- * Parallel radix. The same passes on T threads: thread t owns the t-th
- * chunk of the source; each pass it counts its chunk's digits, then the
- * calling thread lays out where each (bucket, thread) starts, bucket
- * major, thread minor, which keeps it stable, and each thread scatters its
- * chunk. Phases are separated by creating and joining the threads: a
- * dozen creations per sort of over a million elements cost nothing, and a
- * thread that cannot be created leaves its chunk to the calling thread.
+ * Parallel radix. The same on T threads: thread t owns the t-th chunk of
+ * the array and counts its top digits; the calling thread lays out where
+ * each (digit, thread) goes, digit major, thread minor, which keeps it
+ * stable; each thread scatters its chunk into the scratch; then each
+ * sorts a run of whole buckets, the runs cut at about n/T elements. The
+ * workers are started once per sort and meet at two barriers around each
+ * phase (the calling thread works too, as thread 0). They wait at a gate
+ * until the barriers exist, so that when pthread_create fails the
+ * barriers are made for the workers there are: fewer threads, larger
+ * chunks, the same result. A counting sort runs the same way: tallies per
+ * chunk, then each thread rewrites its chunk of the output.
  *
  * The radix code is written once over elements of es bytes whose first
- * 8 bytes are the key (int64, or FxSortPair); it is inlined into callers
- * passing es as a constant, so each loop compiles for one element size.
+ * 8 bytes are the key (int64, or FxSortPair). Its loops are inlined into
+ * small wrappers (minmax_es, count_es, scatter_es, ...) that instantiate
+ * each for the two sizes, so every loop compiles for a constant size; the
+ * recursive code above them takes es as a variable.
  */
 #include "sortk.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "base/base.h"
 
@@ -79,12 +96,12 @@
 #define BLOCK         64   /* block partition: elements a block (offsets fit a byte) */
 
 #define RADIX_SMALL      64                  /* radix: insertion sort below this */
-#define RADIX_BITS       11                  /* radix: most bits a pass */
-#define RADIX_BITS_SMALL 8                   /* ... below RADIX_WIDE elements */
-#define RADIX_WIDE       ((size_t)1 << 14)
-#define RADIX_PASSES     8                   /* ceil(64 / RADIX_BITS_SMALL) */
+#define RADIX_BITS       8                   /* radix: most bits a pass */
 #define RADIX_BUCKETS    (1u << RADIX_BITS)
+#define RADIX_MAX_PASSES (64 / RADIX_BITS)
+#define LSD_BYTES        ((size_t)1 << 19)   /* LSD when this fits, with its scratch, in L2 */
 #define COUNTING_MAX     ((uint64_t)1 << 16) /* counting sort when range < this and < n */
+#define LINE             64                  /* bytes a cache line */
 #define PAR_MAX_THREADS  64
 
 #define SIGN_BIT ((uint64_t)1 << 63)
@@ -607,11 +624,26 @@ typedef struct RadixPlan {
     unsigned bits;
 } RadixPlan;
 
+/* What a radix sort reuses from call to call as it recurses into buckets:
+ * one per thread. */
+typedef struct RadixWork {
+    _Alignas(LINE) unsigned char stage[RADIX_BUCKETS * LINE]; /* scatter_staged's lines */
+    size_t count[RADIX_MAX_PASSES * RADIX_BUCKETS];            /* [pass][digit] */
+    size_t begin[RADIX_BUCKETS];                               /* scatter_staged's starts */
+    size_t es;
+    uint64_t flip;
+} RadixWork;
+
 INLINE uint64_t elem_value(const unsigned char *e, uint64_t flip)
 {
     int64_t key;
     memcpy(&key, e, sizeof(key));
     return (uint64_t)key ^ flip;
+}
+
+static size_t buckets(const RadixPlan *plan)
+{
+    return (size_t)1 << plan->bits;
 }
 
 INLINE void minmax_loop(const unsigned char *a, size_t lo, size_t hi, size_t es, uint64_t flip,
@@ -627,21 +659,40 @@ INLINE void minmax_loop(const unsigned char *a, size_t lo, size_t hi, size_t es,
     *out_max = mx;
 }
 
-/* Counts the digits of every pass at once: count[p][digit p]. */
-INLINE void count_loop(const unsigned char *a, size_t lo, size_t hi, size_t es,
-                       const RadixPlan *plan, size_t (*count)[RADIX_BUCKETS])
+/* Counts the digits of every pass at once: count[p * buckets + digit p];
+ * `passes` is a constant where count_loop calls it, so the inner loop
+ * unrolls. */
+INLINE void count_passes(const unsigned char *a, size_t n, size_t es, const RadixPlan *plan,
+                         size_t *count, unsigned passes)
 {
     const uint64_t flip = plan->flip, base = plan->base, mask = ((uint64_t)1 << plan->bits) - 1;
-    for (size_t i = lo; i < hi; i++) {
+    const unsigned bits = plan->bits;
+    for (size_t i = 0; i < n; i++) {
         uint64_t u = elem_value(a + i * es, flip) - base;
-        for (unsigned p = 0; p < plan->passes; p++)
-            count[p][(u >> (p * plan->bits)) & mask]++;
+        for (unsigned p = 0; p < passes; p++)
+            count[(p << bits) + ((u >> (p * bits)) & mask)]++;
     }
 }
 
-/* Counts digit `pass` alone. */
-INLINE void count_pass_loop(const unsigned char *a, size_t lo, size_t hi, size_t es,
-                            const RadixPlan *plan, unsigned pass, size_t *count)
+INLINE void count_loop(const unsigned char *a, size_t n, size_t es, const RadixPlan *plan,
+                       size_t *count)
+{
+    _Static_assert(RADIX_MAX_PASSES == 8, "count_loop counts up to 8 passes");
+    switch (plan->passes) {
+    case 1: count_passes(a, n, es, plan, count, 1); break;
+    case 2: count_passes(a, n, es, plan, count, 2); break;
+    case 3: count_passes(a, n, es, plan, count, 3); break;
+    case 4: count_passes(a, n, es, plan, count, 4); break;
+    case 5: count_passes(a, n, es, plan, count, 5); break;
+    case 6: count_passes(a, n, es, plan, count, 6); break;
+    case 7: count_passes(a, n, es, plan, count, 7); break;
+    default: count_passes(a, n, es, plan, count, 8); break;
+    }
+}
+
+/* Counts digit `pass` alone, of a[lo..hi). */
+INLINE void count_digit_loop(const unsigned char *a, size_t lo, size_t hi, size_t es,
+                             const RadixPlan *plan, unsigned pass, size_t *count)
 {
     const uint64_t flip = plan->flip, base = plan->base, mask = ((uint64_t)1 << plan->bits) - 1;
     const unsigned shift = pass * plan->bits;
@@ -663,17 +714,141 @@ INLINE void scatter_loop(const unsigned char *src, unsigned char *dst, size_t lo
     }
 }
 
-/* The fewest passes of at most RADIX_BITS (RADIX_BITS_SMALL for small n)
- * bits that cover `range`, of equal widths. range > 0. */
-static void make_plan(RadixPlan *plan, uint64_t flip, uint64_t umin, uint64_t umax, size_t n)
+/* Writes a whole line, 64-byte aligned, past the caches where the machine
+ * can: the line will not be read again before the pass ends, and a plain
+ * store would first fetch the line it overwrites. */
+static inline void stream_line(unsigned char *dst, const unsigned char *line)
 {
-    unsigned most = n >= RADIX_WIDE ? RADIX_BITS : RADIX_BITS_SMALL;
+#if defined(__SSE2__)
+    __m128i *q = (__m128i *)(void *)dst;
+    const __m128i *l = (const __m128i *)(const void *)line;
+    _mm_stream_si128(q, l[0]);
+    _mm_stream_si128(q + 1, l[1]);
+    _mm_stream_si128(q + 2, l[2]);
+    _mm_stream_si128(q + 3, l[3]);
+#else
+    memcpy(dst, line, LINE);
+#endif
+}
+
+/* Orders the streamed lines before what follows (the next phase's reads,
+ * other threads'). */
+static inline void stream_fence(void)
+{
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
+/* scatter_loop through write-combining lines, for a dst far larger than
+ * the caches. Scattering to hundreds of places at once makes nearly every
+ * store miss the TLB and fetch the line it writes. Here digit d's elements
+ * gather in stage[d], one line laid out as the line of dst they go to
+ * (slot = address % LINE / es), and a line whose last slot fills goes out
+ * whole, streamed. Lines that the digit (or, in parallel, this thread's
+ * share of it) owns only in part, its first and its last, are copied in
+ * part. Needs dst aligned to es. */
+INLINE void scatter_staged(const unsigned char *src, unsigned char *dst, size_t lo, size_t hi,
+                           size_t es, const RadixPlan *plan, unsigned pass, size_t *next,
+                           RadixWork *w)
+{
+    const uint64_t flip = plan->flip, base = plan->base, mask = ((uint64_t)1 << plan->bits) - 1;
+    const unsigned shift = pass * plan->bits;
+    const size_t per = LINE / es, lead = (uintptr_t)dst % LINE / es; // lead: slot of position 0
+    size_t *begin = w->begin;
+    memcpy(begin, next, buckets(plan) * sizeof(*begin));
+    for (size_t i = lo; i < hi; i++) {
+        const unsigned char *e = src + i * es;
+        size_t d = ((elem_value(e, flip) - base) >> shift) & mask;
+        size_t at = next[d]++, slot = (lead + at) % per;
+        unsigned char *line = w->stage + d * LINE;
+        memcpy(line + slot * es, e, es);
+        if (slot == per - 1) {
+            size_t have = at + 1 - begin[d];
+            if (have >= per)
+                stream_line(dst + (at + 1 - per) * es, line);
+            else
+                memcpy(dst + begin[d] * es, line + (slot + 1 - have) * es, have * es);
+        }
+    }
+    for (size_t d = 0; d < buckets(plan); d++) {
+        size_t end = next[d], pending = (lead + end) % per;
+        pending = pending < end - begin[d] ? pending : end - begin[d];
+        size_t from = end - pending;
+        memcpy(dst + from * es, w->stage + d * LINE + (lead + from) % per * es, pending * es);
+    }
+    stream_fence();
+}
+
+/* The loops for one element size each: the recursive code below takes es
+ * as a variable and calls these. */
+static void minmax_es(const unsigned char *a, size_t lo, size_t hi, size_t es, uint64_t flip,
+                      uint64_t *out_min, uint64_t *out_max)
+{
+    if (es == sizeof(int64_t))
+        minmax_loop(a, lo, hi, sizeof(int64_t), flip, out_min, out_max);
+    else
+        minmax_loop(a, lo, hi, sizeof(FxSortPair), flip, out_min, out_max);
+}
+
+static void count_es(const unsigned char *a, size_t n, size_t es, const RadixPlan *plan,
+                     size_t *count)
+{
+    if (es == sizeof(int64_t))
+        count_loop(a, n, sizeof(int64_t), plan, count);
+    else
+        count_loop(a, n, sizeof(FxSortPair), plan, count);
+}
+
+static void count_digit_es(const unsigned char *a, size_t lo, size_t hi, size_t es,
+                           const RadixPlan *plan, unsigned pass, size_t *count)
+{
+    if (es == sizeof(int64_t))
+        count_digit_loop(a, lo, hi, sizeof(int64_t), plan, pass, count);
+    else
+        count_digit_loop(a, lo, hi, sizeof(FxSortPair), plan, pass, count);
+}
+
+/* Staged when dst is much larger than the caches (and aligned to es). */
+static void scatter_es(const unsigned char *src, unsigned char *dst, size_t lo, size_t hi,
+                       size_t es, const RadixPlan *plan, unsigned pass, size_t *next,
+                       size_t dst_n, RadixWork *w)
+{
+    bool staged = dst_n * es > LSD_BYTES && (uintptr_t)dst % es == 0;
+    if (es == sizeof(int64_t) && staged)
+        scatter_staged(src, dst, lo, hi, sizeof(int64_t), plan, pass, next, w);
+    else if (es == sizeof(int64_t))
+        scatter_loop(src, dst, lo, hi, sizeof(int64_t), plan, pass, next);
+    else if (staged)
+        scatter_staged(src, dst, lo, hi, sizeof(FxSortPair), plan, pass, next, w);
+    else
+        scatter_loop(src, dst, lo, hi, sizeof(FxSortPair), plan, pass, next);
+}
+
+/* ---- radix: the sort ---- */
+
+/* The fewest passes of at most RADIX_BITS bits that cover max - min, of
+ * equal widths. umin < umax. */
+static void make_plan(RadixPlan *plan, uint64_t flip, uint64_t umin, uint64_t umax)
+{
     unsigned bits = 64 - (unsigned)__builtin_clzll(umax - umin);
     plan->flip = flip;
     plan->base = umin;
     plan->range = umax - umin;
-    plan->passes = (bits + most - 1) / most;
+    plan->passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
     plan->bits = (bits + plan->passes - 1) / plan->passes;
+}
+
+/* Plans a[0..n); false when there is nothing to sort (fewer than two
+ * distinct keys). */
+static bool plan_of(const unsigned char *a, size_t n, const RadixWork *w, RadixPlan *plan)
+{
+    uint64_t umin, umax;
+    minmax_es(a, 0, n, w->es, w->flip, &umin, &umax);
+    if (n < 2 || umin == umax)
+        return false;
+    make_plan(plan, w->flip, umin, umax);
+    return true;
 }
 
 static bool is_counting(const RadixPlan *plan, size_t n, size_t es)
@@ -681,18 +856,102 @@ static bool is_counting(const RadixPlan *plan, size_t n, size_t es)
     return es == sizeof(int64_t) && plan->range < COUNTING_MAX && plan->range < n;
 }
 
-/* Is digit `pass` the same for all n elements? */
+/* Is the digit counted in count[] the same for all n elements? */
 static bool pass_trivial(const size_t *count, const RadixPlan *plan, size_t n)
 {
-    for (size_t d = 0; d < ((size_t)1 << plan->bits); d++) {
+    for (size_t d = 0; d < buckets(plan); d++) {
         if (count[d] != 0)
             return count[d] == n;
     }
     return true;
 }
 
+/* Turns counts into starting places, from `at` on; returns the end. */
+static size_t exclusive_sums(size_t *count, size_t nb, size_t at)
+{
+    for (size_t d = 0; d < nb; d++) {
+        size_t c = count[d];
+        count[d] = at;
+        at += c;
+    }
+    return at;
+}
+
+/* Sorts a[0..n) by LSD over the plan's digits, skipping those every key
+ * shares, back and forth between a and b; the result ends in b when
+ * into_b, else in a (a copy when the passes end on the other side). */
+static void lsd(unsigned char *a, unsigned char *b, size_t n, const RadixPlan *plan, RadixWork *w,
+                bool into_b)
+{
+    size_t es = w->es, nb = buckets(plan);
+    memset(w->count, 0, plan->passes * nb * sizeof(*w->count));
+    count_es(a, n, es, plan, w->count);
+    unsigned char *from = a, *to = b;
+    for (unsigned p = 0; p < plan->passes; p++) {
+        size_t *next = w->count + p * nb;
+        if (pass_trivial(next, plan, n))
+            continue;
+        exclusive_sums(next, nb, 0);
+        scatter_es(from, to, 0, n, es, plan, p, next, n, w);
+        unsigned char *done = from;
+        from = to, to = done;
+    }
+    unsigned char *want = into_b ? b : a;
+    if (from != want)
+        memcpy(want, from, n * es);
+}
+
+static void radix_into(unsigned char *src, unsigned char *dst, size_t n, RadixWork *w);
+
+/*
+ * Sorts x[0..n) in place, planned as `plan`, with tmp[0..n) as scratch.
+ * What fits the cache is LSD-sorted. Larger arrays are split by their top
+ * digit: one pass that scatters x into tmp by bucket, then each bucket is
+ * sorted from tmp back into its place in x (radix_into). Buckets of random
+ * keys fit the cache, and their remaining passes run there; a bucket that
+ * does not is split again, on its own narrower range. Both steps keep
+ * equal keys in order, so the whole is stable.
+ */
+static void radix_in_place(unsigned char *x, unsigned char *tmp, size_t n, const RadixPlan *plan,
+                           RadixWork *w)
+{
+    size_t es = w->es, nb = buckets(plan);
+    if (n * es <= LSD_BYTES || plan->passes == 1) {
+        lsd(x, tmp, n, plan, w, false);
+        return;
+    }
+    unsigned top = plan->passes - 1;
+    size_t bounds[RADIX_BUCKETS + 1];
+    size_t *next = w->count;
+    memset(next, 0, nb * sizeof(*next));
+    count_digit_es(x, 0, n, es, plan, top, next);
+    exclusive_sums(next, nb, 0);
+    memcpy(bounds, next, nb * sizeof(*next));
+    bounds[nb] = n;
+    scatter_es(x, tmp, 0, n, es, plan, top, next, n, w);
+    for (size_t d = 0; d < nb; d++) {
+        size_t lo = bounds[d], c = bounds[d + 1] - lo;
+        if (c > 0)
+            radix_into(tmp + lo * es, x + lo * es, c, w);
+    }
+}
+
+/* Sorts src[0..n) into dst[0..n); src is scratch. */
+static void radix_into(unsigned char *src, unsigned char *dst, size_t n, RadixWork *w)
+{
+    RadixPlan plan;
+    if (!plan_of(src, n, w, &plan)) {
+        memcpy(dst, src, n * w->es);
+    } else if (n * w->es <= LSD_BYTES) {
+        lsd(src, dst, n, &plan, w, true);
+    } else {
+        radix_in_place(src, dst, n, &plan, w);
+        memcpy(dst, src, n * w->es);
+    }
+}
+
 /* Rewrites a[lo..hi) from the sorted multiset whose value v + base occurs
- * count[v] times, start[v] = how many values come before v. */
+ * start[v + 1] - start[v] times. */
 static void counting_fill(int64_t *a, size_t lo, size_t hi, const RadixPlan *plan,
                           const size_t *start)
 {
@@ -727,55 +986,41 @@ static bool counting_sort(int64_t *a, size_t n, const RadixPlan *plan)
     return true;
 }
 
-INLINE bool radix_sort(void *data, size_t n, size_t es, bool descending)
+static RadixWork *new_work(size_t es, bool descending)
 {
-    unsigned char *a = data;
-    uint64_t flip = descending ? ~SIGN_BIT : SIGN_BIT, umin, umax;
-    minmax_loop(a, 0, n, es, flip, &umin, &umax);
-    if (n < 2 || umin == umax)
-        return true;
-    RadixPlan plan;
-    make_plan(&plan, flip, umin, umax, n);
-    if (is_counting(&plan, n, es))
-        return counting_sort(data, n, &plan);
+    RadixWork *w = aligned_alloc(LINE, sizeof(RadixWork));
+    if (w) {
+        w->es = es;
+        w->flip = descending ? ~SIGN_BIT : SIGN_BIT;
+    }
+    return w;
+}
 
-    size_t(*count)[RADIX_BUCKETS] = calloc(plan.passes, sizeof(*count));
-    unsigned char *buf = malloc(n * es);
-    if (!count || !buf) {
-        free(count);
-        free(buf);
+/* An n-element buffer aligned for streaming. */
+static unsigned char *new_scratch(size_t n, size_t es)
+{
+    return aligned_alloc(LINE, (n * es + LINE - 1) / LINE * LINE);
+}
+
+static bool radix_sort(void *data, size_t n, size_t es, bool descending)
+{
+    unsigned char *a = data, *buf = NULL;
+    RadixWork *w = new_work(es, descending);
+    if (!w)
         return false;
-    }
-    count_loop(a, 0, n, es, &plan, count);
-    unsigned char *src = a, *dst = buf;
-    for (unsigned p = 0; p < plan.passes; p++) {
-        if (pass_trivial(count[p], &plan, n))
-            continue;
-        size_t next = 0;
-        for (size_t d = 0; d < ((size_t)1 << plan.bits); d++) {
-            size_t c = count[p][d];
-            count[p][d] = next;
-            next += c;
-        }
-        scatter_loop(src, dst, 0, n, es, &plan, p, count[p]);
-        unsigned char *done = src;
-        src = dst, dst = done;
-    }
-    if (src != a)
-        memcpy(a, src, n * es);
-    free(count);
+    RadixPlan plan;
+    bool ok = true;
+    if (!plan_of(a, n, w, &plan))
+        ok = true;
+    else if (is_counting(&plan, n, es))
+        ok = counting_sort(data, n, &plan);
+    else if ((buf = new_scratch(n, es)) == NULL)
+        ok = false;
+    else
+        radix_in_place(a, buf, n, &plan, w);
     free(buf);
-    return true;
-}
-
-static bool radix_i64(int64_t *a, size_t n, bool descending)
-{
-    return radix_sort(a, n, sizeof(*a), descending);
-}
-
-static bool radix_pairs(FxSortPair *p, size_t n, bool descending)
-{
-    return radix_sort(p, n, sizeof(*p), descending);
+    free(w);
+    return ok;
 }
 
 /* ---- parallel radix ---- */
@@ -783,23 +1028,32 @@ static bool radix_pairs(FxSortPair *p, size_t n, bool descending)
 typedef struct ParSort ParSort;
 typedef void (*ParPhase)(ParSort *s, unsigned t);
 
+typedef struct ParWorker {
+    ParSort *s;
+    unsigned t;
+    pthread_t tid;
+} ParWorker;
+
 struct ParSort {
     unsigned char *a, *buf; /* the array and the scratch */
-    unsigned char *src, *dst;
     size_t n, es;
-    unsigned threads;
+    unsigned threads; /* workers, the calling thread as 0: the number of chunks */
     RadixPlan plan;
-    unsigned pass;                                   /* the digit of this phase */
     uint64_t tmin[PAR_MAX_THREADS], tmax[PAR_MAX_THREADS];
-    size_t (*count)[RADIX_PASSES][RADIX_BUCKETS];    /* [thread][pass][digit] */
-    size_t *start;                                   /* counting sort: [thread][value] */
+    RadixWork *work[PAR_MAX_THREADS];
+    size_t *count;                          /* [thread][digit]: where its elements go */
+    size_t bounds[RADIX_BUCKETS + 1];       /* where each bucket starts */
+    size_t first_bucket[PAR_MAX_THREADS + 1]; /* thread t sorts buckets [first, first of t+1) */
+    size_t *start;                          /* counting sort: [thread][value] */
+    /* the workers: they wait at `begin`, run `phase` (NULL: exit), meet at `end` */
+    ParWorker workers[PAR_MAX_THREADS];
+    ParPhase phase;
+    pthread_barrier_t begin, end;
+    pthread_mutex_t gate; /* guards `open`: the workers wait there until
+                             the barriers are made for as many as started */
+    pthread_cond_t opened;
+    bool open;
 };
-
-typedef struct ParTask {
-    ParSort *s;
-    ParPhase fn;
-    unsigned t;
-} ParTask;
 
 /* Thread t's chunk of the elements: [chunk_lo(t), chunk_lo(t + 1)). */
 static size_t chunk_lo(const ParSort *s, unsigned t)
@@ -808,78 +1062,101 @@ static size_t chunk_lo(const ParSort *s, unsigned t)
     return t * each + min_size(t, extra);
 }
 
-static void *par_thread(void *arg)
+static void *par_worker(void *arg)
 {
-    ParTask *task = arg;
-    task->fn(task->s, task->t);
-    return NULL;
+    ParWorker *pw = arg;
+    ParSort *s = pw->s;
+    pthread_mutex_lock(&s->gate);
+    while (!s->open)
+        pthread_cond_wait(&s->opened, &s->gate);
+    pthread_mutex_unlock(&s->gate);
+    for (;;) {
+        pthread_barrier_wait(&s->begin);
+        ParPhase fn = s->phase;
+        if (!fn)
+            return NULL;
+        fn(s, pw->t);
+        pthread_barrier_wait(&s->end);
+    }
 }
 
-/* Runs fn(s, t) for every t, on threads 1.. and the calling thread as 0. */
+/* Starts up to want - 1 workers; s->threads becomes 1 + those that started,
+ * so a failed pthread_create only means fewer, larger chunks. */
+static void start_workers(ParSort *s, unsigned want)
+{
+    pthread_mutex_init(&s->gate, NULL);
+    pthread_cond_init(&s->opened, NULL);
+    s->open = false;
+    unsigned made = 1;
+    for (; made < want; made++) {
+        s->workers[made] = (ParWorker){.s = s, .t = made};
+        if (pthread_create(&s->workers[made].tid, NULL, par_worker, &s->workers[made]) != 0)
+            break;
+    }
+    s->threads = made;
+    if (made > 1) {
+        pthread_barrier_init(&s->begin, NULL, made);
+        pthread_barrier_init(&s->end, NULL, made);
+    }
+    pthread_mutex_lock(&s->gate);
+    s->open = true;
+    pthread_cond_broadcast(&s->opened);
+    pthread_mutex_unlock(&s->gate);
+}
+
+/* Runs fn(s, t) for every chunk t, the calling thread taking chunk 0; the
+ * barriers order each phase's writes before the next phase's reads. */
 static void run_phase(ParSort *s, ParPhase fn)
 {
-    pthread_t tid[PAR_MAX_THREADS];
-    ParTask task[PAR_MAX_THREADS];
-    bool started[PAR_MAX_THREADS];
-    for (unsigned t = 1; t < s->threads; t++) {
-        task[t] = (ParTask){s, fn, t};
-        started[t] = pthread_create(&tid[t], NULL, par_thread, &task[t]) == 0;
-    }
+    s->phase = fn;
+    if (s->threads > 1)
+        pthread_barrier_wait(&s->begin);
     fn(s, 0);
-    for (unsigned t = 1; t < s->threads; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            fn(s, t);
-    }
+    if (s->threads > 1)
+        pthread_barrier_wait(&s->end);
 }
 
-/* The phases: each specialises the loops for the two element sizes. */
-#define BY_SIZE(s, call8, call16)                                                                  \
-    do {                                                                                           \
-        if ((s)->es == sizeof(int64_t))                                                            \
-            call8;                                                                                 \
-        else                                                                                       \
-            call16;                                                                                \
-    } while (0)
+static void stop_workers(ParSort *s)
+{
+    if (s->threads > 1) {
+        s->phase = NULL;
+        pthread_barrier_wait(&s->begin);
+        for (unsigned t = 1; t < s->threads; t++)
+            pthread_join(s->workers[t].tid, NULL);
+        pthread_barrier_destroy(&s->begin);
+        pthread_barrier_destroy(&s->end);
+    }
+    pthread_cond_destroy(&s->opened);
+    pthread_mutex_destroy(&s->gate);
+}
 
 static void phase_minmax(ParSort *s, unsigned t)
 {
-    size_t lo = chunk_lo(s, t), hi = chunk_lo(s, t + 1);
-    uint64_t flip = s->plan.flip;
-    BY_SIZE(s, minmax_loop(s->a, lo, hi, 8, flip, &s->tmin[t], &s->tmax[t]),
-            minmax_loop(s->a, lo, hi, 16, flip, &s->tmin[t], &s->tmax[t]));
+    minmax_es(s->a, chunk_lo(s, t), chunk_lo(s, t + 1), s->es, s->plan.flip, &s->tmin[t],
+              &s->tmax[t]);
 }
 
-static void phase_count_all(ParSort *s, unsigned t)
+static void phase_count_top(ParSort *s, unsigned t)
 {
-    size_t lo = chunk_lo(s, t), hi = chunk_lo(s, t + 1);
-    memset(s->count[t], 0, sizeof(s->count[t]));
-    BY_SIZE(s, count_loop(s->a, lo, hi, 8, &s->plan, s->count[t]),
-            count_loop(s->a, lo, hi, 16, &s->plan, s->count[t]));
+    size_t *count = s->count + t * buckets(&s->plan);
+    memset(count, 0, buckets(&s->plan) * sizeof(*count));
+    count_digit_es(s->a, chunk_lo(s, t), chunk_lo(s, t + 1), s->es, &s->plan,
+                   s->plan.passes - 1, count);
 }
 
-static void phase_count_pass(ParSort *s, unsigned t)
+static void phase_scatter_top(ParSort *s, unsigned t)
 {
-    size_t lo = chunk_lo(s, t), hi = chunk_lo(s, t + 1);
-    size_t *count = s->count[t][s->pass];
-    memset(count, 0, sizeof(s->count[t][s->pass]));
-    BY_SIZE(s, count_pass_loop(s->src, lo, hi, 8, &s->plan, s->pass, count),
-            count_pass_loop(s->src, lo, hi, 16, &s->plan, s->pass, count));
+    scatter_es(s->a, s->buf, chunk_lo(s, t), chunk_lo(s, t + 1), s->es, &s->plan,
+               s->plan.passes - 1, s->count + t * buckets(&s->plan), s->n, s->work[t]);
 }
 
-static void phase_scatter(ParSort *s, unsigned t)
+static void phase_buckets(ParSort *s, unsigned t)
 {
-    size_t lo = chunk_lo(s, t), hi = chunk_lo(s, t + 1);
-    size_t *next = s->count[t][s->pass];
-    BY_SIZE(s, scatter_loop(s->src, s->dst, lo, hi, 8, &s->plan, s->pass, next),
-            scatter_loop(s->src, s->dst, lo, hi, 16, &s->plan, s->pass, next));
-}
-
-static void phase_copy_home(ParSort *s, unsigned t)
-{
-    size_t lo = chunk_lo(s, t), hi = chunk_lo(s, t + 1);
-    memcpy(s->a + lo * s->es, s->src + lo * s->es, (hi - lo) * s->es);
+    for (size_t d = s->first_bucket[t]; d < s->first_bucket[t + 1]; d++) {
+        size_t lo = s->bounds[d], c = s->bounds[d + 1] - lo;
+        if (c > 0)
+            radix_into(s->buf + lo * s->es, s->a + lo * s->es, c, s->work[t]);
+    }
 }
 
 static void phase_tally(ParSort *s, unsigned t)
@@ -918,75 +1195,113 @@ static bool par_counting(ParSort *s)
     return true;
 }
 
-/* Turns every thread's counts of digit `pass` into where its elements of
- * each digit go: digit major, thread minor, which keeps the sort stable. */
-static void lay_out(ParSort *s, unsigned pass)
+/* Turns every thread's counts of the top digit into where its elements go,
+ * digit major, thread minor (stable), noting where each bucket starts; then
+ * deals the buckets out to the threads in runs of about n / threads
+ * elements. */
+static void lay_out(ParSort *s)
 {
-    size_t next = 0;
-    for (size_t d = 0; d < ((size_t)1 << s->plan.bits); d++) {
+    size_t nb = buckets(&s->plan), at = 0;
+    for (size_t d = 0; d < nb; d++) {
+        s->bounds[d] = at;
         for (unsigned t = 0; t < s->threads; t++) {
-            size_t c = s->count[t][pass][d];
-            s->count[t][pass][d] = next;
-            next += c;
+            size_t *count = s->count + t * nb;
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
         }
     }
+    s->bounds[nb] = at;
+    unsigned t = 0;
+    s->first_bucket[0] = 0;
+    for (size_t d = 0; d < nb; d++) {
+        while (t + 1 < s->threads && s->bounds[d + 1] >= (t + 1) * (s->n / s->threads))
+            s->first_bucket[++t] = d + 1;
+    }
+    while (t < s->threads)
+        s->first_bucket[++t] = nb;
 }
 
+/* The top digit split across the threads (each scatters its chunk into the
+ * scratch), then the buckets sorted back into the array, a run of them a
+ * thread. */
 static bool par_radix(ParSort *s)
 {
-    s->buf = malloc(s->n * s->es);
-    s->count = malloc(s->threads * sizeof(*s->count));
-    if (!s->buf || !s->count) {
-        free(s->buf);
-        free(s->count);
-        return false;
+    s->buf = new_scratch(s->n, s->es);
+    s->count = malloc(s->threads * buckets(&s->plan) * sizeof(*s->count));
+    bool ok = s->buf && s->count;
+    for (unsigned t = 0; t < s->threads && ok; t++)
+        ok = (s->work[t] = new_work(s->es, s->plan.flip != SIGN_BIT)) != NULL;
+    if (ok) {
+        run_phase(s, phase_count_top);
+        lay_out(s);
+        run_phase(s, phase_scatter_top);
+        run_phase(s, phase_buckets);
     }
-    run_phase(s, phase_count_all);
-    s->src = s->a, s->dst = s->buf;
-    bool counted = true; // count[t] describes src's chunks (true before any move)
-    for (unsigned p = 0; p < s->plan.passes; p++) {
-        size_t total[RADIX_BUCKETS] = {0};
-        for (unsigned t = 0; t < s->threads; t++) {
-            for (size_t d = 0; d < ((size_t)1 << s->plan.bits); d++)
-                total[d] += s->count[t][p][d];
-        }
-        if (pass_trivial(total, &s->plan, s->n))
-            continue;
-        s->pass = p;
-        if (!counted)
-            run_phase(s, phase_count_pass);
-        lay_out(s, p);
-        run_phase(s, phase_scatter);
-        unsigned char *done = s->src;
-        s->src = s->dst, s->dst = done;
-        counted = false;
-    }
-    if (s->src != s->a)
-        run_phase(s, phase_copy_home);
+    for (unsigned t = 0; t < s->threads; t++)
+        free(s->work[t]);
     free(s->buf);
     free(s->count);
-    return true;
+    return ok;
 }
 
 static bool par_sort(void *data, size_t n, size_t es, bool descending, unsigned threads)
 {
-    ParSort s = {.a = data, .n = n, .es = es};
-    s.threads = threads == 0 ? 1 : threads;
-    s.threads = (unsigned)min_size(min_size(s.threads, PAR_MAX_THREADS), n ? n : 1);
-    s.plan.flip = descending ? ~SIGN_BIT : SIGN_BIT;
-    run_phase(&s, phase_minmax);
-    uint64_t umin = s.tmin[0], umax = s.tmax[0];
-    for (unsigned t = 1; t < s.threads; t++) {
-        umin = s.tmin[t] < umin ? s.tmin[t] : umin;
-        umax = s.tmax[t] > umax ? s.tmax[t] : umax;
+    ParSort *s = calloc(1, sizeof(*s));
+    if (!s)
+        return false;
+    s->a = data, s->n = n, s->es = es;
+    s->plan.flip = descending ? ~SIGN_BIT : SIGN_BIT;
+    unsigned want = threads == 0 ? 1 : threads;
+    start_workers(s, (unsigned)min_size(min_size(want, PAR_MAX_THREADS), n ? n : 1));
+    run_phase(s, phase_minmax);
+    uint64_t umin = s->tmin[0], umax = s->tmax[0];
+    for (unsigned t = 1; t < s->threads; t++) {
+        umin = s->tmin[t] < umin ? s->tmin[t] : umin;
+        umax = s->tmax[t] > umax ? s->tmax[t] : umax;
     }
-    if (n < 2 || umin == umax)
-        return true;
-    make_plan(&s.plan, s.plan.flip, umin, umax, n);
-    return is_counting(&s.plan, n, es) ? par_counting(&s) : par_radix(&s);
+    bool ok = true;
+    if (n >= 2 && umin != umax) {
+        make_plan(&s->plan, s->plan.flip, umin, umax);
+        ok = is_counting(&s->plan, n, es) ? par_counting(s) : par_radix(s);
+    }
+    stop_workers(s);
+    free(s);
+    return ok;
 }
 
 /* ---- entry points ---- */
+
+/* Reverses a[0..n) when it never rises, so that input sorted the other
+ * way costs one pass, and says so. Other input costs the scan of its first
+ * falling run. */
+static bool reverse_if_descending(int64_t *a, size_t n)
+{
+    size_t i = 1;
+    while (i < n && a[i - 1] >= a[i])
+        i++;
+    if (i < n)
+        return false;
+    for (size_t l = 0, r = n ? n - 1 : 0; l < r; l++, r--)
+        swap_i64(&a[l], &a[r]);
+    return true;
+}
+
+/* The same for pairs, when the keys strictly fall: with no equal keys,
+ * reversing keeps the sort stable. */
+static bool reverse_if_decreasing(FxSortPair *p, size_t n)
+{
+    size_t i = 1;
+    while (i < n && p[i - 1].key > p[i].key)
+        i++;
+    if (i < n)
+        return false;
+    for (size_t l = 0, r = n ? n - 1 : 0; l < r; l++, r--) {
+        FxSortPair t = p[l];
+        p[l] = p[r], p[r] = t;
+    }
+    return true;
+}
 
 bool fx_sortk_parallel(int64_t *a, size_t n, bool descending, unsigned threads, size_t min_n)
 {
@@ -1007,15 +1322,17 @@ bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned thre
 {
     FX_ASSERT((unsigned)k < FX_SORTK__COUNT);
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL)
-        return radix_i64(a, n, descending);
+        return radix_sort(a, n, sizeof(*a), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel(a, n, descending, threads, FX_SORTK_PARALLEL_MIN);
     if (descending)
         flip_i64(a, n);
-    if (k == FX_SORTK_PDQ)
-        pdq_sort(a, n);
-    else
-        batch_insertion(a, n); // INSERTION, and RADIX on few elements
+    if (!reverse_if_descending(a, n)) {
+        if (k == FX_SORTK_PDQ)
+            pdq_sort(a, n);
+        else
+            batch_insertion(a, n); // INSERTION, and RADIX on few elements
+    }
     if (descending)
         flip_i64(a, n);
     return true;
@@ -1025,22 +1342,23 @@ bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, uns
 {
     FX_ASSERT((unsigned)k < FX_SORTK__COUNT);
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL)
-        return radix_pairs(p, n, descending);
+        return radix_sort(p, n, sizeof(*p), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel_by_key(p, n, descending, threads, FX_SORTK_PARALLEL_MIN);
-    FxSortPair *buf = NULL;
-    if (n > INSERTION_MAX) {
-        buf = malloc(n * sizeof(*buf));
-        if (!buf)
-            return false;
+    bool ok = true;
+    if (descending)
+        flip_pairs(p, n);
+    if (!reverse_if_decreasing(p, n)) {
+        FxSortPair *buf = n > INSERTION_MAX ? malloc(n * sizeof(*buf)) : NULL;
+        if (n > INSERTION_MAX && !buf)
+            ok = false; // p[] flipped back below: as it was
+        else
+            merge_sort_pairs(p, n, buf); // insertion alone up to INSERTION_MAX
+        free(buf);
     }
     if (descending)
         flip_pairs(p, n);
-    merge_sort_pairs(p, n, buf); // insertion alone up to INSERTION_MAX
-    if (descending)
-        flip_pairs(p, n);
-    free(buf);
-    return true;
+    return ok;
 }
 
 /* ---- features ---- */

@@ -15,20 +15,26 @@
  *   FX_SORTK_PDQ        pattern-defeating quicksort, in place: O(n log n)
  *                       worst case, O(n) on sorted, reversed and
  *                       all-equal input. The general-purpose kernel.
- *   FX_SORTK_RADIX      LSD radix sort on the keys minus their minimum,
- *                       up to 11 bits a pass, passes where every key has
- *                       the same digit skipped; O(n) per pass and at most
- *                       6 passes, one when max - min < 2048. A counting
- *                       sort when the range is small beside n. Needs an
- *                       n-element scratch buffer. For large random input
- *                       and small key ranges.
- *   FX_SORTK_PARALLEL   RADIX on `threads` threads (per-thread histograms)
- *                       when n >= FX_SORTK_PARALLEL_MIN, RADIX on the
- *                       calling thread below that.
+ *   FX_SORTK_RADIX      radix sort on the keys minus their minimum, 8 bits
+ *                       a digit, digits that every key shares skipped:
+ *                       O(n) a digit, at most 8, one when max - min < 256.
+ *                       Up to 512 KiB of data it is LSD; a larger array is
+ *                       first split on its top digit in one streamed pass,
+ *                       then each bucket sorted in cache. A counting sort
+ *                       when the range is small beside n. Needs an
+ *                       n-element scratch buffer. For large input, above
+ *                       all when the key range is narrow.
+ *   FX_SORTK_PARALLEL   RADIX on `threads` threads when n >=
+ *                       FX_SORTK_PARALLEL_MIN: the threads split their
+ *                       shares of the array on the top digit, then sort
+ *                       runs of buckets each (one bucket holding most keys
+ *                       is sorted by one thread). Below that, RADIX on the
+ *                       calling thread.
  *
  * Descending order sorts ascending on ~x, which reverses the order of
  * int64 exactly; INSERTION and PDQ pay two linear passes for it, RADIX and
- * PARALLEL nothing.
+ * PARALLEL nothing. INSERTION and PDQ first reverse an input that is
+ * sorted the other way (for pairs, with strictly falling keys), in O(n).
  *
  * The kernels keep no state (reentrant) and sort in the caller's array.
  * Memory comes from malloc, never fx_xmalloc: a kernel that cannot get its

@@ -33,6 +33,7 @@
 #include "hw/hw.h"
 #include "hw/pool.h"
 #include "linrec.h"
+#include "matmul.h"
 #include "sieve.h"
 #include "sortk.h"
 #include "value_gmp.h"
@@ -751,6 +752,112 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
     return true;
 }
 
+/* ---- the evolved matrix product ---- */
+
+/* The definition's own order, on any values: acc = 0, then + A[i,k]*B[k,j]
+ * for k in order (exact integers of any size, floats as the graph adds). */
+static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue A, FxValue B,
+                        size_t m, size_t k, size_t n, FxValue *out)
+{
+    FxValue *cells = fx_xmalloc((m * n > 0 ? m * n : 1) * sizeof(FxValue));
+    FxValueError err;
+    bool ok = true;
+    size_t done = 0;
+    for (size_t i = 0; ok && i < m; i++) {
+        for (size_t j = 0; ok && j < n; j++) {
+            FxValue acc = fx_val_int(0), prod, sum;
+            for (size_t q = 0; ok && q < k; q++) {
+                ok = fx_val_mul(fx_val_matrix_at(A, i, q), fx_val_matrix_at(B, q, j), &prod,
+                                &err) &&
+                     fx_val_add(acc, prod, &sum, &err);
+                if (ok) {
+                    fx_value_release(prod);
+                    fx_value_release(acc);
+                    acc = sum;
+                } else {
+                    fx_value_release(acc);
+                    fail(rt, fn, I->node, err.message);
+                }
+            }
+            if (ok)
+                cells[done++] = acc;
+        }
+    }
+    if (ok)
+        *out = fx_val_matrix(m, n, cells);
+    for (size_t i = 0; i < done; i++)
+        fx_value_release(cells[i]);
+    free(cells);
+    return ok;
+}
+
+static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                        FxValue *out)
+{
+    FxValue A = R[I->a], B = R[I->b];
+    size_t m = fx_val_matrix_rows(A), k = fx_val_matrix_cols(A), n = fx_val_matrix_cols(B);
+    if (fx_val_matrix_rows(B) != k) {
+        fail(rt, fn, I->node, "the matrices' sizes do not agree for a product");
+        return false;
+    }
+    bool ints = k > 0, floats = k > 0;
+    for (size_t i = 0; i < m * k && (ints || floats); i++) {
+        FxValKind kind = fx_val_matrix_at(A, i / k, i % k).kind;
+        ints &= kind == FX_VAL_INT;
+        floats &= kind == FX_VAL_FLOAT;
+    }
+    for (size_t i = 0; i < k * n && (ints || floats); i++) {
+        FxValKind kind = fx_val_matrix_at(B, i / n, i % n).kind;
+        ints &= kind == FX_VAL_INT;
+        floats &= kind == FX_VAL_FLOAT;
+    }
+    double work = (double)m * (double)n * (double)k;
+    unsigned threads = work >= 1e6 ? fx_pool_default_size() : 1;
+    char why[160];
+    snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, %s, on %u thread%s", m, k, k, n,
+             ints ? "int64 (exact)" : floats ? "doubles, each sum in the definition's order"
+                                         : "values beyond int64 or mixed: the definition's loop",
+             threads, threads == 1 ? "" : "s");
+    note_data_choice(rt, (size_t)work, ints || floats ? "matmul blocked" : "matmul naive", why);
+    if (!ints && !floats)
+        return gemm_values(rt, fn, I, A, B, m, k, n, out);
+    size_t sa = m * k, sb = k * n, sc = m * n;
+    FxValue *cells = fx_xmalloc((sc ? sc : 1) * sizeof(FxValue));
+    bool ok;
+    if (ints) {
+        int64_t *a = fx_xmalloc((sa + sb + sc) * sizeof(int64_t)), *b = a + sa, *c = b + sb;
+        for (size_t i = 0; i < sa; i++)
+            a[i] = fx_val_matrix_at(A, i / k, i % k).u.i;
+        for (size_t i = 0; i < sb; i++)
+            b[i] = fx_val_matrix_at(B, i / n, i % n).u.i;
+        FxMatmulStatus st = fx_matmul_i64(FX_MATMUL_BLOCKED, a, b, c, m, k, n, threads,
+                                          kernel_keep_going, rt);
+        for (size_t i = 0; st == FX_MATMUL_OK && i < sc; i++)
+            cells[i] = fx_val_int(c[i]);
+        free(a);
+        if (st == FX_MATMUL_OVERFLOW) { /* beyond int64: the exact loop */
+            free(cells);
+            return gemm_values(rt, fn, I, A, B, m, k, n, out);
+        }
+        ok = st == FX_MATMUL_OK;
+    } else {
+        double *a = fx_xmalloc((sa + sb + sc) * sizeof(double)), *b = a + sa, *c = b + sb;
+        for (size_t i = 0; i < sa; i++)
+            a[i] = fx_val_matrix_at(A, i / k, i % k).u.f;
+        for (size_t i = 0; i < sb; i++)
+            b[i] = fx_val_matrix_at(B, i / n, i % n).u.f;
+        ok = fx_matmul_f64(FX_MATMUL_BLOCKED_EXACT, a, b, c, m, k, n, threads, kernel_keep_going,
+                           rt);
+        for (size_t i = 0; ok && i < sc; i++)
+            cells[i] = fx_val_float(c[i]);
+        free(a);
+    }
+    if (ok)
+        *out = fx_val_matrix(m, n, cells);
+    free(cells);
+    return ok;
+}
+
 static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                          bool postcondition)
 {
@@ -1236,6 +1343,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_ENDM] = &&L_OP_ENDM, \
     [OP_SORT] = &&L_OP_SORT, \
     [OP_PRIMES] = &&L_OP_PRIMES, \
+    [OP_GEMM] = &&L_OP_GEMM, \
     [OP_CHECKF] = &&L_OP_CHECKF, \
     [OP_FAIL] = &&L_OP_FAIL, \
     [OP_DATA] = &&L_OP_DATA, \
@@ -1641,6 +1749,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         CASE(OP_SORT):
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
+                goto error;
+            put(&R[I->d], tmp);
+            NEXT;
+        CASE(OP_GEMM):
+            if (!gemm_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;

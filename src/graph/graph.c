@@ -139,6 +139,53 @@ bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNod
     return true;
 }
 
+static bool is_builtin_of(const FxGraph *g, FxNodeId id, const char *name, FxNodeId *of)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (n->op != FX_NODE_BUILTIN || n->n_inputs != 1 || !n->text || strcmp(n->text, name))
+        return false;
+    *of = n->inputs[0];
+    return true;
+}
+
+static bool is_var(const FxGraph *g, FxNodeId id, int64_t slot)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    return n->op == FX_NODE_VAR && n->num == slot;
+}
+
+/* X[u, v] with X shaped like `m` and u, v the variables su, sv. */
+static bool is_index(const FxGraph *g, FxNodeId id, FxNodeId m, int64_t su, int64_t sv)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    return n->op == FX_NODE_INDEX && n->n_inputs == 3 &&
+           fx_graph_same_shape(g, n->inputs[0], g, m) && is_var(g, n->inputs[1], su) &&
+           is_var(g, n->inputs[2], sv);
+}
+
+bool fx_graph_matmul_shape(const FxGraph *g, FxNodeId map, FxNodeId *a, FxNodeId *b,
+                           FxNodeId *fold)
+{
+    const FxNode *m = fx_graph_node(g, map);
+    if (m->op != FX_NODE_MAP || m->n_inputs != 3 || m->num2 < 0 || !m->inputs[1].v ||
+        !is_builtin_of(g, m->inputs[0], "rows", a) || !is_builtin_of(g, m->inputs[1], "cols", b))
+        return false;
+    *fold = m->inputs[2];
+    const FxNode *f = fx_graph_node(g, *fold);
+    if (f->op != FX_NODE_FOLD || f->num != FX_FOLD_SUM || f->inputs[1].v)
+        return false;
+    const FxNode *r = fx_graph_node(g, f->inputs[0]), *body = fx_graph_node(g, f->inputs[2]);
+    FxNodeId of;
+    if (r->op != FX_NODE_RANGE || r->num != 0 ||
+        fx_graph_node(g, r->inputs[0])->op != FX_NODE_CONST ||
+        strcmp(fx_graph_node(g, r->inputs[0])->text, "0") ||
+        !is_builtin_of(g, r->inputs[1], "cols", &of) || !fx_graph_same_shape(g, of, g, *a))
+        return false;
+    return body->op == FX_NODE_MUL && body->n_inputs == 2 &&
+           is_index(g, body->inputs[0], *a, m->num, f->num2) &&
+           is_index(g, body->inputs[1], *b, f->num2, m->num2);
+}
+
 bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest)
 {
     if (filter.v == conj.v) {

@@ -63,7 +63,8 @@ typedef enum {
     FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body;
                       * text: NULL, or "primes" (over the primes of its range domain, listed
                       * or counted by a sieve kernel) */
-    FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body */
+    FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body;
+                      * text: NULL, or "gemm" (a matrix product by a kernel) */
     FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none);
                       * text: NULL (v1's bubble sort) or "kernels" (a kernel per call) */
     FX_NODE_CHECK,   /* num2: slot of the value; text: what is checked; value, lazy cond */
@@ -181,6 +182,14 @@ bool fx_graph_args_key_a_table(const FxGraph *g);
  * conj itself, *rest = {0} (nothing remains); when it is `x and conj` or
  * `conj and x`, *rest = x. False for any other shape. */
 bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest);
+
+/* Is the node at `map` the element-wise product of two matrices:
+ * map [i, j] over rows(X), cols(Y) of sum(X[i,k] * Y[k,j] for k in
+ * 0..cols(X)), X and Y the same subgraph at each use? Sets *a and *b to
+ * X and Y's nodes (in the map's row count and column count), *fold to
+ * the sum. */
+bool fx_graph_matmul_shape(const FxGraph *g, FxNodeId map, FxNodeId *a, FxNodeId *b,
+                           FxNodeId *fold);
 
 /* A frozen copy of g named `intent` and labelled `version`, its calls of
  * itself renamed too: how a candidate written as another intent becomes a

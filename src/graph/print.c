@@ -41,6 +41,8 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
         if (n->num2 >= 0)
             fx_buf_printf(out, ", slot %lld", (long long)n->num2);
         fx_buf_puts(out, "]");
+        if (n->text) /* "gemm": a matrix product by a kernel */
+            fx_buf_printf(out, " [%s]", n->text);
         return;
     case FX_NODE_SORT:
         fx_buf_printf(out, " %s", n->num ? "descending" : "ascending");

@@ -1545,6 +1545,60 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     return p;
 }
 
+FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId map,
+                               FxProofCache *cache, unsigned timeout_ms)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    FxNodeId a, b, fold;
+    FxObligation t = new_obligation("template", fx_xstrdup("result[i,j] = sum(A[i,k] * B[k,j] "
+                                    "for k in 0..cols(A)) over rows(A) x cols(B)"));
+    bool shaped = map.v && map.v <= cur->n_nodes && fx_graph_matmul_shape(cur, map, &a, &b, &fold);
+    t.verdict = shaped ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!shaped)
+        t.counterexample = fx_xstrdup("the node is not the element-wise definition of a "
+                                      "matrix product");
+    add_result(p, t);
+    FxObligation c = new_obligation("candidate", fx_xstrdup("the candidate is the version with "
+                                    "that map on the matrix kernel, and nothing else changed"));
+    bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v;
+    for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
+        const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
+        if (i + 1 != map.v) {
+            same = same_node(x, y);
+        } else {
+            FxNode z = *y;
+            z.text = x->text;
+            same = same_node(x, &z) && y->text && !strcmp(y->text, "gemm");
+        }
+    }
+    c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!same)
+        c.counterexample = fx_xstrdup("the candidate is not that rewrite");
+    add_result(p, c);
+    if (!shaped)
+        return p;
+    const char *elem = fx_graph_node(cur, fold)->type;
+    if (!strcmp(elem, "Float")) {
+        FxObligation o = new_obligation("order", fx_xstrdup(
+                "each element adds k = 0 .. K-1 in order from 0, each product rounded, as the "
+                "definition does: the kernel's contract (FX_MATMUL_BLOCKED_EXACT, "
+                "src/exec/matmul.h, tested bit-identical to the naive loop); no float is "
+                "reassociated, so no tolerance is needed"));
+        o.verdict = FX_PROOF_PROVED;
+        add_result(p, o);
+    } else {
+        FxProof *r = fx_prove_fold_reassociation(cur, fold, cache, timeout_ms);
+        fx_vec_foreach(FxObligation, o, &r->obligations)
+        {
+            add_result(p, *o);
+            memset(o, 0, sizeof(*o));
+        }
+        fx_proof_free(r);
+    }
+    return p;
+}
+
 FxProof *fx_prove_sort_instance(const FxGraph *cur, const FxGraph *cand, bool stable)
 {
     FxProof *p = fx_xcalloc(1, sizeof(*p));

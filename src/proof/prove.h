@@ -116,6 +116,17 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
                                 const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
                                 unsigned timeout_ms);
 
+/* The matrix-kernel rewrite of the map at `map` of cur: cand must be cur
+ * node for node except that map, on the kernel (text "gemm"). Obligations:
+ * the template (fx_graph_matmul_shape); the candidate; the order of the
+ * sums: for Int elements the sum's reassociation (any grouping, any order:
+ * fx_prove_fold_reassociation), for Float ones the kernel's contract to
+ * add k = 0 .. K-1 in order from 0, each product rounded, as the
+ * definition does (src/exec/matmul.h, FX_MATMUL_BLOCKED_EXACT, tested
+ * bit-identical). */
+FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId map,
+                               FxProofCache *cache, unsigned timeout_ms);
+
 /* A lemma instance: another sort. The candidate must sort the same list
  * the same way (the same list, key and direction); the elements must have
  * a total order (Float has NaN: refuted); a sort by key must be stable.
