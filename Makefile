@@ -9,7 +9,8 @@
 #   make proofs     check the Coq lemmas of proofs/
 #   make bench      the interpreter against Lua and Python; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
-#                   kernel against primesieve
+#                   against primesieve; the sort kernels against qsort and
+#                   std::sort; the matrix kernel against OpenBLAS
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
@@ -134,8 +135,28 @@ $(BUILD)/bench/primes: bench/primes.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -lprimesieve -o $@
 
-bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes
+$(BUILD)/bench/evolved_primes: bench/evolved_primes.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -lprimesieve -o $@
+
+CXX ?= g++
+$(BUILD)/bench/sort: bench/sort.c bench/sort_std.cpp $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -Isrc -c bench/sort_std.cpp -o $(BUILD)/bench/sort_std.o
+	$(CC) $(CFLAGS) bench/sort.c $(BUILD)/bench/sort_std.o $(BUILD)/libflux.a $(LDFLAGS) \
+	    $(LDLIBS) -lstdc++ -o $@
+
+$(BUILD)/bench/matmul: bench/matmul.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I/usr/include/x86_64-linux-gnu/openblas-pthread $< $(BUILD)/libflux.a \
+	    $(LDFLAGS) $(LDLIBS) -lopenblas -o $@
+
+bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
+       $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul
 	@bench/interp.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
 	@$(BUILD)/bench/primes
+	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_primes $$d . ; rc=$$?; rm -rf $$d; exit $$rc
+	@$(BUILD)/bench/sort quick
+	@$(BUILD)/bench/matmul

@@ -698,7 +698,7 @@ static int try_sieve(Round *R, bool *installed)
         stays(R, "sieve", "it was rolled back from this version before");
     } else {
         char *label = next_label(R);
-        FxGraph *cand = fx_rule_sieve_candidate(R->current, fold, conj, label);
+        FxGraph *cand = fx_rule_sieve_candidate(R->current, fold, conj, lower_named, &L, label);
         const char *expr = R->tr.v.data[0].expr;
         double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
         double gain = before > 0 && after > 0 ? before / after : 0;

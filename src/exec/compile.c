@@ -337,8 +337,12 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     if (kind == FX_FOLD_COLLECT)
         emit(C, OP_BEGIN, 0, 0, 0, 0, id);
     bool primes = n->text && !strcmp(n->text, "primes");
-    if (primes && kind == FX_FOLD_COUNT && !n->inputs[1].v) { /* fused: the kernel counts */
-        uint32_t r = compile_primes(C, fx_graph_node(C->g, n->inputs[0]), true, id);
+    const FxNode *body = fx_graph_node(C->g, n->inputs[2]);
+    bool itself = body->op == FX_NODE_VAR && body->num == n->num2;
+    if (primes && !n->inputs[1].v && (kind == FX_FOLD_COUNT || (kind == FX_FOLD_COLLECT && itself))) {
+        /* fused: the kernel counts, or its list is the result */
+        uint32_t r = compile_primes(C, fx_graph_node(C->g, n->inputs[0]), kind == FX_FOLD_COUNT,
+                                    id);
         emit(C, OP_MOVE, acc, r, 0, 0, id);
         return acc;
     }

@@ -88,15 +88,15 @@
 
 #include "base/base.h"
 
-#define INSERTION_MAX 32   /* straight insertion up to here */
-#define LIFT_DIVISOR  8    /* batch insertion gives up past n/8 lifted */
-#define PDQ_INSERTION 24   /* pdq: insertion sort below this */
-#define PDQ_NINTHER   128  /* pdq: ninther pivot above this */
-#define PARTIAL_LIMIT 8    /* pdq: moves a partial insertion sort may make */
-#define BLOCK         64   /* block partition: elements a block (offsets fit a byte) */
+#define INSERTION_MAX 32  /* straight insertion up to here */
+#define LIFT_DIVISOR  8   /* batch insertion gives up past n/8 lifted */
+#define PDQ_INSERTION 24  /* pdq: insertion sort below this */
+#define PDQ_NINTHER   128 /* pdq: ninther pivot above this */
+#define PARTIAL_LIMIT 8   /* pdq: moves a partial insertion sort may make */
+#define BLOCK         64  /* block partition: elements a block (offsets fit a byte) */
 
-#define RADIX_SMALL      64                  /* radix: insertion sort below this */
-#define RADIX_BITS       8                   /* radix: most bits a pass */
+#define RADIX_SMALL      64 /* radix: insertion sort below this */
+#define RADIX_BITS       8  /* radix: most bits a pass */
 #define RADIX_BUCKETS    (1u << RADIX_BITS)
 #define RADIX_MAX_PASSES (64 / RADIX_BITS)
 #define LSD_BYTES        ((size_t)1 << 19)   /* LSD when this fits, with its scratch, in L2 */
@@ -188,8 +188,7 @@ static bool partial_insertion(int64_t *a, size_t n)
         }
         a[j] = x;
         moves += i - j;
-        if (moves > PARTIAL_LIMIT)
-            return false;
+        if (moves > PARTIAL_LIMIT) return false;
     }
     return true;
 }
@@ -215,12 +214,9 @@ static void sift_down(int64_t *a, size_t n, size_t i)
     int64_t x = a[i];
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && a[c] < a[c + 1])
-            c++;
-        if (!(x < a[c]))
-            break;
+        if (c >= n) break;
+        if (c + 1 < n && a[c] < a[c + 1]) c++;
+        if (!(x < a[c])) break;
         a[i] = a[c];
         i = c;
     }
@@ -274,8 +270,7 @@ static void choose_pivot(int64_t *a, size_t n)
 static void swap_offsets(int64_t *first, int64_t *last, const unsigned char *offl,
                          const unsigned char *offr, size_t m)
 {
-    if (m == 0)
-        return;
+    if (m == 0) return;
     int64_t *l = first + offl[0], *r = last - offr[0];
     int64_t tmp = *l;
     *l = *r;
@@ -358,10 +353,8 @@ static size_t partition_right(int64_t *a, size_t n, bool *out_already)
         size_t m = min_size(nl, nr);
         swap_offsets(first, last, offl + sl, offr + sr, m);
         nl -= m, nr -= m, sl += m, sr += m;
-        if (nl == 0)
-            first += BLOCK;
-        if (nr == 0)
-            last -= BLOCK;
+        if (nl == 0) first += BLOCK;
+        if (nr == 0) last -= BLOCK;
     }
 
     // the last round: two blocks that cover [first, last) exactly
@@ -384,10 +377,8 @@ static size_t partition_right(int64_t *a, size_t n, bool *out_already)
     size_t m = min_size(nl, nr);
     swap_offsets(first, last, offl + sl, offr + sr, m);
     nl -= m, nr -= m, sl += m, sr += m;
-    if (nl == 0)
-        first += lsize;
-    if (nr == 0)
-        last -= rsize;
+    if (nl == 0) first += lsize;
+    if (nr == 0) last -= rsize;
 
     // misplaced elements left over on one side go to the side's inner end,
     // highest offset first, so each swaps with an element known to belong
@@ -437,8 +428,7 @@ static size_t partition_left(int64_t *a, size_t n)
  * with pseudo-random others, so the next pivot comes from elsewhere. */
 static void break_patterns(int64_t *a, size_t n)
 {
-    if (n < PDQ_INSERTION)
-        return;
+    if (n < PDQ_INSERTION) return;
     uint64_t r = (uint64_t)n * 0x9E3779B97F4A7C15u;
     size_t h = n / 2;
     size_t at[] = {0, 1, 2, h - 1, h, h + 1, n - 3, n - 2, n - 1};
@@ -529,8 +519,7 @@ static void batch_insertion(int64_t *a, size_t n)
             a[w++] = x;
             continue;
         }
-        if (m + 2 > cap)
-            break;
+        if (m + 2 > cap) break;
         lifted[m++] = a[--w];
         lifted[m++] = x;
     }
@@ -588,8 +577,7 @@ static size_t lower_bound(const FxSortPair *p, size_t n, int64_t key)
 static void merge_runs(FxSortPair *p, size_t nl, size_t nr, FxSortPair *buf)
 {
     FxSortPair *r = p + nl;
-    if (p[nl - 1].key <= r[0].key)
-        return;
+    if (p[nl - 1].key <= r[0].key) return;
     size_t from = upper_bound(p, nl, r[0].key);
     FxSortPair *rend = r + lower_bound(r, nr, p[nl - 1].key);
     size_t m = nl - from;
@@ -628,8 +616,8 @@ typedef struct RadixPlan {
  * one per thread. */
 typedef struct RadixWork {
     _Alignas(LINE) unsigned char stage[RADIX_BUCKETS * LINE]; /* scatter_staged's lines */
-    size_t count[RADIX_MAX_PASSES * RADIX_BUCKETS];            /* [pass][digit] */
-    size_t begin[RADIX_BUCKETS];                               /* scatter_staged's starts */
+    size_t count[RADIX_MAX_PASSES * RADIX_BUCKETS];           /* [pass][digit] */
+    size_t begin[RADIX_BUCKETS];                              /* scatter_staged's starts */
     size_t es;
     uint64_t flip;
 } RadixWork;
@@ -679,14 +667,30 @@ INLINE void count_loop(const unsigned char *a, size_t n, size_t es, const RadixP
 {
     _Static_assert(RADIX_MAX_PASSES == 8, "count_loop counts up to 8 passes");
     switch (plan->passes) {
-    case 1: count_passes(a, n, es, plan, count, 1); break;
-    case 2: count_passes(a, n, es, plan, count, 2); break;
-    case 3: count_passes(a, n, es, plan, count, 3); break;
-    case 4: count_passes(a, n, es, plan, count, 4); break;
-    case 5: count_passes(a, n, es, plan, count, 5); break;
-    case 6: count_passes(a, n, es, plan, count, 6); break;
-    case 7: count_passes(a, n, es, plan, count, 7); break;
-    default: count_passes(a, n, es, plan, count, 8); break;
+    case 1:
+        count_passes(a, n, es, plan, count, 1);
+        break;
+    case 2:
+        count_passes(a, n, es, plan, count, 2);
+        break;
+    case 3:
+        count_passes(a, n, es, plan, count, 3);
+        break;
+    case 4:
+        count_passes(a, n, es, plan, count, 4);
+        break;
+    case 5:
+        count_passes(a, n, es, plan, count, 5);
+        break;
+    case 6:
+        count_passes(a, n, es, plan, count, 6);
+        break;
+    case 7:
+        count_passes(a, n, es, plan, count, 7);
+        break;
+    default:
+        count_passes(a, n, es, plan, count, 8);
+        break;
     }
 }
 
@@ -811,8 +815,8 @@ static void count_digit_es(const unsigned char *a, size_t lo, size_t hi, size_t 
 
 /* Staged when dst is much larger than the caches (and aligned to es). */
 static void scatter_es(const unsigned char *src, unsigned char *dst, size_t lo, size_t hi,
-                       size_t es, const RadixPlan *plan, unsigned pass, size_t *next,
-                       size_t dst_n, RadixWork *w)
+                       size_t es, const RadixPlan *plan, unsigned pass, size_t *next, size_t dst_n,
+                       RadixWork *w)
 {
     bool staged = dst_n * es > LSD_BYTES && (uintptr_t)dst % es == 0;
     if (es == sizeof(int64_t) && staged)
@@ -845,8 +849,7 @@ static bool plan_of(const unsigned char *a, size_t n, const RadixWork *w, RadixP
 {
     uint64_t umin, umax;
     minmax_es(a, 0, n, w->es, w->flip, &umin, &umax);
-    if (n < 2 || umin == umax)
-        return false;
+    if (n < 2 || umin == umax) return false;
     make_plan(plan, w->flip, umin, umax);
     return true;
 }
@@ -860,8 +863,7 @@ static bool is_counting(const RadixPlan *plan, size_t n, size_t es)
 static bool pass_trivial(const size_t *count, const RadixPlan *plan, size_t n)
 {
     for (size_t d = 0; d < buckets(plan); d++) {
-        if (count[d] != 0)
-            return count[d] == n;
+        if (count[d] != 0) return count[d] == n;
     }
     return true;
 }
@@ -889,16 +891,14 @@ static void lsd(unsigned char *a, unsigned char *b, size_t n, const RadixPlan *p
     unsigned char *from = a, *to = b;
     for (unsigned p = 0; p < plan->passes; p++) {
         size_t *next = w->count + p * nb;
-        if (pass_trivial(next, plan, n))
-            continue;
+        if (pass_trivial(next, plan, n)) continue;
         exclusive_sums(next, nb, 0);
         scatter_es(from, to, 0, n, es, plan, p, next, n, w);
         unsigned char *done = from;
         from = to, to = done;
     }
     unsigned char *want = into_b ? b : a;
-    if (from != want)
-        memcpy(want, from, n * es);
+    if (from != want) memcpy(want, from, n * es);
 }
 
 static void radix_into(unsigned char *src, unsigned char *dst, size_t n, RadixWork *w);
@@ -931,8 +931,7 @@ static void radix_in_place(unsigned char *x, unsigned char *tmp, size_t n, const
     scatter_es(x, tmp, 0, n, es, plan, top, next, n, w);
     for (size_t d = 0; d < nb; d++) {
         size_t lo = bounds[d], c = bounds[d + 1] - lo;
-        if (c > 0)
-            radix_into(tmp + lo * es, x + lo * es, c, w);
+        if (c > 0) radix_into(tmp + lo * es, x + lo * es, c, w);
     }
 }
 
@@ -975,8 +974,7 @@ static void counting_fill(int64_t *a, size_t lo, size_t hi, const RadixPlan *pla
 static bool counting_sort(int64_t *a, size_t n, const RadixPlan *plan)
 {
     size_t *start = calloc((size_t)plan->range + 2, sizeof(*start));
-    if (!start)
-        return false;
+    if (!start) return false;
     for (size_t i = 0; i < n; i++)
         start[((uint64_t)a[i] ^ plan->flip) - plan->base + 1]++;
     for (size_t v = 1; v <= plan->range + 1; v++)
@@ -1006,8 +1004,7 @@ static bool radix_sort(void *data, size_t n, size_t es, bool descending)
 {
     unsigned char *a = data, *buf = NULL;
     RadixWork *w = new_work(es, descending);
-    if (!w)
-        return false;
+    if (!w) return false;
     RadixPlan plan;
     bool ok = true;
     if (!plan_of(a, n, w, &plan))
@@ -1041,10 +1038,10 @@ struct ParSort {
     RadixPlan plan;
     uint64_t tmin[PAR_MAX_THREADS], tmax[PAR_MAX_THREADS];
     RadixWork *work[PAR_MAX_THREADS];
-    size_t *count;                          /* [thread][digit]: where its elements go */
-    size_t bounds[RADIX_BUCKETS + 1];       /* where each bucket starts */
+    size_t *count;                            /* [thread][digit]: where its elements go */
+    size_t bounds[RADIX_BUCKETS + 1];         /* where each bucket starts */
     size_t first_bucket[PAR_MAX_THREADS + 1]; /* thread t sorts buckets [first, first of t+1) */
-    size_t *start;                          /* counting sort: [thread][value] */
+    size_t *start;                            /* counting sort: [thread][value] */
     /* the workers: they wait at `begin`, run `phase` (NULL: exit), meet at `end` */
     ParWorker workers[PAR_MAX_THREADS];
     ParPhase phase;
@@ -1073,8 +1070,7 @@ static void *par_worker(void *arg)
     for (;;) {
         pthread_barrier_wait(&s->begin);
         ParPhase fn = s->phase;
-        if (!fn)
-            return NULL;
+        if (!fn) return NULL;
         fn(s, pw->t);
         pthread_barrier_wait(&s->end);
     }
@@ -1090,8 +1086,7 @@ static void start_workers(ParSort *s, unsigned want)
     unsigned made = 1;
     for (; made < want; made++) {
         s->workers[made] = (ParWorker){.s = s, .t = made};
-        if (pthread_create(&s->workers[made].tid, NULL, par_worker, &s->workers[made]) != 0)
-            break;
+        if (pthread_create(&s->workers[made].tid, NULL, par_worker, &s->workers[made]) != 0) break;
     }
     s->threads = made;
     if (made > 1) {
@@ -1109,11 +1104,9 @@ static void start_workers(ParSort *s, unsigned want)
 static void run_phase(ParSort *s, ParPhase fn)
 {
     s->phase = fn;
-    if (s->threads > 1)
-        pthread_barrier_wait(&s->begin);
+    if (s->threads > 1) pthread_barrier_wait(&s->begin);
     fn(s, 0);
-    if (s->threads > 1)
-        pthread_barrier_wait(&s->end);
+    if (s->threads > 1) pthread_barrier_wait(&s->end);
 }
 
 static void stop_workers(ParSort *s)
@@ -1140,8 +1133,8 @@ static void phase_count_top(ParSort *s, unsigned t)
 {
     size_t *count = s->count + t * buckets(&s->plan);
     memset(count, 0, buckets(&s->plan) * sizeof(*count));
-    count_digit_es(s->a, chunk_lo(s, t), chunk_lo(s, t + 1), s->es, &s->plan,
-                   s->plan.passes - 1, count);
+    count_digit_es(s->a, chunk_lo(s, t), chunk_lo(s, t + 1), s->es, &s->plan, s->plan.passes - 1,
+                   count);
 }
 
 static void phase_scatter_top(ParSort *s, unsigned t)
@@ -1154,8 +1147,7 @@ static void phase_buckets(ParSort *s, unsigned t)
 {
     for (size_t d = s->first_bucket[t]; d < s->first_bucket[t + 1]; d++) {
         size_t lo = s->bounds[d], c = s->bounds[d + 1] - lo;
-        if (c > 0)
-            radix_into(s->buf + lo * s->es, s->a + lo * s->es, c, s->work[t]);
+        if (c > 0) radix_into(s->buf + lo * s->es, s->a + lo * s->es, c, s->work[t]);
     }
 }
 
@@ -1171,8 +1163,7 @@ static void phase_tally(ParSort *s, unsigned t)
 
 static void phase_fill(ParSort *s, unsigned t)
 {
-    counting_fill((int64_t *)(void *)s->a, chunk_lo(s, t), chunk_lo(s, t + 1), &s->plan,
-                  s->start);
+    counting_fill((int64_t *)(void *)s->a, chunk_lo(s, t), chunk_lo(s, t + 1), &s->plan, s->start);
 }
 
 /* Counting sort on the threads: each tallies its chunk, thread 0's array
@@ -1181,8 +1172,7 @@ static bool par_counting(ParSort *s)
 {
     size_t width = (size_t)s->plan.range + 2;
     s->start = malloc(s->threads * width * sizeof(*s->start));
-    if (!s->start)
-        return false;
+    if (!s->start) return false;
     run_phase(s, phase_tally);
     for (unsigned t = 1; t < s->threads; t++) {
         for (size_t v = 0; v < width; v++)
@@ -1248,8 +1238,7 @@ static bool par_radix(ParSort *s)
 static bool par_sort(void *data, size_t n, size_t es, bool descending, unsigned threads)
 {
     ParSort *s = calloc(1, sizeof(*s));
-    if (!s)
-        return false;
+    if (!s) return false;
     s->a = data, s->n = n, s->es = es;
     s->plan.flip = descending ? ~SIGN_BIT : SIGN_BIT;
     unsigned want = threads == 0 ? 1 : threads;
@@ -1280,8 +1269,7 @@ static bool reverse_if_descending(int64_t *a, size_t n)
     size_t i = 1;
     while (i < n && a[i - 1] >= a[i])
         i++;
-    if (i < n)
-        return false;
+    if (i < n) return false;
     for (size_t l = 0, r = n ? n - 1 : 0; l < r; l++, r--)
         swap_i64(&a[l], &a[r]);
     return true;
@@ -1294,8 +1282,7 @@ static bool reverse_if_decreasing(FxSortPair *p, size_t n)
     size_t i = 1;
     while (i < n && p[i - 1].key > p[i].key)
         i++;
-    if (i < n)
-        return false;
+    if (i < n) return false;
     for (size_t l = 0, r = n ? n - 1 : 0; l < r; l++, r--) {
         FxSortPair t = p[l];
         p[l] = p[r], p[r] = t;
@@ -1305,49 +1292,42 @@ static bool reverse_if_decreasing(FxSortPair *p, size_t n)
 
 bool fx_sortk_parallel(int64_t *a, size_t n, bool descending, unsigned threads, size_t min_n)
 {
-    if (n < min_n)
-        return fx_sortk(FX_SORTK_RADIX, a, n, descending, 1);
+    if (n < min_n) return fx_sortk(FX_SORTK_RADIX, a, n, descending, 1);
     return par_sort(a, n, sizeof(*a), descending, threads);
 }
 
 bool fx_sortk_parallel_by_key(FxSortPair *p, size_t n, bool descending, unsigned threads,
                               size_t min_n)
 {
-    if (n < min_n)
-        return fx_sortk_by_key(FX_SORTK_RADIX, p, n, descending, 1);
+    if (n < min_n) return fx_sortk_by_key(FX_SORTK_RADIX, p, n, descending, 1);
     return par_sort(p, n, sizeof(*p), descending, threads);
 }
 
 bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned threads)
 {
     FX_ASSERT((unsigned)k < FX_SORTK__COUNT);
-    if (k == FX_SORTK_RADIX && n >= RADIX_SMALL)
-        return radix_sort(a, n, sizeof(*a), descending);
+    if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(a, n, sizeof(*a), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel(a, n, descending, threads, FX_SORTK_PARALLEL_MIN);
-    if (descending)
-        flip_i64(a, n);
+    if (descending) flip_i64(a, n);
     if (!reverse_if_descending(a, n)) {
         if (k == FX_SORTK_PDQ)
             pdq_sort(a, n);
         else
             batch_insertion(a, n); // INSERTION, and RADIX on few elements
     }
-    if (descending)
-        flip_i64(a, n);
+    if (descending) flip_i64(a, n);
     return true;
 }
 
 bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, unsigned threads)
 {
     FX_ASSERT((unsigned)k < FX_SORTK__COUNT);
-    if (k == FX_SORTK_RADIX && n >= RADIX_SMALL)
-        return radix_sort(p, n, sizeof(*p), descending);
+    if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(p, n, sizeof(*p), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel_by_key(p, n, descending, threads, FX_SORTK_PARALLEL_MIN);
     bool ok = true;
-    if (descending)
-        flip_pairs(p, n);
+    if (descending) flip_pairs(p, n);
     if (!reverse_if_decreasing(p, n)) {
         FxSortPair *buf = n > INSERTION_MAX ? malloc(n * sizeof(*buf)) : NULL;
         if (n > INSERTION_MAX && !buf)
@@ -1356,8 +1336,7 @@ bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, uns
             merge_sort_pairs(p, n, buf); // insertion alone up to INSERTION_MAX
         free(buf);
     }
-    if (descending)
-        flip_pairs(p, n);
+    if (descending) flip_pairs(p, n);
     return ok;
 }
 
@@ -1385,8 +1364,7 @@ static size_t scan_features(const int64_t *a, size_t lo, size_t hi, int64_t *mn,
 void fx_sortk_features(const int64_t *a, size_t n, FxSortFeatures *out)
 {
     *out = (FxSortFeatures){.n = n};
-    if (n == 0)
-        return;
+    if (n == 0) return;
     out->min = out->max = a[0];
     if (n <= FX_SORTK_FEATURES_EXACT_MAX) {
         out->descents = scan_features(a, 0, n, &out->min, &out->max);
@@ -1396,8 +1374,7 @@ void fx_sortk_features(const int64_t *a, size_t n, FxSortFeatures *out)
     size_t descents = 0, pairs = SAMPLE_RUNS * (SAMPLE_LEN - 1);
     for (size_t r = 0; r < SAMPLE_RUNS; r++) {
         size_t lo = r * ((n - SAMPLE_LEN) / (SAMPLE_RUNS - 1));
-        if (r == SAMPLE_RUNS - 1)
-            lo = n - SAMPLE_LEN;
+        if (r == SAMPLE_RUNS - 1) lo = n - SAMPLE_LEN;
         descents += scan_features(a, lo, lo + SAMPLE_LEN, &out->min, &out->max);
     }
     out->sampled = true;

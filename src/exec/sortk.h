@@ -65,9 +65,9 @@ typedef enum {
 /* What the cost model sees of an input. */
 typedef struct FxSortFeatures {
     size_t n;
-    size_t descents;   /* pairs a[i] > a[i+1]: 0 when sorted, n-1 when strictly decreasing */
-    int64_t min, max;  /* the key range; both 0 when n = 0 */
-    bool sampled;      /* descents, min and max estimated from a sample */
+    size_t descents;  /* pairs a[i] > a[i+1]: 0 when sorted, n-1 when strictly decreasing */
+    int64_t min, max; /* the key range; both 0 when n = 0 */
+    bool sampled;     /* descents, min and max estimated from a sample */
 } FxSortFeatures;
 
 /* A key and its payload, for sorting by key: the interpreter computes the

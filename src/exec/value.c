@@ -237,6 +237,14 @@ static FxHeapObj *list_new(size_t n)
     return o;
 }
 
+FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
+{
+    FxHeapObj *o = list_new(n);
+    for (size_t i = 0; i < n; i++) /* each below 2^63: an INT, nothing to retain */
+        o->u.list.items[i] = fx_val_int((int64_t)v[i]);
+    return heap_value(o);
+}
+
 FxValue fx_val_list_take(FxValue *items, size_t n)
 {
     FxHeapObj *o = list_new(n);

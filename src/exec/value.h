@@ -69,6 +69,9 @@ FxValue fx_val_int_text(const char *decimal);
 FxValue fx_val_string(const char *s, size_t len);
 /* A list of n elements, each retained (the caller keeps its references). */
 FxValue fx_val_list(const FxValue *items, size_t n);
+/* A list of the integers v[0..n), each below 2^63 (a kernel's output),
+ * written in place. */
+FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
 /* A list that takes ownership of the n references in items (no retain). */
 FxValue fx_val_list_take(FxValue *items, size_t n);
 /* A rows x cols matrix from row-major cells (each retained). */

@@ -60,13 +60,11 @@ bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLoo
 }
 
 FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
-                                 const char *label)
+                                 FxGraphLookup lookup, void *ctx, const char *label)
 {
     FxGraph *c = fx_graph_copy_as(g, g->intent, label);
     FxNode *n = fx_graph_node(c, fold);
-    FxNodeId rest = {0};
-    fx_graph_conjunct_rest(g, g->nodes[fold.v - 1].inputs[1], conj, &rest);
-    n->inputs[1] = rest;
+    n->inputs[1] = fx_prove_sieve_rest(g, fold, conj, lookup, ctx, 2000);
     n->text = fx_graph_intern(c, "primes");
     n->origin.rewrite = fx_graph_intern(c, "sieve");
     return c;

@@ -19,8 +19,9 @@ bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLoo
                         void *ctx, FxNodeId *fold, FxNodeId *conj, const char **why);
 
 /* The candidate: g with that fold over the primes of its range (text
- * "primes") and its filter without the conjunct conj. Caller frees. */
+ * "primes") and its filter without the conjunct conj and without what the
+ * range implies (fx_prove_sieve_rest). Caller frees. */
 FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
-                                 const char *label);
+                                 FxGraphLookup lookup, void *ctx, const char *label);
 
 #endif

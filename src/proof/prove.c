@@ -1449,6 +1449,54 @@ static bool same_node(const FxNode *x, const FxNode *y)
     return true;
 }
 
+/* Does cond hold, without failing, for every element p of the fold's
+ * range, whatever the parameters? */
+static bool range_implies(const FxGraph *g, const FxNode *fold, FxNodeId cond,
+                          FxGraphLookup lookup, void *ctx, unsigned timeout_ms)
+{
+    const FxNode *dom = fx_graph_node(g, fold->inputs[0]);
+    FxSmt *smt = fx_smt_new(timeout_ms, 0);
+    Enc E = {smt, lookup, ctx, g->intent, g, 0, false, NULL};
+    TermVec facts = {0};
+    FxSmtTerm params[64];
+    bool holds = false;
+    if (g->n_params <= 64 && fresh_params(&E, g, params, &facts)) {
+        Frame F = {g, params, fx_xcalloc(g->n_slots + 1, sizeof(FxSmtTerm))};
+        FxSmtTerm p = fx_smt_var(smt, "p", FX_SMT_SORT_INT);
+        FxSmtTerm lo = enc(&E, &F, dom->inputs[0]), hi = enc(&E, &F, dom->inputs[1]);
+        F.slots[fold->num2] = p;
+        fx_vec_push(&facts, bin(&E, FX_SMT_GE, p, fx_smt_int64(smt, 0)));
+        fx_vec_push(&facts, bin(&E, FX_SMT_LE, lo, p));
+        fx_vec_push(&facts, bin(&E, dom->num ? FX_SMT_LE : FX_SMT_LT, p, hi));
+        FxSmtTerm ok = all(&E, defined(&E, &F, cond), enc(&E, &F, cond));
+        fx_vec_push(&facts, fx_smt_not(smt, ok));
+        holds = !E.why_not && fx_smt_check(smt, facts.len, facts.data) == FX_SMT_UNSAT;
+        free(F.slots);
+    }
+    fx_vec_free(&facts);
+    fx_smt_free(smt);
+    return holds;
+}
+
+FxNodeId fx_prove_sieve_rest(const FxGraph *g, FxNodeId fold, FxNodeId conj,
+                             FxGraphLookup lookup, void *ctx, unsigned timeout_ms)
+{
+    const FxNode *f = fx_graph_node(g, fold);
+    FxNodeId rest = {0}, none = {0};
+    if (!fx_graph_conjunct_rest(g, f->inputs[1], conj, &rest) || !rest.v)
+        return rest;
+    if (range_implies(g, f, rest, lookup, ctx, timeout_ms))
+        return none;
+    const FxNode *r = fx_graph_node(g, rest);
+    if (r->op == FX_NODE_AND && r->n_inputs == 2) { /* one side implied: the other remains */
+        if (range_implies(g, f, r->inputs[0], lookup, ctx, timeout_ms))
+            return r->inputs[1];
+        if (range_implies(g, f, r->inputs[1], lookup, ctx, timeout_ms))
+            return r->inputs[0];
+    }
+    return rest;
+}
+
 FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold,
                                 const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
                                 unsigned timeout_ms)
@@ -1467,6 +1515,8 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     const FxGraph *pred = call && lookup ? lookup(ctx, call->text) : NULL;
     FxNodeId call_id = {call ? (uint32_t)(call - cur->nodes) + 1 : 0}, rest = {0};
     bool shaped = call && fx_graph_conjunct_rest(cur, f->inputs[1], call_id, &rest);
+    if (shaped) /* what the range implies goes too, each implication proved */
+        rest = fx_prove_sieve_rest(cur, fold, call_id, lookup, ctx, timeout_ms);
     if (!shaped) {
         t.verdict = FX_PROOF_REFUTED;
         t.counterexample = fx_xstrdup("not a fold over a range filtered by a predicate of its "

@@ -112,6 +112,15 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
  * conjunct); the candidate is that rewrite; the other conditions never
  * fail (so skipping them on non-primes changes nothing); the crossing
  * rule; and the citation of the Sieve lemmas. */
+/* The conditions a sieve rewrite keeps: the filter of the fold at `fold`
+ * without the primality conjunct `conj`, and without the conjuncts that
+ * hold (and cannot fail) for every element of the fold's range, each such
+ * implication proved by Z3 (`2 <= p and p <= n` over 2..n+1 goes). {0}
+ * when nothing remains. Deterministic: the rule builds its candidate with
+ * it and the checker derives the expected candidate with it. */
+FxNodeId fx_prove_sieve_rest(const FxGraph *g, FxNodeId fold, FxNodeId conj,
+                             FxGraphLookup lookup, void *ctx, unsigned timeout_ms);
+
 FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold,
                                 const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
                                 unsigned timeout_ms);

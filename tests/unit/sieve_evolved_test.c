@@ -44,7 +44,7 @@ static void versions(const char *intent, FxRuntime **v1, FxRuntime **evolved)
     *evolved = NULL;
     if (!fx_rule_sieve_find(g, prime, lookup, NULL, &fold, &conj, &why))
         return;
-    FxGraph *cand = fx_rule_sieve_candidate(g, fold, conj, "v2");
+    FxGraph *cand = fx_rule_sieve_candidate(g, fold, conj, lookup, NULL, "v2");
     FxProof *p = fx_prove_sieve_rewrite(g, cand, fold, prime, lookup, NULL, 5000);
     EXPECT_EQ(p->verdict, FX_PROOF_PROVED);
     fx_proof_free(p);
