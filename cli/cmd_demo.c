@@ -192,7 +192,7 @@ static void evolve_fibonacci(const char *dir, FluxStore *store)
         if (i + 1 < sizeof(calls) / sizeof(calls[0])) {
             printf("\n  $ flux optimize fibonacci.flux\n    ");
             fflush(stdout);
-            flux_optimize(prog, store, "fibonacci", stdout, stderr);
+            flux_optimize(prog, store, NULL, stdout, stderr);
         }
     }
     printf("\n  $ flux history fibonacci.flux\n");

@@ -619,6 +619,32 @@ static int try_power(Round *R, bool *installed)
 
 static double best_time(FluxProgram *fp, const FxGraph *g, const char *expr);
 
+/* Times the newest EXPR with the running version and with cand. True when
+ * cand promises MIN_GAIN and saves MIN_SAVING_MS; then *evidence holds
+ * {"expr", "measured_ms", "candidate_ms", "predicted_gain" and `extra`}.
+ * Otherwise says why the rule stays. */
+static bool measured_gain(Round *R, const char *rule, const FxGraph *cand, const char *extra,
+                          FxBuf *evidence)
+{
+    const char *expr = R->tr.v.data[0].expr;
+    double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
+    double gain = before > 0 && after > 0 ? before / after : 0;
+    if (gain < MIN_GAIN || before - after < MIN_SAVING_MS) {
+        char *w = fx_xasprintf("`%.60s%s` measured %.3g ms with the rewrite against %.3g ms (a "
+                               "gain must be %gx and %g ms)", expr,
+                               strlen(expr) > 60 ? "..." : "", after, before, MIN_GAIN,
+                               MIN_SAVING_MS);
+        stays(R, rule, w);
+        free(w);
+        return false;
+    }
+    fx_buf_puts(evidence, "{\"expr\": ");
+    expr_json(expr, evidence);
+    fx_buf_printf(evidence, ", %s\"measured_ms\": %.4g, \"candidate_ms\": %.4g, "
+                  "\"predicted_gain\": %.3g}", extra ? extra : "", before, after, gain);
+    return true;
+}
+
 static int try_sort(Round *R, bool *installed)
 {
     const char *why;
@@ -632,31 +658,17 @@ static int try_sort(Round *R, bool *installed)
     }
     char *label = next_label(R);
     FxGraph *cand = fx_rule_sort_candidate(R->current, label);
-    const char *expr = R->tr.v.data[0].expr;
-    double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
-    double gain = before > 0 && after > 0 ? before / after : 0;
+    FxBuf evidence = {0};
     int status = FLUX_OK;
-    if (gain < MIN_GAIN || before - after < MIN_SAVING_MS) {
-        char *w = fx_xasprintf("`%.60s%s` measured %.3g ms with the kernels against %.3g ms "
-                               "(a gain must be %gx and %g ms)", expr,
-                               strlen(expr) > 60 ? "..." : "", after, before, MIN_GAIN,
-                               MIN_SAVING_MS);
-        stays(R, "sort kernels", w);
-        free(w);
-    } else {
-        FxBuf evidence = {0};
-        fx_buf_puts(&evidence, "{\"expr\": ");
-        expr_json(expr, &evidence);
-        fx_buf_printf(&evidence, ", \"measured_ms\": %.4g, \"kernels_ms\": %.4g, "
-                      "\"predicted_gain\": %.3g}", before, after, gain);
+    if (measured_gain(R, "sort kernels", cand, NULL, &evidence)) {
         FxProof *p = fx_prove_sort_instance(R->current, cand, true);
         status = install(R, cand, p, "sort kernels",
                          "every kernel sorts stably: pdq and insertion sort int64 values, "
                          "for which stability is moot, and keyed pairs by a stable merge or "
                          "radix sort", fx_buf_str(&evidence), NULL, installed);
         fx_proof_free(p);
-        fx_buf_free(&evidence);
     }
+    fx_buf_free(&evidence);
     fx_graph_free(cand);
     free(label);
     return status;
@@ -699,23 +711,9 @@ static int try_sieve(Round *R, bool *installed)
     } else {
         char *label = next_label(R);
         FxGraph *cand = fx_rule_sieve_candidate(R->current, fold, conj, lower_named, &L, label);
-        const char *expr = R->tr.v.data[0].expr;
-        double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
-        double gain = before > 0 && after > 0 ? before / after : 0;
-        if (gain < MIN_GAIN || before - after < MIN_SAVING_MS) {
-            char *w = fx_xasprintf("`%.60s%s` measured %.3g ms on the sieve against %.3g ms "
-                                   "(a gain must be %gx and %g ms)", expr,
-                                   strlen(expr) > 60 ? "..." : "", after, before, MIN_GAIN,
-                                   MIN_SAVING_MS);
-            stays(R, "sieve", w);
-            free(w);
-        } else {
-            FxBuf evidence = {0};
-            fx_buf_puts(&evidence, "{\"expr\": ");
-            expr_json(expr, &evidence);
-            fx_buf_printf(&evidence, ", \"fold\": %u, \"measured_ms\": %.4g, "
-                          "\"sieve_ms\": %.4g, \"predicted_gain\": %.3g}", fold.v, before,
-                          after, gain);
+        FxBuf evidence = {0};
+        char *extra = fx_xasprintf("\"fold\": %u, ", fold.v);
+        if (measured_gain(R, "sieve", cand, extra, &evidence)) {
             FxProof *p = fx_prove_sieve_rewrite(R->current, cand, fold, prime_shape,
                                                 lower_named, &L, 5000);
             status = install(R, cand, p, "sieve",
@@ -723,8 +721,9 @@ static int try_sieve(Round *R, bool *installed)
                              "the other conditions run on those", fx_buf_str(&evidence), NULL,
                              installed);
             fx_proof_free(p);
-            fx_buf_free(&evidence);
         }
+        free(extra);
+        fx_buf_free(&evidence);
         fx_graph_free(cand);
         free(label);
     }
@@ -749,31 +748,19 @@ static int try_gemm(Round *R, bool *installed)
     }
     char *label = next_label(R);
     FxGraph *cand = fx_rule_gemm_candidate(R->current, map, label);
-    const char *expr = R->tr.v.data[0].expr;
-    double before = best_time(R->fp, R->current, expr), after = best_time(R->fp, cand, expr);
-    double gain = before > 0 && after > 0 ? before / after : 0;
+    FxBuf evidence = {0};
+    char *extra = fx_xasprintf("\"map\": %u, ", map.v);
     int status = FLUX_OK;
-    if (gain < MIN_GAIN || before - after < MIN_SAVING_MS) {
-        char *w = fx_xasprintf("`%.60s%s` measured %.3g ms on the kernel against %.3g ms (a "
-                               "gain must be %gx and %g ms)", expr,
-                               strlen(expr) > 60 ? "..." : "", after, before, MIN_GAIN,
-                               MIN_SAVING_MS);
-        stays(R, "matrix kernel", w);
-        free(w);
-    } else {
-        FxBuf evidence = {0};
-        fx_buf_puts(&evidence, "{\"expr\": ");
-        expr_json(expr, &evidence);
-        fx_buf_printf(&evidence, ", \"map\": %u, \"measured_ms\": %.4g, \"kernel_ms\": %.4g, "
-                      "\"predicted_gain\": %.3g}", map.v, before, after, gain);
+    if (measured_gain(R, "matrix kernel", cand, extra, &evidence)) {
         FxProof *p = fx_prove_gemm_rewrite(R->current, cand, map, R->fp->proof_cache, 5000);
         status = install(R, cand, p, "matrix kernel",
                          "every element is computed from the parameters alone: the kernel may "
                          "compute the elements in any order and on any thread",
                          fx_buf_str(&evidence), NULL, installed);
         fx_proof_free(p);
-        fx_buf_free(&evidence);
     }
+    free(extra);
+    fx_buf_free(&evidence);
     fx_graph_free(cand);
     free(label);
     return status;

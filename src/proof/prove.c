@@ -576,47 +576,30 @@ static bool definite_difference(Enc *E, const FxGraph *g, const FxSmtTerm *param
     return found;
 }
 
-static void validity(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup,
-                     void *ctx, FxObligation *o)
+/* "n = 0: the current version fails, the candidate gives a value", from
+ * the model, when a is the current version's definedness. */
+static char *describe_failure(Enc *E, const FxGraph *g, const FxSmtTerm *params, FxSmtTerm a)
 {
-    Enc E = {smt, lookup, ctx, cur->intent, cur, 0, false, NULL};
-    TermVec facts = {0};
-    FxSmtTerm params[64];
-    if (cur->n_params > 64 || !fresh_params(&E, cur, params, &facts)) {
-        o->verdict = FX_PROOF_UNKNOWN;
-        o->reason = fx_xstrdup("the parameters are not numbers or booleans");
-        fx_vec_free(&facts);
-        return;
+    FxBuf w = {0};
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        char *v = fx_smt_model_value(E->smt, params[i]);
+        fx_buf_printf(&w, "%s%s = %s", i ? ", " : "", g->param_names[i], v ? v : "?");
+        free(v);
     }
-    FxSmtTerm a = encode_graph(&E, cur, params), b = encode_graph(&E, cand, params);
-    fx_vec_push(&facts, bin(&E, FX_SMT_NE, a, b));
-    if (E.why_not) {
-        o->verdict = FX_PROOF_UNKNOWN;
-        o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
-    } else {
-        FxSmtResult r = solve(&E, &facts, params, cur->n_params);
-        o->smtlib = fx_smt_last_query(smt);
-        if (r == FX_SMT_UNSAT) {
-            o->verdict = FX_PROOF_PROVED;
-        } else if (r == FX_SMT_SAT && (!E.uses_uf || definite_difference(&E, cur, params, a, b,
-                                                                         &facts))) {
-            o->verdict = FX_PROOF_REFUTED;
-            o->counterexample = describe_cex(&E, cur, params, a, b);
-        } else {
-            o->verdict = FX_PROOF_UNKNOWN;
-            o->reason = fx_xstrdup(r == FX_SMT_SAT
-                                           ? "the bodies differ unless the recursive calls "
-                                             "make up for it: not proved, not refuted"
-                                           : fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
-                                                                   : "the solver gave up");
-        }
-    }
-    fx_vec_free(&facts);
+    char *ok = fx_smt_model_value(E->smt, a);
+    bool cur_ok = ok && !strcmp(ok, "true");
+    free(ok);
+    fx_buf_printf(&w, ": the current version %s, the candidate %s",
+                  cur_ok ? "gives a value" : "fails", cur_ok ? "fails" : "gives a value");
+    return fx_buf_take(&w);
 }
 
-/* The candidate fails exactly where the current version fails. */
-static void definedness(FxSmt *smt, const FxGraph *cur, const FxGraph *cand,
-                        FxGraphLookup lookup, void *ctx, FxObligation *o)
+/* Validity (failures false): the two graphs give the same value for every
+ * argument; or definedness (failures true): they fail at the same
+ * arguments. Both with the recursion uninterpreted (the same function, and
+ * the same ok_ predicate, in both graphs). */
+static void differ(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup,
+                   void *ctx, bool failures, FxObligation *o)
 {
     Enc E = {smt, lookup, ctx, cur->intent, cur, 0, false, NULL};
     TermVec facts = {0};
@@ -627,7 +610,8 @@ static void definedness(FxSmt *smt, const FxGraph *cur, const FxGraph *cand,
         fx_vec_free(&facts);
         return;
     }
-    FxSmtTerm a = defined_graph(&E, cur, params), b = defined_graph(&E, cand, params);
+    FxSmtTerm a = failures ? defined_graph(&E, cur, params) : encode_graph(&E, cur, params);
+    FxSmtTerm b = failures ? defined_graph(&E, cand, params) : encode_graph(&E, cand, params);
     fx_vec_push(&facts, bin(&E, FX_SMT_NE, a, b));
     if (E.why_not) {
         o->verdict = FX_PROOF_UNKNOWN;
@@ -639,26 +623,17 @@ static void definedness(FxSmt *smt, const FxGraph *cur, const FxGraph *cand,
             o->verdict = FX_PROOF_PROVED;
         } else if (r == FX_SMT_SAT && (!E.uses_uf || definite_difference(&E, cur, params, a, b,
                                                                          &facts))) {
-            FxBuf w = {0};
-            for (uint32_t i = 0; i < cur->n_params; i++) {
-                char *v = fx_smt_model_value(smt, params[i]);
-                fx_buf_printf(&w, "%s%s = %s", i ? ", " : "", cur->param_names[i], v ? v : "?");
-                free(v);
-            }
-            char *ok = fx_smt_model_value(smt, a);
-            bool cur_ok = ok && !strcmp(ok, "true");
-            free(ok);
-            fx_buf_printf(&w, ": the current version %s, the candidate %s",
-                          cur_ok ? "gives a value" : "fails", cur_ok ? "fails" : "gives a value");
             o->verdict = FX_PROOF_REFUTED;
-            o->counterexample = fx_buf_take(&w);
+            o->counterexample = failures ? describe_failure(&E, cur, params, a)
+                                         : describe_cex(&E, cur, params, a, b);
         } else {
             o->verdict = FX_PROOF_UNKNOWN;
-            o->reason = fx_xstrdup(r == FX_SMT_SAT
-                                           ? "the two fail at different arguments unless the "
-                                             "recursive calls make up for it"
-                                           : fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
-                                                                   : "the solver gave up");
+            o->reason = fx_xstrdup(r != FX_SMT_SAT ? (fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
+                                                                           : "the solver gave up")
+                                   : failures ? "the two fail at different arguments unless the "
+                                                "recursive calls make up for it"
+                                              : "the bodies differ unless the recursive calls "
+                                                "make up for it: not proved, not refuted");
         }
     }
     fx_vec_free(&facts);
@@ -794,13 +769,13 @@ typedef void (*Discharge)(FxSmt *, const FxGraph *, const FxGraph *, FxGraphLook
 static void run_validity(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l, void *c,
                          FxObligation *o)
 {
-    validity(s, a, b, l, c, o);
+    differ(s, a, b, l, c, false, o);
 }
 
 static void run_definedness(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l,
                             void *c, FxObligation *o)
 {
-    definedness(s, a, b, l, c, o);
+    differ(s, a, b, l, c, true, o);
 }
 
 static void run_termination(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGraphLookup l,
