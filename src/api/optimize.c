@@ -40,6 +40,7 @@
 #include "opt/rule_fold.h"
 #include "opt/rule_gemm.h"
 #include "opt/rule_hot.h"
+#include "opt/rule_index.h"
 #include "opt/rule_memo.h"
 #include "opt/rule_recurrence.h"
 #include "opt/rule_sieve.h"
@@ -766,6 +767,40 @@ static int try_gemm(Round *R, bool *installed)
     return status;
 }
 
+/* ---- rule: query index ---- */
+
+static int try_index(Round *R, bool *installed)
+{
+    FxNodeId fold;
+    const char *why;
+    if (!fx_rule_index_find(R->current, &fold, &why)) {
+        stays(R, "query index", why);
+        return FLUX_OK;
+    }
+    if (rolled_back_before(R, "query index")) {
+        stays(R, "query index", "it was rolled back from this version before");
+        return FLUX_OK;
+    }
+    char *label = next_label(R);
+    FxGraph *cand = fx_rule_index_candidate(R->current, fold, label);
+    FxBuf evidence = {0};
+    char *extra = fx_xasprintf("\"fold\": %u, ", fold.v);
+    int status = FLUX_OK;
+    if (measured_gain(R, "query index", cand, extra, &evidence)) {
+        FxProof *p = fx_prove_index_rewrite(R->current, cand, fold);
+        status = install(R, cand, p, "query index",
+                         "a scan compares each row natively; from a collection's second query "
+                         "in a run a sorted index answers by binary search",
+                         fx_buf_str(&evidence), NULL, installed);
+        fx_proof_free(p);
+    }
+    free(extra);
+    fx_buf_free(&evidence);
+    fx_graph_free(cand);
+    free(label);
+    return status;
+}
+
 /* ---- rule: hot inputs ---- */
 
 /* A table cell from an input's JSON field: an integer or a boolean. */
@@ -1053,7 +1088,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     if (!done && status == FLUX_OK)
         status = refit_models(&R);
     int (*rules[])(Round *, bool *) = {try_simplify, try_memo, try_iteration, try_power,
-                                       try_sort, try_sieve, try_gemm, try_hot};
+                                       try_sort, try_sieve, try_gemm, try_index, try_hot};
     for (size_t i = 0; !done && status == FLUX_OK && i < FX_ARRAY_LEN(rules); i++)
         status = rules[i](&R, &done);
     if (!done && status == FLUX_OK)

@@ -346,6 +346,28 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
         emit(C, OP_MOVE, acc, r, 0, 0, id);
         return acc;
     }
+    FxNodeId cmp, value;
+    if (n->text && !strcmp(n->text, "index") && fx_graph_selection_shape(C->g, id, &cmp, &value)) {
+        /* the query kernel selects; the loop runs the body on what it kept */
+        const FxNode *c = fx_graph_node(C->g, cmp), *field = fx_graph_node(C->g, c->inputs[0]);
+        uint32_t list = compile(C, n->inputs[0]), v = compile(C, value), kept = new_reg(C);
+        emit(C, OP_SELECT, kept, list, v, (uint32_t)c->op | string_const(C, field->text) << 8,
+             id);
+        Loop L;
+        L.counter = new_reg(C);
+        uint32_t len = new_reg(C);
+        emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+        emit(C, OP_LEN, len, kept, 0, 0, id);
+        L.top = here(C);
+        L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
+        emit(C, OP_INDEX, slot, kept, L.counter, 0, id);
+        size_t mark = scope_enter(C);
+        emit(C, OP_PUSH, 0, compile(C, n->inputs[2]), 0, 0, id);
+        scope_leave(C, mark);
+        loop_end(C, L, id);
+        emit(C, OP_END, acc, 0, 0, 0, id);
+        return acc;
+    }
     Loop L = loop_begin(C, n->inputs[0], slot, id, primes);
     size_t mark = scope_enter(C);
     uint32_t skip = UINT32_MAX, early = UINT32_MAX;

@@ -48,6 +48,8 @@ typedef enum {
     OP_SORT,    /* d = a sorted (c bit 0: descending, bit 1: the kernels); b: keys or none */
     OP_PRIMES,  /* d = the primes p with a <= p < b, a list (c = 1: how many) */
     OP_GEMM,    /* d = the matrix product a * b, by a kernel */
+    OP_SELECT,  /* d = the elements x of list a with x.FIELD OP b, in a's order;
+                 * c: OP (an FxNodeOp) | consts index of FIELD << 8 */
     OP_CHECKF,  /* a postcondition failed */
     OP_FAIL,    /* no equation covers the call with regs a .. a+b */
     OP_DATA,    /* d = the data source consts[a] */

@@ -85,6 +85,7 @@ struct FxRuntime {
     FxVariantChoice top_choice; /* for the expression's own call of a kernel */
     bool has_top_choice, top_choice_told;
     bool top_from_table; /* the expression's own call was answered by a hot-input table */
+    FX_VEC(struct QueryIndex) indexes; /* by (list, field): built at a list's second query */
     /* the data kernels' choice for the run's largest input ("sort kernel radix: n = ..."),
      * or "" */
     char data_choice[240];
@@ -93,6 +94,20 @@ struct FxRuntime {
 };
 
 static void drop_top_call(FxRuntime *rt);
+
+/* A sorted index of one field of a list's records, for the query kernel:
+ * the field's values (all Int or all String) with their positions, sorted
+ * stably by value. */
+typedef struct QueryIndex {
+    FxValue list; /* retained */
+    const char *field;
+    uint32_t queries;
+    bool built, ints;
+    size_t n;
+    int64_t *ikeys;   /* ints: the keys, sorted */
+    FxValue *skeys;   /* strings: the keys, sorted (borrowed from the list's records) */
+    uint64_t *pos;    /* the position of each sorted key */
+} QueryIndex;
 
 FxBudgets fx_budgets_default(void)
 {
@@ -139,6 +154,14 @@ void fx_runtime_free(FxRuntime *rt)
     fx_vec_free(&rt->exprs);
     fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
     fx_vec_free(&rt->data);
+    fx_vec_foreach(QueryIndex, qi, &rt->indexes)
+    {
+        fx_value_release(qi->list);
+        free(qi->ikeys);
+        free(qi->skeys);
+        free(qi->pos);
+    }
+    fx_vec_free(&rt->indexes);
     free(rt->stack);
     free(rt->frames);
     fx_vec_free(&rt->builders);
@@ -854,6 +877,180 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     return ok;
 }
 
+/* ---- the evolved query: a scan, then a sorted index ---- */
+
+static bool select_holds(FxNodeOp op, int c)
+{
+    switch (op) {
+    case FX_NODE_GE: return c >= 0;
+    case FX_NODE_GT: return c > 0;
+    case FX_NODE_LE: return c <= 0;
+    case FX_NODE_LT: return c < 0;
+    default: return c == 0;
+    }
+}
+
+/* Builds the index: false when the field's values are not all Int or all
+ * String (the scan then serves every query). */
+static bool build_index(QueryIndex *qi)
+{
+    size_t n = fx_val_list_len(qi->list);
+    bool ints = true, strings = true;
+    for (size_t i = 0; i < n && (ints || strings); i++) {
+        FxValue k = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field); /* borrowed */
+        ints &= k.kind == FX_VAL_INT;
+        strings &= k.kind == FX_VAL_STRING;
+    }
+    if (!ints && !strings)
+        return false;
+    qi->n = n;
+    qi->ints = ints;
+    qi->pos = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
+    if (ints) {
+        FxSortPair *p = fx_xmalloc((n ? n : 1) * sizeof(FxSortPair));
+        for (size_t i = 0; i < n; i++) {
+            FxValue k = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field);
+            p[i] = (FxSortPair){k.u.i, i};
+        }
+        bool ok = fx_sortk_by_key(FX_SORTK_RADIX, p, n, false, 1);
+        qi->ikeys = fx_xmalloc((n ? n : 1) * sizeof(int64_t));
+        for (size_t i = 0; ok && i < n; i++) {
+            qi->ikeys[i] = p[i].key;
+            qi->pos[i] = p[i].index;
+        }
+        free(p);
+        return ok;
+    }
+    /* strings: a stable merge sort of (key, position) by key */
+    FxValue *keys = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    FxValue *tk = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    uint64_t *tp = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field); /* borrowed */
+        qi->pos[i] = i;
+    }
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            bool ok;
+            while (i < mid && j < hi) {
+                size_t from = fx_val_compare(keys[j], keys[i], &ok) < 0 ? j++ : i++;
+                tk[k] = keys[from];
+                tp[k++] = qi->pos[from];
+            }
+            for (; i < mid; i++, k++) {
+                tk[k] = keys[i];
+                tp[k] = qi->pos[i];
+            }
+            for (; j < hi; j++, k++) {
+                tk[k] = keys[j];
+                tp[k] = qi->pos[j];
+            }
+        }
+        memcpy(keys, tk, n * sizeof(FxValue));
+        memcpy(qi->pos, tp, n * sizeof(uint64_t));
+    }
+    free(tk);
+    free(tp);
+    qi->skeys = keys;
+    return true;
+}
+
+/* The first sorted position whose key is >= v (strict: > v). */
+static size_t index_bound(const QueryIndex *qi, FxValue v, bool strict)
+{
+    size_t lo = 0, hi = qi->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c;
+        if (qi->ints) {
+            int64_t k = qi->ikeys[mid], x = v.u.i;
+            c = k < x ? -1 : k > x;
+        } else {
+            bool ok;
+            c = fx_val_compare(qi->skeys[mid], v, &ok);
+        }
+        if (strict ? c <= 0 : c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                          FxValue *out)
+{
+    FxValue list = R[I->a], v = R[I->b];
+    FxNodeOp op = (FxNodeOp)(I->c & 0xFF);
+    size_t flen;
+    const char *field = fx_val_string_data(fn->consts[I->c >> 8], &flen);
+    size_t n = fx_val_list_len(list);
+    QueryIndex *qi = NULL;
+    fx_vec_foreach(QueryIndex, q, &rt->indexes) if (q->list.u.obj == list.u.obj &&
+                                                    !strcmp(q->field, field)) qi = q;
+    if (!qi) {
+        QueryIndex fresh = {list, field, 0, false, false, 0, NULL, NULL, NULL};
+        fx_value_retain(list);
+        fx_vec_push(&rt->indexes, fresh);
+        qi = &rt->indexes.data[rt->indexes.len - 1];
+    }
+    bool comparable = v.kind == FX_VAL_INT || v.kind == FX_VAL_STRING;
+    if (++qi->queries == 2 && !qi->built && comparable)
+        qi->built = build_index(qi);
+    char why[160];
+    bool use_index = qi->built && (qi->ints ? v.kind == FX_VAL_INT : v.kind == FX_VAL_STRING);
+    FX_VEC(FxValue) kept = {0};
+    if (use_index) {
+        size_t from = 0, to = qi->n;
+        if (op == FX_NODE_GE || op == FX_NODE_GT || op == FX_NODE_EQ)
+            from = index_bound(qi, v, op == FX_NODE_GT);
+        if (op == FX_NODE_LE || op == FX_NODE_LT || op == FX_NODE_EQ)
+            to = index_bound(qi, v, op != FX_NODE_LT);
+        size_t k = to > from ? to - from : 0;
+        uint64_t *pos = fx_xmalloc((k ? k : 1) * sizeof(uint64_t));
+        memcpy(pos, qi->pos + from, k * sizeof(uint64_t));
+        qsort(pos, k, sizeof(uint64_t), cmp_u64); /* back to the collection's order */
+        for (size_t i = 0; i < k; i++) {
+            FxValue x = fx_val_list_at(list, pos[i]);
+            fx_value_retain(x);
+            fx_vec_push(&kept, x);
+        }
+        free(pos);
+        snprintf(why, sizeof(why), "the sorted index on `%s`, a binary search: %zu of %zu rows",
+                 field, k, n);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            FxValue x = fx_val_list_at(list, i), k = fx_val_record_field(x, field);
+            bool ok;
+            int c = fx_val_compare(k, v, &ok); /* k is borrowed from the record */
+            if (!ok) {
+                fail(rt, fn, I->node, "these values have no order to compare");
+                fx_vec_foreach(FxValue, y, &kept) fx_value_release(*y);
+                fx_vec_free(&kept);
+                return false;
+            }
+            if (select_holds(op, c)) {
+                fx_value_retain(x);
+                fx_vec_push(&kept, x);
+            }
+        }
+        snprintf(why, sizeof(why), "a scan of %zu rows (the first query of `%s` in this run; "
+                 "its index is built at the second)", n, field);
+    }
+    note_data_choice(rt, n, use_index ? "query index" : "query scan", why);
+    *out = fx_val_list_take(kept.data, kept.len);
+    fx_vec_free(&kept);
+    return true;
+}
+
 static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                          bool postcondition)
 {
@@ -1340,6 +1537,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_SORT] = &&L_OP_SORT, \
     [OP_PRIMES] = &&L_OP_PRIMES, \
     [OP_GEMM] = &&L_OP_GEMM, \
+    [OP_SELECT] = &&L_OP_SELECT, \
     [OP_CHECKF] = &&L_OP_CHECKF, \
     [OP_FAIL] = &&L_OP_FAIL, \
     [OP_DATA] = &&L_OP_DATA, \
@@ -1745,6 +1943,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         CASE(OP_SORT):
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
+                goto error;
+            put(&R[I->d], tmp);
+            NEXT;
+        CASE(OP_SELECT):
+            if (!select_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;

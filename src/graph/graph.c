@@ -186,6 +186,37 @@ bool fx_graph_matmul_shape(const FxGraph *g, FxNodeId map, FxNodeId *a, FxNodeId
            is_index(g, body->inputs[1], *b, f->num2, m->num2);
 }
 
+bool fx_graph_reads_slot(const FxGraph *g, FxNodeId id, int64_t slot)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (n->op == FX_NODE_VAR)
+        return n->num == slot;
+    for (uint32_t k = 0; k < n->n_inputs; k++)
+        if (n->inputs[k].v && fx_graph_reads_slot(g, n->inputs[k], slot))
+            return true;
+    return false;
+}
+
+bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, FxNodeId *value)
+{
+    const FxNode *f = fx_graph_node(g, fold);
+    if (f->op != FX_NODE_FOLD || f->num != FX_FOLD_COLLECT || !f->inputs[1].v)
+        return false;
+    const FxNode *c = fx_graph_node(g, f->inputs[1]);
+    if ((c->op != FX_NODE_GE && c->op != FX_NODE_GT && c->op != FX_NODE_LE &&
+         c->op != FX_NODE_LT && c->op != FX_NODE_EQ) || c->n_inputs != 2)
+        return false;
+    const FxNode *field = fx_graph_node(g, c->inputs[0]);
+    if (field->op != FX_NODE_FIELD || !is_var(g, field->inputs[0], f->num2) ||
+        (strcmp(field->type, "Int") && strcmp(field->type, "Natural") &&
+         strcmp(field->type, "String")) ||
+        fx_graph_reads_slot(g, c->inputs[1], f->num2))
+        return false;
+    *cmp = f->inputs[1];
+    *value = c->inputs[1];
+    return true;
+}
+
 bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest)
 {
     if (filter.v == conj.v) {

@@ -61,8 +61,9 @@ typedef enum {
     FX_NODE_RECORD,  /* text: field names, comma separated */
     FX_NODE_RANGE,   /* lo, hi; num: 1 when inclusive */
     FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body;
-                      * text: NULL, or "primes" (over the primes of its range domain, listed
-                      * or counted by a sieve kernel) */
+                      * text: NULL, "primes" (over the primes of its range domain, listed
+                      * or counted by a sieve kernel) or "index" (over the elements its
+                      * selection filter keeps, found by a query kernel) */
     FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body;
                       * text: NULL, or "gemm" (a matrix product by a kernel) */
     FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none);
@@ -190,6 +191,14 @@ bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, Fx
  * the sum. */
 bool fx_graph_matmul_shape(const FxGraph *g, FxNodeId map, FxNodeId *a, FxNodeId *b,
                            FxNodeId *fold);
+
+/* Is the fold at `fold` a selection: its filter is `v.FIELD OP e` with v
+ * the fold's variable, OP one of < <= > >= =, e not reading v, and the
+ * field an Int, Natural or String? Sets *cmp to the comparison, *value to
+ * e. */
+bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, FxNodeId *value);
+/* Does the subgraph at id read the slot? */
+bool fx_graph_reads_slot(const FxGraph *g, FxNodeId id, int64_t slot);
 
 /* A frozen copy of g named `intent` and labelled `version`, its calls of
  * itself renamed too: how a candidate written as another intent becomes a

@@ -1624,6 +1624,48 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
     return p;
 }
 
+FxProof *fx_prove_index_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold)
+{
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    FxNodeId cmp, value;
+    FxObligation t = new_obligation("template", fx_xstrdup("the fold keeps the elements x of a "
+                                    "collection with x.FIELD OP v, v not depending on x"));
+    bool shaped = fold.v && fold.v <= cur->n_nodes &&
+                  fx_graph_selection_shape(cur, fold, &cmp, &value);
+    t.verdict = shaped ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!shaped)
+        t.counterexample = fx_xstrdup("the fold is not such a selection");
+    add_result(p, t);
+    FxObligation c = new_obligation("candidate", fx_xstrdup("the candidate is the version with "
+                                    "that fold on the query kernel, and nothing else changed"));
+    bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v;
+    for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
+        const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
+        if (i + 1 != fold.v) {
+            same = same_node(x, y);
+        } else {
+            FxNode z = *y;
+            z.text = x->text;
+            same = same_node(x, &z) && y->text && !strcmp(y->text, "index");
+        }
+    }
+    c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!same)
+        c.counterexample = fx_xstrdup("the candidate is not that rewrite");
+    add_result(p, c);
+    FxObligation o = new_obligation("order", fx_xstrdup(
+            "the field is an Int, a Natural or a String, totally ordered: a stable sorted index "
+            "and a binary search keep exactly the elements the comparison keeps, and the "
+            "kernel puts them back in the collection's order (a scan does the comparison "
+            "itself)"));
+    o.verdict = shaped ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!shaped)
+        o.counterexample = fx_xstrdup("no selection to order");
+    add_result(p, o);
+    return p;
+}
+
 FxProof *fx_prove_sort_instance(const FxGraph *cur, const FxGraph *cand, bool stable)
 {
     FxProof *p = fx_xcalloc(1, sizeof(*p));

@@ -136,6 +136,16 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
 FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId map,
                                FxProofCache *cache, unsigned timeout_ms);
 
+/* The query-kernel rewrite of the fold at `fold` of cur: cand must be cur
+ * node for node except that fold, on the kernel (text "index").
+ * Obligations: the template (fx_graph_selection_shape: the filter compares
+ * a field of the element with a value that does not depend on it); the
+ * candidate; the order (Int, Natural and String are totally ordered, so a
+ * sorted index and a binary search keep exactly the elements the
+ * comparison keeps, and the kernel returns them in the collection's
+ * order). */
+FxProof *fx_prove_index_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold);
+
 /* A lemma instance: another sort. The candidate must sort the same list
  * the same way (the same list, key and direction); the elements must have
  * a total order (Float has NaN: refuted); a sort by key must be stable.
