@@ -151,8 +151,13 @@ $(BUILD)/bench/matmul: bench/matmul.c $(BUILD)/libflux.a
 	$(CC) $(CFLAGS) -I/usr/include/x86_64-linux-gnu/openblas-pthread $< $(BUILD)/libflux.a \
 	    $(LDFLAGS) $(LDLIBS) -lopenblas -o $@
 
+$(BUILD)/bench/query: bench/query.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
+
 bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
-       $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul
+       $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul \
+       $(BUILD)/bench/query
 	@bench/interp.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
@@ -160,3 +165,4 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_primes $$d . ; rc=$$?; rm -rf $$d; exit $$rc
 	@$(BUILD)/bench/sort quick
 	@$(BUILD)/bench/matmul
+	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
