@@ -301,27 +301,45 @@ static FxSmtTerm defined_call(Enc *E, Frame *F, const FxNode *n)
 
 /* A fold unrolled as enc_fold does: each step's filter, and its body where
  * the filter holds. */
+/* One step of a fold, its variable bound to v: the filter, and the body
+ * where the filter holds, do not fail. */
+static FxSmtTerm defined_step(Enc *E, Frame *F, const FxNode *n, FxSmtTerm v)
+{
+    F->slots[n->num2] = v;
+    FxSmtTerm ok = fx_smt_bool(E->smt, true), keep = ok;
+    if (n->inputs[1].v) {
+        ok = defined(E, F, n->inputs[1]);
+        keep = enc(E, F, n->inputs[1]);
+    }
+    return all(E, ok, bin(E, FX_SMT_IMPLIES, keep, defined(E, F, n->inputs[2])));
+}
+
 static FxSmtTerm defined_fold(Enc *E, Frame *F, const FxNode *n)
 {
     const FxNode *dom = fx_graph_node(F->g, n->inputs[0]);
     long long lo, hi;
-    if (dom->op != FX_NODE_RANGE || !const_int(F->g, dom->inputs[0], &lo) ||
-        !const_int(F->g, dom->inputs[1], &hi))
-        return fail(E, "a fold over a list or a range with bounds known only at run time");
+    if (dom->op == FX_NODE_RANGE &&
+        (!const_int(F->g, dom->inputs[0], &lo) || !const_int(F->g, dom->inputs[1], &hi) ||
+         hi - lo + dom->num > MAX_UNROLL)) {
+        /* bounds known at run time: every step of the range, by a quantifier
+         * (stronger than an early-exiting `all` needs: never unsound) */
+        FxSmtTerm ok = all(E, defined(E, F, dom->inputs[0]), defined(E, F, dom->inputs[1]));
+        FxSmtTerm a = enc(E, F, dom->inputs[0]), b = enc(E, F, dom->inputs[1]);
+        FxSmtTerm v = fx_smt_var(E->smt, "step", FX_SMT_SORT_INT);
+        FxSmtTerm in = all(E, bin(E, FX_SMT_LE, a, v), bin(E, dom->num ? FX_SMT_LE : FX_SMT_LT, v, b));
+        FxSmtTerm step = defined_step(E, F, n, v), none = {0};
+        F->slots[n->num2] = none;
+        if (E->why_not)
+            return step;
+        return all(E, ok, fx_smt_forall(E->smt, v, bin(E, FX_SMT_IMPLIES, in, step)));
+    }
+    if (dom->op != FX_NODE_RANGE)
+        return fail(E, "a fold over a list");
     if (dom->num)
         hi++;
-    if (hi - lo > MAX_UNROLL)
-        return fail(E, "a fold of more than 64 steps");
     FxSmtTerm ok = defined(E, F, n->inputs[0]);
-    for (long long v = lo; v < hi; v++) {
-        F->slots[n->num2] = fx_smt_int64(E->smt, v);
-        FxSmtTerm keep = fx_smt_bool(E->smt, true);
-        if (n->inputs[1].v) {
-            ok = all(E, ok, defined(E, F, n->inputs[1]));
-            keep = enc(E, F, n->inputs[1]);
-        }
-        ok = all(E, ok, bin(E, FX_SMT_IMPLIES, keep, defined(E, F, n->inputs[2])));
-    }
+    for (long long v = lo; v < hi; v++)
+        ok = all(E, ok, defined_step(E, F, n, fx_smt_int64(E->smt, v)));
     FxSmtTerm none = {0};
     F->slots[n->num2] = none;
     return ok;

@@ -87,6 +87,7 @@ FX_TEST(lists_and_counts_equal_v1)
     EXPECT_EQ(fx_diag_errors(&diag), 0);
     same_up_to("primes_to", 400);
     same_up_to("count_primes", 400);
+    same_up_to("twins", 400); /* another condition kept: prime(p + 2) */
 }
 
 FX_TEST(sums_over_every_window)
