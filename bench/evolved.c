@@ -83,7 +83,7 @@ int main(int argc, char **argv)
             return 1;
         flux_result_free(&r);
         flux_store_flush(store, stderr);
-        flux_learn(prog, store, NULL);
+        flux_learn(prog, store, flux_last_execution(prog), NULL);
         runs = i;
         FILE *mem = open_memstream(&hist, &hist_len);
         flux_history(store, prog, "fibonacci", 0, mem, stderr);

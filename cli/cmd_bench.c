@@ -161,7 +161,7 @@ int fx_cmd_bench(int argc, char **argv)
         if (status == FLUX_OK) {
             version_of(r.json, log[done].version);
             log[done].ms = r.duration_ms;
-            status = flux_learn(prog, store, NULL);
+            status = flux_learn(prog, store, flux_last_execution(prog), NULL);
         }
         flux_result_free(&r);
         if (bar && status == FLUX_OK)

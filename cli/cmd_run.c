@@ -72,7 +72,7 @@ static void note_version(const char *json, double ms)
 /* A learning round, in a detached grandchild that opens the program and
  * the store afresh (a SQLite connection must not cross a fork): the answer
  * is out and this process exits at once; nobody waits for the round. */
-static void learn_in_background(const char *path, const char *store_dir)
+static void learn_in_background(const char *path, const char *store_dir, long long after)
 {
     fflush(NULL);
     pid_t child = fork();
@@ -94,7 +94,7 @@ static void learn_in_background(const char *path, const char *store_dir)
     FluxStore *store;
     if (fx_cli_open(path, store_dir, &prog, &store) == FLUX_OK) {
         flux_program_use_store(prog, store, 0);
-        flux_learn(prog, store, NULL);
+        flux_learn(prog, store, after, NULL);
         fx_cli_finish(prog, store, FLUX_OK);
     }
     _exit(0);
@@ -189,11 +189,12 @@ int fx_cmd_run(int argc, char **argv)
     const char *learn = getenv("FLUX_LEARN");
     if (status == FLUX_OK && !opts.no_learn && !(learn && !strcmp(learn, "off"))) {
         if (learn && !strcmp(learn, "wait")) {
-            flux_learn(prog, store, notes ? stderr : NULL);
+            flux_learn(prog, store, flux_last_execution(prog), notes ? stderr : NULL);
         } else {
+            long long after = flux_last_execution(prog);
             status = fx_cli_finish(prog, store, status);
             if (status == FLUX_OK)
-                learn_in_background(path, store_dir);
+                learn_in_background(path, store_dir, after);
             if (status == FLUX_OK && notes)
                 fprintf(stderr, "flux: learning from the records in the background, if they "
                                 "warrant it (`flux history` shows new versions)\n");

@@ -134,12 +134,16 @@ FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *inte
 /* Learning after runs: for each intent of the program whose recorded runs
  * warrant a round (docs/optimizer.md: the first runs of a version, then at
  * 2, 4, 8, ... runs, and whenever an input is more than twice the largest
- * before it), runs one round of flux_optimize. Rounds of one store never
- * overlap: a round already running elsewhere makes this one skip. Writes
- * the rounds' lines to out (NULL: silent). Callers run it after the answer
- * is out (`flux run` in a detached child, or in-process with
+ * before it), runs one round of flux_optimize. The records are read as they
+ * stood when execution `after` was recorded (its id: flux_last_execution;
+ * 0 for the newest), so that runs made at once each count once. Rounds of
+ * one store never overlap: a round waits for the one running. Writes the
+ * rounds' lines to out (NULL: silent). Callers run it after the answer is
+ * out (`flux run` in a detached child, or in-process with
  * FLUX_LEARN=wait). */
-FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, FILE *out);
+FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, long long after, FILE *out);
+/* The id of the last execution prog recorded, or 0. */
+FLUX_API long long flux_last_execution(const FluxProgram *prog);
 
 FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,
                          int json, FILE *out, FILE *diagnostics);

@@ -45,6 +45,7 @@ struct FluxProgram {
     char *last_expr;
     FxValue last_value;
     double last_ms;
+    long long last_id; /* the last execution recorded */
 };
 
 FxRuntime *fx_api_runtime(FluxProgram *fp);

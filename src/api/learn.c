@@ -1,15 +1,17 @@
 /*
  * learn.c: when a round is due, and making sure rounds do not overlap.
  *
- * A round is due for an intent when its newest recorded run ran the
- * version installed now and either
+ * A round is due for an intent when the run it follows (its execution id,
+ * or the newest) ran that intent's version installed now and, counting
+ * the records up to that run, either
  *   - that version has 1, 2, 4, 8, ... recorded runs (evidence grows, and
  *     rounds thin out exponentially while nothing changes), or
  *   - the newest input is more than twice as large as any before it (the
  *     cost model's choice may change with the size).
- * Rounds of one store take an exclusive lock on DIR/learn.lock without
- * waiting: when another process holds it, this one skips (its evidence
- * will be read by the next round anyway).
+ * Rounds of one store take an exclusive lock on DIR/learn.lock, waiting
+ * for the round in progress: runs made at once then each have their own
+ * count (the 1st, 2nd, 4th ... of a burst still learn), and a round that
+ * waited finds the version the one before it installed.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ static bool power_of_two(size_t n)
     return n && !(n & (n - 1));
 }
 
-static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in)
+static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long long after)
 {
     const FxGraph *g = fx_runtime_graph(fx_api_runtime(fp), in->name);
     char hash[17];
@@ -34,15 +36,21 @@ static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in)
         return false;
     FxTraces tr = {{0}};
     FxAnalysis a = {0};
-    if (fx_api_traces(fs, in->name, lineage, 1000, &tr) == FX_OK)
-        fx_analyze(tr.v.data, tr.v.len, g->version, &a);
+    if (fx_api_traces(fs, in->name, lineage, 1000, &tr) == FX_OK) {
+        size_t from = 0; /* the records as they stood at that run: it is the newest */
+        while (after > 0 && from < tr.v.len && tr.v.data[from].id > after)
+            from++;
+        bool ran = after <= 0 || (from < tr.v.len && tr.v.data[from].id == after);
+        if (ran)
+            fx_analyze(tr.v.data + from, tr.v.len - from, g->version, &a);
+    }
     fx_api_traces_free(&tr);
     return a.newest_is_current &&
            (power_of_two(a.runs_current) ||
             (a.runs > 1 && a.newest_size > 2 * a.largest_before_newest));
 }
 
-int flux_learn(FluxProgram *fp, FluxStore *fs, FILE *out)
+int flux_learn(FluxProgram *fp, FluxStore *fs, long long after, FILE *out)
 {
     if (fx_store_flush(fs->store) != FX_OK) /* the runs just made are evidence too */
         return FLUX_ERR_STORE;
@@ -51,10 +59,12 @@ int flux_learn(FluxProgram *fp, FluxStore *fs, FILE *out)
     free(path);
     if (fd < 0)
         return FLUX_ERR_STORE;
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) { /* a round is running elsewhere */
+    if (flock(fd, LOCK_EX) != 0) {
         close(fd);
-        return FLUX_OK;
+        return FLUX_ERR_STORE;
     }
+    /* a round that waited reads the versions the rounds before it installed */
+    flux_program_use_store(fp, fs, fp->keep_values);
     FILE *sink = out ? out : fopen("/dev/null", "w");
     int status = FLUX_OK;
     if (!sink) {
@@ -64,7 +74,8 @@ int flux_learn(FluxProgram *fp, FluxStore *fs, FILE *out)
     fp->store = fs;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
-        if (round_due(fp, fs, *in) && flux_optimize(fp, fs, (*in)->name, sink, NULL) != FLUX_OK)
+        if (round_due(fp, fs, *in, after) &&
+            flux_optimize(fp, fs, (*in)->name, sink, NULL) != FLUX_OK)
             status = FLUX_ERR_STORE;
     }
     if (!out)

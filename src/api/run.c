@@ -476,6 +476,8 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
                                ? 0
                                : fx_api_record(fp, expr, v, out->duration_ms, diagnostics);
         out->execution_id = id > 0 ? id : 0;
+        if (id > 0)
+            fp->last_id = id;
         FxBuf text = {0};
         fx_val_print(v, &text);
         out->text = fx_buf_take(&text);
@@ -508,5 +510,12 @@ int flux_record_last(FluxProgram *fp, FILE *diagnostics)
     if (!fp->last_expr || !fp->store)
         return FLUX_OK;
     long long id = fx_api_record(fp, fp->last_expr, fp->last_value, fp->last_ms, diagnostics);
+    if (id > 0)
+        fp->last_id = id;
     return id < 0 ? FLUX_ERR_STORE : FLUX_OK;
+}
+
+long long flux_last_execution(const FluxProgram *fp)
+{
+    return fp->last_id;
 }

@@ -67,6 +67,9 @@ static void keep(void *ctx, const char *text)
             t.size = 1e300; /* an argument beyond any double: as large as sizes go */
         }
         t.ms = json_number_value(ms);
+        char *eid = fx_api_json_text(text, "execution_id"); /* "exec_12" */
+        t.id = eid && !strncmp(eid, "exec_", 5) ? strtoll(eid + 5, NULL, 10) : 0;
+        free(eid);
         char h[17];
         fx_store_hash(raw ? raw : "", raw ? strlen(raw) : 0, h);
         t.input_hash = strtoull(h, NULL, 16);

@@ -11,6 +11,7 @@
 
 /* One recorded run, as the analyzer sees it. */
 typedef struct FxTrace {
+    int64_t id;          /* the execution's id */
     char version[16];    /* "v2" */
     double size;         /* of the input: the sum of |x| for integers, lengths for lists
                           * and strings, cells for matrices */

@@ -123,4 +123,21 @@ done
 "$FLUX" history fib.flux | grep -q 'fibonacci v2 .*' || fail "no round ran in the background"
 "$FLUX" run fib.flux 'fibonacci(30)' --no-learn --json | grep -q '"graph_version": "v2"' ||
     fail "the next run does not use v2"
+
+# A burst of runs at once: each learner counts the records as they stood at
+# its own run, and waits for the round in progress, so the burst learns
+# (v2), and not once per run: a run that started after v2 was installed may
+# add v3, nothing more.
+export FLUX_STORE="$tmp/burst"
+for n in 21 22 23 24 25 26 27 28; do "$FLUX" run fib.flux "fibonacci($n)" >/dev/null & done
+wait
+for _ in $(seq 1 100); do
+    "$FLUX" history fib.flux | grep -q 'fibonacci v2' && break
+    sleep 0.1
+done
+sleep 1 # the other learners finish: none may install a version from the old one
+"$FLUX" history fib.flux | grep -q 'fibonacci v2 .*' || fail "a burst of runs learned nothing"
+versions=$("$FLUX" history fib.flux | grep -c '^fibonacci v')
+[ "$versions" -le 3 ] || fail "the burst learned once per run: $("$FLUX" history fib.flux)"
+"$root/tools/check-proofs.sh" fib.flux >/dev/null || fail "a burst's version has no proof"
 exit 0
