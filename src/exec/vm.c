@@ -558,7 +558,8 @@ static void note_data_choice(FxRuntime *rt, size_t n, const char *what, const ch
 }
 
 /* The kernel for an input with these features (docs/executor.md):
- * insertion for small or nearly sorted input, radix for a key range
+ * insertion for small input, batch insertion (the same kernel above 32
+ * elements) for nearly sorted input, radix for a key range
  * narrower than the input or for large input, on every core from
  * FX_SORTK_PARALLEL_MIN elements, pdq otherwise. */
 static FxSortKind choose_sort(const FxSortFeatures *f, unsigned threads, char *why, size_t len)
@@ -569,7 +570,9 @@ static FxSortKind choose_sort(const FxSortFeatures *f, unsigned threads, char *w
         return FX_SORTK_INSERTION;
     }
     if (f->descents <= f->n / 64) {
-        snprintf(why, len, "insertion: nearly sorted, %zu descents in %zu elements "
+        /* above 32 elements the insertion kernel is batch insertion: it lifts
+         * out what breaks the order, sorts that, and merges it back */
+        snprintf(why, len, "batch insertion: nearly sorted, %zu descents in %zu elements "
                  "(<= 1/64)", f->descents, f->n);
         return FX_SORTK_INSERTION;
     }

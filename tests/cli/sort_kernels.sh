@@ -35,7 +35,7 @@ check() { # NAME KERNEL REASON
         fail "$1: explain: $("$FLUX" explain "$sort" "$(cat "$1.expr")" | grep 'sort kernel')"
 }
 check small insertion 'n = 5 <= 32'
-check nearly insertion 'nearly sorted, 12 descents in 3000 elements'
+check nearly 'batch insertion' 'nearly sorted, 12 descents in 3000 elements'
 check random pdq 'n = 1000, '
 check narrow radix 'n = 5000, key range 99 narrower than n'
 "$FLUX" run "$sort" "$(cat narrow.expr)" --json | python3 -c '
