@@ -733,31 +733,38 @@ static int try_sieve(Round *R, bool *installed)
     return status;
 }
 
-/* ---- rule: matrix kernel ---- */
+/* ---- rules that mark one node: matrix kernel, query index ---- */
 
-static int try_gemm(Round *R, bool *installed)
+/* A rule that puts one node of the graph on a kernel: how it finds the
+ * node, builds the candidate and has it proved. */
+typedef struct MarkRule {
+    const char *name, *effect, *node; /* node: "map", "fold" (for the evidence) */
+    bool (*find)(const FxGraph *g, FxNodeId *at, const char **why);
+    FxGraph *(*candidate)(const FxGraph *g, FxNodeId at, const char *label);
+    FxProof *(*prove)(Round *R, const FxGraph *cand, FxNodeId at);
+} MarkRule;
+
+static int try_marked(Round *R, bool *installed, const MarkRule *rule)
 {
-    FxNodeId map;
+    FxNodeId at;
     const char *why;
-    if (!fx_rule_gemm_find(R->current, &map, &why)) {
-        stays(R, "matrix kernel", why);
+    if (!rule->find(R->current, &at, &why)) {
+        stays(R, rule->name, why);
         return FLUX_OK;
     }
-    if (rolled_back_before(R, "matrix kernel")) {
-        stays(R, "matrix kernel", "it was rolled back from this version before");
+    if (rolled_back_before(R, rule->name)) {
+        stays(R, rule->name, "it was rolled back from this version before");
         return FLUX_OK;
     }
     char *label = next_label(R);
-    FxGraph *cand = fx_rule_gemm_candidate(R->current, map, label);
+    FxGraph *cand = rule->candidate(R->current, at, label);
     FxBuf evidence = {0};
-    char *extra = fx_xasprintf("\"map\": %u, ", map.v);
+    char *extra = fx_xasprintf("\"%s\": %u, ", rule->node, at.v);
     int status = FLUX_OK;
-    if (measured_gain(R, "matrix kernel", cand, extra, &evidence)) {
-        FxProof *p = fx_prove_gemm_rewrite(R->current, cand, map, R->fp->proof_cache, 5000);
-        status = install(R, cand, p, "matrix kernel",
-                         "every element is computed from the parameters alone: the kernel may "
-                         "compute the elements in any order and on any thread",
-                         fx_buf_str(&evidence), NULL, installed);
+    if (measured_gain(R, rule->name, cand, extra, &evidence)) {
+        FxProof *p = rule->prove(R, cand, at);
+        status = install(R, cand, p, rule->name, rule->effect, fx_buf_str(&evidence), NULL,
+                         installed);
         fx_proof_free(p);
     }
     free(extra);
@@ -767,38 +774,34 @@ static int try_gemm(Round *R, bool *installed)
     return status;
 }
 
-/* ---- rule: query index ---- */
+static FxProof *prove_gemm(Round *R, const FxGraph *cand, FxNodeId at)
+{
+    return fx_prove_gemm_rewrite(R->current, cand, at, R->fp->proof_cache, 5000);
+}
+
+static FxProof *prove_index(Round *R, const FxGraph *cand, FxNodeId at)
+{
+    return fx_prove_index_rewrite(R->current, cand, at);
+}
+
+static int try_gemm(Round *R, bool *installed)
+{
+    static const MarkRule gemm = {
+        "matrix kernel",
+        "every element is computed from the parameters alone: the kernel may compute the "
+        "elements in any order and on any thread",
+        "map", fx_rule_gemm_find, fx_rule_gemm_candidate, prove_gemm};
+    return try_marked(R, installed, &gemm);
+}
 
 static int try_index(Round *R, bool *installed)
 {
-    FxNodeId fold;
-    const char *why;
-    if (!fx_rule_index_find(R->current, &fold, &why)) {
-        stays(R, "query index", why);
-        return FLUX_OK;
-    }
-    if (rolled_back_before(R, "query index")) {
-        stays(R, "query index", "it was rolled back from this version before");
-        return FLUX_OK;
-    }
-    char *label = next_label(R);
-    FxGraph *cand = fx_rule_index_candidate(R->current, fold, label);
-    FxBuf evidence = {0};
-    char *extra = fx_xasprintf("\"fold\": %u, ", fold.v);
-    int status = FLUX_OK;
-    if (measured_gain(R, "query index", cand, extra, &evidence)) {
-        FxProof *p = fx_prove_index_rewrite(R->current, cand, fold);
-        status = install(R, cand, p, "query index",
-                         "a scan compares each row natively; from a collection's second query "
-                         "in a run a sorted index answers by binary search",
-                         fx_buf_str(&evidence), NULL, installed);
-        fx_proof_free(p);
-    }
-    free(extra);
-    fx_buf_free(&evidence);
-    fx_graph_free(cand);
-    free(label);
-    return status;
+    static const MarkRule index = {
+        "query index",
+        "a scan compares each row natively; from a collection's second query in a run a "
+        "sorted index answers by binary search",
+        "fold", fx_rule_index_find, fx_rule_index_candidate, prove_index};
+    return try_marked(R, installed, &index);
 }
 
 /* ---- rule: hot inputs ---- */

@@ -1588,6 +1588,29 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     return p;
 }
 
+/* "the candidate is cur with node `at` marked `mark`, and nothing else
+ * changed": every other node the same, that one the same but its text. */
+static FxObligation marked_candidate(const FxGraph *cur, const FxGraph *cand, FxNodeId at,
+                                     const char *mark, bool shaped, const char *what)
+{
+    FxObligation c = new_obligation("candidate", fx_xstrdup(what));
+    bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v;
+    for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
+        const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
+        if (i + 1 != at.v) {
+            same = same_node(x, y);
+        } else {
+            FxNode z = *y;
+            z.text = x->text;
+            same = same_node(x, &z) && y->text && !strcmp(y->text, mark);
+        }
+    }
+    c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!same)
+        c.counterexample = fx_xstrdup("the candidate is not that rewrite");
+    return c;
+}
+
 FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId map,
                                FxProofCache *cache, unsigned timeout_ms)
 {
@@ -1602,23 +1625,9 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
         t.counterexample = fx_xstrdup("the node is not the element-wise definition of a "
                                       "matrix product");
     add_result(p, t);
-    FxObligation c = new_obligation("candidate", fx_xstrdup("the candidate is the version with "
-                                    "that map on the matrix kernel, and nothing else changed"));
-    bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v;
-    for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
-        const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
-        if (i + 1 != map.v) {
-            same = same_node(x, y);
-        } else {
-            FxNode z = *y;
-            z.text = x->text;
-            same = same_node(x, &z) && y->text && !strcmp(y->text, "gemm");
-        }
-    }
-    c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
-    if (!same)
-        c.counterexample = fx_xstrdup("the candidate is not that rewrite");
-    add_result(p, c);
+    add_result(p, marked_candidate(cur, cand, map, "gemm", shaped, "the candidate is the version "
+                                   "with that map on the matrix kernel, and nothing else "
+                                   "changed"));
     if (!shaped)
         return p;
     const char *elem = fx_graph_node(cur, fold)->type;
@@ -1655,23 +1664,9 @@ FxProof *fx_prove_index_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     if (!shaped)
         t.counterexample = fx_xstrdup("the fold is not such a selection");
     add_result(p, t);
-    FxObligation c = new_obligation("candidate", fx_xstrdup("the candidate is the version with "
-                                    "that fold on the query kernel, and nothing else changed"));
-    bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v;
-    for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
-        const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
-        if (i + 1 != fold.v) {
-            same = same_node(x, y);
-        } else {
-            FxNode z = *y;
-            z.text = x->text;
-            same = same_node(x, &z) && y->text && !strcmp(y->text, "index");
-        }
-    }
-    c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
-    if (!same)
-        c.counterexample = fx_xstrdup("the candidate is not that rewrite");
-    add_result(p, c);
+    add_result(p, marked_candidate(cur, cand, fold, "index", shaped, "the candidate is the "
+                                   "version with that fold on the query kernel, and nothing "
+                                   "else changed"));
     FxObligation o = new_obligation("order", fx_xstrdup(
             "the field is an Int, a Natural or a String, totally ordered: a stable sorted index "
             "and a binary search keep exactly the elements the comparison keeps, and the "
