@@ -10,7 +10,8 @@
 #   make bench      the interpreter against Lua and Python; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
 #                   against primesieve; the sort kernels against qsort and
-#                   std::sort; the matrix kernel against OpenBLAS
+#                   std::sort, and the evolved sort end to end; the matrix
+#                   kernel against OpenBLAS
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
@@ -139,6 +140,12 @@ $(BUILD)/bench/evolved_primes: bench/evolved_primes.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -lprimesieve -o $@
 
+$(BUILD)/bench/evolved_sort: bench/evolved_sort.c bench/sort_std.cpp $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -Isrc -c bench/sort_std.cpp -o $(BUILD)/bench/evolved_sort_std.o
+	$(CC) $(CFLAGS) bench/evolved_sort.c $(BUILD)/bench/evolved_sort_std.o $(BUILD)/libflux.a \
+	    $(LDFLAGS) $(LDLIBS) -lstdc++ -o $@
+
 CXX ?= g++
 $(BUILD)/bench/sort: bench/sort.c bench/sort_std.cpp $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
@@ -157,7 +164,7 @@ $(BUILD)/bench/query: bench/query.c $(BUILD)/libflux.a
 
 bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul \
-       $(BUILD)/bench/query
+       $(BUILD)/bench/query $(BUILD)/bench/evolved_sort
 	@bench/interp.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
@@ -166,3 +173,4 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
 	@$(BUILD)/bench/sort quick
 	@$(BUILD)/bench/matmul
 	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
+	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc

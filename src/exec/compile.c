@@ -675,6 +675,17 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
             fx_value_release(row[i]);
         free(row);
     }
+    f->n_kept = g->n_materialised;
+    f->kept = g->n_materialised ? fx_xcalloc(g->n_materialised, sizeof(FxKept)) : NULL;
+    for (uint32_t r = 0; r < g->n_materialised; r++) {
+        f->kept[r].args = fx_xcalloc(g->n_params + 1, sizeof(FxValue));
+        for (uint32_t i = 0; i < g->n_params; i++) {
+            const char *cell = g->materialised[r * g->n_params + i];
+            f->kept[r].args[i] = !strcmp(cell, "true")    ? fx_val_bool(true)
+                                 : !strcmp(cell, "false") ? fx_val_bool(false)
+                                                          : fx_val_int_text(cell);
+        }
+    }
     if (g->kernel && !strcmp(g->kernel, "recurrence")) {
         f->rec = fx_xcalloc(1, sizeof(*f->rec));
         if (!fx_linrec_init(f->rec, g->rec.order, g->rec.coeffs, g->rec.initial)) {
@@ -728,6 +739,14 @@ void fx_func_free(FxFunc *f)
         fx_memo_free(&f->table, f->g->n_params);
     if (f->hot.len) /* likewise: only an intent's graph has a table */
         fx_memo_free(&f->hot, f->g->n_params);
+    for (uint32_t r = 0; r < f->n_kept; r++) {
+        for (uint32_t i = 0; i < f->g->n_params; i++)
+            fx_value_release(f->kept[r].args[i]);
+        free(f->kept[r].args);
+        if (f->kept[r].has)
+            fx_value_release(f->kept[r].value);
+    }
+    free(f->kept);
     free(f->sample);
     if (f->rec) {
         fx_linrec_clear(f->rec);

@@ -34,6 +34,7 @@
 #include "data.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -611,4 +612,81 @@ out:
     free(ld.where);
     free(file);
     return st;
+}
+
+/* ---- stamps: has the file changed since it was read? ---- */
+
+/* A hash of the file's bytes, 8 at a time; 0 when it cannot be read. */
+static uint64_t file_hash(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    uint64_t h = 0x9E3779B97F4A7C15ULL, block[512];
+    size_t got;
+    while ((got = fread(block, 1, sizeof(block), f)) > 0) {
+        memset((char *)block + got, 0, sizeof(block) - got);
+        for (size_t i = 0; i < (got + 7) / 8; i++) {
+            h ^= block[i] + got;
+            h *= 0xBF58476D1CE4E5B9ULL;
+            h ^= h >> 31;
+        }
+    }
+    fclose(f);
+    return h;
+}
+
+/* Within this many seconds of a change, file times cannot tell a second
+ * change from the first: coarse clocks tick in milliseconds, and some file
+ * systems keep whole seconds. */
+#define RACY_SECONDS 2
+
+static FxFileStamp file_stamp(const char *path)
+{
+    struct stat st;
+    FxFileStamp s = {0};
+    if (stat(path, &st) != 0)
+        return s;
+    s.exists = true;
+    s.dev = (unsigned long long)st.st_dev;
+    s.ino = (unsigned long long)st.st_ino;
+    s.size = (long long)st.st_size;
+    s.mtime = st.st_mtim;
+    s.ctime = st.st_ctim;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    s.racy = now.tv_sec - st.st_mtim.tv_sec <= RACY_SECONDS ||
+             now.tv_sec - st.st_ctim.tv_sec <= RACY_SECONDS;
+    if (s.racy)
+        s.hash = file_hash(path);
+    return s;
+}
+
+FxDataStamp fx_data_stamp(const FxDataDecl *dd)
+{
+    const char *colon = strrchr(dd->path, ':');
+    char *file = dd->resolved_path
+                     ? fx_xstrdup(dd->resolved_path)
+                     : fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    FxDataStamp s = {.file = file_stamp(file)};
+    if (colon) { /* SQLite: a commit may sit in the log, not yet in the file */
+        char *wal = fx_xasprintf("%s-wal", file);
+        s.wal = file_stamp(wal);
+        free(wal);
+    }
+    free(file);
+    return s;
+}
+
+static bool file_stamp_equal(const FxFileStamp *a, const FxFileStamp *b)
+{
+    return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec &&
+           a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec &&
+           (!(a->racy || b->racy) || (a->racy && b->racy && a->hash == b->hash));
+}
+
+bool fx_data_stamp_equal(const FxDataStamp *a, const FxDataStamp *b)
+{
+    return file_stamp_equal(&a->file, &b->file) && file_stamp_equal(&a->wal, &b->wal);
 }

@@ -6,6 +6,9 @@
 #ifndef FX_DATA_H
 #define FX_DATA_H
 
+#include <stdbool.h>
+#include <time.h>
+
 #include "exec/value.h"
 #include "lang/ast.h"
 
@@ -13,5 +16,28 @@
  * file) into a new list of records. On failure returns FX_ERR_RUNTIME with
  * a message in why naming the file, the line and the column or field. */
 FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, char *why, size_t why_len) FX_MUST_CHECK;
+
+/* What a source's file looked like when read: its identity, size and
+ * modification and change times, and for an SQLite source the same of its
+ * write-ahead log. A write sets the change time to the clock, which no one
+ * can set back, so an equal stamp means an unchanged file, except within
+ * the clock's tick of the stamp (file times are kept to a coarse clock):
+ * a file changed that recently is "racy" and also stamped by a hash of its
+ * bytes, which must match too. */
+typedef struct FxFileStamp {
+    bool exists, racy;
+    unsigned long long dev, ino;
+    long long size;
+    struct timespec mtime, ctime;
+    uint64_t hash; /* racy: of the bytes */
+} FxFileStamp;
+
+typedef struct FxDataStamp {
+    FxFileStamp file, wal;
+} FxDataStamp;
+
+/* The stamp of dd's file now. */
+FxDataStamp fx_data_stamp(const FxDataDecl *dd);
+bool fx_data_stamp_equal(const FxDataStamp *a, const FxDataStamp *b);
 
 #endif

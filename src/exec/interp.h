@@ -112,6 +112,9 @@ void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c);
  * "DECISION: REASON" ("sort kernel radix: n = 100000, key range 999
  * narrower than n", "sieve segmented: hi = 100000000: ..."), or NULL. */
 const char *fx_runtime_data_choice(const FxRuntime *rt);
+/* Does the intent's running version read a data source, itself or by
+ * the intents it calls? (Its results then depend on files that change.) */
+bool fx_runtime_reads_data(FxRuntime *rt, const char *intent);
 /* Was the last run's own call answered by its version's hot-input table? */
 bool fx_runtime_top_from_table(const FxRuntime *rt);
 /* The choice made for the last run's own call of a kernel, with its

@@ -99,6 +99,15 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args);
 /* Adds the result v for arguments a[0..n) (both retained). */
 void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v);
 
+/* A materialised result: kept for one recurring argument tuple while the
+ * data sources are unchanged (epoch: the runtime's data epoch when kept). */
+typedef struct FxKept {
+    FxValue *args;
+    FxValue value;
+    bool has;
+    uint64_t epoch;
+} FxKept;
+
 struct FxFunc {
     const FxGraph *g;
     struct FxLinRecSpec *rec; /* kernel "recurrence": the certificate, ready to run; else NULL */
@@ -106,6 +115,8 @@ struct FxFunc {
                           * or the run switched it on (runaway protection) */
     FxMemoTable table;
     FxMemoTable hot;     /* the graph's hot-input table, looked up first; never grows */
+    FxKept *kept;        /* the graph's materialised arguments, and their results */
+    uint32_t n_kept;
     bool memo_able;      /* a recursion whose arguments key a table */
     uint64_t watched;    /* calls since the last look for repeated work */
     uint64_t watch_more; /* calls beyond RUNAWAY_AFTER to wait: grows after each vain look */

@@ -54,8 +54,11 @@ typedef struct NamedFunc {
     FxFunc *fn;
 } NamedFunc;
 
+/* A data source read in this runtime, and its file's stamp when read. */
 typedef struct DataEntry {
     const char *name;
+    const FxDataDecl *dd;
+    FxDataStamp stamp;
     FxValue value;
 } DataEntry;
 
@@ -64,6 +67,10 @@ struct FxRuntime {
     FX_VEC(NamedFunc) funcs;
     FX_VEC(FxFunc *) exprs; /* compiled expression graphs, freed with the runtime */
     FX_VEC(DataEntry) data;
+    /* sources are read once and kept across evaluations; each evaluation
+     * checks their stamps once (checked == evals), and a changed file is
+     * dropped with everything computed from it (data_epoch moves on) */
+    uint64_t evals, checked, data_epoch;
     FxValue *stack;
     size_t stack_cap;
     Frame *frames;
@@ -403,8 +410,60 @@ static bool step_ok(FxRuntime *rt)
 
 /* ---- data sources ---- */
 
+static void note_data_choice(FxRuntime *rt, size_t n, const char *what, const char *why);
+
+static void drop_memo_tables(FxRuntime *rt)
+{
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs)
+    {
+        if (nf->fn->memo) {
+            fx_memo_free(&nf->fn->table, nf->fn->g->n_params);
+            nf->fn->table = (FxMemoTable){0};
+        }
+    }
+}
+
+/* Drops the sources whose file changed since it was read, with the query
+ * indexes on them, the memo tables (a memoized function may read one) and,
+ * by moving the epoch on, the materialised results. Once an evaluation. */
+static void check_sources(FxRuntime *rt)
+{
+    if (rt->checked == rt->evals)
+        return;
+    rt->checked = rt->evals;
+    size_t kept = 0;
+    for (size_t i = 0; i < rt->data.len; i++) {
+        DataEntry *de = &rt->data.data[i];
+        FxDataStamp now = fx_data_stamp(de->dd);
+        if (fx_data_stamp_equal(&now, &de->stamp)) {
+            rt->data.data[kept++] = *de;
+            continue;
+        }
+        size_t left = 0;
+        fx_vec_foreach(QueryIndex, qi, &rt->indexes)
+        {
+            if (qi->list.u.obj != de->value.u.obj) {
+                rt->indexes.data[left++] = *qi;
+                continue;
+            }
+            fx_value_release(qi->list);
+            free(qi->ikeys);
+            free(qi->skeys);
+            free(qi->pos);
+        }
+        rt->indexes.len = left;
+        fx_value_release(de->value);
+        rt->data_epoch++;
+    }
+    if (kept < rt->data.len) {
+        rt->data.len = kept;
+        drop_memo_tables(rt);
+    }
+}
+
 static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
 {
+    check_sources(rt);
     fx_vec_foreach(DataEntry, de, &rt->data)
     {
         if (strcmp(de->name, name) == 0) {
@@ -419,14 +478,98 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
         fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
     }
     FX_CHECK(dd, "no data source `%s`", name);
+    /* stamped before reading: a write during the read leaves a stamp the
+     * next check finds changed */
+    DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
     if (fx_data_load(dd, &v, rt->error, sizeof(rt->error)) != FX_OK)
         return false;
-    DataEntry de = {dd->name, v};
+    de.value = v;
     fx_vec_push(&rt->data, de);
     fx_value_retain(v);
     *out = v;
     return true;
+}
+
+static bool func_reads_data(FxFunc *fn, FxFunc **seen, size_t *n_seen, size_t cap)
+{
+    for (size_t i = 0; i < *n_seen; i++)
+        if (seen[i] == fn)
+            return false;
+    if (*n_seen == cap)
+        return true; /* too deep to tell: assume it does */
+    seen[(*n_seen)++] = fn;
+    for (uint32_t i = 0; i < fn->n_code; i++)
+        if (fn->code[i].op == OP_DATA)
+            return true;
+    for (uint32_t i = 0; i < fn->n_callees; i++)
+        if (func_reads_data(fn->callees[i], seen, n_seen, cap))
+            return true;
+    return false;
+}
+
+bool fx_runtime_reads_data(FxRuntime *rt, const char *intent)
+{
+    FxFunc *seen[256];
+    size_t n = 0;
+    return func_reads_data(fx_runtime_func(rt, intent), seen, &n, 256);
+}
+
+/* ---- materialised results ---- */
+
+static FxKept *kept_row(FxFunc *fn, const FxValue *args, uint32_t n)
+{
+    for (uint32_t r = 0; r < fn->n_kept; r++) {
+        bool same = true;
+        for (uint32_t i = 0; same && i < n; i++)
+            same = fx_val_equal(fn->kept[r].args[i], args[i]);
+        if (same)
+            return &fn->kept[r];
+    }
+    return NULL;
+}
+
+/* The result kept for these arguments, when the sources are unchanged
+ * since it was computed (borrowed), or NULL. */
+static const FxValue *kept_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, uint32_t n)
+{
+    FxKept *k = kept_row(fn, args, n);
+    if (!k || !k->has)
+        return NULL;
+    check_sources(rt);
+    if (k->epoch != rt->data_epoch)
+        return NULL;
+    FxBuf why = {0};
+    fx_buf_printf(&why, "%s(", fn->g->intent);
+    for (uint32_t i = 0; i < n; i++) {
+        fx_buf_puts(&why, i ? ", " : "");
+        fx_val_print(args[i], &why);
+    }
+    fx_buf_puts(&why, ") was computed before, and its sources are unchanged since (");
+    fx_vec_foreach(DataEntry, de, &rt->data)
+    {
+        const char *slash = strrchr(de->dd->path, '/');
+        fx_buf_printf(&why, "%s%s", de == rt->data.data ? "" : ", ",
+                      slash ? slash + 1 : de->dd->path);
+    }
+    fx_buf_puts(&why, ": the same size and times)");
+    note_data_choice(rt, k->value.kind == FX_VAL_LIST ? fx_val_list_len(k->value) : 0,
+                     "materialised result", fx_buf_str(&why));
+    fx_buf_free(&why);
+    return &k->value;
+}
+
+static void keep_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, FxValue v)
+{
+    FxKept *k = kept_row(fn, args, fn->g->n_params);
+    if (!k)
+        return;
+    if (k->has)
+        fx_value_release(k->value);
+    fx_value_retain(v);
+    k->value = v;
+    k->has = true;
+    k->epoch = rt->data_epoch;
 }
 
 /* ---- the operations that are not one line ---- */
@@ -1556,6 +1699,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
+    rt->evals++;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     ensure_stack(rt, entry->n_regs);
     for (uint32_t i = 0; i < n_args; i++) {
@@ -1753,6 +1897,23 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     NEXT;
                 }
             }
+            if (callee->n_kept) {
+                const FxValue *kept = kept_result(rt, callee, R + I->b, I->c);
+                if (kept) {
+                    if (hooked && rt->hooks.on_call)
+                        rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
+                    if (nframes == 1) {
+                        note_top_call(rt, callee, R + I->b, I->c);
+                        fx_value_retain(*kept);
+                        fx_value_release(rt->top_result);
+                        rt->top_result = *kept;
+                    }
+                    calls++;
+                    fx_value_retain(*kept);
+                    put(&R[I->d], *kept);
+                    NEXT;
+                }
+            }
             if (callee->rec && R[I->b].kind == FX_VAL_INT && R[I->b].u.i >= 0) {
                 FxValue v;
                 if (nframes == 1)
@@ -1836,6 +1997,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 fx_value_retain(v);
             if (fn->memo)
                 fx_memo_insert(&fn->table, R, fn->g->n_params, v);
+            if (fn->n_kept)
+                keep_result(rt, fn, R, v);
             if (nframes == 1) {
                 clear_regs(rt->stack, (uint32_t)high);
                 finish_stats(rt, granted - fuel, calls, deepest);

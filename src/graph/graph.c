@@ -264,6 +264,16 @@ void fx_graph_copy_kernel(FxGraph *into, const FxGraph *from)
     else
         into->kernel = fx_graph_intern(into, from->kernel);
     fx_graph_set_table(into, from->n_table, from->table);
+    fx_graph_set_materialised(into, from->n_materialised, from->materialised);
+}
+
+void fx_graph_set_materialised(FxGraph *g, uint32_t n, const char *const *cells)
+{
+    size_t k = (size_t)n * g->n_params;
+    g->n_materialised = n;
+    g->materialised = n ? fx_arena_alloc(&g->arena, k * sizeof(char *)) : NULL;
+    for (size_t i = 0; i < k; i++)
+        g->materialised[i] = fx_graph_intern(g, cells[i]);
 }
 
 void fx_graph_set_table(FxGraph *g, uint32_t n, const char *const *cells)

@@ -146,6 +146,12 @@ typedef struct FxGraph {
      * then the result's text (integers, true, false), arena strings */
     uint32_t n_table;
     const char **table;
+    /* materialised results: for these n_materialised rows of n_params
+     * argument texts (arguments that recur, of a function that reads a data
+     * source), the runtime keeps the result it computes while the sources
+     * it read are unchanged; arena strings */
+    uint32_t n_materialised;
+    const char **materialised;
     bool frozen;
 } FxGraph;
 
@@ -212,7 +218,10 @@ void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t varia
 
 /* Sets g's hot-input table: n rows of n_params + 1 texts (copied). */
 void fx_graph_set_table(FxGraph *g, uint32_t n, const char *const *cells);
-/* Copies what wraps from's nodes (kernel, certificate, variants, table)
+/* Sets the arguments whose results are materialised: n rows of n_params
+ * texts (copied). */
+void fx_graph_set_materialised(FxGraph *g, uint32_t n, const char *const *cells);
+/* Copies what wraps from's nodes (kernel, certificate, variants, tables)
  * into `into`, a graph of the same intent. */
 void fx_graph_copy_kernel(FxGraph *into, const FxGraph *from);
 
@@ -234,6 +243,8 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out);
 void fx_graph_print_recurrence(const FxGraph *g, FxBuf *out);
 /* The hot-input table in one line: "  table: f(30) = 832040; f(25) = 75025" */
 void fx_graph_print_table(const FxGraph *g, FxBuf *out);
+/* "  materialised: f(18); f(21)": the materialised arguments. */
+void fx_graph_print_materialised(const FxGraph *g, FxBuf *out);
 /* SVG drawn by Graphviz; false with a reason when Graphviz fails. */
 bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len);
 /* Returns a new frozen graph, or NULL with a message in why. */

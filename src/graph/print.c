@@ -81,6 +81,10 @@ void fx_graph_print_text(const FxGraph *g, FxBuf *out)
         fx_graph_print_table(g, out);
         fx_buf_putc(out, '\n');
     }
+    if (g->n_materialised) {
+        fx_graph_print_materialised(g, out);
+        fx_buf_putc(out, '\n');
+    }
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const FxNode *n = &g->nodes[i];
         size_t start = out->len;
@@ -212,6 +216,20 @@ void fx_graph_print_table(const FxGraph *g, FxBuf *out)
         fx_buf_printf(out, "; ... (%u entries)", g->n_table);
 }
 
+void fx_graph_print_materialised(const FxGraph *g, FxBuf *out)
+{
+    uint32_t shown = g->n_materialised < 8 ? g->n_materialised : 8;
+    fx_buf_puts(out, "  materialised:");
+    for (uint32_t r = 0; r < shown; r++) {
+        fx_buf_printf(out, "%s %s(", r ? ";" : "", g->intent);
+        for (uint32_t i = 0; i < g->n_params; i++)
+            fx_buf_printf(out, "%s%s", i ? ", " : "", g->materialised[r * g->n_params + i]);
+        fx_buf_putc(out, ')');
+    }
+    if (shown < g->n_materialised)
+        fx_buf_printf(out, "; ... (%u entries)", g->n_materialised);
+}
+
 static json_t *recurrence_json(const FxGraph *g)
 {
     json_t *coeffs = json_array(), *initial = json_array(), *variants = json_array();
@@ -255,6 +273,16 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
             json_array_append_new(rows, row);
         }
         json_object_set_new(j, "table", rows);
+    }
+    if (g->n_materialised) {
+        json_t *rows = json_array();
+        for (uint32_t r = 0; r < g->n_materialised; r++) {
+            json_t *row = json_array();
+            for (uint32_t i = 0; i < g->n_params; i++)
+                json_array_append_new(row, json_string(g->materialised[r * g->n_params + i]));
+            json_array_append_new(rows, row);
+        }
+        json_object_set_new(j, "materialised", rows);
     }
     json_object_set_new(j, "nodes", nodes);
     char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_COMPACT);

@@ -128,11 +128,13 @@ static bool table_cell(const char *s)
     return s && (fx_is_decimal(s) || !strcmp(s, "true") || !strcmp(s, "false"));
 }
 
-static bool read_table(FxGraph *g, json_t *t, char *why, size_t why_len)
+/* The hot-input table (`result` cells: n_params + 1 a row) or the
+ * materialised arguments (n_params a row). */
+static bool read_table(FxGraph *g, json_t *t, bool result, char *why, size_t why_len)
 {
     if (!t) /* optional */
         return true;
-    size_t n = json_array_size(t), w = g->n_params + 1;
+    size_t n = json_array_size(t), w = g->n_params + result;
     if (!json_is_array(t) || n > 4096) {
         snprintf(why, why_len, "the table is malformed");
         return false;
@@ -147,8 +149,10 @@ static bool read_table(FxGraph *g, json_t *t, char *why, size_t why_len)
             ok = table_cell(cells[r * w + i]);
         }
     }
-    if (ok)
+    if (ok && result)
         fx_graph_set_table(g, (uint32_t)n, cells);
+    else if (ok)
+        fx_graph_set_materialised(g, (uint32_t)n, cells);
     else
         snprintf(why, why_len, "the table is malformed");
     free(cells);
@@ -206,7 +210,8 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
             goto fail;
         }
     }
-    if (!read_table(g, json_object_get(j, "table"), why, why_len))
+    if (!read_table(g, json_object_get(j, "table"), true, why, why_len) ||
+        !read_table(g, json_object_get(j, "materialised"), false, why, why_len))
         goto fail;
     if (!fx_graph_verify(g, why, why_len))
         goto fail;

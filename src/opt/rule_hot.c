@@ -10,8 +10,13 @@ static bool scalar(const char *type)
     return !strcmp(type, "Int") || !strcmp(type, "Natural") || !strcmp(type, "Bool");
 }
 
-bool fx_rule_hot_applies(const FxGraph *g, const FxAnalysis *a, const char **why)
+bool fx_rule_hot_applies(const FxGraph *g, bool reads_data, const FxAnalysis *a,
+                         const char **why)
 {
+    if (reads_data) {
+        *why = "it reads a data source, which can change: its results are materialised instead";
+        return false;
+    }
     bool ok = scalar(g->ret_type) && g->n_params > 0;
     for (uint32_t i = 0; ok && i < g->n_params; i++)
         ok = scalar(g->param_types[i]);

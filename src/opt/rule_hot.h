@@ -10,11 +10,13 @@
 #include "graph/graph.h"
 #include "opt/analyze.h"
 
-/* Does the rule apply: parameters and result are integers or booleans
- * (the table's cells), and inputs that recur at least FX_HOT_MIN times make
+/* Does the rule apply: g reads no data source (reads_data: its results
+ * would change with the file; rule_materialise.h keeps those), parameters
+ * and result are integers or booleans (the table's cells), and inputs that recur at least FX_HOT_MIN times make
  * at least half of the newest FX_HOT_WINDOW runs? On false, *why says which
  * condition failed (static text). */
-bool fx_rule_hot_applies(const FxGraph *g, const FxAnalysis *a, const char **why);
+bool fx_rule_hot_applies(const FxGraph *g, bool reads_data, const FxAnalysis *a,
+                         const char **why);
 
 /* Is every row of `rows` (n rows of n_params argument texts) a row of g's
  * table already? */
