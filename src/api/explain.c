@@ -199,7 +199,9 @@ static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in,
                               const FxVariantChoice *choice, const char *data_choice)
 {
     if (data_choice) {
-        branch(t, "decisions", "the kernel its call ran, chosen from the input's features");
+        branch(t, "decisions", strncmp(data_choice, "materialised result", 19) == 0
+                                   ? "answered from a result kept with its sources' stamps"
+                                   : "the kernel its call ran, chosen from the input's features");
         char *line = fx_xstrdup(data_choice);
         leaf(t, line);
         json_key(t, "decisions");

@@ -14,7 +14,10 @@
  *      sub-expressions, dead code: the same computation with fewer
  *      nodes), memoization (the same graph and a table), recursion to
  *      iteration (the recurrence computed by a loop), matrix power (a new
- *      algorithm beside the loop), hot inputs (a table of the results of
+ *      algorithm beside the loop), the data kernels (sort, sieve, matrix
+ *      product, query index: a node run by a kernel), materialised results
+ *      (a data reader keeping the results of arguments that recur while its
+ *      files are unchanged), hot inputs (a table of the results of
  *      arguments that recur, in front of it all). The first rule that applies to the
  *      graph's structure and the evidence, whose candidate the prover
  *      proves and whose predicted gain is at least MIN_GAIN, becomes the

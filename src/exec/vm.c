@@ -546,15 +546,16 @@ static const FxValue *kept_result(FxRuntime *rt, FxFunc *fn, const FxValue *args
         fx_val_print(args[i], &why);
     }
     fx_buf_puts(&why, ") was computed before, and its sources are unchanged since (");
+    size_t rows = 0; /* what the kept result spares reading: it ranks as that large an input */
     fx_vec_foreach(DataEntry, de, &rt->data)
     {
+        rows += de->value.kind == FX_VAL_LIST ? fx_val_list_len(de->value) : 0;
         const char *slash = strrchr(de->dd->path, '/');
         fx_buf_printf(&why, "%s%s", de == rt->data.data ? "" : ", ",
                       slash ? slash + 1 : de->dd->path);
     }
     fx_buf_puts(&why, ": the same size and times)");
-    note_data_choice(rt, k->value.kind == FX_VAL_LIST ? fx_val_list_len(k->value) : 0,
-                     "materialised result", fx_buf_str(&why));
+    note_data_choice(rt, rows, "materialised result", fx_buf_str(&why));
     fx_buf_free(&why);
     return &k->value;
 }
