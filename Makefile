@@ -153,6 +153,10 @@ $(BUILD)/bench/sort: bench/sort.c bench/sort_std.cpp $(BUILD)/libflux.a
 	$(CC) $(CFLAGS) bench/sort.c $(BUILD)/bench/sort_std.o $(BUILD)/libflux.a $(LDFLAGS) \
 	    $(LDLIBS) -lstdc++ -o $@
 
+$(BUILD)/bench/sort_choice: bench/sort_choice.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
+
 $(BUILD)/bench/matmul: bench/matmul.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I/usr/include/x86_64-linux-gnu/openblas-pthread $< $(BUILD)/libflux.a \
@@ -164,13 +168,14 @@ $(BUILD)/bench/query: bench/query.c $(BUILD)/libflux.a
 
 bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul \
-       $(BUILD)/bench/query $(BUILD)/bench/evolved_sort
+       $(BUILD)/bench/query $(BUILD)/bench/evolved_sort $(BUILD)/bench/sort_choice
 	@bench/interp.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
 	@$(BUILD)/bench/primes
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_primes $$d . ; rc=$$?; rm -rf $$d; exit $$rc
 	@$(BUILD)/bench/sort quick
+	@$(BUILD)/bench/sort_choice quick
 	@$(BUILD)/bench/matmul
 	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc

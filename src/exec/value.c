@@ -245,6 +245,14 @@ FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
     return heap_value(o);
 }
 
+FxValue fx_val_list_of_i64(const int64_t *v, size_t n)
+{
+    FxHeapObj *o = list_new(n);
+    for (size_t i = 0; i < n; i++) /* INTs: nothing to retain */
+        o->u.list.items[i] = fx_val_int(v[i]);
+    return heap_value(o);
+}
+
 FxValue fx_val_list_take(FxValue *items, size_t n)
 {
     FxHeapObj *o = list_new(n);

@@ -72,6 +72,8 @@ FxValue fx_val_list(const FxValue *items, size_t n);
 /* A list of the integers v[0..n), each below 2^63 (a kernel's output),
  * written in place. */
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
+/* A list of the n integers v[0..n). */
+FxValue fx_val_list_of_i64(const int64_t *v, size_t n);
 /* A list that takes ownership of the n references in items (no retain). */
 FxValue fx_val_list_take(FxValue *items, size_t n);
 /* A rows x cols matrix from row-major cells (each retained). */

@@ -21,6 +21,7 @@
  * Integer arithmetic and comparisons take an int64 fast path inline; every
  * other case goes through value.c, which is exact.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #include "linrec.h"
 #include "matmul.h"
 #include "sieve.h"
+#include "sortcost.h"
 #include "sortk.h"
 #include "value_gmp.h"
 
@@ -93,9 +95,10 @@ struct FxRuntime {
     bool has_top_choice, top_choice_told;
     bool top_from_table; /* the expression's own call was answered by a hot-input table */
     FX_VEC(struct QueryIndex) indexes; /* by (list, field): built at a list's second query */
+    FxSortCosts sort_costs; /* the sort kernels' cost model, refitted on the sorts run */
     /* the data kernels' choice for the run's largest input ("sort kernel radix: n = ..."),
      * or "" */
-    char data_choice[240];
+    char data_choice[320];
     size_t data_choice_n;
     char error[1024];
 };
@@ -127,6 +130,7 @@ FxRuntime *fx_runtime_new(const FxProgram *prog)
     FxRuntime *rt = fx_xcalloc(1, sizeof(*rt));
     rt->prog = prog;
     rt->budgets = fx_budgets_default();
+    fx_sortcost_defaults(&rt->sort_costs);
     return rt;
 }
 
@@ -701,38 +705,49 @@ static void note_data_choice(FxRuntime *rt, size_t n, const char *what, const ch
     }
 }
 
-/* The kernel for an input with these features (docs/executor.md):
- * insertion for small input, batch insertion (the same kernel above 32
- * elements) for nearly sorted input, radix for a key range
- * narrower than the input or for large input, on every core from
- * FX_SORTK_PARALLEL_MIN elements, pdq otherwise. */
-static FxSortKind choose_sort(const FxSortFeatures *f, unsigned threads, char *why, size_t len)
+/* Above 32 elements the insertion kernel is batch insertion: it lifts out
+ * what breaks the order, sorts that, and merges it back. */
+static const char *sort_kernel_name(FxSortKind k, size_t n)
 {
+    return k == FX_SORTK_INSERTION && n > 32 ? "batch insertion" : fx_sortk_name(k);
+}
+
+static void print_ns(FxBuf *b, double ns)
+{
+    if (ns < 1e3)
+        fx_buf_printf(b, "%.0f ns", ns);
+    else if (ns < 1e6)
+        fx_buf_printf(b, "%.3g µs", ns / 1e3);
+    else
+        fx_buf_printf(b, "%.3g ms", ns / 1e6);
+}
+
+/* The kernel the cost model predicts fastest for an input with these
+ * features (sortcost.h), and why: its prediction against the others'. */
+static FxSortKind choose_sort(FxRuntime *rt, const FxSortFeatures *f, unsigned threads,
+                              char *why, size_t len)
+{
+    double predicted[FX_SORTK__COUNT];
+    FxSortKind kind = fx_sortcost_choose(&rt->sort_costs, f, threads, predicted);
     uint64_t range = (uint64_t)f->max - (uint64_t)f->min;
-    if (f->n <= 32) {
-        snprintf(why, len, "insertion: n = %zu <= 32", f->n);
-        return FX_SORTK_INSERTION;
+    FxBuf b = {0};
+    fx_buf_printf(&b, "%s: n = %zu, %zu descents, key range %llu%s; predicted ",
+                  sort_kernel_name(kind, f->n), f->n, f->descents, (unsigned long long)range,
+                  f->sampled ? " (sampled)" : "");
+    print_ns(&b, predicted[kind]);
+    const char *sep = ", against ";
+    for (int k = 0; k < FX_SORTK__COUNT; k++) {
+        /* a kernel predicted the same runs the same code at this size */
+        if (k == (int)kind || !isfinite(predicted[k]) || predicted[k] == predicted[kind])
+            continue;
+        fx_buf_printf(&b, "%s%s ", sep, sort_kernel_name((FxSortKind)k, f->n));
+        print_ns(&b, predicted[k]);
+        sep = ", ";
     }
-    if (f->descents <= f->n / 64) {
-        /* above 32 elements the insertion kernel is batch insertion: it lifts
-         * out what breaks the order, sorts that, and merges it back */
-        snprintf(why, len, "batch insertion: nearly sorted, %zu descents in %zu elements "
-                 "(<= 1/64)", f->descents, f->n);
-        return FX_SORTK_INSERTION;
-    }
-    if (f->n >= FX_SORTK_PARALLEL_MIN && threads > 1) {
-        snprintf(why, len, "parallel: n = %zu >= %zu, on %u threads", f->n,
-                 FX_SORTK_PARALLEL_MIN, threads);
-        return FX_SORTK_PARALLEL;
-    }
-    if (range < f->n || f->n >= 4096) {
-        snprintf(why, len, "radix: n = %zu, key range %llu%s", f->n, (unsigned long long)range,
-                 range < f->n ? " narrower than n" : ", n >= 4096");
-        return FX_SORTK_RADIX;
-    }
-    snprintf(why, len, "pdq: n = %zu, %zu descents, key range %llu", f->n, f->descents,
-             (unsigned long long)range);
-    return FX_SORTK_PDQ;
+    fx_buf_printf(&b, " (the array in %s)", fx_sortcost_level_name(fx_sortcost_level(f->n)));
+    snprintf(why, len, "%s", fx_buf_str(&b));
+    fx_buf_free(&b);
+    return kind;
 }
 
 /* A stable merge sort of items by keys (any values with an order): the
@@ -785,6 +800,31 @@ static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
     return ok;
 }
 
+/* Sorts the int64 keys k[0..n) on the kernel the model chooses, timing it
+ * for the model; false when its scratch memory could not be had. */
+static bool sort_keys(FxRuntime *rt, int64_t *k, FxSortPair *p, size_t n, bool desc, char *why,
+                      size_t why_len)
+{
+    FxSortFeatures f;
+    fx_sortk_features(k, n, &f);
+    unsigned threads = fx_pool_default_size();
+    FxSortKind kind = choose_sort(rt, &f, threads, why, why_len);
+    if (p) { /* by key: pairs, whose costs the int64 model does not measure */
+        for (size_t i = 0; i < n; i++)
+            p[i] = (FxSortPair){k[i], i};
+        return fx_sortk_by_key(kind, p, n, desc, threads);
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool ok = fx_sortk(kind, k, n, desc, threads);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (ok)
+        fx_sortcost_observe(&rt->sort_costs, kind, &f, threads,
+                            (double)(t1.tv_sec - t0.tv_sec) * 1e9 +
+                                (double)(t1.tv_nsec - t0.tv_nsec));
+    return ok;
+}
+
 static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                         FxValue *out)
 {
@@ -799,35 +839,32 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         ints = x.kind == FX_VAL_INT;
         k[i] = ints ? x.u.i : 0;
     }
-    char why[200];
-    bool ok = true;
-    FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    for (size_t i = 0; i < n; i++) {
-        items[i] = fx_val_list_at(list, i);
-        fx_value_retain(items[i]);
-    }
-    if (!ints) { /* strings, big integers, keys of any order: merge sort */
-        FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
-        for (size_t i = 0; keyed && i < n; i++)
-            keys[i] = fx_val_list_at(R[I->b], i);
-        ok = merge_values(rt, fn, I, items, keys, n, desc);
-        if (keyed)
-            free(keys);
-        snprintf(why, sizeof(why), "merge: n = %zu values that are not all 64-bit integers", n);
+    char why[320];
+    bool ok = true, no_memory = false;
+    if (ints && !keyed) { /* the common case: the sorted keys are the list */
+        ok = sort_keys(rt, k, NULL, n, desc, why, sizeof(why));
+        no_memory = !ok;
+        if (ok)
+            *out = fx_val_list_of_i64(k, n);
     } else {
-        FxSortFeatures f;
-        fx_sortk_features(k, n, &f);
-        FxSortKind kind = choose_sort(&f, fx_pool_default_size(), why, sizeof(why));
-        if (!keyed) {
-            ok = fx_sortk(kind, k, n, desc, fx_pool_default_size());
-            for (size_t i = 0; ok && i < n; i++)
-                items[i] = fx_val_int(k[i]); /* ints: nothing to release */
+        FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+        for (size_t i = 0; i < n; i++) {
+            items[i] = fx_val_list_at(list, i);
+            fx_value_retain(items[i]);
+        }
+        if (!ints) { /* strings, big integers, keys of any order: merge sort */
+            FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
+            for (size_t i = 0; keyed && i < n; i++)
+                keys[i] = fx_val_list_at(R[I->b], i);
+            ok = merge_values(rt, fn, I, items, keys, n, desc);
+            if (keyed)
+                free(keys);
+            snprintf(why, sizeof(why), "merge: n = %zu values that are not all 64-bit integers",
+                     n);
         } else {
             FxSortPair *p = malloc((n ? n : 1) * sizeof(FxSortPair));
-            ok = p != NULL;
-            for (size_t i = 0; ok && i < n; i++)
-                p[i] = (FxSortPair){k[i], i};
-            ok = ok && fx_sortk_by_key(kind, p, n, desc, fx_pool_default_size());
+            ok = p && sort_keys(rt, k, p, n, desc, why, sizeof(why));
+            no_memory = !ok;
             if (ok) {
                 FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
                 for (size_t i = 0; i < n; i++)
@@ -837,24 +874,24 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             }
             free(p);
         }
-        if (!ok)
-            fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
+        if (ok) {
+            *out = fx_val_list_take(items, n);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                fx_value_release(items[i]);
+        }
+        free(items); /* fx_val_list_take copied the references */
     }
     free(k);
-    if (ok) {
-        const char *colon = strchr(why, ':');
-        char what[64];
-        snprintf(what, sizeof(what), "sort kernel %.*s", colon ? (int)(colon - why) : 5, why);
-        note_data_choice(rt, n, what, colon ? colon + 2 : why);
-    }
-    if (ok) {
-        *out = fx_val_list_take(items, n);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            fx_value_release(items[i]);
-    }
-    free(items); /* fx_val_list_take copied the references */
-    return ok;
+    if (no_memory)
+        fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
+    if (!ok)
+        return false;
+    const char *colon = strchr(why, ':');
+    char what[64];
+    snprintf(what, sizeof(what), "sort kernel %.*s", colon ? (int)(colon - why) : 5, why);
+    note_data_choice(rt, n, what, colon ? colon + 2 : why);
+    return true;
 }
 
 /* ---- the evolved comprehension over primes: a sieve kernel per call ---- */

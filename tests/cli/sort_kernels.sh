@@ -34,10 +34,10 @@ check() { # NAME KERNEL REASON
     "$FLUX" explain "$sort" "$(cat "$1.expr")" | grep -q "^|    - sort kernel $2: $3" ||
         fail "$1: explain: $("$FLUX" explain "$sort" "$(cat "$1.expr")" | grep 'sort kernel')"
 }
-check small insertion 'n = 5 <= 32'
-check nearly 'batch insertion' 'nearly sorted, 12 descents in 3000 elements'
-check random pdq 'n = 1000, '
-check narrow radix 'n = 5000, key range 99 narrower than n'
+check small insertion 'n = 5, [0-9]* descents, key range [0-9]*; predicted [0-9.]* ns (the array in L1)'
+check nearly 'batch insertion' 'n = 3000, 12 descents, key range [0-9]*; predicted [0-9.]* µs, against pdq [0-9.]* µs, radix [0-9.]* µs'
+check random pdq 'n = 1000, [0-9]* descents'
+check narrow radix 'n = 5000, [0-9]* descents, key range 99;'
 "$FLUX" run "$sort" "$(cat narrow.expr)" --json | python3 -c '
 import json, sys
 r = json.load(sys.stdin)

@@ -1,0 +1,157 @@
+/*
+ * sortcost.c: see sortcost.h. The work formulas follow what each kernel in
+ * sortk.c does; their constants (32, n/8, 8-bit digits, 2^16 for counting,
+ * 512 KiB for LSD) are sortk.c's.
+ */
+#include "sortcost.h"
+
+#include <math.h>
+
+#include "hw/hw.h"
+
+#define PARALLEL_START_NS 40000.0 /* starting the workers and two barriers a phase */
+
+unsigned fx_sortcost_level(size_t n)
+{
+    static size_t limit[3];
+    if (!limit[2]) { /* racy but idempotent: every thread computes the same */
+        FxHardware hw = fx_hw_detect();
+        limit[0] = hw.l1d ? hw.l1d : 32 << 10;
+        limit[1] = hw.l2 > limit[0] ? hw.l2 : limit[0] * 16;
+        limit[2] = hw.l3 > limit[1] ? hw.l3 : limit[1] * 8;
+    }
+    size_t bytes = n * sizeof(int64_t);
+    return bytes <= limit[0]   ? FX_SORTCOST_L1
+           : bytes <= limit[1] ? FX_SORTCOST_L2
+           : bytes <= limit[2] ? FX_SORTCOST_L3
+                               : FX_SORTCOST_MEMORY;
+}
+
+const char *fx_sortcost_level_name(unsigned level)
+{
+    static const char *const names[] = {"L1", "L2", "L3", "memory"};
+    return level < FX_SORTCOST_LEVELS ? names[level] : "?";
+}
+
+void fx_sortcost_defaults(FxSortCosts *c)
+{
+    /* ns a unit at each level, fitted by bench/sort_choice.c on the
+     * development machine (2 cores; L1d 48 KiB, L2 1.25 MiB, L3 48 MiB) */
+    static const double fitted[FX_SORTK__COUNT][FX_SORTCOST_LEVELS] = {
+        [FX_SORTK_INSERTION] = {1.04, 1.26, 1.71, 1.98},
+        [FX_SORTK_PDQ] = {0.84, 1.06, 0.99, 0.99},
+        [FX_SORTK_RADIX] = {1.07, 1.67, 2.20, 2.75},
+        [FX_SORTK_PARALLEL] = {2.68, 2.68, 2.68, 2.94},
+    };
+    *c = (FxSortCosts){0};
+    for (int k = 0; k < FX_SORTK__COUNT; k++)
+        for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
+            c->ns_per_unit[k][l] = fitted[k][l];
+}
+
+static double log2p(double x)
+{
+    return log2(x < 2 ? 2 : x);
+}
+
+/* Radix work on f: n a pass over the digits that vary, plus the count
+ * and the MSD split of an array larger than the cache, and the buckets of
+ * each pass; a counting sort when the range is small beside n. */
+static double radix_units(const FxSortFeatures *f)
+{
+    double n = (double)f->n, range = (double)((uint64_t)f->max - (uint64_t)f->min);
+    if (f->n < 64) /* straight insertion below 64 */
+        return n + fmin(n * n / 4, (double)f->descents * n / 2);
+    if (range < 65536.0 && range < n)
+        return 2 * n + range / 4;
+    unsigned bits = range >= 1 ? 64 - (unsigned)__builtin_clzll((uint64_t)range) : 1;
+    unsigned passes = (bits + 7) / 8;
+    double split = n * sizeof(int64_t) > (double)(1u << 19) ? n : 0;
+    return n * (passes + 1) + split + 256.0 * passes;
+}
+
+static double pdq_units(const FxSortFeatures *f)
+{
+    double n = (double)f->n;
+    if (f->n <= 24) /* straight insertion */
+        return n + fmin(n * n / 4, (double)f->descents * n / 2);
+    if (f->descents == 0)
+        return 0.75 * n; /* seen sorted in one pass */
+    if (f->descents + 1 >= f->n)
+        return 0.5 * n; /* reversed by swaps, then seen sorted */
+    return n * log2p(n);
+}
+
+/* Does batch insertion give up on f (more than n/8 lifted) and run pdq? */
+static bool gives_up(const FxSortFeatures *f)
+{
+    return f->n > 32 && 2.0 * (double)f->descents > (double)f->n / 8;
+}
+
+double fx_sortcost_units(FxSortKind k, const FxSortFeatures *f, unsigned threads)
+{
+    double n = (double)f->n, d = (double)f->descents;
+    switch (k) {
+    case FX_SORTK_INSERTION: {
+        if (f->n <= 32)
+            return n + fmin(n * n / 4, d * n / 2);
+        if (f->descents + 1 >= f->n)
+            return n; /* reversed by swaps, then seen sorted */
+        if (gives_up(f))
+            return n + pdq_units(f);
+        double lifted = 2 * d; /* a pass to lift them; sorted, merged back */
+        return lifted ? 2 * n + lifted * log2p(lifted) : 0.5 * n; /* sorted: one scan */
+    }
+    case FX_SORTK_PDQ:
+        return pdq_units(f);
+    case FX_SORTK_RADIX:
+        return radix_units(f);
+    case FX_SORTK_PARALLEL:
+        if (threads < 2 || f->n < FX_SORTK_PARALLEL_MIN)
+            return INFINITY;
+        return radix_units(f) / threads;
+    default:
+        return INFINITY;
+    }
+}
+
+double fx_sortcost_predict(const FxSortCosts *c, FxSortKind k, const FxSortFeatures *f,
+                           unsigned threads)
+{
+    unsigned level = fx_sortcost_level(f->n);
+    double units = fx_sortcost_units(k, f, threads);
+    if ((k == FX_SORTK_PDQ && f->n <= 24) || (k == FX_SORTK_RADIX && f->n < 64))
+        k = FX_SORTK_INSERTION; /* both run straight insertion there: the same cost */
+    if (k == FX_SORTK_INSERTION && gives_up(f) && f->descents + 1 < f->n) /* its lifting pass,
+                                                                             * then pdq's work */
+        return c->ns_per_unit[k][level] * (double)f->n +
+               c->ns_per_unit[FX_SORTK_PDQ][level] * pdq_units(f);
+    return c->ns_per_unit[k][level] * units + (k == FX_SORTK_PARALLEL ? PARALLEL_START_NS : 0);
+}
+
+FxSortKind fx_sortcost_choose(const FxSortCosts *c, const FxSortFeatures *f, unsigned threads,
+                              double predicted[FX_SORTK__COUNT])
+{
+    FxSortKind best = FX_SORTK_INSERTION;
+    for (int k = 0; k < FX_SORTK__COUNT; k++) {
+        predicted[k] = fx_sortcost_predict(c, (FxSortKind)k, f, threads);
+        if (predicted[k] < predicted[best])
+            best = (FxSortKind)k;
+    }
+    return best;
+}
+
+void fx_sortcost_observe(FxSortCosts *c, FxSortKind k, const FxSortFeatures *f,
+                         unsigned threads, double ns)
+{
+    double units = fx_sortcost_units(k, f, threads);
+    if (f->n < FX_SORTCOST_OBSERVE_MIN || !(units > 0) || !isfinite(units) || !(ns > 0) ||
+        (k == FX_SORTK_INSERTION && gives_up(f) && f->descents + 1 < f->n)) /* pdq's time */
+        return;
+    if (k == FX_SORTK_PARALLEL) /* the start-up is not per unit */
+        ns = fmax(ns - PARALLEL_START_NS, ns / 4);
+    double *cost = &c->ns_per_unit[k][fx_sortcost_level(f->n)];
+    double ratio = fmin(fmax(ns / units / *cost, 0.25), 4.0); /* one odd run moves it little */
+    *cost *= pow(ratio, 0.25);
+    c->observed[k]++;
+}
