@@ -1,6 +1,7 @@
 /*
  * main.c: `flux SUBCOMMAND ...`: finds the subcommand and hands it argv.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +75,9 @@ int fx_cli_finish(FluxProgram *prog, FluxStore *store, int status)
 
 int main(int argc, char **argv)
 {
+    /* A reader that stops early (`flux run ... | head`) must not kill the
+     * run before it is recorded: a write to a closed pipe fails instead. */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         print_help(stderr);
         return 2;

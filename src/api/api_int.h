@@ -117,6 +117,12 @@ void fx_api_traces_free(FxTraces *t);
 
 /* ---- variants (variants.c) ---- */
 
+/* The data kernels' choice in the last run, "DECISION: REASON", or NULL;
+ * when an intent g called made it, the reason begins with that intent's
+ * version and proof ("in `sort` v2, proved by proof #1: ...") and
+ * *proof_id gets the proof's id ("null" for none). Caller frees both. */
+char *fx_api_data_choice(FluxProgram *fp, const FxGraph *g, char **proof_id);
+
 /* Loads a version's models (its store JSON) for the runtime's chooser. */
 void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json);
 /* Models to and from their JSON (caller frees the text). */

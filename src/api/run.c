@@ -117,8 +117,28 @@ FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FIL
     return ok ? e : NULL;
 }
 
-/* {"n": 100}: the arguments of the expression's call of an intent. */
-static void input_json(const FxGraph *callee, const FxValue *args, size_t n, FxBuf *out)
+/* How many elements a value holds: a list's or a string's length, a
+ * matrix's cells, a record's fields; 1 for a scalar. */
+static size_t elements(FxValue v)
+{
+    switch (v.kind) {
+    case FX_VAL_LIST: return fx_val_list_len(v);
+    case FX_VAL_MATRIX: return fx_val_matrix_rows(v) * fx_val_matrix_cols(v);
+    case FX_VAL_RECORD: return fx_val_record_size(v);
+    case FX_VAL_STRING: {
+        size_t len;
+        fx_val_string_data(v, &len);
+        return len;
+    }
+    default: return 1;
+    }
+}
+
+/* {"n": 100}: the arguments of the expression's call of an intent. With
+ * `summarise`, an argument over SUMMARY_BYTES as JSON is written as its
+ * size and hash, as a recorded output is (docs/store.md). */
+static void input_json(const FxGraph *callee, const FxValue *args, size_t n, bool summarise,
+                       FxBuf *out)
 {
     fx_buf_putc(out, '{');
     for (size_t i = 0; callee && i < n && i < callee->n_params; i++) {
@@ -126,7 +146,16 @@ static void input_json(const FxGraph *callee, const FxValue *args, size_t n, FxB
             fx_buf_puts(out, ", ");
         fx_api_json_string(callee->param_names[i], out);
         fx_buf_puts(out, ": ");
+        size_t at = out->len;
         fx_val_print_json(args[i], out);
+        size_t bytes = out->len - at;
+        if (summarise && bytes > SUMMARY_BYTES) {
+            char hash[17];
+            fx_store_hash(out->data + at, bytes, hash);
+            out->len = at;
+            fx_buf_printf(out, "{\"summary\": \"a value of %zu bytes as JSON\", \"hash\": \"%s\", "
+                          "\"elements\": %zu}", bytes, hash, elements(args[i]));
+        }
     }
     fx_buf_putc(out, '}');
 }
@@ -146,8 +175,26 @@ typedef struct VersionStory {
     const char *switches; /* decided while running (runaway protection), or NULL */
     const FxVariantChoice *choice; /* the kernel variant the call ran, or NULL */
     bool from_table;               /* the call was answered by the hot-input table */
-    const char *data_choice;       /* a data kernel's choice, "DECISION: REASON", or NULL */
+    char *data_choice;             /* a data kernel's choice, "DECISION: REASON", or NULL */
+    char *data_choice_proof;       /* its proof when another intent's version made it */
 } VersionStory;
+
+char *fx_api_data_choice(FluxProgram *fp, const FxGraph *g, char **proof_id)
+{
+    const FxGraph *by;
+    const char *c = fx_runtime_data_choice(fx_api_runtime(fp), &by), *colon = c ? strchr(c, ':') : NULL;
+    *proof_id = NULL;
+    if (!c || !colon || !by || !g || !strcmp(by->intent, g->intent))
+        return c ? fx_xstrdup(c) : NULL;
+    const FxIntent *in = fx_program_find_intent(fp->prog, by->intent);
+    FxVersionOrigin o = in ? fx_api_origin(fp, in, by) : (FxVersionOrigin){0};
+    char *s = fx_xasprintf("%.*s: in `%s` %s%s%s: %s", (int)(colon - c), c, by->intent,
+                           by->version, o.proof_id ? ", proved by proof #" : "",
+                           o.proof_id ? o.proof_id : "", colon + 2);
+    *proof_id = fx_xstrdup(o.proof_id ? o.proof_id : "null");
+    fx_api_origin_free(&o);
+    return s;
+}
 
 static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
 {
@@ -180,7 +227,7 @@ static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
     }
     fx_api_origin_free(&o);
     vs.from_table = g && g->n_table && fx_runtime_top_from_table(fx_api_runtime(fp));
-    vs.data_choice = g ? fx_runtime_data_choice(fx_api_runtime(fp)) : NULL;
+    vs.data_choice = fx_api_data_choice(fp, g, &vs.data_choice_proof);
     vs.choice = g && g->kernel && !vs.from_table ? fx_runtime_top_choice(fx_api_runtime(fp))
                                                  : NULL;
     if ((vs.switches = fx_runtime_switches(fx_api_runtime(fp)))) {
@@ -204,6 +251,8 @@ static void version_story_free(VersionStory *vs)
     free(vs->optimizations);
     free(vs->proof_ids);
     free(vs->proof_id);
+    free(vs->data_choice);
+    free(vs->data_choice_proof);
 }
 
 /* [{"decision": "version v1 of `f`", "reason": ..., "proof_id": null}] */
@@ -236,7 +285,8 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
         fx_api_json_string(name, out);
         fx_buf_puts(out, ", \"reason\": ");
         fx_api_json_string(colon ? colon + 2 : vs->data_choice, out);
-        fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
+        fx_buf_printf(out, ", \"proof_id\": %s}",
+                      vs->data_choice_proof ? vs->data_choice_proof : vs->proof_id);
         free(name);
     }
     if (vs->choice) {
@@ -270,7 +320,7 @@ static void record_json(FluxProgram *fp, const FxGraph *callee, const FxValue *a
     else
         fx_buf_puts(out, "null");
     fx_buf_puts(out, ", \"input\": ");
-    input_json(callee, args, n, out);
+    input_json(callee, args, n, false, out);
     fx_buf_puts(out, ", \"output\": ");
     fx_val_print_json(v, out);
     fx_buf_puts(out, ", \"decision_tree\": ");
@@ -403,7 +453,7 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
         return -1;
     }
     FxBuf input = {0}, output = {0}, decisions = {0};
-    input_json(g, args, n_args, &input);
+    input_json(g, args, n_args, !fp->keep_values, &input);
     fx_val_print_json(v, &output);
     char hash[17];
     fx_store_hash(fx_buf_str(&output), output.len, hash);

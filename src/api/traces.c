@@ -23,6 +23,9 @@ static double size_of(json_t *v)
         return (double)json_string_length(v);
     if (json_is_array(v))
         return (double)json_array_size(v);
+    json_t *summary = json_object_get(v, "elements");
+    if (json_is_object(v) && summary && json_object_get(v, "summary")) /* a value kept as its size */
+        return json_number_value(summary);
     if (json_is_object(v)) { /* a matrix {"rows":..,"cols":..} or a record: its fields */
         double s = 0;
         const char *k;

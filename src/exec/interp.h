@@ -109,9 +109,11 @@ typedef struct FxVariantChooser {
 #define FX_POWER_FROM 200
 void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c);
 /* The data kernels' choice for the last run's largest input, as
- * "DECISION: REASON" ("sort kernel radix: n = 100000, key range 999
- * narrower than n", "sieve segmented: hi = 100000000: ..."), or NULL. */
-const char *fx_runtime_data_choice(const FxRuntime *rt);
+ * "DECISION: REASON" ("sort kernel radix: n = 100000, ...", "sieve
+ * segmented: hi = 100000000: ..."), or NULL; *made_by (when asked) gets
+ * the graph whose node made it, which may be an intent the expression's
+ * own call called. */
+const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by);
 /* Does the intent's running version read a data source, itself or by
  * the intents it calls? (Its results then depend on files that change.) */
 bool fx_runtime_reads_data(FxRuntime *rt, const char *intent);

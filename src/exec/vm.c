@@ -100,6 +100,7 @@ struct FxRuntime {
      * or "" */
     char data_choice[320];
     size_t data_choice_n;
+    const FxGraph *data_choice_graph; /* whose node made it */
     char error[1024];
 };
 
@@ -414,7 +415,8 @@ static bool step_ok(FxRuntime *rt)
 
 /* ---- data sources ---- */
 
-static void note_data_choice(FxRuntime *rt, size_t n, const char *what, const char *why);
+static void note_data_choice(FxRuntime *rt, const FxGraph *g, size_t n, const char *what,
+                             const char *why);
 
 static void drop_memo_tables(FxRuntime *rt)
 {
@@ -559,7 +561,7 @@ static const FxValue *kept_result(FxRuntime *rt, FxFunc *fn, const FxValue *args
                       slash ? slash + 1 : de->dd->path);
     }
     fx_buf_puts(&why, ": the same size and times)");
-    note_data_choice(rt, rows, "materialised result", fx_buf_str(&why));
+    note_data_choice(rt, fn->g, rows, "materialised result", fx_buf_str(&why));
     fx_buf_free(&why);
     return &k->value;
 }
@@ -687,16 +689,20 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
 
 /* ---- the evolved sort: a kernel chosen per call ---- */
 
-const char *fx_runtime_data_choice(const FxRuntime *rt)
+const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
 {
+    if (made_by)
+        *made_by = rt->data_choice[0] ? rt->data_choice_graph : NULL;
     return rt->data_choice[0] ? rt->data_choice : NULL;
 }
 
 /* Keeps the choice made for the run's largest input, for the record. */
-static void note_data_choice(FxRuntime *rt, size_t n, const char *what, const char *why)
+static void note_data_choice(FxRuntime *rt, const FxGraph *g, size_t n, const char *what,
+                             const char *why)
 {
     if (n >= rt->data_choice_n) {
         rt->data_choice_n = n;
+        rt->data_choice_graph = g;
         FxBuf b = {0}; /* a reason may be long: cut to the record's room */
         fx_buf_printf(&b, "%s: %s", what, why);
         snprintf(rt->data_choice, sizeof(rt->data_choice), "%.*s",
@@ -890,7 +896,7 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     const char *colon = strchr(why, ':');
     char what[64];
     snprintf(what, sizeof(what), "sort kernel %.*s", colon ? (int)(colon - why) : 5, why);
-    note_data_choice(rt, n, what, colon ? colon + 2 : why);
+    note_data_choice(rt, fn->g, n, what, colon ? colon + 2 : why);
     return true;
 }
 
@@ -935,7 +941,7 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
     FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
     char what[64];
     snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
-    note_data_choice(rt, hi > lo ? hi - lo : 0, what, why);
+    note_data_choice(rt, fn->g, hi > lo ? hi - lo : 0, what, why);
     FxHardware hw = fx_hw_detect();
     size_t segment = hw.l2 >= (256u << 10) ? 128u << 10 : 0; /* measured best here */
     if (I->c == 1) {
@@ -1021,7 +1027,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
              ints ? "int64 (exact)" : floats ? "doubles, each sum in the definition's order"
                                          : "values beyond int64 or mixed: the definition's loop",
              threads, threads == 1 ? "" : "s");
-    note_data_choice(rt, (size_t)work, ints || floats ? "matmul blocked" : "matmul naive", why);
+    note_data_choice(rt, fn->g, (size_t)work, ints || floats ? "matmul blocked" : "matmul naive", why);
     if (!ints && !floats)
         return gemm_values(rt, fn, I, A, B, m, k, n, out);
     size_t sa = m * k, sb = k * n, sc = m * n;
@@ -1229,7 +1235,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         snprintf(why, sizeof(why), "a scan of %zu rows (the first query of `%s` in this run; "
                  "its index is built at the second)", n, field);
     }
-    note_data_choice(rt, n, use_index ? "query index" : "query scan", why);
+    note_data_choice(rt, fn->g, n, use_index ? "query index" : "query scan", why);
     *out = fx_val_list_take(kept.data, kept.len);
     fx_vec_free(&kept);
     return true;
