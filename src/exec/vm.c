@@ -1000,6 +1000,38 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
     return ok;
 }
 
+/* May a product of doubles reorder its sums under the intent's tolerance
+ * (docs/language.md §6)? A K-term sum in any order is within gamma_K =
+ * K u / (1 - K u) (u = 2^-53) times the sum of its terms' magnitudes of the
+ * exact sum when nothing overflows or underflows (Higham, Accuracy and
+ * Stability of Numerical Algorithms, 2002, §3.1; a fused multiply-add
+ * rounds less), so two orders are within 2 gamma_K of each other. Yes when
+ * that is within the tolerance, every entry is finite, and every nonzero
+ * entry lies in [2^-500, 2^500] with K < 2^20: no product or partial sum
+ * can then overflow, and no product underflow (a sum of normal numbers
+ * that lands below them is exact). *bound gets 2 gamma_K. */
+static bool may_reassociate(double tolerance, const double *a, size_t na, const double *b,
+                            size_t nb, size_t k, double *bound)
+{
+    double ku = (double)k * 0x1p-53;
+    *bound = 2 * ku / (1 - ku);
+    if (!(tolerance > 0) || k >= ((size_t)1 << 20) || *bound > tolerance)
+        return false;
+    for (size_t i = 0; i < na + nb; i++) {
+        double x = fabs(i < na ? a[i] : b[i - na]);
+        if (x != 0 && !(x >= 0x1p-500 && x <= 0x1p500)) /* NaN fails too */
+            return false;
+    }
+    return true;
+}
+
+/* Why a declared tolerance did not allow reordering. */
+static const char *tolerance_miss(double tolerance, double bound)
+{
+    return bound > tolerance ? " (the tolerance is below the reordering's bound at this K)"
+                             : " (an entry is infinite, NaN, or too large or small to bound)";
+}
+
 static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                         FxValue *out)
 {
@@ -1022,12 +1054,12 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     }
     double work = (double)m * (double)n * (double)k;
     unsigned threads = work >= 1e6 ? fx_pool_default_size() : 1;
-    char why[160];
+    char why[320];
     snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, %s, on %u thread%s", m, k, k, n,
-             ints ? "int64 (exact)" : floats ? "doubles, each sum in the definition's order"
-                                         : "values beyond int64 or mixed: the definition's loop",
+             ints ? "int64 (exact)" : "values beyond int64 or mixed: the definition's loop",
              threads, threads == 1 ? "" : "s");
-    note_data_choice(rt, fn->g, (size_t)work, ints || floats ? "matmul blocked" : "matmul naive", why);
+    if (!floats)
+        note_data_choice(rt, fn->g, (size_t)work, ints ? "matmul blocked" : "matmul naive", why);
     if (!ints && !floats)
         return gemm_values(rt, fn, I, A, B, m, k, n, out);
     size_t sa = m * k, sb = k * n, sc = m * n;
@@ -1055,8 +1087,22 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             a[i] = fx_val_matrix_at(A, i / k, i % k).u.f;
         for (size_t i = 0; i < sb; i++)
             b[i] = fx_val_matrix_at(B, i / n, i % n).u.f;
-        ok = fx_matmul_f64(FX_MATMUL_BLOCKED_EXACT, a, b, c, m, k, n, threads, kernel_keep_going,
-                           rt);
+        double bound;
+        bool reorder = may_reassociate(fn->g->tolerance, a, sa, b, sb, k, &bound);
+        if (reorder)
+            snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, doubles, sums reordered (FMA, "
+                     "blocked) under the declared tolerance %g: each element within %.2g times "
+                     "the magnitude of its terms of the definition's order, on %u thread%s",
+                     m, k, k, n, fn->g->tolerance, bound, threads, threads == 1 ? "" : "s");
+        else
+            snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, doubles, each sum in the "
+                     "definition's order%s, on %u thread%s", m, k, k, n,
+                     fn->g->tolerance > 0 ? tolerance_miss(fn->g->tolerance, bound) : "",
+                     threads, threads == 1 ? "" : "s");
+        note_data_choice(rt, fn->g, (size_t)work,
+                         reorder ? "matmul reassociated" : "matmul blocked", why);
+        ok = fx_matmul_f64(reorder ? FX_MATMUL_BLOCKED : FX_MATMUL_BLOCKED_EXACT, a, b, c, m, k, n,
+                           threads, kernel_keep_going, rt);
         for (size_t i = 0; ok && i < sc; i++)
             cells[i] = fx_val_float(c[i]);
         free(a);

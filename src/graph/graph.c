@@ -252,6 +252,7 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
         m->num2 = n->num2;
     }
     c->root = g->root;
+    c->tolerance = g->tolerance;
     fx_graph_copy_kernel(c, g);
     fx_graph_freeze(c);
     return c;

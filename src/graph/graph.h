@@ -152,6 +152,10 @@ typedef struct FxGraph {
      * it read are unchanged; arena strings */
     uint32_t n_materialised;
     const char **materialised;
+    /* the intent's `tolerance(EPS)`, or 0: floating-point sums may be
+     * reordered when each element stays within EPS times the magnitude of
+     * its terms (docs/language.md §6) */
+    double tolerance;
     bool frozen;
 } FxGraph;
 

@@ -789,6 +789,12 @@ FxGraph *fx_lower_intent(const FxProgram *prog, const FxIntent *in)
     char *rt = fx_type_name(in->ret);
     L.g->ret_type = fx_graph_intern(L.g, rt);
     free(rt);
+    fx_vec_foreach(FxProperty *, pp, &in->properties) /* the checker vetted it */
+    {
+        if (!strcmp((*pp)->name, "tolerance") && (*pp)->n_args == 1 &&
+            (*pp)->verdict != FX_VERDICT_FALSE)
+            L.g->tolerance = strtod((*pp)->args[0], NULL);
+    }
     L.g->root = lower_intent_body(&L);
     fx_vec_free(&L.locals);
     char why[256];

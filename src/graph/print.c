@@ -72,6 +72,8 @@ void fx_graph_print_text(const FxGraph *g, FxBuf *out)
     fx_buf_printf(out, ") -> %s", g->ret_type);
     if (g->kernel)
         fx_buf_printf(out, " [kernel %s]", g->kernel);
+    if (g->tolerance > 0)
+        fx_buf_printf(out, " [tolerance %g]", g->tolerance);
     fx_buf_putc(out, '\n');
     if (g->kernel && !strcmp(g->kernel, "recurrence")) {
         fx_graph_print_recurrence(g, out);
@@ -262,6 +264,8 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
     json_object_set_new(j, "slots", json_integer(g->n_slots));
     json_object_set_new(j, "root", json_integer(g->root.v));
     json_object_set_new(j, "kernel", g->kernel ? json_string(g->kernel) : json_null());
+    if (g->tolerance > 0)
+        json_object_set_new(j, "tolerance", json_real(g->tolerance));
     if (g->kernel && !strcmp(g->kernel, "recurrence"))
         json_object_set_new(j, "recurrence", recurrence_json(g));
     if (g->n_table) {

@@ -210,6 +210,13 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
             goto fail;
         }
     }
+    json_t *tolerance = json_object_get(j, "tolerance"); /* optional */
+    if (tolerance && (!json_is_number(tolerance) || !(json_number_value(tolerance) > 0) ||
+                      !(json_number_value(tolerance) < 1))) {
+        snprintf(why, why_len, "the tolerance is malformed");
+        goto fail;
+    }
+    g->tolerance = tolerance ? json_number_value(tolerance) : 0;
     if (!read_table(g, json_object_get(j, "table"), true, why, why_len) ||
         !read_table(g, json_object_get(j, "materialised"), false, why, why_len))
         goto fail;

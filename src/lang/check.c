@@ -1568,8 +1568,37 @@ static void check_constraint(Checker *c, FxIntent *in, FxConstraint *k)
 static const char *const known_properties[] = {
     "pure",        "deterministic",     "stateless", "total",    "commutative",
     "associative", "distributive",      "monotone",  "order_independent",
-    "parallelizable", "parallelizable_over",
+    "parallelizable", "parallelizable_over", "tolerance",
 };
+
+/* Does a value of type t hold floats (a Float, or a collection of them)? */
+static bool holds_floats(const FxType *t)
+{
+    return t && (t->kind == FX_TY_FLOAT ||
+                 ((t->kind == FX_TY_LIST || t->kind == FX_TY_STREAM || t->kind == FX_TY_MATRIX) &&
+                  holds_floats(t->elem)));
+}
+
+/* `tolerance(EPS)`: a permission, not a claim (docs/language.md §6): one
+ * number strictly between 0 and 1, on an intent whose result holds floats. */
+static void check_tolerance_shape(Checker *c, FxIntent *in, FxProperty *pr)
+{
+    char *end = NULL;
+    double eps = pr->n_args == 1 ? strtod(pr->args[0], &end) : 0;
+    if (pr->n_args != 1 || !end || *end || !(eps > 0 && eps < 1)) {
+        fx_diag_error(c->diag, pr->n_args ? pr->arg_spans[0] : pr->name_span,
+                      "`tolerance` takes one number between 0 and 1, the relative error allowed "
+                      "against the magnitude of the summed terms, as in `tolerance(1e-12)`");
+        pr->verdict = FX_VERDICT_FALSE;
+    } else if (in->ret && !fx_type_is_error(in->ret) && !holds_floats(in->ret)) {
+        char *type = fx_type_name(in->ret);
+        fx_diag_error(c->diag, pr->name_span, "`tolerance` allows floating-point sums to be "
+                      "reordered, but `%s` returns %s, whose arithmetic is exact", in->name,
+                      type);
+        free(type);
+        pr->verdict = FX_VERDICT_FALSE;
+    }
+}
 
 static void check_property_shape(Checker *c, FxIntent *in, FxProperty *pr)
 {
@@ -1591,6 +1620,10 @@ static void check_property_shape(Checker *c, FxIntent *in, FxProperty *pr)
         pr->verdict = FX_VERDICT_FALSE;
         return;
     }
+    if (!strcmp(pr->name, "tolerance")) {
+        check_tolerance_shape(c, in, pr);
+        return;
+    }
     bool takes_args = strcmp(pr->name, "parallelizable_over") == 0;
     if (takes_args && pr->n_args == 0) {
         fx_diag_error(c->diag, pr->name_span, "`parallelizable_over` names the index variables, "
@@ -1601,7 +1634,6 @@ static void check_property_shape(Checker *c, FxIntent *in, FxProperty *pr)
                                          "`%s (why)`", pr->name, pr->name);
         pr->verdict = FX_VERDICT_FALSE;
     }
-    (void)in;
 }
 
 static const char *const known_hints[] = {

@@ -986,6 +986,9 @@ static void check_property(Ctx *c, FxProperty *pr)
     if (!strcmp(name, "pure") || !strcmp(name, "deterministic") || !strcmp(name, "stateless"))
         verdict(c, pr, FX_VERDICT_HOLDS, "by construction: intents have no state, input, output "
                                          "or randomness");
+    else if (!strcmp(name, "tolerance"))
+        verdict(c, pr, FX_VERDICT_HOLDS, "a permission, not a claim: floating-point sums may be "
+                                         "reordered within it (docs/language.md §6)");
     else if (!strcmp(name, "parallelizable"))
         check_parallelizable(c, pr);
     else if (!strcmp(name, "parallelizable_over"))

@@ -860,8 +860,9 @@ static void skip_comment(Parser *p)
     } while (depth > 0);
 }
 
-/* property = NAME ["(" NAME ("," NAME)* ")"] ["(" free text ")"]
- * An argument list touches the name; a comment is separated by a space. */
+/* property = NAME ["(" ARG ("," ARG)* ")"] ["(" free text ")"], ARG a
+ * name or a number (`tolerance(1e-12)`). An argument list touches the
+ * name; a comment is separated by a space. */
 static FxProperty *parse_property(Parser *p)
 {
     if (!check(p, FX_TOK_IDENT)) {
@@ -877,8 +878,8 @@ static FxProperty *parse_property(Parser *p)
         FX_VEC(const char *) args = {0};
         FX_VEC(FxSpan) spans = {0};
         do {
-            if (!check(p, FX_TOK_IDENT)) {
-                error_at_current(p, "expected %s", "a variable name");
+            if (!check(p, FX_TOK_IDENT) && !check(p, FX_TOK_INT) && !check(p, FX_TOK_FLOAT)) {
+                error_at_current(p, "expected %s", "a variable name or a number");
                 break;
             }
             const FxToken *a = advance(p);

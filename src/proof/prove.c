@@ -1636,9 +1636,27 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
                 "each element adds k = 0 .. K-1 in order from 0, each product rounded, as the "
                 "definition does: the kernel's contract (FX_MATMUL_BLOCKED_EXACT, "
                 "src/exec/matmul.h, tested bit-identical to the naive loop); no float is "
-                "reassociated, so no tolerance is needed"));
+                "reassociated but under a declared tolerance"));
         o.verdict = FX_PROOF_PROVED;
         add_result(p, o);
+        if (cur->tolerance > 0 || cand->tolerance > 0) {
+            FxObligation t2 = new_obligation("tolerance", fx_xasprintf(
+                "the intent declares tolerance(%g): a product may instead reorder its sums "
+                "(FX_MATMUL_BLOCKED) when 2 gamma_K <= %g, gamma_K = K u / (1 - K u), every "
+                "entry finite and every nonzero one within [2^-500, 2^500], K < 2^20; then no "
+                "product or partial sum overflows or underflows, any order of each element's "
+                "sum is within gamma_K of the exact sum times the sum of its terms' magnitudes "
+                "(Higham, Accuracy and Stability of Numerical Algorithms, 2002, section 3.1), "
+                "and so within the tolerance of the definition's order; otherwise the order is "
+                "kept. A cited theorem with a run-time guard, not a machine-checked proof",
+                cur->tolerance, cur->tolerance));
+            bool within = cand->tolerance <= cur->tolerance;
+            t2.verdict = within ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+            if (!within)
+                t2.counterexample = fx_xasprintf("the candidate allows a tolerance of %g, the "
+                                                 "intent %g", cand->tolerance, cur->tolerance);
+            add_result(p, t2);
+        }
     } else {
         FxProof *r = fx_prove_fold_reassociation(cur, fold, cache, timeout_ms);
         fx_vec_foreach(FxObligation, o, &r->obligations)
