@@ -5,6 +5,8 @@
  *     primesieve_generate_primes;
  *   - count_primes(10^9) (tests/prove/primes_shapes.flux, a count) against
  *     primesieve_count_primes;
+ *   - count_twins(10^8) (the same file: prime(p) and prime(p + 2)) against
+ *     primesieve_count_twins;
  * each trained by one run on a small n and a learning round, then timed
  * by the engine (the evaluation: dispatch and kernel, not printing), best
  * of 3, on all cores for both. Exits 1 when an answer is wrong.
@@ -76,7 +78,10 @@ int main(int argc, char **argv)
                           "find_primes(100000000)[5761454]", "99999989");
     double count = evolved(shapes, store, "count_primes(5000)", "count_primes(1000000000)",
                            "50847534");
-    double ps_list = 1e300, ps_count = 1e300;
+    /* twin primes p < 10^8: prime(p + 2) answered from sieve windows */
+    double twins = evolved(shapes, store, "count_twins(5000)", "count_twins(100000000)",
+                           "440312");
+    double ps_list = 1e300, ps_count = 1e300, ps_twins = 1e300;
     for (int i = 0; i < 3; i++) {
         size_t n;
         double t0 = now_ms();
@@ -88,13 +93,19 @@ int main(int argc, char **argv)
         uint64_t c = primesieve_count_primes(0, 1000000000);
         t = now_ms() - t0;
         ps_count = t < ps_count ? t : ps_count;
-        if (n != 5761455 || c != 50847534)
+        t0 = now_ms();
+        uint64_t tw = primesieve_count_twins(0, 100000001); /* p + 2 <= 10^8 + 1: p < 10^8 */
+        t = now_ms() - t0;
+        ps_twins = t < ps_twins ? t : ps_twins;
+        if (n != 5761455 || c != 50847534 || tw != 440312)
             return 1;
     }
     printf("find_primes(10^8): flux %.1f ms, primesieve %.1f ms: %.2fx\n", list, ps_list,
            list / ps_list);
     printf("count_primes(10^9): flux %.1f ms, primesieve %.1f ms: %.2fx\n", count, ps_count,
            count / ps_count);
+    printf("count_twins(10^8): flux %.1f ms, primesieve %.1f ms: %.2fx\n", twins, ps_twins,
+           twins / ps_twins);
     flux_store_close(store, stderr);
-    return list < 0 || count < 0;
+    return list < 0 || count < 0 || twins < 0;
 }

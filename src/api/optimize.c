@@ -730,7 +730,8 @@ static int try_sieve(Round *R, bool *installed)
         stays(R, "sieve", "it was rolled back from this version before");
     } else {
         char *label = next_label(R);
-        FxGraph *cand = fx_rule_sieve_candidate(R->current, fold, conj, lower_named, &L, label);
+        FxGraph *cand = fx_rule_sieve_candidate(R->current, fold, conj, prime_shape, lower_named, &L,
+                                                label);
         FxBuf evidence = {0};
         char *extra = fx_xasprintf("\"fold\": %u, ", fold.v);
         if (measured_gain(R, "sieve", cand, extra, &evidence)) {

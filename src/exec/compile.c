@@ -100,7 +100,7 @@ static void compile_to(Compiler *C, FxNodeId id, uint32_t dst, FxNodeId at)
         [OP_CONST] = 1, [OP_ADD] = 1, [OP_SUB] = 1, [OP_MUL] = 1, [OP_DIV] = 1, [OP_IDIV] = 1,
         [OP_MOD] = 1, [OP_POW] = 1, [OP_CONCAT] = 1, [OP_EQ] = 1, [OP_NE] = 1, [OP_LT] = 1,
         [OP_LE] = 1, [OP_GT] = 1, [OP_GE] = 1, [OP_NEG] = 1, [OP_NOT] = 1, [OP_ADDK] = 1,
-        [OP_SUBK] = 1, [OP_CMPK] = 1, [OP_CALL] = 1, [OP_BUILTIN] = 1, [OP_INDEX] = 1,
+        [OP_SUBK] = 1, [OP_CMPK] = 1, [OP_CALL] = 1, [OP_CALLP] = 1, [OP_BUILTIN] = 1, [OP_INDEX] = 1,
         [OP_INDEX2] = 1, [OP_FIELD] = 1, [OP_LEN] = 1,
     };
     if (fresh && last && here(C) > before && last->node == id.v && last->d == r &&
@@ -519,7 +519,8 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
     case FX_NODE_CALL:
         base = consecutive(C, n, 0, n->n_inputs);
         r = new_reg(C);
-        emit(C, OP_CALL, r, callee_index(C, n->text), base, n->n_inputs, id);
+        emit(C, n->num == 1 && n->n_inputs == 1 ? OP_CALLP : OP_CALL, r,
+             callee_index(C, n->text), base, n->n_inputs, id);
         forget_from(C, base);
         return r;
     case FX_NODE_BUILTIN: {

@@ -29,6 +29,8 @@ typedef enum {
     OP_JMPF,    /* if !d: pc = a (c: 1 when a decision to report) */
     OP_JMPT,    /* if d: pc = a */
     OP_FORI,    /* if !(d < b): pc = a; one step */
+    OP_CALLP,   /* OP_CALL of a primality predicate (a sieved call): an argument >= 0 is
+                 * answered from a sieve of a window around it */
     OP_CALL,    /* d = callees[a](regs b .. b+c) */
     OP_RET,     /* return a */
     OP_BUILTIN, /* d = builtin a (regs b .. b+c) */

@@ -96,6 +96,8 @@ struct FxRuntime {
     bool top_from_table; /* the expression's own call was answered by a hot-input table */
     FX_VEC(struct QueryIndex) indexes; /* by (list, field): built at a list's second query */
     FxSortCosts sort_costs; /* the sort kernels' cost model, refitted on the sorts run */
+    FxPrimeSet prime_window; /* sieved calls: the primes of the last window asked */
+    uint64_t prime_window_width;
     /* the data kernels' choice for the run's largest input ("sort kernel radix: n = ..."),
      * or "" */
     char data_choice[320];
@@ -174,6 +176,7 @@ void fx_runtime_free(FxRuntime *rt)
         free(qi->pos);
     }
     fx_vec_free(&rt->indexes);
+    fx_primeset_free(&rt->prime_window);
     free(rt->stack);
     free(rt->frames);
     fx_vec_free(&rt->builders);
@@ -959,6 +962,32 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
     *out = fx_val_list_of_u64(p.v, p.len);
     fx_primes_free(&p);
     return true;
+}
+
+/* ---- sieved calls: prime(p + 2) in the conditions of a sieved fold ---- */
+
+#define PRIME_WINDOW_MIN ((uint64_t)1 << 16)
+#define PRIME_WINDOW_MAX ((uint64_t)1 << 26) /* 2.2 MB of wheel bitmap */
+
+/* Is x prime: 1 or 0, from the primes of a window [x, x + w) sieved when x
+ * falls outside the last one (w doubling from 2^16 to 2^26 as windows are
+ * left, so that an ascending walk sieves each number about once); -1 when
+ * a budget stopped the sieve. */
+static int sieved_prime(FxRuntime *rt, uint64_t x)
+{
+    FxPrimeSet *s = &rt->prime_window;
+    if (x < 2)
+        return 0;
+    if (!s->bits || x < s->lo || x >= s->hi) {
+        uint64_t w = rt->prime_window_width ? rt->prime_window_width * 2 : PRIME_WINDOW_MIN;
+        rt->prime_window_width = w = w > PRIME_WINDOW_MAX ? PRIME_WINDOW_MAX : w;
+        uint64_t hi = x < FX_SIEVE_HI_MAX - w ? x + w : FX_SIEVE_HI_MAX;
+        fx_primeset_free(s);
+        unsigned threads = w >= ((uint64_t)1 << 22) ? fx_pool_default_size() : 1;
+        if (!fx_sieve_set(x, hi, threads, 0, s, kernel_keep_going, rt))
+            return -1;
+    }
+    return fx_primeset_has(s, x);
 }
 
 /* ---- the evolved matrix product ---- */
@@ -1754,6 +1783,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_JMPF] = &&L_OP_JMPF, \
     [OP_JMPT] = &&L_OP_JMPT, \
     [OP_FORI] = &&L_OP_FORI, \
+    [OP_CALLP] = &&L_OP_CALLP, \
     [OP_CALL] = &&L_OP_CALL, \
     [OP_RET] = &&L_OP_RET, \
     [OP_BUILTIN] = &&L_OP_BUILTIN, \
@@ -1957,7 +1987,20 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             NEXT;
         }
-        CASE(OP_CALL): {
+        CASE(OP_CALLP): /* primality of an argument >= 0, from a sieve window */
+            if (R[I->b].kind == FX_VAL_INT && R[I->b].u.i >= 0) {
+                int is = sieved_prime(rt, (uint64_t)R[I->b].u.i);
+                if (is < 0)
+                    goto error;
+                if (hooked && rt->hooks.on_call)
+                    rt->hooks.on_call(rt->hooks.ctx, fn->callees[I->a]->g, R + I->b, 1, nframes);
+                calls++;
+                put(&R[I->d], fx_val_bool(is));
+                NEXT;
+            }
+            goto call; /* a negative or big argument: the call itself */
+        CASE(OP_CALL):
+        call: {
             FxFunc *callee = fn->callees[I->a];
             uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
             if (nframes >= max_depth) {

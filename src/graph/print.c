@@ -57,6 +57,11 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
     case FX_NODE_RANGE:
         fx_buf_puts(out, n->num ? " closed" : " half-open");
         return;
+    case FX_NODE_CALL:
+        fx_buf_printf(out, " %s", n->text);
+        if (n->num == 1) /* a primality predicate answered from a sieve window */
+            fx_buf_puts(out, " [sieved]");
+        return;
     default:
         if (n->text)
             fx_buf_printf(out, " %s", n->text);

@@ -60,11 +60,15 @@ bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLoo
 }
 
 FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
-                                 FxGraphLookup lookup, void *ctx, const char *label)
+                                 const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
+                                 const char *label)
 {
     FxGraph *c = fx_graph_copy_as(g, g->intent, label);
     FxNode *n = fx_graph_node(c, fold);
     n->inputs[1] = fx_prove_sieve_rest(g, fold, conj, lookup, ctx, 2000);
+    for (uint32_t i = 0; i < g->n_nodes; i++) /* prime(p + 2): from a sieve too */
+        if (fx_prove_sieved_call(g, n->inputs[1], (FxNodeId){i + 1}, prime_shape, lookup, ctx))
+            c->nodes[i].num = 1;
     n->text = fx_graph_intern(c, "primes");
     n->origin.rewrite = fx_graph_intern(c, "sieve");
     return c;

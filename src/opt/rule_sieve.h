@@ -19,9 +19,12 @@ bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLoo
                         void *ctx, FxNodeId *fold, FxNodeId *conj, const char **why);
 
 /* The candidate: g with that fold over the primes of its range (text
- * "primes") and its filter without the conjunct conj and without what the
- * range implies (fx_prove_sieve_rest). Caller frees. */
+ * "primes"), its filter without the conjunct conj and without what the
+ * range implies (fx_prove_sieve_rest), and the calls of prime-shaped
+ * predicates left in it marked sieved (fx_prove_sieved_call). Caller
+ * frees. */
 FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
-                                 FxGraphLookup lookup, void *ctx, const char *label);
+                                 const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx,
+                                 const char *label);
 
 #endif

@@ -38,6 +38,11 @@ typedef struct Enc {
     int depth;
     bool uses_uf;
     const char *why_not;  /* set when something could not be encoded */
+    /* defined() may give a sufficient condition only (both sides of an
+     * `and` defined, when the left one's value cannot be encoded): for an
+     * obligation that a computation never fails, never for comparing where
+     * two fail */
+    bool sufficient;
 } Enc;
 
 typedef struct Frame {
@@ -359,7 +364,13 @@ static FxSmtTerm defined(Enc *E, Frame *F, FxNodeId id)
                    fx_smt_ite(E->smt, enc(E, F, n->inputs[0]), defined(E, F, n->inputs[1]),
                               defined(E, F, n->inputs[2])));
     case FX_NODE_AND: case FX_NODE_OR: {
-        FxSmtTerm a = enc(E, F, n->inputs[0]), b = defined(E, F, n->inputs[1]);
+        const char *before = E->why_not;
+        FxSmtTerm a = enc(E, F, n->inputs[0]);
+        if (E->sufficient && !before && E->why_not) { /* whatever the left side's value */
+            E->why_not = NULL;
+            return all(E, defined(E, F, n->inputs[0]), defined(E, F, n->inputs[1]));
+        }
+        FxSmtTerm b = defined(E, F, n->inputs[1]);
         return all(E, defined(E, F, n->inputs[0]),
                    n->op == FX_NODE_AND ? fx_smt_ite(E->smt, a, b, yes)
                                         : fx_smt_ite(E->smt, a, yes, b));
@@ -1471,6 +1482,37 @@ static bool range_implies(const FxGraph *g, const FxNode *fold, FxNodeId cond,
     return holds;
 }
 
+/* Is target in the subgraph under `from` (from itself included)? */
+static bool reaches(const FxGraph *g, FxNodeId from, FxNodeId target, uint8_t *seen)
+{
+    if (!from.v || seen[from.v])
+        return false;
+    seen[from.v] = 1;
+    if (from.v == target.v)
+        return true;
+    const FxNode *n = fx_graph_node(g, from);
+    for (uint32_t k = 0; k < n->n_inputs; k++)
+        if (reaches(g, n->inputs[k], target, seen))
+            return true;
+    return false;
+}
+
+bool fx_prove_sieved_call(const FxGraph *g, FxNodeId rest, FxNodeId id,
+                          const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (n->op != FX_NODE_CALL || n->n_inputs != 1 || !rest.v || !lookup)
+        return false;
+    const FxGraph *pred = lookup(ctx, n->text);
+    if (!pred || pred->n_params != 1 ||
+        !fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root))
+        return false;
+    uint8_t *seen = fx_xcalloc(g->n_nodes + 1, 1);
+    bool inside = reaches(g, rest, id, seen);
+    free(seen);
+    return inside;
+}
+
 FxNodeId fx_prove_sieve_rest(const FxGraph *g, FxNodeId fold, FxNodeId conj,
                              FxGraphLookup lookup, void *ctx, unsigned timeout_ms)
 {
@@ -1529,10 +1571,17 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
                                     "conditions, and nothing else changed"));
     bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v &&
                 cand->n_params == cur->n_params;
+    uint32_t sieved = 0;
     for (uint32_t i = 0; same && i < cur->n_nodes; i++) {
         const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
         if (i + 1 != fold.v) {
-            same = same_node(x, y);
+            FxNode z = *y; /* a call kept in the conditions may be marked sieved */
+            bool marked = x->num == 0 && y->num == 1 &&
+                          fx_prove_sieved_call(cur, rest, (FxNodeId){i + 1}, prime_shape,
+                                               lookup, ctx);
+            z.num = marked ? 0 : y->num;
+            same = same_node(x, &z);
+            sieved += marked;
             continue;
         }
         same = y->op == FX_NODE_FOLD && y->num == x->num && y->num2 == x->num2 &&
@@ -1544,6 +1593,16 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     if (!same)
         c.counterexample = fx_xstrdup("the candidate is not that rewrite");
     add_result(p, c);
+    if (sieved) {
+        FxObligation s2 = new_obligation("sieved calls", fx_xasprintf(
+            "%u call%s in the other conditions, each of a predicate with the prime shape, "
+            "which is primality (the template, Sieve.v), answered from a sieve of a window "
+            "around its argument (fx_sieve_set: the same kernel contract) for an argument "
+            ">= 0; a negative one still calls the predicate, so a Natural parameter still "
+            "fails as it did", sieved, sieved == 1 ? "" : "s"));
+        s2.verdict = FX_PROOF_PROVED;
+        add_result(p, s2);
+    }
     /* skipping the other conditions on non-primes: they must never fail */
     FxObligation d = new_obligation("definedness", fx_xstrdup("the other conditions never fail, "
                                     "so not evaluating them on non-primes changes nothing"));
@@ -1560,6 +1619,7 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
             Frame F = {cur, params, fx_xcalloc(cur->n_slots + 1, sizeof(FxSmtTerm))};
             FxSmtTerm v = fx_smt_var(smt, "p", FX_SMT_SORT_INT);
             F.slots[f->num2] = v;
+            E.sufficient = true; /* never failing is what is asked */
             fx_vec_push(&facts, bin(&E, FX_SMT_GE, v, fx_smt_int64(smt, 0)));
             fx_vec_push(&facts, fx_smt_not(smt, defined(&E, &F, rest)));
             if (E.why_not) {

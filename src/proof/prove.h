@@ -112,6 +112,13 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
  * conjunct); the candidate is that rewrite; the other conditions never
  * fail (so skipping them on non-primes changes nothing); the crossing
  * rule; and the citation of the Sieve lemmas. */
+/* Does a sieve rewrite mark node id of g "sieved" (num = 1): is it a
+ * one-argument call of a predicate with the shape of prime_shape, inside
+ * the kept conditions `rest` (prime(p + 2) of twin primes)? The runtime
+ * answers such a call from a sieve of a window around its argument. */
+bool fx_prove_sieved_call(const FxGraph *g, FxNodeId rest, FxNodeId id,
+                          const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx);
+
 /* The conditions a sieve rewrite keeps: the filter of the fold at `fold`
  * without the primality conjunct `conj`, and without the conjuncts that
  * hold (and cannot fail) for every element of the fold's range, each such

@@ -29,4 +29,22 @@ why 'len(find_primes(2000000))' | grep -q 'sieve segmented: hi = 2000001: segmen
 "$FLUX" run "$shapes" 'count_primes(2000)' >/dev/null || fail "count v1"
 "$FLUX" optimize "$shapes" count_primes | grep -q 'count_primes: installed v2: sieve' || fail "count"
 [ "$("$FLUX" run "$shapes" 'count_primes(10000000)')" = 664579 ] || fail "pi(10^7)"
+
+# twin primes: prime(p + 2) in the kept condition is answered from sieve
+# windows too (v1 runs the prelude's O(p) prime on it: minutes at 10^7)
+[ "$("$FLUX" run "$shapes" 'len(twins(3000))')" = 82 ] || fail "twins v1"
+"$FLUX" optimize "$shapes" twins | grep -q 'twins: installed v2: sieve' || fail "twins"
+"$FLUX" graph "$shapes" twins | grep -q 'call prime \[sieved\]' || fail "twins graph"
+id=$("$FLUX" proofs "$shapes" | grep 'sieve for `twins`' | grep -o '#[0-9]*' | head -1 | tr -d '#')
+"$FLUX" proofs "$shapes" "$id" | grep -q 'obligation sieved calls: 1 call in the other conditions' ||
+    fail "twins proof: $("$FLUX" proofs "$shapes" "$id")"
+want=$(python3 -c '
+n = 3 * 10**6 + 3
+s = bytearray([1]) * n; s[0] = s[1] = 0
+for i in range(2, int(n ** 0.5) + 1):
+    if s[i]: s[i * i::i] = bytearray(len(range(i * i, n, i)))
+t = [p for p in range(2, 3 * 10**6 + 1) if s[p] and s[p + 2]]
+print(len(t), t[-1], sum(t))')
+[ "$("$FLUX" run "$shapes" '[len(twins(3000000)), twins(3000000)[len(twins(3000000)) - 1], sum(twins(3000000))]')" = "[${want// /, }]" ] ||
+    fail "twins(3*10^6): want $want"
 exit 0

@@ -11,9 +11,28 @@ intent count_primes(n: Natural) -> Natural:
     constraints:
         - result = count(p for p in 0..n if prime(p))
 
+intent count_twins(n: Natural) -> Natural:
+    constraints:
+        - result = count(p for p in 0..n if prime(p) and prime(p + 2))
+
 intent twins(n: Natural) -> List[Natural]:
     constraints:
         - result contains all primes p where 2 <= p <= n and prime(p + 2)
+        - result is sorted ascending
+
+intent germain(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where 2 <= p <= n and prime(2 * p + 1)
+        - result is sorted ascending
+
+intent quadruplets(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where p <= n and prime(p + 2) and prime(p + 6) and prime(p + 8)
+        - result is sorted ascending
+
+intent risky(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where 2 <= p <= n and prime(p + 2) and 10 div (p - 7) > 0
         - result is sorted ascending
 
 intent prime_sum(lo: Natural, hi: Natural) -> Natural:
