@@ -59,12 +59,13 @@ static double log2p(double x)
  * each pass; a counting sort when the range is small beside n. */
 static double radix_units(const FxSortFeatures *f)
 {
-    double n = (double)f->n, range = (double)((uint64_t)f->max - (uint64_t)f->min);
+    uint64_t r = (uint64_t)f->max - (uint64_t)f->min;
+    double n = (double)f->n, range = (double)r;
     if (f->n < 64) /* straight insertion below 64 */
         return n + fmin(n * n / 4, (double)f->descents * n / 2);
     if (range < 65536.0 && range < n)
         return 2 * n + range / 4;
-    unsigned bits = range >= 1 ? 64 - (unsigned)__builtin_clzll((uint64_t)range) : 1;
+    unsigned bits = r ? 64 - (unsigned)__builtin_clzll(r) : 1;
     unsigned passes = (bits + 7) / 8;
     double split = n * sizeof(int64_t) > (double)(1u << 19) ? n : 0;
     return n * (passes + 1) + split + 256.0 * passes;
