@@ -265,18 +265,62 @@ typedef struct Loop {
     uint32_t top, fori, counter;
 } Loop;
 
+#define TUPLE_MAX        8    /* sieved calls a fused filter may hold */
+#define TUPLE_OFFSET_MAX 4096 /* the largest c of prime(p + c) fused */
+
+/* The offsets c of a filter made of sieved calls prime(v + c) of the fold's
+ * variable v (slot), joined by `and`: {2} for twin primes. False for any
+ * other filter. */
+static bool tuple_offsets(const FxGraph *g, FxNodeId f, int64_t slot, int64_t *offs,
+                          uint32_t *n)
+{
+    const FxNode *x = fx_graph_node(g, f);
+    if (x->op == FX_NODE_AND)
+        return tuple_offsets(g, x->inputs[0], slot, offs, n) &&
+               tuple_offsets(g, x->inputs[1], slot, offs, n);
+    if (x->op != FX_NODE_CALL || x->num != 1 || x->n_inputs != 1 || *n == TUPLE_MAX)
+        return false;
+    const FxNode *a = fx_graph_node(g, x->inputs[0]);
+    if (a->op != FX_NODE_ADD)
+        return false;
+    const FxNode *v = fx_graph_node(g, a->inputs[0]), *c = fx_graph_node(g, a->inputs[1]);
+    if (v->op == FX_NODE_CONST) {
+        const FxNode *t = v;
+        v = c;
+        c = t;
+    }
+    if (v->op != FX_NODE_VAR || v->num != slot || c->op != FX_NODE_CONST ||
+        (strcmp(c->type, "Int") && strcmp(c->type, "Natural")))
+        return false;
+    char *end;
+    long long k = strtoll(c->text, &end, 10);
+    if (*end || k < 0 || k > TUPLE_OFFSET_MAX)
+        return false;
+    offs[(*n)++] = k;
+    return true;
+}
+
 /* The primes of a range domain [lo, hi) (hi + 1 when inclusive): the list
- * (count = false) or how many there are. */
-static uint32_t compile_primes(Compiler *C, const FxNode *d, bool count, FxNodeId at)
+ * (count = false) or how many there are; with `tuple` (a consts index + 1,
+ * or 0), only the p for which every p + c of that list of offsets is
+ * prime too. */
+static uint32_t compile_primes_tuple(Compiler *C, const FxNode *d, bool count, uint32_t tuple,
+                                     FxNodeId at)
 {
     uint32_t lo = compile(C, d->inputs[0]), hi = compile(C, d->inputs[1]);
     uint32_t end = new_reg(C), r = new_reg(C);
     emit(C, OP_MOVE, end, hi, 0, 0, at);
     if (d->num)
         emit(C, OP_INC, end, 0, 0, 0, at);
-    emit(C, OP_PRIMES, r, lo, end, count ? 1 : 0, at);
+    emit(C, OP_PRIMES, r, lo, end, (count ? 1 : 0) | tuple << 1, at);
     return r;
 }
+
+static uint32_t compile_primes(Compiler *C, const FxNode *d, bool count, FxNodeId at)
+{
+    return compile_primes_tuple(C, d, count, 0, at);
+}
+
 
 /* primes: iterate over the primes of the range domain (a fold on the
  * sieve kernel). */
@@ -343,6 +387,22 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
         /* fused: the kernel counts, or its list is the result */
         uint32_t r = compile_primes(C, fx_graph_node(C->g, n->inputs[0]), kind == FX_FOLD_COUNT,
                                     id);
+        emit(C, OP_MOVE, acc, r, 0, 0, id);
+        return acc;
+    }
+    int64_t offs[TUPLE_MAX];
+    uint32_t n_offs = 0;
+    if (primes && n->inputs[1].v && (kind == FX_FOLD_COUNT || (kind == FX_FOLD_COLLECT && itself)) &&
+        tuple_offsets(C->g, n->inputs[1], n->num2, offs, &n_offs)) {
+        /* fused: twin primes and their kind, from one sieve */
+        FxValue *cs = fx_xmalloc(n_offs * sizeof(FxValue));
+        for (uint32_t i = 0; i < n_offs; i++)
+            cs[i] = fx_val_int(offs[i]);
+        FxValue list = fx_val_list_take(cs, n_offs);
+        free(cs);
+        uint32_t k = add_const(C, list);
+        uint32_t r = compile_primes_tuple(C, fx_graph_node(C->g, n->inputs[0]),
+                                          kind == FX_FOLD_COUNT, k + 1, id);
         emit(C, OP_MOVE, acc, r, 0, 0, id);
         return acc;
     }

@@ -930,6 +930,65 @@ static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, cha
     return FX_SIEVE_SEGMENTED;
 }
 
+/* The primes p of [lo, hi) for which every p + c (c in the list `offsets`)
+ * is prime too, listed or counted: one sieve of each window of 2^26 numbers
+ * and the offsets beyond it, walked (twin primes, prime quadruplets). */
+static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue offsets,
+                         uint64_t lo, uint64_t hi, bool count, size_t segment, FxValue *out)
+{
+    size_t n = fx_val_list_len(offsets);
+    uint64_t c[8], reach = 0;
+    FxBuf shown = {0};
+    for (size_t i = 0; i < n && i < 8; i++) {
+        c[i] = (uint64_t)fx_val_list_at(offsets, i).u.i;
+        reach = c[i] > reach ? c[i] : reach;
+        fx_buf_printf(&shown, "%sp + %llu", i ? ", " : "", (unsigned long long)c[i]);
+    }
+    if (hi > FX_SIEVE_HI_MAX - reach) {
+        fx_buf_free(&shown);
+        fail(rt, fn, I->node, "a range of primes beyond 2^63");
+        return false;
+    }
+    unsigned threads = hi - lo >= 10000000 ? fx_pool_default_size() : 1;
+    char why[240];
+    snprintf(why, sizeof(why), "[%llu, %llu): one sieve a window of up to 2^26 numbers, each "
+             "prime p kept when %s %s prime too, on %u thread%s", (unsigned long long)lo,
+             (unsigned long long)hi, fx_buf_str(&shown), n == 1 ? "is" : "are", threads,
+             threads == 1 ? "" : "s");
+    fx_buf_free(&shown);
+    note_data_choice(rt, fn->g, hi > lo ? hi - lo : 0, "sieve tuples", why);
+    FxPrimes kept = {0};
+    uint64_t how_many = 0;
+    const uint64_t window = (uint64_t)1 << 26;
+    for (uint64_t wlo = lo; wlo < hi; wlo = hi - wlo > window ? wlo + window : hi) {
+        uint64_t whi = hi - wlo > window ? wlo + window : hi;
+        FxPrimeSet s;
+        if (!fx_sieve_set(wlo, whi + reach, threads, segment, &s, kernel_keep_going, rt)) {
+            fx_primes_free(&kept);
+            return false;
+        }
+        for (uint64_t p = fx_primeset_next(&s, wlo); p < whi; p = fx_primeset_next(&s, p + 1)) {
+            bool all = true;
+            for (size_t i = 0; all && i < n; i++)
+                all = fx_primeset_has(&s, p + c[i]);
+            if (!all)
+                continue;
+            how_many++;
+            if (!count) {
+                if (kept.len == kept.cap) {
+                    kept.cap = kept.cap ? 2 * kept.cap : 1024;
+                    kept.v = fx_xrealloc(kept.v, kept.cap * sizeof(uint64_t));
+                }
+                kept.v[kept.len++] = p;
+            }
+        }
+        fx_primeset_free(&s);
+    }
+    *out = count ? fx_val_int((int64_t)how_many) : fx_val_list_of_u64(kept.v, kept.len);
+    fx_primes_free(&kept);
+    return true;
+}
+
 static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                           FxValue *out)
 {
@@ -944,9 +1003,12 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
     FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
     char what[64];
     snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
-    note_data_choice(rt, fn->g, hi > lo ? hi - lo : 0, what, why);
     FxHardware hw = fx_hw_detect();
     size_t segment = hw.l2 >= (256u << 10) ? 128u << 10 : 0; /* measured best here */
+    if (I->c >> 1) /* p kept when every p + c is prime too */
+        return primes_tuple(rt, fn, I, fn->consts[(I->c >> 1) - 1], lo, hi, I->c & 1, segment,
+                            out);
+    note_data_choice(rt, fn->g, hi > lo ? hi - lo : 0, what, why);
     if (I->c == 1) {
         uint64_t count = 0;
         if (!fx_sieve_count(kind, lo, hi, threads, segment, &count, kernel_keep_going, rt))
