@@ -47,4 +47,6 @@ t = [p for p in range(2, 3 * 10**6 + 1) if s[p] and s[p + 2]]
 print(len(t), t[-1], sum(t))')
 [ "$("$FLUX" run "$shapes" '[len(twins(3000000)), twins(3000000)[len(twins(3000000)) - 1], sum(twins(3000000))]')" = "[${want// /, }]" ] ||
     fail "twins(3*10^6): want $want"
+"$FLUX" explain "$shapes" 'twins(1000)' | grep -q '^|    - sieve tuples: \[2, 1001): one sieve a window of up to 2^26 numbers, each prime p kept when p + 2 is prime too' ||
+    fail "twins explain: $("$FLUX" explain "$shapes" 'twins(1000)' | grep sieve)"
 exit 0
