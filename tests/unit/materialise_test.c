@@ -7,8 +7,11 @@
  * in place at the same size, the file replaced) gives the answer over the
  * new data, never the kept one. A data-reading intent with an integer
  * result gets materialised results too, never a hot-input table, whose
- * results would outlive the file.
+ * results would outlive the file. An SQLite table changed in place (the
+ * file's size the same), and changed through its write-ahead log, is read
+ * again too.
  */
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,6 +161,71 @@ FX_TEST(a_kept_result_never_outlives_its_file)
     EXPECT_EQ(flux_store_close(st, stderr), FLUX_OK);
     char cmd[320];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    EXPECT_EQ(system(cmd), 0);
+}
+
+static long db_count(sqlite3 *db, int a)
+{
+    char sql[128];
+    snprintf(sql, sizeof(sql), "select count(*) from users where age >= %d", a);
+    sqlite3_stmt *q = NULL;
+    long n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return n;
+}
+
+FX_TEST(an_sqlite_table_changed_in_place_is_read_again)
+{
+    char d[] = "/tmp/flux-materialise-db-XXXXXX";
+    EXPECT(mkdtemp(d) != NULL);
+    char path[300], store[300], dbpath[300];
+    snprintf(path, sizeof(path), "%s/q.flux", d);
+    snprintf(store, sizeof(store), "%s/store", d);
+    snprintf(dbpath, sizeof(dbpath), "%s/users.db", d);
+    sqlite3 *db = NULL;
+    EXPECT_EQ(sqlite3_open(dbpath, &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, "create table users(name text, age int);"
+                               "with recursive k(i) as (select 0 union all select i + 1 from k "
+                               "where i < 4999) insert into users select 'u' || i, (i * 37) % 100 "
+                               "from k;", NULL, NULL, NULL), SQLITE_OK);
+    FILE *f = fopen(path, "w");
+    fputs("type User = { name: String, age: Int }\n"
+          "data users: List[User] from \"users.db:users\"\n\n"
+          "intent adults(age_min: Int) -> List[User]:\n"
+          "    constraints:\n"
+          "        - result contains all users where user.age >= age_min\n",
+          f);
+    fclose(f);
+    FluxStore *st;
+    EXPECT_EQ(flux_store_open(store, stderr, &st), FLUX_OK);
+    FluxProgram *prog = learned(st, path, "adults");
+    EXPECT(prog != NULL);
+    int kept = -1;
+    EXPECT_EQ(ask(prog, "len(adults(18))", &kept), db_count(db, 18));
+    EXPECT_EQ(ask(prog, "len(adults(18))", &kept), db_count(db, 18));
+    EXPECT_EQ(kept, 1);
+    /* rows changed in place: the same pages, the same file size */
+    EXPECT_EQ(sqlite3_exec(db, "update users set age = 5 where rowid <= 40", NULL, NULL, NULL),
+              SQLITE_OK);
+    EXPECT_EQ(ask(prog, "len(adults(18))", &kept), db_count(db, 18));
+    EXPECT_EQ(kept, 0);
+    EXPECT_EQ(ask(prog, "len(adults(18))", &kept), db_count(db, 18));
+    EXPECT_EQ(kept, 1);
+    /* through the write-ahead log, before any checkpoint */
+    EXPECT_EQ(sqlite3_exec(db, "pragma journal_mode=wal; pragma wal_autocheckpoint=0;", NULL,
+                           NULL, NULL), SQLITE_OK);
+    EXPECT_EQ(ask(prog, "len(adults(18))", &kept), db_count(db, 18));
+    EXPECT_EQ(sqlite3_exec(db, "update users set age = 90 where rowid <= 100", NULL, NULL, NULL),
+              SQLITE_OK);
+    EXPECT_EQ(ask(prog, "len(adults(18))", &kept), db_count(db, 18));
+    EXPECT_EQ(kept, 0);
+    sqlite3_close(db);
+    flux_program_free(prog);
+    EXPECT_EQ(flux_store_close(st, stderr), FLUX_OK);
+    char cmd[320];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
     EXPECT_EQ(system(cmd), 0);
 }
 
