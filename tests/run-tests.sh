@@ -23,6 +23,9 @@ export FLUX_STORE
 # test sees does not depend on a background process (tests/cli/learn.sh
 # checks the background mode itself)
 export FLUX_LEARN=wait
+# the variant chooser's one-in-16 exploration is random: off, except where a
+# test asks for it
+export FLUX_EXPLORE=off
 trap 'rm -rf "$FLUX_STORE"' EXIT
 passed=0
 failed=0

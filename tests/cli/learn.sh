@@ -94,6 +94,13 @@ print(r["output"])') || fail "$fn(5000): the power variant was not chosen"
     "$FLUX" explain $file "$fn(4000)" | grep -q 'variant power: matrix power chosen: n = 4000 >= [0-9]*, predicted' ||
         fail "$fn: explain does not give the variant's reason"
 done
+# exploration: a run's own call may take the variant predicted slower (one
+# run in 16 when it is predicted within 3x), so that its model stays true
+# (at the crossover both are predicted the same)
+x=$("$FLUX" explain fib.flux 'fibonacci(4000)' | sed -n 's/.*n = 4000 >= \([0-9]*\),.*/\1/p')
+[ -n "$x" ] || fail "no crossover in explain"
+FLUX_EXPLORE=always "$FLUX" explain fib.flux "fibonacci($x)" | grep -q "explored (one call in 16): n = $x, predicted" ||
+    fail "no exploration: $(FLUX_EXPLORE=always "$FLUX" explain fib.flux "fibonacci($x)" | grep variant)"
 
 # Every version in the store has a proof: the proof says proved, and z3
 # answers unsat to every stored obligation.
