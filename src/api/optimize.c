@@ -898,18 +898,40 @@ static bool reads_data(FluxProgram *fp, const FxGraph *g)
     return reads;
 }
 
+/* Whether a rule may propose: it applies and was not rolled back from this
+ * version before; otherwise the round records why it stays. */
+static bool rule_may_propose(Round *R, const char *rule, bool applies, const char *why)
+{
+    if (applies && rolled_back_before(R, rule)) {
+        applies = false;
+        why = "it was rolled back from this version before";
+    }
+    if (!applies)
+        stays(R, rule, why);
+    return applies;
+}
+
+/* The argument texts of recurring input h (n_params cells of row), or
+ * false with row cleared when an argument is not an integer or boolean. */
+static bool hot_arguments(const Round *R, const FxGraph *g, uint32_t h, char **row)
+{
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < g->n_params; i++)
+        ok = (row[i] = cell_of(R->an.hot[h].example->input, g->param_names[i])) != NULL;
+    for (uint32_t i = 0; !ok && i < g->n_params; i++) {
+        free(row[i]);
+        row[i] = NULL;
+    }
+    return ok;
+}
+
 static int try_hot(Round *R, bool *installed)
 {
     const FxGraph *g = R->current;
     const char *why;
-    if (!fx_rule_hot_applies(g, reads_data(R->fp, g), &R->an, &why)) {
-        stays(R, "hot inputs", why);
+    bool applies = fx_rule_hot_applies(g, reads_data(R->fp, g), &R->an, &why);
+    if (!rule_may_propose(R, "hot inputs", applies, why))
         return FLUX_OK;
-    }
-    if (rolled_back_before(R, "hot inputs")) {
-        stays(R, "hot inputs", "it was rolled back from this version before");
-        return FLUX_OK;
-    }
     uint32_t np = g->n_params, w = np + 1, n = 0;
     char **cells = fx_xcalloc((size_t)R->an.n_hot * w + 1, sizeof(char *));
     const char **args_only = fx_xcalloc((size_t)R->an.n_hot * np + 1, sizeof(char *));
@@ -917,9 +939,7 @@ static int try_hot(Round *R, bool *installed)
     double before = 0, after = 0;
     for (uint32_t h = 0; h < R->an.n_hot; h++) {
         char **row = cells + (size_t)n * w;
-        bool ok = true;
-        for (uint32_t i = 0; ok && i < np; i++)
-            ok = (row[i] = cell_of(R->an.hot[h].example->input, g->param_names[i])) != NULL;
+        bool ok = hot_arguments(R, g, h, row);
         FxValue v = {0};
         for (uint32_t i = 0; i < np; i++)
             args[i] = ok ? value_of(row[i]) : fx_val_int(0);
@@ -1014,30 +1034,13 @@ static int try_materialise(Round *R, bool *installed)
 {
     const FxGraph *g = R->current;
     const char *why;
-    if (!fx_rule_materialise_applies(g, reads_data(R->fp, g), &R->an, &why)) {
-        stays(R, "materialised results", why);
+    bool applies = fx_rule_materialise_applies(g, reads_data(R->fp, g), &R->an, &why);
+    if (!rule_may_propose(R, "materialised results", applies, why))
         return FLUX_OK;
-    }
-    if (rolled_back_before(R, "materialised results")) {
-        stays(R, "materialised results", "it was rolled back from this version before");
-        return FLUX_OK;
-    }
     uint32_t np = g->n_params, n = 0;
     char **rows = fx_xcalloc((size_t)R->an.n_hot * np + 1, sizeof(char *));
-    for (uint32_t h = 0; h < R->an.n_hot; h++) {
-        bool ok = true;
-        for (uint32_t i = 0; ok && i < np; i++)
-            ok = (rows[(size_t)n * np + i] =
-                      cell_of(R->an.hot[h].example->input, g->param_names[i])) != NULL;
-        if (ok) {
-            n++;
-            continue;
-        }
-        for (uint32_t i = 0; i < np; i++) {
-            free(rows[(size_t)n * np + i]);
-            rows[(size_t)n * np + i] = NULL;
-        }
-    }
+    for (uint32_t h = 0; h < R->an.n_hot; h++)
+        n += hot_arguments(R, g, h, rows + (size_t)n * np);
     int status = FLUX_OK;
     if (n == 0) {
         stays(R, "materialised results", "the recurring inputs are not integers or booleans");
