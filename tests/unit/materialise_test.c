@@ -12,6 +12,7 @@
  * again too.
  */
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,15 +78,24 @@ static FluxProgram *learned(FluxStore *st, const char *path, const char *intent)
         flux_result_free(&r);
     }
     flux_store_flush(st, stderr);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    EXPECT_EQ(flux_optimize(prog, st, intent, out, stderr), FLUX_OK);
-    fclose(out);
-    EXPECT(strstr(text, "installed v2: materialised results") != NULL);
-    EXPECT(strstr(text, "hot inputs") == NULL || strstr(text, "reads a data source") != NULL);
-    free(text);
-    flux_program_use_store(prog, st, 0);
+    /* one rewrite a round: where the interpreter is slow (sanitizers) the
+     * query kernel may be measured worth it first */
+    bool materialised = false;
+    for (int round = 0; round < 3 && !materialised; round++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        EXPECT_EQ(flux_optimize(prog, st, intent, out, stderr), FLUX_OK);
+        fclose(out);
+        materialised = strstr(text, ": materialised results (proof #") != NULL;
+        EXPECT(strstr(text, "installed") != NULL); /* each round installs something */
+        EXPECT(strstr(text, "hot inputs") == NULL || strstr(text, "reads a data source") != NULL);
+        if (!materialised)
+            fprintf(stderr, "round %d: %.200s\n", round + 1, text);
+        free(text);
+        flux_program_use_store(prog, st, 0);
+    }
+    EXPECT(materialised);
     return prog;
 }
 
