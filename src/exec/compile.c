@@ -378,7 +378,8 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
         emit(C, OP_CONST, acc, add_const(C, fx_val_bool(kind == FX_FOLD_ALL)), 0, 0, id);
     else
         emit(C, OP_UNIT, acc, 0, 0, 0, id);
-    if (kind == FX_FOLD_COLLECT)
+    bool builds = kind == FX_FOLD_COLLECT || kind == FX_FOLD_CONCAT;
+    if (builds)
         emit(C, OP_BEGIN, 0, 0, 0, 0, id);
     bool primes = n->text && !strcmp(n->text, "primes");
     const FxNode *body = fx_graph_node(C->g, n->inputs[2]);
@@ -438,9 +439,12 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     case FX_FOLD_SUM: emit(C, OP_ADD, acc, acc, b, 0, id); break;
     case FX_FOLD_PRODUCT: emit(C, OP_MUL, acc, acc, b, 0, id); break;
     case FX_FOLD_COUNT: emit(C, OP_INC, acc, 0, 0, 0, id); break;
-    case FX_FOLD_MIN: emit(C, OP_MINMAX, acc, b, 0, 0, id); break;
-    case FX_FOLD_MAX: emit(C, OP_MINMAX, acc, b, 0, 1, id); break;
+    case FX_FOLD_MIN:
+    case FX_FOLD_MIN_PART: emit(C, OP_MINMAX, acc, b, 0, 0, id); break;
+    case FX_FOLD_MAX:
+    case FX_FOLD_MAX_PART: emit(C, OP_MINMAX, acc, b, 0, 1, id); break;
     case FX_FOLD_COLLECT: emit(C, OP_PUSH, 0, b, 0, 0, id); break;
+    case FX_FOLD_CONCAT: emit(C, OP_EXTEND, 0, b, 0, 0, id); break;
     case FX_FOLD_ALL:
     case FX_FOLD_ANY: {
         uint32_t j = emit(C, kind == FX_FOLD_ALL ? OP_JMPT : OP_JMPF, b, 0, 0, 0, id);
@@ -456,7 +460,7 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     loop_end(C, L, id);
     if (early != UINT32_MAX)
         patch(C, early, here(C));
-    if (kind == FX_FOLD_COLLECT)
+    if (builds)
         emit(C, OP_END, acc, 0, 0, 0, id);
     if (kind == FX_FOLD_MIN || kind == FX_FOLD_MAX)
         emit(C, OP_NONEMPTY, acc, 0, 0, 0, id);

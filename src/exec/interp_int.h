@@ -45,6 +45,7 @@ typedef enum {
     OP_NONEMPTY,/* error if d is () */
     OP_BEGIN,   /* push a builder */
     OP_PUSH,    /* append a to the top builder */
+    OP_EXTEND,  /* append every element of the list a to the top builder */
     OP_END,     /* d = the top builder as a list (popped) */
     OP_ENDM,    /* d = the top builder as an a x b matrix (popped) */
     OP_SORT,    /* d = a sorted (c bit 0: descending, bit 1: the kernels); b: keys or none */

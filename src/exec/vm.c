@@ -1860,6 +1860,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_NONEMPTY] = &&L_OP_NONEMPTY, \
     [OP_BEGIN] = &&L_OP_BEGIN, \
     [OP_PUSH] = &&L_OP_PUSH, \
+    [OP_EXTEND] = &&L_OP_EXTEND, \
     [OP_END] = &&L_OP_END, \
     [OP_ENDM] = &&L_OP_ENDM, \
     [OP_SORT] = &&L_OP_SORT, \
@@ -2294,6 +2295,16 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             fx_value_retain(R[I->a]);
             fx_vec_push(&rt->builders.data[rt->builders.len - 1], R[I->a]);
             NEXT;
+        CASE(OP_EXTEND): {
+            ValueVec *b = &rt->builders.data[rt->builders.len - 1];
+            size_t n = fx_val_list_len(R[I->a]);
+            for (size_t i = 0; i < n; i++) {
+                FxValue v = fx_val_list_at(R[I->a], i);
+                fx_value_retain(v);
+                fx_vec_push(b, v);
+            }
+            NEXT;
+        }
         CASE(OP_END):
             put(&R[I->d], end_builder(rt));
             NEXT;

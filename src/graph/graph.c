@@ -28,7 +28,8 @@ static const struct {
 
 /* ORDER FX_FOLD */
 static const char *const fold_names[] = {"sum", "product", "min", "max",
-                                         "count", "all", "any", "collect"};
+                                         "count", "all", "any", "collect",
+                                         "min_part", "max_part", "concat"};
 
 const char *fx_graph_op_name(FxNodeOp op)
 {

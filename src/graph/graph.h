@@ -85,6 +85,11 @@ typedef enum {
     FX_FOLD_ALL,
     FX_FOLD_ANY,
     FX_FOLD_COLLECT, /* the list of bodies whose filter holds */
+    /* the outer generators of an aggregate of several (`for i in A for j in B`),
+     * whose bodies are the inner folds: */
+    FX_FOLD_MIN_PART, /* the least body that is not empty (unit), or unit */
+    FX_FOLD_MAX_PART, /* the greatest likewise */
+    FX_FOLD_CONCAT,   /* the concatenation of the bodies, each a list */
 } FxFoldKind;
 
 /* The certificate of a linear recurrence with constant coefficients:

@@ -273,10 +273,17 @@ static FxNodeId lower_fold(Lower *L, FxFoldKind kind, const FxBinder *bs, size_t
     push_local(L, bs[0].name, false, slot);
     FxNodeId f = {0}, b;
     if (n > 1) {
-        /* the inner fold yields a partial result; count's partials are summed */
-        b = lower_fold(L, kind, bs + 1, n - 1, filter, body, type, sp);
+        /* the inner fold yields a partial result: count's partials are summed,
+         * collected lists concatenated, and an empty slice of min or max is
+         * nothing, not an error (only the whole may not be empty) */
+        FxFoldKind inner = kind == FX_FOLD_MIN   ? FX_FOLD_MIN_PART
+                           : kind == FX_FOLD_MAX ? FX_FOLD_MAX_PART
+                                                 : kind;
+        b = lower_fold(L, inner, bs + 1, n - 1, filter, body, type, sp);
         if (kind == FX_FOLD_COUNT)
             kind = FX_FOLD_SUM;
+        if (kind == FX_FOLD_COLLECT)
+            kind = FX_FOLD_CONCAT;
     } else {
         if (filter)
             f = lower(L, filter);
@@ -293,7 +300,7 @@ static FxNodeId lower_fold(Lower *L, FxFoldKind kind, const FxBinder *bs, size_t
 static FxNodeId lower_aggregate(Lower *L, const FxExpr *e)
 {
     static const FxFoldKind kinds[] = {FX_FOLD_SUM, FX_FOLD_PRODUCT, FX_FOLD_MIN, FX_FOLD_MAX,
-                                       FX_FOLD_COUNT};
+                                       FX_FOLD_COUNT, FX_FOLD_COLLECT};
     return lower_fold(L, kinds[e->u.aggregate.agg], e->u.aggregate.binders,
                       e->u.aggregate.n_binders, e->u.aggregate.filter, e->u.aggregate.body,
                       e->type, e->span);
@@ -519,51 +526,29 @@ static FxNodeId plus_one(Lower *L, FxNodeId x, FxSpan sp)
     return binary(L, FX_NODE_ADD, "Int", x, constant(L, "1", "Natural", sp), sp);
 }
 
-static void bound_from(Lower *L, const FxExpr *a, FxOp op, const FxExpr *b, const char *v,
-                       Bounds *out)
+/* The range of a comprehension variable from the bounds the checker found
+ * (ast.h: FxBound): the largest lower and the smallest upper bound. */
+static void range_bounds(Lower *L, const FxConstraint *k, Bounds *out)
 {
-    bool a_is = a->kind == FX_EXPR_NAME && strcmp(a->u.text, v) == 0;
-    bool b_is = b->kind == FX_EXPR_NAME && strcmp(b->u.text, v) == 0;
-    if (a_is == b_is)
-        return;
-    if (b_is) { /* e OP v  ==  v OP' e */
-        const FxExpr *t = a;
-        a = b;
-        b = t;
-        op = op == FX_OP_LT ? FX_OP_GT : op == FX_OP_LE ? FX_OP_GE : op == FX_OP_GT ? FX_OP_LT
-                                                         : op == FX_OP_GE ? FX_OP_LE : op;
-        if (op == FX_OP_IN)
-            return;
-    }
-    FxSpan sp = b->span;
-    if (op == FX_OP_IN && b->kind == FX_EXPR_RANGE) {
-        merge_bound(L, &out->lo, lower(L, b->u.range.lo), "max", sp);
-        FxNodeId hi = lower(L, b->u.range.hi);
-        merge_bound(L, &out->hi, b->u.range.inclusive ? plus_one(L, hi, sp) : hi, "min", sp);
-        return;
-    }
-    if (op == FX_OP_IN)
-        return;
-    FxNodeId e = lower(L, b);
-    if (op == FX_OP_GE || op == FX_OP_EQ)
-        merge_bound(L, &out->lo, e, "max", sp);
-    if (op == FX_OP_GT)
-        merge_bound(L, &out->lo, plus_one(L, e, sp), "max", sp);
-    if (op == FX_OP_LT)
-        merge_bound(L, &out->hi, e, "min", sp);
-    if (op == FX_OP_LE || op == FX_OP_EQ)
-        merge_bound(L, &out->hi, plus_one(L, e, sp), "min", sp);
-}
-
-static void find_bounds(Lower *L, const FxExpr *cond, const char *v, Bounds *out)
-{
-    if (cond->kind == FX_EXPR_BINARY && cond->u.binary.op == FX_OP_AND) {
-        find_bounds(L, cond->u.binary.lhs, v, out);
-        find_bounds(L, cond->u.binary.rhs, v, out);
-    } else if (cond->kind == FX_EXPR_COMPARE) {
-        for (size_t i = 0; i + 1 < cond->u.compare.n; i++)
-            bound_from(L, cond->u.compare.operands[i], cond->u.compare.ops[i],
-                       cond->u.compare.operands[i + 1], v, out);
+    for (size_t i = 0; i < k->u.comp.n_bounds; i++) {
+        const FxBound *bd = &k->u.comp.bounds[i];
+        FxSpan sp = bd->e->span;
+        if (bd->op == FX_OP_IN) {
+            const FxExpr *r = bd->e;
+            merge_bound(L, &out->lo, lower(L, r->u.range.lo), "max", sp);
+            FxNodeId hi = lower(L, r->u.range.hi);
+            merge_bound(L, &out->hi, r->u.range.inclusive ? plus_one(L, hi, sp) : hi, "min", sp);
+            continue;
+        }
+        FxNodeId e = lower(L, bd->e);
+        if (bd->op == FX_OP_GE || bd->op == FX_OP_EQ)
+            merge_bound(L, &out->lo, e, "max", sp);
+        if (bd->op == FX_OP_GT)
+            merge_bound(L, &out->lo, plus_one(L, e, sp), "max", sp);
+        if (bd->op == FX_OP_LT)
+            merge_bound(L, &out->hi, e, "min", sp);
+        if (bd->op == FX_OP_LE || bd->op == FX_OP_EQ)
+            merge_bound(L, &out->hi, plus_one(L, e, sp), "min", sp);
     }
 }
 
@@ -572,13 +557,15 @@ static FxNodeId lower_comprehension(Lower *L, const FxConstraint *k)
     FxSpan sp = k->span;
     char *vt = fx_type_name(k->u.comp.var_type);
     FxNodeId domain;
-    if (k->u.comp.collection) {
-        domain = lower(L, k->u.comp.collection);
+    const FxExpr *walked = k->u.comp.collection ? k->u.comp.collection : k->u.comp.domain;
+    if (walked) {
+        domain = lower(L, walked);
     } else {
         Bounds b = {{0}, {0}};
         if (k->u.comp.var_type->kind == FX_TY_NATURAL)
             b.lo = constant(L, "0", "Natural", sp);
-        find_bounds(L, k->u.comp.cond, k->u.comp.var, &b);
+        range_bounds(L, k, &b);
+        FX_CHECK(b.lo.v && b.hi.v, "a comprehension without bounds reached lowering");
         FxNodeId in[2] = {b.lo, b.hi};
         domain = add_named(L, FX_NODE_RANGE, "List[Int]", in, 2, sp);
     }
@@ -589,6 +576,14 @@ static FxNodeId lower_comprehension(Lower *L, const FxConstraint *k)
         FxNodeId v = var(L, slot, vt, k->u.comp.var_span);
         FxNodeId call = add_named(L, FX_NODE_CALL, "Bool", &v, 1, k->u.comp.first_span);
         node(L, call)->text = fx_graph_intern(L->g, k->u.comp.kind_pred->name);
+        /* a collection's element outside the kind's type is not of that kind */
+        const FxType *elem = walked && walked->type->elem ? walked->type->elem : NULL;
+        if (elem && k->u.comp.kind_pred->params[0].type->kind == FX_TY_NATURAL &&
+            elem->kind != FX_TY_NATURAL) {
+            FxNodeId w = var(L, slot, vt, k->u.comp.var_span);
+            FxNodeId nat = binary(L, FX_NODE_GE, "Bool", w, constant(L, "0", "Natural", sp), sp);
+            call = binary(L, FX_NODE_AND, "Bool", nat, call, sp);
+        }
         filter = binary(L, FX_NODE_AND, "Bool", filter, call, sp);
     }
     FxNodeId body = var(L, slot, vt, k->u.comp.var_span);
@@ -650,7 +645,7 @@ static FxNodeId construct(Lower *L, bool *out_sorted)
         FxNodeId v = lower_comprehension(L, k);
         *out_sorted = order != NULL;
         /* a range is walked upwards: ascending without a key holds already */
-        if (order && (k->u.comp.collection || order->u.order.descending ||
+        if (order && (k->u.comp.collection || k->u.comp.domain || order->u.order.descending ||
                       order->u.order.key_form != FX_KEY_NONE))
             v = lower_sort(L, v, order);
         return v;

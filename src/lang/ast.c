@@ -15,7 +15,7 @@ const char *fx_op_name(FxOp op)
 }
 
 /* ORDER FX_AGG */
-static const char *const agg_names[] = {"sum", "product", "min", "max", "count"};
+static const char *const agg_names[] = {"sum", "product", "min", "max", "count", "list"};
 
 const char *fx_agg_name(FxAggKind agg)
 {

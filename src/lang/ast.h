@@ -79,7 +79,7 @@ typedef enum {
     FX_EXPR_LIST,
     FX_EXPR_RECORD,
     FX_EXPR_RANGE,
-    FX_EXPR_AGGREGATE, /* sum(e for k in R if c) */
+    FX_EXPR_AGGREGATE, /* sum(e for k in R if c), [e for k in R if c] */
     FX_EXPR_QUANT,     /* forall d in R: body */
 } FxExprKind;
 
@@ -92,7 +92,10 @@ typedef enum {
 } FxOp;
 
 /* ORDER FX_AGG */
-typedef enum { FX_AGG_SUM, FX_AGG_PRODUCT, FX_AGG_MIN, FX_AGG_MAX, FX_AGG_COUNT } FxAggKind;
+typedef enum {
+    FX_AGG_SUM, FX_AGG_PRODUCT, FX_AGG_MIN, FX_AGG_MAX, FX_AGG_COUNT,
+    FX_AGG_LIST, /* [e for x in xs if c]: a map comprehension */
+} FxAggKind;
 
 /* `k in 0..K`: a variable bound over a range or a collection. */
 typedef struct FxBinder {
@@ -101,6 +104,15 @@ typedef struct FxBinder {
     FxExpr *domain;
     FxType *type; /* checker: the element type */
 } FxBinder;
+
+/* One conjunct of a comprehension's condition that bounds its variable v:
+ * `v OP e`, written either way round, with e not naming v (checker). OP is
+ * one of > >= < <= = (normalised so that v is on the left), or `in` with a
+ * range. */
+typedef struct FxBound {
+    FxOp op;
+    const FxExpr *e;
+} FxBound;
 
 /* What a name or call refers to (checker). */
 typedef enum {
@@ -235,6 +247,12 @@ typedef struct FxConstraint {
             FxSpan var_span;
             FxExpr *collection;          /* a NAME expr for the collection form, or NULL */
             FxType *var_type;
+            /* checker, the variable form: the bounds lowering makes its range
+             * of, exactly those the checker accepted; or `v in COLL`, COLL a
+             * list, which v walks instead of a range (domain, else NULL) */
+            size_t n_bounds;
+            FxBound *bounds;
+            FxExpr *domain;
         } comp;
         struct {
             bool descending;

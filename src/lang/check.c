@@ -795,12 +795,14 @@ static FxType *check_aggregate(Checker *c, FxExpr *e)
     if (e->u.aggregate.filter) {
         FxType *f = check_expr(c, e->u.aggregate.filter);
         if (!fx_type_is_error(f) && f->kind != FX_TY_BOOL)
-            mismatch(c, e->u.aggregate.filter->span, "the filter after `if`", f,
+            mismatch(c, e->u.aggregate.filter->span, "the filter after `if` or `where`", f,
                      new_type(c, FX_TY_BOOL));
     }
     FxType *body = check_expr(c, e->u.aggregate.body);
     c->locals.len = mark;
     switch (e->u.aggregate.agg) {
+    case FX_AGG_LIST:
+        return fx_type_list(c->arena, body);
     case FX_AGG_COUNT:
         return new_type(c, FX_TY_NATURAL);
     case FX_AGG_MIN:
@@ -1038,29 +1040,46 @@ static bool is_var(const FxExpr *e, const char *var)
     return e->kind == FX_EXPR_NAME && strcmp(e->u.text, var) == 0;
 }
 
-/* Records which sides of `var` one comparison `a op b` bounds. */
-static void bound_pair(const FxExpr *a, FxOp op, const FxExpr *b, const char *var, bool *lo,
-                       bool *hi)
+typedef FX_VEC(FxBound) BoundList;
+
+/* Records `a op b` when it bounds var: one side is var itself and the other
+ * does not name it. `var in COLL` with COLL a list (not a range) is the
+ * collection var walks: the first such becomes *domain. */
+static void bound_pair(Checker *c, const FxExpr *a, FxOp op, FxExpr *b, const char *var,
+                       BoundList *out, FxExpr **domain)
 {
-    if (is_var(a, var) && !mentions(b, var)) {
-        *lo |= op == FX_OP_GT || op == FX_OP_GE || op == FX_OP_EQ || op == FX_OP_IN;
-        *hi |= op == FX_OP_LT || op == FX_OP_LE || op == FX_OP_EQ || op == FX_OP_IN;
-    } else if (is_var(b, var) && !mentions(a, var)) {
-        *lo |= op == FX_OP_LT || op == FX_OP_LE || op == FX_OP_EQ;
-        *hi |= op == FX_OP_GT || op == FX_OP_GE || op == FX_OP_EQ;
+    if (!is_var(a, var) && is_var(b, var) && op != FX_OP_IN) { /* e OP v  ==  v OP' e */
+        const FxExpr *t = a;
+        a = b;
+        b = (FxExpr *)t;
+        op = op == FX_OP_LT ? FX_OP_GT : op == FX_OP_LE ? FX_OP_GE : op == FX_OP_GT ? FX_OP_LT
+                                       : op == FX_OP_GE ? FX_OP_LE : op;
     }
+    if (!is_var(a, var) || mentions(b, var) || op == FX_OP_NE)
+        return;
+    if (op == FX_OP_IN && b->kind != FX_EXPR_RANGE) {
+        if (*domain)
+            return;
+        FxType *t = check_expr(c, b); /* b does not name var: its scope is the intent's */
+        if (!fx_type_is_error(t) && fx_type_is_collection(t))
+            *domain = b;
+        return;
+    }
+    FxBound bd = {op, b};
+    fx_vec_push(out, bd);
 }
 
 /* Walks the conjuncts of cond: only a bound that holds on every path counts. */
-static void find_bounds(const FxExpr *cond, const char *var, bool *lo, bool *hi)
+static void find_bounds(Checker *c, FxExpr *cond, const char *var, BoundList *out,
+                        FxExpr **domain)
 {
     if (cond->kind == FX_EXPR_BINARY && cond->u.binary.op == FX_OP_AND) {
-        find_bounds(cond->u.binary.lhs, var, lo, hi);
-        find_bounds(cond->u.binary.rhs, var, lo, hi);
+        find_bounds(c, cond->u.binary.lhs, var, out, domain);
+        find_bounds(c, cond->u.binary.rhs, var, out, domain);
     } else if (cond->kind == FX_EXPR_COMPARE) {
         for (size_t i = 0; i + 1 < cond->u.compare.n; i++)
-            bound_pair(cond->u.compare.operands[i], cond->u.compare.ops[i],
-                       cond->u.compare.operands[i + 1], var, lo, hi);
+            bound_pair(c, cond->u.compare.operands[i], cond->u.compare.ops[i],
+                       cond->u.compare.operands[i + 1], var, out, domain);
     }
 }
 
@@ -1326,7 +1345,10 @@ static void check_comprehension_var(Checker *c, FxIntent *in, FxConstraint *k)
         k->u.comp.var = k->u.comp.first;
         k->u.comp.var_span = k->u.comp.first_span;
     }
-    FxType *vt = kind ? kind->params[0].type : NULL;
+    BoundList bounds = {0};
+    FxExpr *domain = NULL;
+    find_bounds(c, k->u.comp.cond, k->u.comp.var, &bounds, &domain);
+    FxType *vt = kind ? kind->params[0].type : domain ? domain->type->elem : NULL;
     if (!vt) {
         vt = !fx_type_is_error(in->ret) && fx_type_is_collection(in->ret) && in->ret->elem &&
                              fx_type_is_int(in->ret->elem)
@@ -1334,10 +1356,26 @@ static void check_comprehension_var(Checker *c, FxIntent *in, FxConstraint *k)
                      : new_type(c, FX_TY_INT);
     }
     k->u.comp.var_type = vt;
-    bool lo = vt->kind == FX_TY_NATURAL, hi = false;
-    find_bounds(k->u.comp.cond, k->u.comp.var, &lo, &hi);
-    if (!lo || !hi) {
-        const char *v = k->u.comp.var;
+    k->u.comp.domain = domain;
+    k->u.comp.n_bounds = bounds.len;
+    k->u.comp.bounds = fx_arena_alloc(c->arena, (bounds.len + 1) * sizeof(FxBound));
+    if (bounds.len)
+        memcpy(k->u.comp.bounds, bounds.data, bounds.len * sizeof(FxBound));
+    bool lo = domain || vt->kind == FX_TY_NATURAL, hi = domain != NULL;
+    fx_vec_foreach(FxBound, b, &bounds)
+    {
+        lo |= b->op == FX_OP_GT || b->op == FX_OP_GE || b->op == FX_OP_EQ || b->op == FX_OP_IN;
+        hi |= b->op == FX_OP_LT || b->op == FX_OP_LE || b->op == FX_OP_EQ || b->op == FX_OP_IN;
+    }
+    fx_vec_free(&bounds);
+    const char *v = k->u.comp.var;
+    if (!domain && !fx_type_is_error(vt) && !fx_type_is_int(vt)) {
+        char *t = type_name(vt);
+        fx_diag_error(c->diag, k->u.comp.var_span,
+                      "comprehension variable `%s` is %s, so it cannot walk a range: bound it "
+                      "by a collection, as in `%s in xs`", v, t, v);
+        free(t);
+    } else if (!lo || !hi) {
         fx_diag_error(c->diag, k->u.comp.var_span,
                       "comprehension variable `%s` has no %s bound: add a condition such as "
                       "`%s %s` or `%s in 0..n`",

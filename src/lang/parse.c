@@ -299,14 +299,10 @@ static bool aggregate_kind(const char *name, FxAggKind *out)
     return false;
 }
 
-/* aggregate = AGG "(" expr "for" binder ("for" binder)* ["if" expr] ")"
- * called after AGG "(" expr, with "for" next */
-static FxExpr *parse_aggregate(Parser *p, const FxToken *name, FxExpr *body)
+/* generators = ("for" binder ("," binder)*)+ [("if" | "where") expr]
+ * called with "for" next; fills e's binders and filter */
+static void parse_generators(Parser *p, FxExpr *e)
 {
-    FxExpr *e = new_expr(p, FX_EXPR_AGGREGATE, name->span);
-    aggregate_kind(name->text, &e->u.aggregate.agg);
-    e->u.aggregate.name_span = name->span;
-    e->u.aggregate.body = body;
     FX_VEC(FxBinder) bs = {0};
     while (accept(p, FX_TOK_FOR)) {
         FxBinder b = {0};
@@ -322,8 +318,19 @@ static FxExpr *parse_aggregate(Parser *p, const FxToken *name, FxExpr *body)
     e->u.aggregate.binders = ARENA_ARRAY(p, FxBinder, &bs);
     e->u.aggregate.n_binders = bs.len;
     fx_vec_free(&bs);
-    if (accept(p, FX_TOK_IF))
+    if (accept(p, FX_TOK_IF) || accept(p, FX_TOK_WHERE))
         e->u.aggregate.filter = parse_expr(p);
+}
+
+/* aggregate = AGG "(" expr generators ")"
+ * called after AGG "(" expr, with "for" next */
+static FxExpr *parse_aggregate(Parser *p, const FxToken *name, FxExpr *body)
+{
+    FxExpr *e = new_expr(p, FX_EXPR_AGGREGATE, name->span);
+    aggregate_kind(name->text, &e->u.aggregate.agg);
+    e->u.aggregate.name_span = name->span;
+    e->u.aggregate.body = body;
+    parse_generators(p, e);
     expect(p, FX_TOK_RPAREN, "`)` to close the aggregate");
     e->span = span_from(p, name->span);
     return e;
@@ -346,7 +353,8 @@ static FxExpr *parse_call(Parser *p, const FxToken *name)
         } while (accept(p, FX_TOK_COMMA));
     }
     if (check(p, FX_TOK_FOR))
-        error_here(p, "`for` makes a generator only inside sum, product, min, max or count");
+        error_here(p, "`for` makes a generator only inside sum, product, min, max, count or a "
+                      "list `[e for x in xs]`");
     expect(p, FX_TOK_RPAREN, "`)` to close the call");
     FxExpr *e = new_expr(p, FX_EXPR_CALL, span_from(p, name->span));
     e->u.call.name = name->text;
@@ -357,7 +365,7 @@ static FxExpr *parse_call(Parser *p, const FxToken *name)
     return e;
 }
 
-/* list = "[" [expr ("," expr)*] "]" */
+/* list = "[" [expr ("," expr)*] "]" | "[" expr generators "]" */
 static FxExpr *parse_list(Parser *p)
 {
     const FxToken *open = advance(p);
@@ -367,6 +375,17 @@ static FxExpr *parse_list(Parser *p)
             if (check(p, FX_TOK_RBRACKET))
                 break; /* trailing comma */
             fx_vec_push(&items, parse_expr(p));
+            if (items.len == 1 && check(p, FX_TOK_FOR)) {
+                FxExpr *e = new_expr(p, FX_EXPR_AGGREGATE, open->span);
+                e->u.aggregate.agg = FX_AGG_LIST;
+                e->u.aggregate.name_span = open->span;
+                e->u.aggregate.body = items.data[0];
+                fx_vec_free(&items);
+                parse_generators(p, e);
+                expect(p, FX_TOK_RBRACKET, "`]` to close the list comprehension");
+                e->span = span_from(p, open->span);
+                return e;
+            }
         } while (accept(p, FX_TOK_COMMA));
     }
     expect(p, FX_TOK_RBRACKET, "`]` to close the list");

@@ -147,7 +147,8 @@ static FxSmtTerm enc_fold(Enc *E, Frame *F, const FxNode *n)
     if (hi - lo > MAX_UNROLL)
         return fail(E, "a fold of more than 64 steps");
     FxFoldKind kind = (FxFoldKind)n->num;
-    if (kind == FX_FOLD_COLLECT || kind == FX_FOLD_MIN || kind == FX_FOLD_MAX)
+    if (kind != FX_FOLD_SUM && kind != FX_FOLD_PRODUCT && kind != FX_FOLD_COUNT &&
+        kind != FX_FOLD_ALL && kind != FX_FOLD_ANY)
         return fail(E, "a fold that builds a list or needs a non-empty range");
     FxSmtTerm acc = kind == FX_FOLD_ALL   ? fx_smt_bool(E->smt, true)
                     : kind == FX_FOLD_ANY ? fx_smt_bool(E->smt, false)
@@ -1047,7 +1048,10 @@ static void fold_laws(FxSmt *smt, FxFoldKind kind, bool boolean, FxObligation *o
      : kind == FX_FOLD_PRODUCT                    ? bin(&E, FX_SMT_MUL, x, y)                      \
      : kind == FX_FOLD_ALL                        ? bin(&E, FX_SMT_AND, x, y)                      \
      : kind == FX_FOLD_ANY                        ? bin(&E, FX_SMT_OR, x, y)                       \
-     : fx_smt_ite(smt, bin(&E, kind == FX_FOLD_MIN ? FX_SMT_LE : FX_SMT_GE, x, y), x, y))
+     : fx_smt_ite(smt, bin(&E, kind == FX_FOLD_MIN || kind == FX_FOLD_MIN_PART ? FX_SMT_LE        \
+                                                                           : FX_SMT_GE,         \
+                           x, y),                                                               \
+                  x, y))
     ab = OP(a, b);
     bc = OP(b, c);
     l = OP(ab, c);
@@ -1077,7 +1081,8 @@ static void fold_laws(FxSmt *smt, FxFoldKind kind, bool boolean, FxObligation *o
  * the product); evaluated here, in IEEE-754 doubles, not assumed. */
 static void float_laws(FxFoldKind kind, FxObligation *o)
 {
-    if (kind == FX_FOLD_MIN || kind == FX_FOLD_MAX || kind == FX_FOLD_COUNT) {
+    if (kind == FX_FOLD_MIN || kind == FX_FOLD_MAX || kind == FX_FOLD_MIN_PART ||
+        kind == FX_FOLD_MAX_PART || kind == FX_FOLD_COUNT) {
         o->verdict = FX_PROOF_PROVED; /* min and max of doubles group freely */
         return;
     }
@@ -1114,7 +1119,7 @@ FxProof *fx_prove_fold_reassociation(const FxGraph *g, FxNodeId fold, FxProofCac
         o.what = fx_xasprintf("`%s` over %s is associative and commutative, so chunks may be "
                               "combined in any grouping", fx_graph_fold_name(kind), n->type);
         double start = now_ms();
-        if (kind == FX_FOLD_COLLECT) {
+        if (kind == FX_FOLD_COLLECT || kind == FX_FOLD_CONCAT) {
             o.verdict = FX_PROOF_PROVED; /* concatenation in chunk order */
         } else if (!strcmp(n->type, "Float") || strstr(n->type, "Float")) {
             float_laws(kind, &o);

@@ -1,0 +1,71 @@
+# Programs `flux check` accepts run without a crash, and give the right
+# values: the comprehension bounds the checker accepted are the ones
+# lowering uses (issue 12: `E = v` with E naming v, `x in xs` over a list),
+# and min/max over several generators skip empty inner slices.
+set -u
+fail() { echo "$*"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+cat > p.flux <<'F'
+intent perfect(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all x where 2 ≤ x ≤ n and sum(d for d in 1..x where x mod d = 0) = x
+intent rev(p: Natural) -> Natural:
+    constraints:
+        - result = p mod 10 * 10 + p div 10
+intent nonpal(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where 10 ≤ p < n and rev(p) != p
+intent g(a: Int) -> Int:
+    constraints:
+        - result = 0 - a
+intent invol(n: Natural) -> List[Int]:
+    constraints:
+        - result contains all a where 0 - n ≤ a ≤ n and g(g(a)) = a
+intent pos(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result contains all x where x in xs and x > 0
+intent posn(xs: List[Natural]) -> List[Natural]:
+    constraints:
+        - result contains all x where x in xs and x > 0
+intent primes_of(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result contains all primes p where p in xs
+intent long_words(ws: List[String]) -> List[String]:
+    constraints:
+        - result contains all w where w in ws and len(w) > 2
+        - result is sorted
+intent profit(p: List[Int]) -> Int:
+    constraints:
+        - result = max(p[j] - p[i] for i in 0..len(p) for j in i+1..len(p))
+intent primes_below(n: Natural) -> List[Natural]:
+    constraints:
+        - result contains all primes p where p < n
+intent largest_gap(n: Natural) -> Natural:
+    constraints:
+        - result = max(primes_below(n)[i + 1] - primes_below(n)[i] for i in 0..len(primes_below(n)) - 1)
+intent least_pair(n: Natural) -> Natural:
+    constraints:
+        - result = min(i + j for i in 0..n for j in 0..i)
+F
+"$FLUX" check p.flux 2>err || fail "check: $(cat err)"
+expect() {
+    local got
+    got=$("$FLUX" run p.flux "$1" 2>&1); local rc=$?
+    [ $rc = 0 ] && [ "$got" = "$2" ] || fail "$1: want $2, got rc=$rc $got"
+}
+expect 'perfect(500)' '[6, 28, 496]'
+expect 'nonpal(40)' '[13, 17, 19, 23, 29, 31, 37]'
+expect 'invol(2)' '[-2, -1, 0, 1, 2]'
+expect 'pos([2, -1, 2, 5])' '[2, 2, 5]'
+expect 'posn([2, 2, 5, 0])' '[2, 2, 5]'
+expect 'primes_of([-7, 7, 4, 11, 11])' '[7, 11, 11]'
+expect 'long_words(["ab", "zzzz", "abc", "abcd"])' '["abc", "abcd", "zzzz"]'
+expect 'profit([7, 1, 5, 3, 6, 4])' 5
+expect 'largest_gap(200)' 14
+expect 'least_pair(4)' 1
+"$FLUX" run p.flux 'least_pair(1)' 2>err; rc=$?
+[ $rc = 1 ] && grep -q '`min`/`max` of an empty sequence' err || fail "all slices empty: rc=$rc $(cat err)"
+"$FLUX" graph p.flux nonpal >/dev/null || fail "graph nonpal"
+"$FLUX" graph p.flux pos --format json >/dev/null || fail "graph pos"
+exit 0
