@@ -372,6 +372,19 @@ typedef struct FxModule {
     FX_VEC(FxIntent *) intents;
 } FxModule;
 
+/* How deep an expression may nest, and how deep the parser may recurse
+ * (brackets, prefix operators, nested types): every pass over the tree is
+ * recursive, so a deeper one is an error at its position rather than a
+ * stack overflow (docs/language.md §5). */
+#define FX_MAX_EXPR_DEPTH 1000
+
+/* Calls fn on each direct child of e (operands, arguments, items,
+ * binders' domains, filter, body), in source order. */
+void fx_expr_each_child(FxExpr *e, void (*fn)(FxExpr *child, void *ctx), void *ctx);
+/* The first node of e deeper than FX_MAX_EXPR_DEPTH (the root is at depth
+ * 1), or NULL when e is within the limit. Iterative: any depth is safe. */
+const FxExpr *fx_expr_too_deep(FxExpr *e);
+
 const char *fx_op_name(FxOp op);
 const char *fx_agg_name(FxAggKind agg);
 

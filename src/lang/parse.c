@@ -27,6 +27,8 @@ typedef struct Parser {
     size_t pos;
     bool panic; /* an error was reported on this line; stay quiet until it ends */
     bool dropped; /* something was skipped since the current intent began */
+    size_t depth; /* nested parse_expr, prefix operators and types: bounded by
+                   * FX_MAX_EXPR_DEPTH, so the C stack is too */
 } Parser;
 
 /* ---- token access ---- */
@@ -235,6 +237,30 @@ static FxExpr *parse_unary(Parser *p);
 static FxExpr *error_expr(Parser *p)
 {
     return new_expr(p, FX_EXPR_BOOL, peek(p)->span);
+}
+
+#define TOO_DEEP_MSG "this nests deeper than 1000 levels, the most Flux allows; split it into intents"
+
+/* One level deeper: false, with an error here, past FX_MAX_EXPR_DEPTH. The
+ * caller then stops descending; the line is dropped. */
+static bool descend(Parser *p)
+{
+    if (p->depth >= FX_MAX_EXPR_DEPTH) {
+        error_here(p, TOO_DEEP_MSG);
+        return false;
+    }
+    p->depth++;
+    return true;
+}
+
+/* The parsed expression nests too deep for the passes after parsing (a
+ * long chain `1 + 1 + ...` nests without recursing here): an error at the
+ * first node past the limit. */
+static void check_depth(Parser *p, FxExpr *e)
+{
+    const FxExpr *deep = e && !p->panic ? fx_expr_too_deep(e) : NULL;
+    if (deep)
+        error_at(p, deep->span, TOO_DEEP_MSG);
 }
 
 /* binder = NAME "in" range_expr */
@@ -563,8 +589,11 @@ static FxExpr *parse_unary(Parser *p)
 {
     if (!check(p, FX_TOK_MINUS))
         return parse_power(p);
+    if (!descend(p))
+        return error_expr(p);
     FxSpan op = advance(p)->span;
     FxExpr *operand = parse_unary(p);
+    p->depth--;
     FxExpr *e = new_expr(p, FX_EXPR_UNARY, fx_span_join(op, operand->span));
     e->u.unary.op = FX_OP_NEG;
     e->u.unary.operand = operand;
@@ -669,8 +698,11 @@ static FxExpr *parse_not(Parser *p)
 {
     if (!check(p, FX_TOK_NOT))
         return parse_compare(p);
+    if (!descend(p))
+        return error_expr(p);
     FxSpan op = advance(p)->span;
     FxExpr *operand = parse_not(p);
+    p->depth--;
     FxExpr *e = new_expr(p, FX_EXPR_UNARY, fx_span_join(op, operand->span));
     e->u.unary.op = FX_OP_NOT;
     e->u.unary.operand = operand;
@@ -701,9 +733,11 @@ static FxExpr *parse_or(Parser *p)
 /* expr = if_expr | or */
 static FxExpr *parse_expr(Parser *p)
 {
-    if (check(p, FX_TOK_IF))
-        return parse_if(p);
-    return parse_or(p);
+    if (!descend(p))
+        return error_expr(p);
+    FxExpr *e = check(p, FX_TOK_IF) ? parse_if(p) : parse_or(p);
+    p->depth--;
+    return e;
 }
 
 /* ---- constraints ---- */
@@ -861,6 +895,23 @@ static FxConstraint *parse_constraint(Parser *p)
     return c;
 }
 
+static void check_constraint_depth(Parser *p, FxConstraint *c)
+{
+    switch (c->kind) {
+    case FX_CON_EQUATION:
+        for (size_t i = 0; i < c->u.eq.n_patterns; i++)
+            check_depth(p, c->u.eq.patterns[i]);
+        check_depth(p, c->u.eq.rhs);
+        check_depth(p, c->u.eq.guard);
+        break;
+    case FX_CON_ELEMENTWISE: check_depth(p, c->u.elem.rhs); break;
+    case FX_CON_COMPREHENSION: check_depth(p, c->u.comp.cond); break;
+    case FX_CON_ORDER: check_depth(p, c->u.order.key); break;
+    case FX_CON_PERMUTATION: check_depth(p, c->u.perm.of); break;
+    case FX_CON_POST: check_depth(p, c->u.post.expr); break;
+    }
+}
+
 /* ---- properties and hints ---- */
 
 /* Skips a parenthesised free-text comment: `(no side effects)`. */
@@ -988,12 +1039,25 @@ static void skip_bad_hint(Parser *p, FxSpan start, const char *why)
 
 /* ---- declarations ---- */
 
+static FxTypeExpr *parse_type_body(Parser *p, FxTypeExpr *t, FxSpan start);
+
 /* type = NAME ["[" type ("," type)* "]"] | INT | "{" NAME ":" type ("," ...)* "}" */
 static FxTypeExpr *parse_type(Parser *p)
 {
     FxTypeExpr *t = FX_NEW(p->arena, FxTypeExpr);
     FxSpan start = peek(p)->span;
     t->span = start;
+    if (!descend(p)) {
+        t->name = "?";
+        return t;
+    }
+    t = parse_type_body(p, t, start);
+    p->depth--;
+    return t;
+}
+
+static FxTypeExpr *parse_type_body(Parser *p, FxTypeExpr *t, FxSpan start)
+{
     if (check(p, FX_TOK_LBRACE)) {
         advance(p);
         FX_VEC(const char *) names = {0};
@@ -1096,6 +1160,8 @@ static void parse_item(Parser *p, FxIntent *in, FxSectionKind kind)
     switch (kind) {
     case FX_SECTION_CONSTRAINTS: {
         FxConstraint *c = parse_constraint(p);
+        if (c && !p->panic)
+            check_constraint_depth(p, c);
         if (c && !p->panic)
             fx_vec_push(&in->constraints, c);
         end_item(p, "the constraint");
@@ -1360,6 +1426,7 @@ FxExpr *fx_parse_expression(FxDiag *d, const FxSource *src, FxArena *arena)
         advance(&p);
     if (!check(&p, FX_TOK_EOF))
         error_at_current(&p, "expected %s", "the end of the expression");
+    check_depth(&p, e);
     free(p.toks.data);
     return fx_diag_errors(d) ? NULL : e;
 }
