@@ -21,6 +21,7 @@
 
 #include "api_int.h"
 #include "graph/lower.h"
+#include "opt/validate.h"
 
 #define MAX_DECISIONS 24
 #define MAX_SUBCALLS 8
@@ -283,18 +284,6 @@ static void explain_proofs(Tree *t, const FxIntent *in, const FxVersionOrigin *o
     fx_buf_puts(&t->json, "]}");
 }
 
-/* Sorted as the order constraint says? */
-static bool is_sorted(FxValue list, bool descending)
-{
-    for (size_t i = 1; i < fx_val_list_len(list); i++) {
-        bool ok;
-        int c = fx_val_compare(fx_val_list_at(list, i - 1), fx_val_list_at(list, i), &ok);
-        if (!ok || (descending ? c < 0 : c > 0))
-            return false;
-    }
-    return true;
-}
-
 static int cmp_values(const void *a, const void *b)
 {
     bool ok;
@@ -322,7 +311,8 @@ static bool same_multiset(FxValue a, FxValue b)
     return same;
 }
 
-static void explain_verified(Tree *t, const FxIntent *in, FxValue result, const FxValue *args)
+static void explain_verified(Tree *t, FluxProgram *fp, const FxIntent *in, FxValue result,
+                             const FxValue *args)
 {
     branch(t, "verified", "the constraints, on this output");
     json_key(t, "verified");
@@ -332,11 +322,14 @@ static void explain_verified(Tree *t, const FxIntent *in, FxValue result, const 
     {
         const FxConstraint *k = *kp;
         char *what = span_text(k->span), *line = NULL;
-        if (k->kind == FX_CON_ORDER && result.kind == FX_VAL_LIST)
-            line = fx_xasprintf("`%s`: checked again here: %s (%zu elements)", what,
-                                is_sorted(result, k->u.order.descending) ? "holds" : "FAILS",
-                                fx_val_list_len(result));
-        else if (k->kind == FX_CON_PERMUTATION && k->u.perm.of->kind == FX_EXPR_NAME &&
+        if (k->kind == FX_CON_ORDER && result.kind == FX_VAL_LIST) {
+            char *bad = fx_validate_sorted(fx_api_runtime(fp), fp->prog, in, args,
+                                           result, k);
+            line = bad ? fx_xasprintf("`%s`: checked again here: FAILS: %s", what, bad)
+                       : fx_xasprintf("`%s`: checked again here: holds (%zu elements)", what,
+                                      fx_val_list_len(result));
+            free(bad);
+        } else if (k->kind == FX_CON_PERMUTATION && k->u.perm.of->kind == FX_EXPR_NAME &&
                  k->u.perm.of->ref == FX_REF_PARAM && result.kind == FX_VAL_LIST)
             line = fx_xasprintf("`%s`: checked again here: %s", what,
                                 same_multiset(result, args[k->u.perm.of->ref_index])
@@ -501,7 +494,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         /* the intent's own value, for the checks (EXPR may index it) */
         FxValue whole;
         if (fx_runtime_call(rt, top->intent, args, n_args, &whole) == FX_OK) {
-            explain_verified(&t, in, whole, args);
+            explain_verified(&t, fp, in, whole, args);
             int64_t k;
             if (literal_index(e, &k) && whole.kind == FX_VAL_LIST && k >= 0 &&
                 (size_t)k < fx_val_list_len(whole))

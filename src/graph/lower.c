@@ -703,32 +703,45 @@ static FxNodeId check_natural(Lower *L, FxNodeId value)
     return id;
 }
 
-/* A size variable named by several parameters must have one value:
- * `Matrix[M, K]` and `Matrix[K, N]` agree on K. Wraps body in that test. */
+/* The sizes the parameters' types declare must hold: a size variable named
+ * twice, in one parameter (`Matrix[N, N]`) or in several (`Matrix[M, K]`
+ * and `Matrix[K, N]`), has one value, and a literal size (`Matrix[3, 3]`)
+ * is that number. Wraps body in that test. */
 static FxNodeId check_sizes(Lower *L, FxNodeId body)
 {
     const FxIntent *in = L->in;
     FxNodeId cond = {0};
     FxBuf what = {0};
+    static const char *const dim_names[] = {"rows", "columns"};
+    static const char *const dim_fns[] = {"rows", "cols"};
     for (uint32_t i = 0; i < in->n_params; i++) {
         const FxType *t = in->params[i].type;
         for (int d = 0; t->kind == FX_TY_MATRIX && d < 2; d++) {
             const char *name = d ? t->cols : t->rows;
-            for (uint32_t j = 0; j < i && !(name[0] >= '0' && name[0] <= '9'); j++) {
+            FxNodeId pi = param(L, i, in->name_span), other = {0};
+            if (name[0] >= '0' && name[0] <= '9') {
+                other = constant(L, name, "Natural", in->name_span);
+                fx_buf_printf(&what, "%s`%s` must have %s %s", what.len ? "; " : "", in->params[i].name,
+                              name, dim_names[d]);
+            }
+            /* the first earlier dimension that names it: it binds the size */
+            for (uint32_t j = 0; j <= i && !other.v; j++) {
                 const FxType *u = in->params[j].type;
-                for (int e = 0; u->kind == FX_TY_MATRIX && e < 2; e++) {
-                    if (strcmp(e ? u->cols : u->rows, name) != 0)
+                for (int e = 0; u->kind == FX_TY_MATRIX && e < 2 && !other.v; e++) {
+                    if ((j == i && e >= d) || strcmp(e ? u->cols : u->rows, name) != 0)
                         continue;
-                    FxNodeId pi = param(L, i, in->name_span), pj = param(L, j, in->name_span);
-                    FxNodeId a = builtin(L, d ? "cols" : "rows", "Natural", &pi, 1, in->name_span);
-                    FxNodeId b = builtin(L, e ? "cols" : "rows", "Natural", &pj, 1, in->name_span);
-                    FxNodeId eq = binary(L, FX_NODE_EQ, "Bool", a, b, in->name_span);
-                    cond = cond.v ? binary(L, FX_NODE_AND, "Bool", cond, eq, in->name_span) : eq;
+                    FxNodeId pj = param(L, j, in->name_span);
+                    other = builtin(L, dim_fns[e], "Natural", &pj, 1, in->name_span);
                     fx_buf_printf(&what, "%s`%s` is both the %s of `%s` and the %s of `%s`",
-                                  what.len ? "; " : "", name, e ? "columns" : "rows",
-                                  in->params[j].name, d ? "columns" : "rows", in->params[i].name);
+                                  what.len ? "; " : "", name, dim_names[e], in->params[j].name,
+                                  dim_names[d], in->params[i].name);
                 }
             }
+            if (!other.v)
+                continue;
+            FxNodeId mine = builtin(L, dim_fns[d], "Natural", &pi, 1, in->name_span);
+            FxNodeId eq = binary(L, FX_NODE_EQ, "Bool", mine, other, in->name_span);
+            cond = cond.v ? binary(L, FX_NODE_AND, "Bool", cond, eq, in->name_span) : eq;
         }
     }
     if (!cond.v) {
@@ -740,7 +753,8 @@ static FxNodeId check_sizes(Lower *L, FxNodeId body)
         args[i] = param(L, i, in->name_span);
     FxNodeId fail = add_named(L, FX_NODE_FAIL, L->g->ret_type, args, in->n_params, in->name_span);
     node(L, fail)->num = 1;
-    char *msg = fx_xasprintf("the sizes of the arguments disagree (%s)", fx_buf_str(&what));
+    char *msg = fx_xasprintf("the sizes of the arguments disagree with their types (%s)",
+                             fx_buf_str(&what));
     node(L, fail)->text = fx_graph_intern(L->g, msg);
     free(msg);
     fx_buf_free(&what);
@@ -831,7 +845,9 @@ FxGraph *fx_lower_check(const FxProgram *prog, const FxIntent *in, const FxExpr 
         L.result_slot = slot;
     else
         push_local(&L, extra, true, slot);
-    L.g->ret_type = fx_graph_intern(L.g, "Bool");
+    char *ct = fx_type_name(cond->type);
+    L.g->ret_type = fx_graph_intern(L.g, ct);
+    free(ct);
     L.g->root = lower(&L, cond);
     fx_vec_free(&L.locals);
     char why[256];

@@ -22,8 +22,8 @@ FxGraph *fx_lower_intent(const FxProgram *prog, const FxIntent *in);
  * command line's EXPR), named `name`. */
 FxGraph *fx_lower_expr(const FxProgram *prog, const FxExpr *e, const char *name);
 
-/* A graph computing a boolean expression of an intent's constraints for
- * checking an output: its parameters are the intent's, then one more,
+/* A graph computing an expression of an intent's constraints for checking
+ * an output (a condition, or a sort key): its parameters are the intent's, then one more,
  * `extra` of type extra_type, which stands for `result` when extra is
  * "result" and for the local variable of that name otherwise (a
  * comprehension's variable). Caller frees. */

@@ -28,32 +28,74 @@ static char *quote(FxSpan sp)
     return fx_xasprintf("%.*s", (int)sp.len, sp.src->text + sp.offset);
 }
 
-/* The key an order compares by: the element, or one of its fields. */
-static FxValue key_of(FxValue x, const FxConstraint *k)
+/* The keys an order compares by, one per element of out (new references),
+ * or NULL with the run-time error that stopped a key in *err: the element,
+ * one of its fields, or a function or expression of it evaluated. */
+static FxValue *order_keys(FxRuntime *rt, const FxProgram *prog, const FxIntent *in,
+                           const FxValue *args, FxValue out, const FxConstraint *k, char **err)
 {
-    if (k->u.order.key_form == FX_KEY_FIELD && x.kind == FX_VAL_RECORD)
-        return fx_val_record_field(x, k->u.order.key->u.text);
-    return x;
-}
-
-static char *check_sorted(FxValue out, const FxConstraint *k)
-{
-    if (k->u.order.key_form == FX_KEY_FUNCTION || k->u.order.key_form == FX_KEY_EXPR)
-        return NULL; /* not cheap: a key to evaluate per element */
-    for (size_t i = 1; i < fx_val_list_len(out); i++) {
-        bool ok;
-        int c = fx_val_compare(key_of(fx_val_list_at(out, i - 1), k),
-                               key_of(fx_val_list_at(out, i), k), &ok);
-        if (!ok || (k->u.order.descending ? c < 0 : c > 0)) {
-            char *a = show(fx_val_list_at(out, i - 1)), *b = show(fx_val_list_at(out, i));
-            char *msg = fx_xasprintf("elements %zu and %zu are out of order: %s then %s", i - 1,
-                                     i, a, b);
-            free(a);
-            free(b);
-            return msg;
+    size_t n = fx_val_list_len(out);
+    FxValue *keys = fx_xcalloc(n + 1, sizeof(FxValue));
+    FxGraph *g = k->u.order.key_form == FX_KEY_EXPR
+                         ? fx_lower_check(prog, in, k->u.order.key, k->u.order.key_var,
+                                          in->ret->elem)
+                         : NULL;
+    FxValue *all = fx_xmalloc((in->n_params + 1) * sizeof(FxValue));
+    memcpy(all, args, in->n_params * sizeof(FxValue));
+    size_t done = 0;
+    for (; done < n; done++) {
+        FxValue x = fx_val_list_at(out, done);
+        bool ok = true;
+        switch (k->u.order.key_form) {
+        case FX_KEY_NONE: keys[done] = x; fx_value_retain(x); break;
+        case FX_KEY_FIELD:
+            keys[done] = fx_val_record_field(x, k->u.order.key->u.text);
+            fx_value_retain(keys[done]);
+            break;
+        case FX_KEY_FUNCTION:
+            ok = fx_runtime_call(rt, k->u.order.key_fn->name, &x, 1, &keys[done]) == FX_OK;
+            break;
+        case FX_KEY_EXPR:
+            all[in->n_params] = x;
+            ok = fx_runtime_eval_with(rt, g, all, in->n_params + 1, &keys[done]) == FX_OK;
+            break;
+        }
+        if (!ok) {
+            *err = fx_xasprintf("the key of element %zu: %s", done, fx_runtime_error(rt));
+            break;
         }
     }
+    free(all);
+    fx_graph_free(g);
+    if (done == n)
+        return keys;
+    for (size_t i = 0; i < done; i++)
+        fx_value_release(keys[i]);
+    free(keys);
     return NULL;
+}
+
+char *fx_validate_sorted(FxRuntime *rt, const FxProgram *prog, const FxIntent *in,
+                         const FxValue *args, FxValue out, const FxConstraint *k)
+{
+    char *msg = NULL;
+    FxValue *keys = order_keys(rt, prog, in, args, out, k, &msg);
+    size_t n = fx_val_list_len(out);
+    for (size_t i = 1; keys && i < n && !msg; i++) {
+        bool ok;
+        int c = fx_val_compare(keys[i - 1], keys[i], &ok);
+        if (!ok || (k->u.order.descending ? c < 0 : c > 0)) {
+            char *a = show(fx_val_list_at(out, i - 1)), *b = show(fx_val_list_at(out, i));
+            msg = fx_xasprintf("elements %zu and %zu are out of order: %s then %s", i - 1, i, a,
+                               b);
+            free(a);
+            free(b);
+        }
+    }
+    for (size_t i = 0; keys && i < n; i++)
+        fx_value_release(keys[i]);
+    free(keys);
+    return msg;
 }
 
 /* An order-independent digest of a list as a multiset: the sum and the xor
@@ -143,7 +185,7 @@ FxValidation fx_validate_output(FxRuntime *rt, const FxProgram *prog, const FxIn
         char *bad = NULL;
         bool list = output.kind == FX_VAL_LIST;
         if (k->kind == FX_CON_ORDER && list) {
-            bad = check_sorted(output, k);
+            bad = fx_validate_sorted(rt, prog, in, args, output, k);
         } else if (k->kind == FX_CON_PERMUTATION && list && k->u.perm.of->kind == FX_EXPR_NAME &&
                    k->u.perm.of->ref == FX_REF_PARAM) {
             bad = check_permutation(output, args[k->u.perm.of->ref_index]);

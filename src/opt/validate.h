@@ -5,7 +5,8 @@
  * An optimized version is installed only with a proof; validation is the
  * second line: on a sample of calls the output is checked against the
  * intent's constraints that cost little to test on a value:
- *   - `result is sorted`: adjacent pairs (by the key when it is a field);
+ *   - `result is sorted`: adjacent pairs, by the key (a field, or a
+ *     function or expression evaluated once per element);
  *   - `result is a permutation of P`: the multiset hash of the output
  *     equals that of the argument P (order-independent, exact counts);
  *   - a comprehension: sampled elements pass its condition and its kind
@@ -29,5 +30,11 @@ typedef struct FxValidation {
  * many elements of a comprehension's output are checked (0: all). */
 FxValidation fx_validate_output(FxRuntime *rt, const FxProgram *prog, const FxIntent *in,
                                 const FxValue *args, FxValue output, size_t samples);
+
+/* Is `out` sorted as the order constraint k of `in` says, by its key? NULL
+ * when it is, else what is out of order (or the error that stopped a key);
+ * caller frees. explain uses it too, so that both say the same. */
+char *fx_validate_sorted(FxRuntime *rt, const FxProgram *prog, const FxIntent *in,
+                         const FxValue *args, FxValue out, const FxConstraint *k);
 
 #endif

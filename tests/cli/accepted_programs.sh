@@ -47,6 +47,24 @@ intent largest_gap(n: Natural) -> Natural:
 intent least_pair(n: Natural) -> Natural:
     constraints:
         - result = min(i + j for i in 0..n for j in 0..i)
+intent by_abs(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result is a permutation of xs
+        - result is sorted ascending by abs
+intent by_expr(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result is a permutation of xs
+        - result is sorted descending by 0 - x
+intent not_sorted(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result = xs
+        - result is sorted by abs
+intent trace(A: Matrix[N, N, Int]) -> Int:
+    constraints:
+        - result = sum(A[i, i] for i in 0..N)
+intent corner(A: Matrix[2, 3, Int]) -> Int:
+    constraints:
+        - result = A[1, 2]
 F
 "$FLUX" check p.flux 2>err || fail "check: $(cat err)"
 expect() {
@@ -66,6 +84,23 @@ expect 'largest_gap(200)' 14
 expect 'least_pair(4)' 1
 "$FLUX" run p.flux 'least_pair(1)' 2>err; rc=$?
 [ $rc = 1 ] && grep -q '`min`/`max` of an empty sequence' err || fail "all slices empty: rc=$rc $(cat err)"
+# explain checks a keyed order by its key, and says so (issue 12: it said FAILS)
+"$FLUX" explain p.flux 'by_abs([3, -1, 2, -3, 1])' >out 2>&1 || fail "explain by_abs: $(cat out)"
+grep -q 'by_abs(\[3, -1, 2, -3, 1\]) = \[-1, 1, 2, 3, -3\]' out || fail "by_abs value: $(cat out)"
+grep -q '`result is sorted ascending by abs`: checked again here: holds (5 elements)' out ||
+    fail "by_abs: $(cat out)"
+"$FLUX" explain p.flux 'by_expr([3, -1, 2, -3, 1])' >out 2>&1 || fail "explain by_expr: $(cat out)"
+grep -q '`result is sorted descending by 0 - x`: checked again here: holds' out || fail "by_expr: $(cat out)"
+"$FLUX" run p.flux 'not_sorted([2, -1])' >out 2>err; rc=$?
+[ $rc = 1 ] && grep -q 'postcondition `result is sorted by abs`' err || fail "order as postcondition: rc=$rc $(cat err)"
+# sizes a type declares equal, or literal, are checked
+expect 'trace([[1, 2], [3, 4]])' 5
+"$FLUX" run p.flux 'trace([[1, 2, 3]])' >out 2>err; rc=$?
+[ $rc = 1 ] && grep -q 'the sizes of the arguments disagree with their types (`N` is both the rows of `A` and the columns of `A`)' err ||
+    fail "Matrix[N, N]: rc=$rc $(cat err)"
+expect 'corner([[1, 2, 3], [4, 5, 6]])' 6
+"$FLUX" run p.flux 'corner([[1, 2], [4, 5]])' >out 2>err; rc=$?
+[ $rc = 1 ] && grep -q '`A` must have 3 columns' err || fail "Matrix[2, 3]: rc=$rc $(cat err)"
 "$FLUX" graph p.flux nonpal >/dev/null || fail "graph nonpal"
 "$FLUX" graph p.flux pos --format json >/dev/null || fail "graph pos"
 exit 0
