@@ -21,6 +21,12 @@ int fx_cmd_hw(int argc, char **argv);
 
 #include "flux.h"
 
+/* Whether commands other than `check` print an accepted program's warnings:
+ * the global flag `--warnings`, anywhere on the command line. */
+extern int fx_cli_show_warnings;
+/* The load options every command but `check` uses. */
+FluxLoadOptions fx_cli_load_options(void);
+
 /* Loads FILE and opens the store (DIR, else $FLUX_STORE, else ./.flux);
  * returns an exit code, 0 when both are open. */
 int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, FluxStore **store);

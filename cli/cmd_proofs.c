@@ -67,7 +67,8 @@ int fx_cmd_proofs(int argc, char **argv)
     if ((smt || coq) && !id)
         return fx_cli_usage_error("proofs", "--smt and --coq show one proof: give its id");
     FluxProgram *prog;
-    int status = flux_program_load(path, NULL, stderr, &prog);
+    FluxLoadOptions lo = fx_cli_load_options();
+    int status = flux_program_load(path, &lo, stderr, &prog);
     if (status != FLUX_OK)
         return status;
     FluxStore *store;

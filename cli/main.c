@@ -37,7 +37,9 @@ static void print_help(FILE *out)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n`flux COMMAND --help` describes each. Exit codes: 0 success, 1 run-time "
-                 "error,\n2 usage error, 3 program rejected, 4 store unusable.\n");
+                 "error,\n2 usage error, 3 program rejected, 4 store unusable.\n"
+                 "`check` prints a program's warnings; the other commands print them\n"
+                 "only with --warnings (errors always).\n");
 }
 
 int fx_cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -51,11 +53,21 @@ int fx_cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int fx_cli_show_warnings;
+
+FluxLoadOptions fx_cli_load_options(void)
+{
+    FluxLoadOptions o = {0};
+    o.quiet_warnings = !fx_cli_show_warnings;
+    return o;
+}
+
 int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, FluxStore **store)
 {
     *prog = NULL;
     *store = NULL;
-    int status = flux_program_load(path, NULL, stderr, prog);
+    FluxLoadOptions o = fx_cli_load_options();
+    int status = flux_program_load(path, &o, stderr, prog);
     if (status != FLUX_OK)
         return status;
     status = flux_store_open(store_dir, stderr, store);
@@ -78,6 +90,21 @@ int main(int argc, char **argv)
     /* A reader that stops early (`flux run ... | head`) must not kill the
      * run before it is recorded: a write to a closed pipe fails instead. */
     signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        print_help(stderr);
+        return 2;
+    }
+    /* `--warnings` may come anywhere: take it out before the subcommand
+     * reads its arguments */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--warnings"))
+            fx_cli_show_warnings = 1;
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
+    argv[argc] = NULL;
     if (argc < 2) {
         print_help(stderr);
         return 2;

@@ -35,10 +35,13 @@ typedef struct FluxProgram FluxProgram;
 typedef struct FluxLoadOptions {
     unsigned smt_timeout_ms; /* per solver query; 0 for the default (2000) */
     int types_only;          /* nonzero: skip the solver checks */
+    int quiet_warnings;      /* nonzero: write warnings only when the program is rejected */
 } FluxLoadOptions;
 
 /* Reads, parses and checks the .flux file at `path` (with its imports and
- * the prelude). Writes every diagnostic to `diagnostics` (NULL: discard).
+ * the prelude). Writes every diagnostic to `diagnostics` (NULL: discard);
+ * with quiet_warnings, an accepted program's warnings are not written
+ * (flux_program_warnings still counts them).
  * Returns FLUX_OK, or FLUX_ERR_REJECTED when there were errors, or
  * FLUX_ERR_USAGE when the file can't be read. On FLUX_OK, *out is a new
  * program that the caller frees with flux_program_free(); otherwise NULL.

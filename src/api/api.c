@@ -29,7 +29,8 @@ int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *di
         opts.skip_smt = options->types_only != 0;
     }
     fp->prog = fx_program_load(&fp->diag, path, &opts);
-    if (diagnostics)
+    bool quiet = options && options->quiet_warnings && fx_diag_errors(&fp->diag) == 0;
+    if (diagnostics && !quiet)
         fx_diag_render(&fp->diag, diagnostics);
     int status = FLUX_OK;
     if (!fp->prog->root)
