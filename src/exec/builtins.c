@@ -1,7 +1,7 @@
 /*
  * builtins.c: the functions of the language that are not intents, because
  * they take lists of any element type: len, sum, product, min, max, count,
- * the sizes of a matrix, and membership (`x in xs`).
+ * mean, the sizes of a matrix, and membership (`x in xs`).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 /* ORDER FX_BUILTIN */
 static const char *const names[FX_BUILTIN__COUNT] = {
     "len", "sum", "product", "min", "max", "count", "rows", "cols", "contains",
-    "to_matrix", "to_float_matrix",
+    "to_matrix", "to_float_matrix", "mean",
 };
 
 bool fx_builtin_lookup(const char *name, FxBuiltin *out)
@@ -159,6 +159,19 @@ bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, F
     case FX_BUILTIN_TO_MATRIX:
     case FX_BUILTIN_TO_FLOAT_MATRIX:
         return to_matrix(args[0], b == FX_BUILTIN_TO_FLOAT_MATRIX, out, err);
+    case FX_BUILTIN_MEAN: { /* sum / count, the sum exact, divided as `/` divides */
+        size_t len = fx_val_list_len(args[0]);
+        if (len == 0) {
+            snprintf(err->message, sizeof(err->message), "`mean` of an empty sequence");
+            return false;
+        }
+        FxValue sum;
+        if (!fold_list(args[0], false, &sum, err))
+            return false;
+        bool ok = fx_val_div_float(sum, fx_val_int((int64_t)len), out, err);
+        fx_value_release(sum);
+        return ok;
+    }
     default:
         snprintf(err->message, sizeof(err->message), "unknown builtin");
         return false;

@@ -502,24 +502,46 @@ static uint32_t compile_map(Compiler *C, FxNodeId id, const FxNode *n)
     return r;
 }
 
+/* The list of key(x) for each x of list: a loop binding the node's slot. */
+static uint32_t compile_keys(Compiler *C, FxNodeId id, const FxNode *n, uint32_t list)
+{
+    uint32_t keys = new_reg(C);
+    emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+    uint32_t len = new_reg(C);
+    Loop L;
+    L.counter = new_reg(C);
+    emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+    emit(C, OP_LEN, len, list, 0, 0, id);
+    L.top = here(C);
+    L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
+    emit(C, OP_INDEX, (uint32_t)n->num2, list, L.counter, 0, id);
+    emit(C, OP_PUSH, 0, compile_lazy(C, n->inputs[1]), 0, 0, id);
+    loop_end(C, L, id);
+    emit(C, OP_END, keys, 0, 0, 0, id);
+    return keys;
+}
+
+static uint32_t compile_group(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t list = compile(C, n->inputs[0]);
+    uint32_t keys = compile_keys(C, id, n, list), r = new_reg(C);
+    emit(C, OP_GROUP, r, list, keys, 0, id);
+    return r;
+}
+
+/* let: the slot gets the value, then the body runs with it */
+static uint32_t compile_let(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t v = compile(C, n->inputs[0]);
+    emit(C, OP_MOVE, (uint32_t)n->num2, v, 0, 0, id);
+    return compile_lazy(C, n->inputs[1]);
+}
+
 static uint32_t compile_sort(Compiler *C, FxNodeId id, const FxNode *n)
 {
     uint32_t r = new_reg(C), list = compile(C, n->inputs[0]), keys = FX_NO_REG;
-    if (n->inputs[1].v) {
-        keys = new_reg(C);
-        emit(C, OP_BEGIN, 0, 0, 0, 0, id);
-        uint32_t len = new_reg(C);
-        Loop L;
-        L.counter = new_reg(C);
-        emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
-        emit(C, OP_LEN, len, list, 0, 0, id);
-        L.top = here(C);
-        L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
-        emit(C, OP_INDEX, (uint32_t)n->num2, list, L.counter, 0, id);
-        emit(C, OP_PUSH, 0, compile_lazy(C, n->inputs[1]), 0, 0, id);
-        loop_end(C, L, id);
-        emit(C, OP_END, keys, 0, 0, 0, id);
-    }
+    if (n->inputs[1].v)
+        keys = compile_keys(C, id, n, list);
     /* c: bit 0 descending, bit 1 the kernels (the evolved sort) */
     bool kernels = n->text && !strcmp(n->text, "kernels");
     emit(C, OP_SORT, r, list, keys, (uint32_t)n->num | (kernels ? 2u : 0u), id);
@@ -629,6 +651,10 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
         return compile_map(C, id, n);
     case FX_NODE_SORT:
         return compile_sort(C, id, n);
+    case FX_NODE_GROUP:
+        return compile_group(C, id, n);
+    case FX_NODE_LET:
+        return compile_let(C, id, n);
     case FX_NODE_CHECK:
         return compile_check(C, id, n);
     case FX_NODE_FAIL:

@@ -49,6 +49,7 @@ typedef enum {
     OP_END,     /* d = the top builder as a list (popped) */
     OP_ENDM,    /* d = the top builder as an a x b matrix (popped) */
     OP_SORT,    /* d = a sorted (c bit 0: descending, bit 1: the kernels); b: keys or none */
+    OP_GROUP,   /* d = the elements of a in groups of equal key (b: the keys), in order */
     OP_PRIMES,  /* d = the primes p with a <= p < b, a list (c = 1: how many) */
     OP_GEMM,    /* d = the matrix product a * b, by a kernel */
     OP_SELECT,  /* d = the elements x of list a with x.FIELD OP b, in a's order;
@@ -77,7 +78,7 @@ typedef struct FxInstr {
 typedef enum {
     FX_BUILTIN_LEN, FX_BUILTIN_SUM, FX_BUILTIN_PRODUCT, FX_BUILTIN_MIN, FX_BUILTIN_MAX,
     FX_BUILTIN_COUNT, FX_BUILTIN_ROWS, FX_BUILTIN_COLS, FX_BUILTIN_CONTAINS,
-    FX_BUILTIN_TO_MATRIX, FX_BUILTIN_TO_FLOAT_MATRIX,
+    FX_BUILTIN_TO_MATRIX, FX_BUILTIN_TO_FLOAT_MATRIX, FX_BUILTIN_MEAN,
     FX_BUILTIN__COUNT
 } FxBuiltin;
 

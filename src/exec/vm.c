@@ -644,6 +644,52 @@ static bool make_range(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
 }
 
 /* The naive sort of version 1: a bubble sort, stable, by keys if given. */
+/* The elements of list in groups of equal key (keys[i] is element i's), the
+ * groups in the order of their first elements: one pass with a hash table
+ * from key to group (open addressing, at most half full). */
+static bool group_by_key(FxRuntime *rt, FxValue list, FxValue keys, FxValue *out)
+{
+    size_t n = fx_val_list_len(list), cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    size_t *slot = fx_xmalloc(cap * sizeof(size_t)); /* group index + 1; 0: empty */
+    memset(slot, 0, cap * sizeof(size_t));
+    FX_VEC(ValueVec) groups = {0};
+    FX_VEC(size_t) first = {0}; /* each group's first element, for its key */
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        FxValue k = fx_val_list_at(keys, i);
+        size_t h = (size_t)fx_val_hash(k) & (cap - 1);
+        while (slot[h] && !fx_val_equal(fx_val_list_at(keys, first.data[slot[h] - 1]), k))
+            h = (h + 1) & (cap - 1);
+        if (!slot[h]) {
+            ValueVec g = {0};
+            fx_vec_push(&groups, g);
+            fx_vec_push(&first, i);
+            slot[h] = groups.len;
+        }
+        FxValue x = fx_val_list_at(list, i);
+        fx_value_retain(x);
+        fx_vec_push(&groups.data[slot[h] - 1], x);
+        ok = step_ok(rt);
+    }
+    FxValue *lists = fx_xmalloc((groups.len + 1) * sizeof(FxValue));
+    for (size_t g = 0; g < groups.len; g++) {
+        lists[g] = fx_val_list_take(groups.data[g].data, groups.data[g].len);
+        fx_vec_free(&groups.data[g]);
+    }
+    if (ok)
+        *out = fx_val_list_take(lists, groups.len);
+    else
+        for (size_t g = 0; g < groups.len; g++)
+            fx_value_release(lists[g]);
+    free(lists);
+    fx_vec_free(&groups);
+    fx_vec_free(&first);
+    free(slot);
+    return ok;
+}
+
 static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                         FxValue *out)
 {
@@ -1864,6 +1910,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_END] = &&L_OP_END, \
     [OP_ENDM] = &&L_OP_ENDM, \
     [OP_SORT] = &&L_OP_SORT, \
+    [OP_GROUP] = &&L_OP_GROUP, \
     [OP_PRIMES] = &&L_OP_PRIMES, \
     [OP_GEMM] = &&L_OP_GEMM, \
     [OP_SELECT] = &&L_OP_SELECT, \
@@ -2315,6 +2362,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         CASE(OP_SORT):
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
+                goto error;
+            put(&R[I->d], tmp);
+            NEXT;
+        CASE(OP_GROUP):
+            if (!group_by_key(rt, R[I->a], R[I->b], &tmp))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;

@@ -24,6 +24,7 @@ static const struct {
     {"or", 2},      {"if", 6},    {"call", 0},    {"builtin", 0}, {"index", 0},
     {"field", 0},   {"list", 0},  {"record", 0},  {"range", 0},   {"fold", 6},
     {"map", 4},     {"sort", 2},  {"check", 2},   {"fail", 0},    {"data", 0},
+    {"group", 2},   {"let", 2},
 };
 
 /* ORDER FX_FOLD */
@@ -307,7 +308,8 @@ void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t varia
 static void bound_slots(const FxNode *n, int64_t out[2])
 {
     out[0] = out[1] = -1;
-    if (n->op == FX_NODE_FOLD || n->op == FX_NODE_CHECK || n->op == FX_NODE_SORT) {
+    if (n->op == FX_NODE_FOLD || n->op == FX_NODE_CHECK || n->op == FX_NODE_SORT ||
+        n->op == FX_NODE_GROUP || n->op == FX_NODE_LET) {
         out[0] = n->num2;
     } else if (n->op == FX_NODE_MAP) {
         out[0] = n->num;
@@ -329,6 +331,11 @@ bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len)
                          n->inputs[k].v);
                 return false;
             }
+        }
+        if (n->op == FX_NODE_FOLD && (n->num < 0 || n->num > FX_FOLD_CONCAT)) {
+            snprintf(why, why_len, "node %u is a fold of unknown kind %lld", i + 1,
+                     (long long)n->num);
+            return false;
         }
         if (n->op == FX_NODE_VAR && (n->num < 0 || n->num >= (int64_t)g->n_slots)) {
             snprintf(why, why_len, "node %u reads slot %lld of %u", i + 1, (long long)n->num,

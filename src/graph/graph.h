@@ -72,6 +72,10 @@ typedef enum {
     FX_NODE_FAIL,    /* inputs: the arguments; num 0: no equation covers the call (text: the
                       * intent), num 1: the arguments are invalid (text: why) */
     FX_NODE_DATA,    /* text: data source name */
+    FX_NODE_GROUP,   /* num2: slot; list, lazy key: the elements of list in groups of equal
+                      * key (the key evaluated with the slot bound to each element), the groups
+                      * in the order of their first elements, each in list's order */
+    FX_NODE_LET,     /* num2: slot; value, lazy body: body with the slot bound to value */
     FX_NODE__COUNT
 } FxNodeOp;
 

@@ -22,8 +22,19 @@ typedef struct Local {
     uint32_t index; /* parameter index or slot */
 } Local;
 
+/* A grouped comprehension being lowered: its body reads the group (the
+ * list in `slot`) and the key (`key` with var bound to the group's first
+ * element). */
+typedef struct GroupLower {
+    uint32_t slot;
+    const char *var;
+    const FxExpr *key;
+    const char *elem_type;
+} GroupLower;
+
 typedef struct Lower {
     const FxProgram *prog;
+    FX_VEC(GroupLower) groups; /* by depth: ref_index 1 is groups.data[0] */
     const FxIntent *in; /* NULL for an expression */
     FxGraph *g;
     FX_VEC(Local) locals;
@@ -130,6 +141,12 @@ static FxNodeId size_var(Lower *L, const FxExpr *e)
 
 static FxNodeId lower_name(Lower *L, const FxExpr *e)
 {
+    if (e->ref == FX_REF_GROUP) {
+        char *t = fx_type_name(e->type);
+        FxNodeId id = var(L, L->groups.data[e->ref_index - 1].slot, t, e->span);
+        free(t);
+        return id;
+    }
     for (size_t i = L->locals.len; i-- > 0;) {
         const Local *l = &L->locals.data[i];
         if (strcmp(l->name, e->u.text) != 0)
@@ -297,10 +314,77 @@ static FxNodeId lower_fold(Lower *L, FxFoldKind kind, const FxBinder *bs, size_t
     return id;
 }
 
+/* The key of the group being built: the key expression with the group's
+ * variable bound to the group's first element. */
+static FxNodeId lower_group_key(Lower *L, const FxExpr *e)
+{
+    const GroupLower *g = &L->groups.data[e->ref_index - 1];
+    char *lt = fx_xasprintf("List[%s]", g->elem_type);
+    FxNodeId items = var(L, g->slot, lt, e->span);
+    free(lt);
+    FxNodeId in[2] = {items, constant(L, "0", "Natural", e->span)};
+    FxNodeId first = add_named(L, FX_NODE_INDEX, g->elem_type, in, 2, e->span);
+    uint32_t slot = fx_graph_new_slot(L->g);
+    push_local(L, g->var, false, slot);
+    FxNodeId key = lower(L, g->key);
+    L->locals.len--;
+    FxNodeId let_in[2] = {first, key};
+    FxNodeId id = add(L, FX_NODE_LET, e->type, let_in, 2, e->span);
+    node(L, id)->num2 = slot;
+    return id;
+}
+
+/* [BODY for v in XS [if C] group by KEY]: XS's elements that pass C,
+ * grouped by KEY; BODY once per group. */
+static FxNodeId lower_grouped(Lower *L, const FxExpr *e)
+{
+    const FxBinder *b = &e->u.aggregate.binders[0];
+    char *et = fx_type_name(b->type), *lt = fx_xasprintf("List[%s]", et);
+    FxNodeId list = lower(L, b->domain);
+    if (e->u.aggregate.filter) {
+        uint32_t s = fx_graph_new_slot(L->g);
+        push_local(L, b->name, false, s);
+        FxNodeId in[3] = {list, lower(L, e->u.aggregate.filter), var(L, s, et, b->span)};
+        L->locals.len--;
+        list = add_named(L, FX_NODE_FOLD, lt, in, 3, e->span);
+        node(L, list)->num = FX_FOLD_COLLECT;
+        node(L, list)->num2 = s;
+    }
+    uint32_t ks = fx_graph_new_slot(L->g);
+    push_local(L, b->name, false, ks);
+    FxNodeId key_in[2] = {list, lower(L, e->u.aggregate.group_key)};
+    L->locals.len--;
+    char *gt = fx_xasprintf("List[%s]", lt);
+    FxNodeId groups = add_named(L, FX_NODE_GROUP, gt, key_in, 2, e->span);
+    node(L, groups)->num2 = ks;
+    uint32_t gs = fx_graph_new_slot(L->g);
+    GroupLower g = {gs, b->name, e->u.aggregate.group_key, fx_graph_intern(L->g, et)};
+    fx_vec_push(&L->groups, g);
+    FxNodeId body = lower(L, e->u.aggregate.body);
+    L->groups.len--;
+    FxNodeId in[3] = {groups, {0}, body};
+    FxNodeId id = add(L, FX_NODE_FOLD, e->type, in, 3, e->span);
+    node(L, id)->num = FX_FOLD_COLLECT;
+    node(L, id)->num2 = gs;
+    free(et);
+    free(lt);
+    free(gt);
+    return id;
+}
+
 static FxNodeId lower_aggregate(Lower *L, const FxExpr *e)
 {
     static const FxFoldKind kinds[] = {FX_FOLD_SUM, FX_FOLD_PRODUCT, FX_FOLD_MIN, FX_FOLD_MAX,
                                        FX_FOLD_COUNT, FX_FOLD_COLLECT};
+    if (e->u.aggregate.group_key)
+        return lower_grouped(L, e);
+    if (e->u.aggregate.agg == FX_AGG_MEAN) { /* the builtin mean of the values collected */
+        FxType list = {.kind = FX_TY_LIST, .elem = e->u.aggregate.body->type};
+        FxNodeId values = lower_fold(L, FX_FOLD_COLLECT, e->u.aggregate.binders,
+                                     e->u.aggregate.n_binders, e->u.aggregate.filter,
+                                     e->u.aggregate.body, &list, e->span);
+        return builtin(L, "mean", "Float", &values, 1, e->span);
+    }
     return lower_fold(L, kinds[e->u.aggregate.agg], e->u.aggregate.binders,
                       e->u.aggregate.n_binders, e->u.aggregate.filter, e->u.aggregate.body,
                       e->type, e->span);
@@ -308,6 +392,8 @@ static FxNodeId lower_aggregate(Lower *L, const FxExpr *e)
 
 static FxNodeId lower(Lower *L, const FxExpr *e)
 {
+    if (e->ref == FX_REF_GROUP_KEY)
+        return lower_group_key(L, e);
     switch (e->kind) {
     case FX_EXPR_INT: {
         char *t = fx_type_name(e->type);
@@ -382,10 +468,30 @@ static FxNodeId lower(Lower *L, const FxExpr *e)
 
 /* ---- the constructive forms ---- */
 
+/* `len(p)`: the length of parameter p; {0} for any other size. */
+static FxNodeId length_size(Lower *L, const char *size, FxSpan sp)
+{
+    size_t n = strlen(size);
+    if (strncmp(size, "len(", 4) != 0 || n < 6 || size[n - 1] != ')')
+        return (FxNodeId){0};
+    for (uint32_t i = 0; i < L->in->n_params; i++) {
+        if (strlen(L->in->params[i].name) == n - 5 &&
+            !strncmp(L->in->params[i].name, size + 4, n - 5)) {
+            FxNodeId p = param(L, i, sp);
+            return builtin(L, "len", "Natural", &p, 1, sp);
+        }
+    }
+    FX_CHECK(false, "size `%s` names no parameter", size);
+    FX_UNREACHABLE();
+}
+
 static FxNodeId size_of(Lower *L, const char *size, FxSpan sp)
 {
     if (size[0] >= '0' && size[0] <= '9')
         return constant(L, size, "Natural", sp);
+    FxNodeId len = length_size(L, size, sp);
+    if (len.v)
+        return len;
     FxExpr e = {.kind = FX_EXPR_NAME, .span = sp};
     e.u.text = size;
     return size_var(L, &e);
@@ -723,6 +829,9 @@ static FxNodeId check_sizes(Lower *L, FxNodeId body)
                 other = constant(L, name, "Natural", in->name_span);
                 fx_buf_printf(&what, "%s`%s` must have %s %s", what.len ? "; " : "", in->params[i].name,
                               name, dim_names[d]);
+            } else if ((other = length_size(L, name, in->name_span)).v) {
+                fx_buf_printf(&what, "%s`%s` must have %s %s", what.len ? "; " : "",
+                              in->params[i].name, name, dim_names[d]);
             }
             /* the first earlier dimension that names it: it binds the size */
             for (uint32_t j = 0; j <= i && !other.v; j++) {
@@ -806,6 +915,7 @@ FxGraph *fx_lower_intent(const FxProgram *prog, const FxIntent *in)
     }
     L.g->root = lower_intent_body(&L);
     fx_vec_free(&L.locals);
+    fx_vec_free(&L.groups);
     char why[256];
     FX_CHECK(fx_graph_verify(L.g, why, sizeof(why)), "lowering made a bad graph: %s", why);
     fx_graph_freeze(L.g);
@@ -821,6 +931,7 @@ FxGraph *fx_lower_expr(const FxProgram *prog, const FxExpr *e, const char *name)
     free(rt);
     L.g->root = lower(&L, e);
     fx_vec_free(&L.locals);
+    fx_vec_free(&L.groups);
     char why[256];
     FX_CHECK(fx_graph_verify(L.g, why, sizeof(why)), "lowering made a bad graph: %s", why);
     fx_graph_freeze(L.g);
@@ -850,6 +961,7 @@ FxGraph *fx_lower_check(const FxProgram *prog, const FxIntent *in, const FxExpr 
     free(ct);
     L.g->root = lower(&L, cond);
     fx_vec_free(&L.locals);
+    fx_vec_free(&L.groups);
     char why[256];
     FX_CHECK(fx_graph_verify(L.g, why, sizeof(why)), "lowering made a bad graph: %s", why);
     fx_graph_freeze(L.g);

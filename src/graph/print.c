@@ -52,6 +52,8 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
             fx_buf_printf(out, " [%s]", n->text);
         return;
     case FX_NODE_CHECK:
+    case FX_NODE_GROUP:
+    case FX_NODE_LET:
         fx_buf_printf(out, " [slot %lld]", (long long)n->num2);
         return;
     case FX_NODE_RANGE:

@@ -33,6 +33,8 @@ typedef struct FxTypeExpr {
     const char **field_names;
     FxSpan *field_spans;
     struct FxTypeExpr **field_types;
+    const char *len_of; /* a matrix size `len(NAME)`: NAME (name is then "len(NAME)") */
+    FxSpan len_span;
 } FxTypeExpr;
 
 /* ---- types as checked ---- */
@@ -55,7 +57,8 @@ typedef enum {
 struct FxType {
     FxTypeKind kind;
     FxType *elem;              /* LIST, STREAM, MATRIX */
-    const char *rows, *cols;   /* MATRIX: size variable names or literal digits */
+    const char *rows, *cols;   /* MATRIX: size variable names, literal digits, or
+                                * "len(p)": the length of parameter p */
     const FxTypeDecl *record;  /* RECORD */
 };
 
@@ -95,6 +98,7 @@ typedef enum {
 typedef enum {
     FX_AGG_SUM, FX_AGG_PRODUCT, FX_AGG_MIN, FX_AGG_MAX, FX_AGG_COUNT,
     FX_AGG_LIST, /* [e for x in xs if c]: a map comprehension */
+    FX_AGG_MEAN, /* sum / count, as a Float */
 } FxAggKind;
 
 /* `k in 0..K`: a variable bound over a range or a collection. */
@@ -123,6 +127,9 @@ typedef enum {
     FX_REF_DATA,      /* data: the source */
     FX_REF_INTENT,    /* intent: the callee (including a recursive call) */
     FX_REF_BUILTIN,   /* len, min/max of two, sum of a list, ... */
+    /* inside the body of a grouped comprehension (`[... for e in xs group by K]`): */
+    FX_REF_GROUP_KEY, /* an expression the same as K: the group's key */
+    FX_REF_GROUP,     /* a NAME the checker made: the group's elements, a list */
 } FxRefKind;
 
 struct FxExpr {
@@ -191,6 +198,7 @@ struct FxExpr {
             size_t n_binders;
             FxBinder *binders;
             FxExpr *filter; /* may be NULL */
+            FxExpr *group_key; /* FX_AGG_LIST: `group by KEY`, or NULL */
         } aggregate;
         struct {
             bool is_forall;
@@ -377,6 +385,12 @@ typedef struct FxModule {
  * recursive, so a deeper one is an error at its position rather than a
  * stack overflow (docs/language.md §5). */
 #define FX_MAX_EXPR_DEPTH 1000
+
+/* Calls fn on the address of each direct child of e (so that fn may
+ * replace it), in source order. */
+void fx_expr_each_slot(FxExpr *e, void (*fn)(FxExpr **slot, void *ctx), void *ctx);
+/* Are a and b the same expression, spans and checked types aside? */
+bool fx_expr_same(const FxExpr *a, const FxExpr *b);
 
 /* Calls fn on each direct child of e (operands, arguments, items,
  * binders' domains, filter, body), in source order. */

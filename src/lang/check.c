@@ -31,8 +31,20 @@ typedef struct SizeVar {
     FxSpan span;
 } SizeVar;
 
+/* A grouped comprehension whose body is being checked: `var` stands for
+ * the group's elements, inside aggregates only; `key` for the group's key. */
+typedef struct GroupCtx {
+    const char *var;
+    FxType *elem, *key_type;
+    const FxExpr *key;
+    size_t depth; /* 1 for the outermost */
+    size_t mark;  /* locals below this are outside the comprehension: var hides them */
+    struct GroupCtx *outer;
+} GroupCtx;
+
 typedef struct Checker {
     FxProgram *prog;
+    GroupCtx *group; /* the innermost grouped comprehension, or NULL */
     FxDiag *diag;
     FxArena *arena;
     FxIntent *intent; /* the intent being checked, or NULL */
@@ -223,10 +235,25 @@ static bool is_type_word(Checker *c, const char *name)
     return is_builtin_type(name) || find_type_decl(c, name) != NULL;
 }
 
+static int find_param(const FxIntent *in, const char *name);
+
 /* A Matrix size: a size variable (bound by the first parameter that names
  * it) or a literal. Returns the text. */
 static const char *resolve_size(Checker *c, const FxTypeExpr *te, bool bind_sizes)
 {
+    if (te->len_of) { /* len(p): p a list, a stream or a string parameter */
+        int p = find_param(c->intent, te->len_of);
+        const FxTypeExpr *pt = p >= 0 ? c->intent->params[p].type_expr : NULL;
+        bool sized = pt && pt->name && (!strcmp(pt->name, "List") || !strcmp(pt->name, "Vec") ||
+                                        !strcmp(pt->name, "Stream") || !strcmp(pt->name, "String"));
+        if (p < 0)
+            fx_diag_error(c->diag, te->len_span, "`len(%s)`: `%s` is not a parameter of `%s`",
+                          te->len_of, te->len_of, c->intent ? c->intent->name : "?");
+        else if (!sized)
+            fx_diag_error(c->diag, te->len_span, "`len(%s)`: a size is the length of a list or a "
+                          "string parameter", te->len_of);
+        return p >= 0 && sized ? te->name : "?";
+    }
     if (te->n_args || te->n_fields || !te->name || is_type_word(c, te->name)) {
         fx_diag_error(c->diag, te->span, "a matrix size is a variable such as `M` or a number");
         return "?";
@@ -279,13 +306,15 @@ static FxType *resolve_named(Checker *c, const FxTypeExpr *te, bool bind_sizes)
         }
         return new_type(c, scalar_kinds[i]);
     }
-    if (strcmp(te->name, "List") == 0 || strcmp(te->name, "Stream") == 0) {
+    /* `Vec[T]` is `List[T]`, unless the program declares its own `Vec` */
+    bool vec = strcmp(te->name, "Vec") == 0 && !find_type_decl(c, te->name);
+    if (strcmp(te->name, "List") == 0 || strcmp(te->name, "Stream") == 0 || vec) {
         if (te->n_args != 1) {
             fx_diag_error(c->diag, te->span, "`%s` takes one element type, as in `%s[Int]`",
                           te->name, te->name);
             return error_type(c);
         }
-        FxType *t = new_type(c, te->name[0] == 'L' ? FX_TY_LIST : FX_TY_STREAM);
+        FxType *t = new_type(c, te->name[0] == 'S' ? FX_TY_STREAM : FX_TY_LIST);
         t->elem = resolve_type(c, te->args[0], bind_sizes);
         return t;
     }
@@ -407,12 +436,21 @@ static bool name_in_scope(Checker *c, const char *name)
 static FxType *check_name(Checker *c, FxExpr *e)
 {
     const char *name = e->u.text;
-    for (size_t i = c->locals.len; i-- > 0;) {
+    const GroupCtx *hides = c->group;
+    while (hides && strcmp(hides->var, name) != 0)
+        hides = hides->outer;
+    for (size_t i = c->locals.len; i-- > (hides ? hides->mark : 0);) {
         if (strcmp(c->locals.data[i].name, name) == 0) {
             e->ref = FX_REF_LOCAL;
             e->ref_index = i;
             return c->locals.data[i].type;
         }
+    }
+    if (hides) {
+        fx_diag_error(c->diag, e->span, "`%s` stands for each element of a group here: use it in "
+                      "an aggregate, as in `count(%s)` or `sum(...)` of it, or in the key the "
+                      "comprehension groups by", name, name);
+        return error_type(c);
     }
     int p = find_param(c->intent, name);
     if (p >= 0) {
@@ -788,8 +826,116 @@ static size_t bind_binders(Checker *c, FxBinder *bs, size_t n)
     return n;
 }
 
+static bool mentions(const FxExpr *e, const char *var);
+
+/* The aggregates that, applied to an expression of a group's variable,
+ * fold over the group: `count(e)`, `sum(e.salary)`, `mean(e.age)`. */
+static bool group_aggregate(const char *name, FxAggKind *out)
+{
+    static const char *const names[] = {"sum", "product", "min", "max", "count", "mean"};
+    static const FxAggKind kinds[] = {FX_AGG_SUM, FX_AGG_PRODUCT, FX_AGG_MIN,
+                                      FX_AGG_MAX, FX_AGG_COUNT,   FX_AGG_MEAN};
+    for (size_t i = 0; i < FX_ARRAY_LEN(names); i++) {
+        if (!strcmp(name, names[i])) {
+            *out = kinds[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does e bind `var` for its children (an aggregate or quantifier)? */
+static bool rebinds(const FxExpr *e, const char *var)
+{
+    const FxBinder *bs = e->kind == FX_EXPR_AGGREGATE ? e->u.aggregate.binders
+                         : e->kind == FX_EXPR_QUANT   ? e->u.quant.binders
+                                                      : NULL;
+    size_t n = e->kind == FX_EXPR_AGGREGATE ? e->u.aggregate.n_binders
+               : e->kind == FX_EXPR_QUANT   ? e->u.quant.n_binders
+                                            : 0;
+    for (size_t i = 0; bs && i < n; i++)
+        if (!strcmp(bs[i].name, var))
+            return true;
+    return false;
+}
+
+/* In a grouped comprehension's body: the key expression becomes the key,
+ * and `AGG(x)` with x naming the group's variable an aggregate over the
+ * group (`sum(e.salary)` is `sum(e.salary for e in <the group>)`). */
+static void group_rewrite(FxExpr **slot, void *ctx)
+{
+    Checker *c = ctx;
+    GroupCtx *g = c->group;
+    FxExpr *e = *slot;
+    FxAggKind agg;
+    if (fx_expr_same(e, g->key)) {
+        e->ref = FX_REF_GROUP_KEY;
+        e->ref_index = g->depth;
+        e->type = g->key_type;
+        return;
+    }
+    if (e->kind == FX_EXPR_CALL && e->u.call.n_args == 1 && group_aggregate(e->u.call.name, &agg) &&
+        mentions(e->u.call.args[0], g->var)) {
+        FxExpr *arg = e->u.call.args[0];
+        FxExpr *items = FX_NEW(c->arena, FxExpr);
+        items->kind = FX_EXPR_NAME;
+        items->span = arg->span;
+        items->u.text = g->var;
+        items->ref = FX_REF_GROUP;
+        items->ref_index = g->depth;
+        items->type = fx_type_list(c->arena, g->elem);
+        FxBinder *b = FX_NEW(c->arena, FxBinder);
+        b->name = g->var;
+        b->span = arg->span;
+        b->domain = items;
+        FxSpan name_span = e->u.call.name_span;
+        memset(&e->u, 0, sizeof(e->u));
+        e->kind = FX_EXPR_AGGREGATE;
+        e->ref = FX_REF_NONE;
+        e->u.aggregate.agg = agg;
+        e->u.aggregate.name_span = name_span;
+        e->u.aggregate.body = arg;
+        e->u.aggregate.binders = b;
+        e->u.aggregate.n_binders = 1;
+        return;
+    }
+    if (!rebinds(e, g->var))
+        fx_expr_each_slot(e, group_rewrite, c);
+}
+
+/* [BODY for v in XS [if C] group by KEY]: one list element per group of
+ * XS's elements (those passing C) with equal KEY. */
+static FxType *check_grouped(Checker *c, FxExpr *e)
+{
+    if (e->u.aggregate.n_binders != 1) {
+        fx_diag_error(c->diag, e->span, "`group by` groups the elements of one collection: "
+                                        "give it one `for`");
+        return error_type(c);
+    }
+    size_t mark = c->locals.len;
+    FxBinder *b = &e->u.aggregate.binders[0];
+    bind_binders(c, b, 1);
+    if (e->u.aggregate.filter) {
+        FxType *f = check_expr(c, e->u.aggregate.filter);
+        if (!fx_type_is_error(f) && f->kind != FX_TY_BOOL)
+            mismatch(c, e->u.aggregate.filter->span, "the filter after `if` or `where`", f,
+                     new_type(c, FX_TY_BOOL));
+    }
+    FxType *key = check_expr(c, e->u.aggregate.group_key);
+    c->locals.len = mark;
+    GroupCtx g = {b->name, b->type, key, e->u.aggregate.group_key,
+                  c->group ? c->group->depth + 1 : 1, c->locals.len, c->group};
+    c->group = &g;
+    group_rewrite(&e->u.aggregate.body, c);
+    FxType *body = check_expr(c, e->u.aggregate.body);
+    c->group = g.outer;
+    return fx_type_list(c->arena, body);
+}
+
 static FxType *check_aggregate(Checker *c, FxExpr *e)
 {
+    if (e->u.aggregate.group_key)
+        return check_grouped(c, e);
     size_t mark = c->locals.len;
     bind_binders(c, e->u.aggregate.binders, e->u.aggregate.n_binders);
     if (e->u.aggregate.filter) {
@@ -803,6 +949,12 @@ static FxType *check_aggregate(Checker *c, FxExpr *e)
     switch (e->u.aggregate.agg) {
     case FX_AGG_LIST:
         return fx_type_list(c->arena, body);
+    case FX_AGG_MEAN:
+        if (!fx_type_is_numeric(body)) {
+            fx_diag_error(c->diag, e->u.aggregate.body->span, "`mean` needs numbers");
+            return error_type(c);
+        }
+        return new_type(c, FX_TY_FLOAT);
     case FX_AGG_COUNT:
         return new_type(c, FX_TY_NATURAL);
     case FX_AGG_MIN:
@@ -874,6 +1026,8 @@ static FxType *check_unary(Checker *c, FxExpr *e)
 
 static FxType *check_expr(Checker *c, FxExpr *e)
 {
+    if (e->ref == FX_REF_GROUP_KEY || e->ref == FX_REF_GROUP)
+        return e->type; /* made by group_rewrite, typed there */
     FxType *t;
     switch (e->kind) {
     case FX_EXPR_INT: t = new_type(c, FX_TY_NATURAL); break;
@@ -978,6 +1132,7 @@ static void free_names(Checker *c, const FxExpr *e, NameList *bound, NameList *o
             fx_vec_push(bound, e->u.aggregate.binders[i].name);
         }
         free_names(c, e->u.aggregate.filter, bound, out);
+        free_names(c, e->u.aggregate.group_key, bound, out);
         free_names(c, e->u.aggregate.body, bound, out);
         break;
     case FX_EXPR_QUANT:
@@ -995,44 +1150,29 @@ static void free_names(Checker *c, const FxExpr *e, NameList *bound, NameList *o
 
 /* ---- bounds of a comprehension variable ---- */
 
-static bool mentions(const FxExpr *e, const char *var);
+typedef struct Mention {
+    const char *var;
+    bool found;
+} Mention;
 
-static bool mentions_any(FxExpr *const *es, size_t n, const char *var)
-{
-    for (size_t i = 0; i < n; i++)
-        if (mentions(es[i], var))
-            return true;
-    return false;
-}
+static void mention_child(FxExpr *child, void *ctx);
 
+/* Does e name var anywhere (a binder that shadows it aside: conservative)? */
 static bool mentions(const FxExpr *e, const char *var)
 {
     if (!e)
         return false;
-    switch (e->kind) {
-    case FX_EXPR_NAME: return strcmp(e->u.text, var) == 0;
-    case FX_EXPR_UNARY: return mentions(e->u.unary.operand, var);
-    case FX_EXPR_BINARY: return mentions(e->u.binary.lhs, var) || mentions(e->u.binary.rhs, var);
-    case FX_EXPR_COMPARE: return mentions_any(e->u.compare.operands, e->u.compare.n, var);
-    case FX_EXPR_IF:
-        return mentions(e->u.if_.cond, var) || mentions(e->u.if_.then_e, var) ||
-               mentions(e->u.if_.else_e, var);
-    case FX_EXPR_CALL: return mentions_any(e->u.call.args, e->u.call.n_args, var);
-    case FX_EXPR_INDEX:
-        return mentions(e->u.index.base, var) ||
-               mentions_any(e->u.index.indices, e->u.index.n, var);
-    case FX_EXPR_FIELD: return mentions(e->u.field.base, var);
-    case FX_EXPR_LIST: return mentions_any(e->u.list.items, e->u.list.n, var);
-    case FX_EXPR_RECORD: return mentions_any(e->u.record.values, e->u.record.n, var);
-    case FX_EXPR_RANGE: return mentions(e->u.range.lo, var) || mentions(e->u.range.hi, var);
-    case FX_EXPR_AGGREGATE:
-        return mentions(e->u.aggregate.body, var) || mentions(e->u.aggregate.filter, var) ||
-               (e->u.aggregate.n_binders && mentions(e->u.aggregate.binders[0].domain, var));
-    case FX_EXPR_QUANT:
-        return mentions(e->u.quant.body, var) ||
-               (e->u.quant.n_binders && mentions(e->u.quant.binders[0].domain, var));
-    default: return false;
-    }
+    if (e->kind == FX_EXPR_NAME)
+        return strcmp(e->u.text, var) == 0;
+    Mention m = {var, false};
+    fx_expr_each_child((FxExpr *)e, mention_child, &m);
+    return m.found;
+}
+
+static void mention_child(FxExpr *child, void *ctx)
+{
+    Mention *m = ctx;
+    m->found = m->found || mentions(child, m->var);
 }
 
 static bool is_var(const FxExpr *e, const char *var)
@@ -1769,7 +1909,7 @@ static void collect_sizes(Checker *c, FxIntent *in)
             continue;
         const char *dims[2] = {t->rows, t->cols};
         for (size_t d = 0; d < 2; d++) {
-            if (dims[d][0] < 'A' || is_size_var(c, dims[d]))
+            if (dims[d][0] < 'A' || strchr(dims[d], '(') || is_size_var(c, dims[d]))
                 continue;
             SizeVar sv = {dims[d], in->params[i].span};
             fx_vec_push(&c->sizes, sv);

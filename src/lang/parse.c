@@ -322,6 +322,10 @@ static bool aggregate_kind(const char *name, FxAggKind *out)
             return true;
         }
     }
+    if (strcmp(name, "mean") == 0) {
+        *out = FX_AGG_MEAN;
+        return true;
+    }
     return false;
 }
 
@@ -391,7 +395,7 @@ static FxExpr *parse_call(Parser *p, const FxToken *name)
     return e;
 }
 
-/* list = "[" [expr ("," expr)*] "]" | "[" expr generators "]" */
+/* list = "[" [expr ("," expr)*] "]" | "[" expr generators ["group" "by" expr] "]" */
 static FxExpr *parse_list(Parser *p)
 {
     const FxToken *open = advance(p);
@@ -408,6 +412,11 @@ static FxExpr *parse_list(Parser *p)
                 e->u.aggregate.body = items.data[0];
                 fx_vec_free(&items);
                 parse_generators(p, e);
+                if (check_word(p, "group") && peek_at(p, 1)->kind == FX_TOK_IDENT &&
+                    !strcmp(peek_at(p, 1)->text, "by")) {
+                    p->pos += 2;
+                    e->u.aggregate.group_key = parse_expr(p);
+                }
                 expect(p, FX_TOK_RBRACKET, "`]` to close the list comprehension");
                 e->span = span_from(p, open->span);
                 return e;
@@ -1094,6 +1103,22 @@ static FxTypeExpr *parse_type_body(Parser *p, FxTypeExpr *t, FxSpan start)
         return t;
     }
     t->name = advance(p)->text;
+    if (!strcmp(t->name, "len") && check(p, FX_TOK_LPAREN)) { /* a size: len(NAME) */
+        advance(p);
+        if (check(p, FX_TOK_IDENT)) {
+            const FxToken *n = advance(p);
+            t->len_of = n->text;
+            t->len_span = n->span;
+            char *s = fx_xasprintf("len(%s)", n->text);
+            t->name = fx_arena_strdup(p->arena, s);
+            free(s);
+        } else {
+            error_at_current(p, "expected %s", "a parameter's name in `len(...)`");
+        }
+        expect(p, FX_TOK_RPAREN, "`)` to close `len(...)`");
+        t->span = span_from(p, start);
+        return t;
+    }
     if (accept(p, FX_TOK_LBRACKET)) {
         FX_VEC(FxTypeExpr *) args = {0};
         do
