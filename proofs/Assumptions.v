@@ -2,7 +2,7 @@
    check.sh compiles this file last and fails unless each theorem below is
    "Closed under the global context", i.e. depends on no unproved
    statement at all.  Add new main theorems here. *)
-From Flux Require LinRec LinRecPoly Sieve SortUnique.
+From Flux Require LinRec LinRecPoly Sieve SortUnique Matmul.
 
 Print Assumptions Flux.LinRec.companion_step.
 Print Assumptions Flux.LinRec.companion_power.
@@ -42,3 +42,19 @@ Print Assumptions Flux.Sieve.sieve_fast_sorted.
 Print Assumptions Flux.Sieve.sieve_fast_eq.
 Print Assumptions Flux.SortUnique.sorted_permutation_unique.
 Print Assumptions Flux.SortUnique.sort_correct_any.
+Print Assumptions Flux.Matmul.sum_add.
+Print Assumptions Flux.Matmul.sum_scale_l.
+Print Assumptions Flux.Matmul.sum_scale_r.
+Print Assumptions Flux.Matmul.sum_swap.
+Print Assumptions Flux.Matmul.matmul_assoc_sr.
+Print Assumptions Flux.Matmul.matmul_distrib_left_sr.
+Print Assumptions Flux.Matmul.matmul_distrib_right_sr.
+Print Assumptions Flux.Matmul.matmul_assoc.
+Print Assumptions Flux.Matmul.matmul_distrib_left.
+Print Assumptions Flux.Matmul.matmul_distrib_right.
+Print Assumptions Flux.Matmul.matmul_assoc_N.
+Print Assumptions Flux.Matmul.matmul_distrib_left_N.
+Print Assumptions Flux.Matmul.matmul_distrib_right_N.
+Print Assumptions Flux.Matmul.matmul_assoc_nat.
+Print Assumptions Flux.Matmul.matmul_distrib_left_nat.
+Print Assumptions Flux.Matmul.matmul_distrib_right_nat.
