@@ -63,7 +63,7 @@ Require Import ZArith NArith Arith Ring_theory.
 Section Semiring.
 
 Context {R : Type} (rO rI : R) (radd rmul : R -> R -> R).
-Hypothesis Rth : semi_ring_theory rO rI radd rmul (@eq R).
+Context (Rth : semi_ring_theory rO rI radd rmul (@eq R)).
 
 Local Infix "+" := radd.
 Local Infix "*" := rmul.

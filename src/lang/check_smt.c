@@ -745,6 +745,87 @@ static void check_distributive(Ctx *c, FxProperty *pr)
     fx_vec_free(&facts);
 }
 
+/* A law about two arguments, claimed of a function of fewer: it says
+ * nothing, which deserves a warning rather than a rejection. */
+static void says_nothing(Ctx *c, FxProperty *pr)
+{
+    char *reason = fx_xasprintf("says nothing about `%s`, which takes %zu parameter%s: it relates "
+                                "the values of a function of two arguments",
+                                c->in->name, c->in->n_params, c->in->n_params == 1 ? "" : "s");
+    verdict(c, pr, FX_VERDICT_ASSUMED, reason);
+    fx_diag_warning(c->diag, pr->name_span, "property `%s` %s; it is ignored", pr->name, reason);
+    free(reason);
+}
+
+static bool is_name(const FxExpr *e, const char *name)
+{
+    return e && e->kind == FX_EXPR_NAME && !strcmp(e->u.text, name);
+}
+
+/* X[a, b] with X, a and b the names given */
+static bool is_entry(const FxExpr *e, const char *x, const char *a, const char *b)
+{
+    return e && e->kind == FX_EXPR_INDEX && e->u.index.n == 2 && is_name(e->u.index.base, x) &&
+           is_name(e->u.index.indices[0], a) && is_name(e->u.index.indices[1], b);
+}
+
+/* Is `in` the product of its two matrix parameters: A: Matrix[M, K],
+ * B: Matrix[K, N] -> Matrix[M, N], one element type, built by
+ * `result[i, j] = sum(A[i, k] * B[k, j] for k in 0..K)`? */
+static bool matrix_product(const FxIntent *in)
+{
+    if (in->n_params != 2)
+        return false;
+    const FxType *a = in->params[0].type, *b = in->params[1].type, *r = in->ret;
+    if (a->kind != FX_TY_MATRIX || b->kind != FX_TY_MATRIX || r->kind != FX_TY_MATRIX ||
+        a->elem->kind != b->elem->kind || a->elem->kind != r->elem->kind ||
+        strcmp(a->cols, b->rows) || strcmp(r->rows, a->rows) || strcmp(r->cols, b->cols))
+        return false;
+    const FxConstraint *def = NULL;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) if ((*kp)->kind == FX_CON_ELEMENTWISE)
+        def = *kp;
+    if (!def || def->u.elem.n_indices != 2)
+        return false;
+    const char *i = def->u.elem.indices[0], *j = def->u.elem.indices[1];
+    const FxExpr *s = def->u.elem.rhs;
+    if (s->kind != FX_EXPR_AGGREGATE || s->u.aggregate.agg != FX_AGG_SUM ||
+        s->u.aggregate.n_binders != 1 || s->u.aggregate.filter || s->u.aggregate.group_key)
+        return false;
+    const FxBinder *k = &s->u.aggregate.binders[0];
+    const FxExpr *d = k->domain, *m = s->u.aggregate.body;
+    return d->kind == FX_EXPR_RANGE && !d->u.range.inclusive && d->u.range.lo->kind == FX_EXPR_INT &&
+           !strcmp(d->u.range.lo->u.text, "0") && is_name(d->u.range.hi, a->cols) &&
+           m->kind == FX_EXPR_BINARY && m->u.binary.op == FX_OP_MUL &&
+           is_entry(m->u.binary.lhs, in->params[0].name, i, k->name) &&
+           is_entry(m->u.binary.rhs, in->params[1].name, k->name, j);
+}
+
+/* `associative` and `distributive` of a matrix product are the laws of the
+ * product of matrices ((AB)C = A(BC); A(B + C) = AB + AC and (A + B)C =
+ * AC + BC), not of numbers. Over exact elements they are theorems, proved
+ * in Coq and cited; over floats they hold only up to rounding. */
+static void matrix_product_law(Ctx *c, FxProperty *pr)
+{
+    bool assoc = !strcmp(pr->name, "associative");
+    if (c->in->ret->elem->kind == FX_TY_FLOAT) {
+        char *reason = fx_xasprintf(
+                "could not be proved or refuted (the product of Float matrices %s only up to "
+                "rounding: floating-point addition is not associative); kept as an assumption",
+                assoc ? "is associative" : "distributes over `+`");
+        verdict(c, pr, FX_VERDICT_ASSUMED, reason);
+        fx_diag_warning(c->diag, pr->name_span, "property `%s` of `%s` %s", pr->name,
+                        c->in->name, reason);
+        free(reason);
+        return;
+    }
+    verdict(c, pr, FX_VERDICT_HOLDS,
+            assoc ? "the matrix product is associative: (AB)C = A(BC), the library lemma "
+                    "Flux.Matmul.matmul_assoc (proofs/Matmul.v), for exact elements"
+                  : "the matrix product distributes over `+`: A(B + C) = AB + AC and (A + B)C = "
+                    "AC + BC, the library lemmas Flux.Matmul.matmul_distrib_left and "
+                    "matmul_distrib_right (proofs/Matmul.v), for exact elements");
+}
+
 static void check_monotone(Ctx *c, FxProperty *pr)
 {
     size_t n = c->in->n_params;
@@ -997,6 +1078,12 @@ static void check_property(Ctx *c, FxProperty *pr)
         check_order_independent(c, pr);
     else if (!strcmp(name, "total"))
         check_total(c, pr);
+    else if ((!strcmp(name, "commutative") || !strcmp(name, "associative") ||
+              !strcmp(name, "distributive")) && c->in->n_params < 2)
+        says_nothing(c, pr);
+    else if ((!strcmp(name, "associative") || !strcmp(name, "distributive")) &&
+             matrix_product(c->in))
+        matrix_product_law(c, pr);
     else if (!strcmp(name, "commutative"))
         check_commutative(c, pr);
     else if (!strcmp(name, "associative"))
