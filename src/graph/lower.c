@@ -259,16 +259,22 @@ static FxNodeId lower_call(Lower *L, const FxExpr *e)
     return id;
 }
 
-/* A record literal's fields, in the order of the record's declaration. */
+/* A record literal's fields, in the order of the record's declaration; for
+ * `base with {...}`, the fields not given are base's. */
 static FxNodeId lower_record(Lower *L, const FxExpr *e)
 {
     const FxTypeDecl *td = e->type->record;
     size_t n = td->def->n_fields;
     FxNodeId fields[64];
     FX_CHECK(n <= 64, "too many fields");
+    FxNodeId base = e->u.record.base ? lower(L, e->u.record.base) : (FxNodeId){0};
     FxBuf names = {0};
     for (size_t i = 0; i < n; i++) {
         fx_buf_printf(&names, "%s%s", i ? "," : "", td->def->field_names[i]);
+        if (base.v) {
+            fields[i] = add(L, FX_NODE_FIELD, td->field_types[i], &base, 1, e->span);
+            node(L, fields[i])->text = fx_graph_intern(L->g, td->def->field_names[i]);
+        }
         for (size_t j = 0; j < e->u.record.n; j++)
             if (strcmp(e->u.record.names[j], td->def->field_names[i]) == 0)
                 fields[i] = lower(L, e->u.record.values[j]);

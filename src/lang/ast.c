@@ -53,7 +53,10 @@ void fx_expr_each_slot(FxExpr *e, void (*fn)(FxExpr **slot, void *ctx), void *ct
         break;
     case FX_EXPR_FIELD: ONE(e->u.field.base); break;
     case FX_EXPR_LIST: EACH(e->u.list.items, e->u.list.n); break;
-    case FX_EXPR_RECORD: EACH(e->u.record.values, e->u.record.n); break;
+    case FX_EXPR_RECORD:
+        ONE(e->u.record.base);
+        EACH(e->u.record.values, e->u.record.n);
+        break;
     case FX_EXPR_RANGE:
         ONE(e->u.range.lo);
         ONE(e->u.range.hi);
@@ -150,7 +153,7 @@ bool fx_expr_same(const FxExpr *a, const FxExpr *b)
             return false;
         break;
     case FX_EXPR_RECORD:
-        if (a->u.record.n != b->u.record.n)
+        if (a->u.record.n != b->u.record.n || !a->u.record.base != !b->u.record.base)
             return false;
         for (size_t i = 0; i < a->u.record.n; i++)
             if (!same_text(a->u.record.names[i], b->u.record.names[i]))

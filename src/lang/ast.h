@@ -107,6 +107,9 @@ typedef struct FxBinder {
     FxSpan span;
     FxExpr *domain;
     FxType *type; /* checker: the element type */
+    /* `for each particle:`: the domain is the collection the word names by
+     * the plural rule (`particles`); the checker resolves domain's text */
+    bool each;
 } FxBinder;
 
 /* One conjunct of a comprehension's condition that bounds its variable v:
@@ -186,6 +189,7 @@ struct FxExpr {
             const char **names;
             FxSpan *name_spans;
             FxExpr **values;
+            FxExpr *base; /* `base with {f: v}`: the record updated; NULL for a literal */
         } record;
         struct {
             FxExpr *lo, *hi;
@@ -213,7 +217,8 @@ struct FxExpr {
 
 /* ORDER FX_CON */
 typedef enum {
-    FX_CON_EQUATION,      /* f(PATTERN, ...) = EXPR [when COND], result = EXPR */
+    FX_CON_EQUATION,      /* f(PATTERN, ...) = EXPR [when COND], result = EXPR, and
+                           * `for each x in xs: EXPR`, read as result = [EXPR for x in xs] */
     FX_CON_ELEMENTWISE,   /* result[i, j] = EXPR */
     FX_CON_COMPREHENSION, /* result contains all [KIND] VAR where COND */
     FX_CON_ORDER,         /* result is sorted ascending|descending [by EXPR] */

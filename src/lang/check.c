@@ -765,9 +765,50 @@ static FxType *check_list(Checker *c, FxExpr *e)
     return fx_type_list(c->arena, elem);
 }
 
+/* `base with {f: v, ...}`: base's record with those fields replaced. */
+static FxType *check_update(Checker *c, FxExpr *e)
+{
+    FxType *t = check_expr(c, e->u.record.base);
+    for (size_t i = 0; i < e->u.record.n; i++)
+        check_expr(c, e->u.record.values[i]);
+    if (fx_type_is_error(t))
+        return t;
+    if (t->kind != FX_TY_RECORD) {
+        char *n = type_name(t);
+        fx_diag_error(c->diag, e->u.record.base->span, "`with` updates the fields of a record, "
+                      "but this is %s", n);
+        free(n);
+        return error_type(c);
+    }
+    const FxTypeDecl *td = t->record;
+    for (size_t i = 0; i < e->u.record.n; i++) {
+        size_t f = 0;
+        while (f < td->def->n_fields && strcmp(td->def->field_names[f], e->u.record.names[i]))
+            f++;
+        if (f == td->def->n_fields) {
+            fx_diag_error(c->diag, e->u.record.name_spans[i], "`%s` has no field `%s`", td->name,
+                          e->u.record.names[i]);
+            continue;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(e->u.record.names[j], e->u.record.names[i]))
+                fx_diag_error(c->diag, e->u.record.name_spans[i], "field `%s` is given twice",
+                              e->u.record.names[i]);
+        if (!fx_type_assignable(e->u.record.values[i]->type, td->field_types[f])) {
+            char *what = fx_xasprintf("field `%s` of `%s`", e->u.record.names[i], td->name);
+            mismatch(c, e->u.record.values[i]->span, what, e->u.record.values[i]->type,
+                     td->field_types[f]);
+            free(what);
+        }
+    }
+    return t;
+}
+
 /* A record literal takes the declared record type with exactly its fields. */
 static FxType *check_record(Checker *c, FxExpr *e)
 {
+    if (e->u.record.base)
+        return check_update(c, e);
     for (size_t i = 0; i < e->u.record.n; i++)
         check_expr(c, e->u.record.values[i]);
     fx_vec_foreach(FxModule *, m, &c->prog->modules)
@@ -807,10 +848,36 @@ static FxType *check_range(Checker *c, FxExpr *e)
     return fx_type_list(c->arena, elem);
 }
 
+/* `for each particle:` walks the collection in scope that the word names by
+ * the plural rule: `particles`, else `particlees`. */
+static void resolve_each(Checker *c, FxBinder *b)
+{
+    static const char *const suffixes[] = {"s", "es"};
+    for (size_t i = 0; i < FX_ARRAY_LEN(suffixes); i++) {
+        char *plural = fx_xasprintf("%s%s", b->name, suffixes[i]);
+        bool found = name_in_scope(c, plural);
+        if (found)
+            b->domain->u.text = fx_arena_strdup(c->arena, plural);
+        free(plural);
+        if (found)
+            return;
+    }
+    fx_diag_error(c->diag, b->span, "`for each %s`: no collection `%ss` is in scope; name the one "
+                  "to walk, as in `for each %s in COLLECTION:`", b->name, b->name, b->name);
+    b->domain = NULL;
+}
+
 /* Binds each binder over its domain; returns how many locals were pushed. */
 static size_t bind_binders(Checker *c, FxBinder *bs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        if (bs[i].each && bs[i].domain && bs[i].domain->ref == FX_REF_NONE && !bs[i].type)
+            resolve_each(c, &bs[i]);
+        if (!bs[i].domain) {
+            bs[i].type = error_type(c);
+            push_local(c, bs[i].name, bs[i].type);
+            continue;
+        }
         FxType *dom = check_expr(c, bs[i].domain);
         if (!fx_type_is_collection(dom)) {
             char *t = type_name(dom);

@@ -901,6 +901,8 @@ static void check_parallelizable_over(Ctx *c, FxProperty *pr)
                                      "definition reads no other element of result");
 }
 
+static const FxExpr *result_map(const FxIntent *in);
+
 static void check_parallelizable(Ctx *c, FxProperty *pr)
 {
     const char *why = "an intent has no side effects, so its independent sub-computations may "
@@ -911,7 +913,31 @@ static void check_parallelizable(Ctx *c, FxProperty *pr)
         why = "each candidate of the comprehension is tested independently";
     else if (find_form(c->in, FX_CON_PERMUTATION))
         why = "a sorted permutation can be built from independently sorted parts";
+    else if (result_map(c->in))
+        why = "each element of the result is computed independently, from its own element of "
+              "the input";
     verdict(c, pr, FX_VERDICT_HOLDS, why);
+}
+
+/* The map comprehension that builds the result on its own (`result = [E for
+ * x in XS ...]` or `for each x in XS: E`), one generator, no grouping; or NULL. */
+static const FxExpr *result_map(const FxIntent *in)
+{
+    const FxExpr *map = NULL;
+    size_t equations = 0;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints)
+    {
+        const FxConstraint *k = *kp;
+        if (k->kind != FX_CON_EQUATION)
+            continue;
+        equations++;
+        const FxExpr *r = k->u.eq.rhs;
+        if (!k->u.eq.head && !k->u.eq.guard && r->kind == FX_EXPR_AGGREGATE &&
+            r->u.aggregate.agg == FX_AGG_LIST && r->u.aggregate.n_binders == 1 &&
+            !r->u.aggregate.group_key)
+            map = r;
+    }
+    return equations == 1 ? map : NULL;
 }
 
 static void check_order_independent(Ctx *c, FxProperty *pr)
@@ -921,7 +947,14 @@ static void check_order_independent(Ctx *c, FxProperty *pr)
                                          "the order of its input");
         return;
     }
-    assume(c, pr, "only a sorted permutation is recognised as order independent");
+    if (result_map(c->in)) {
+        verdict(c, pr, FX_VERDICT_HOLDS, "each element of the result is computed from its own "
+                                         "element of the input, so the elements may be processed "
+                                         "in any order (the result keeps the input's order)");
+        return;
+    }
+    assume(c, pr, "only a sorted permutation and a map over a collection are recognised as "
+                  "order independent");
 }
 
 /* total: every argument is covered by an equation and recursion ends. The

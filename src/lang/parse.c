@@ -536,7 +536,7 @@ static FxExpr *parse_primary(Parser *p)
     }
 }
 
-/* postfix = primary ("[" expr ("," expr)* "]" | "." NAME)* */
+/* postfix = primary ("[" expr ("," expr)* "]" | "." NAME | "with" record)* */
 static FxExpr *parse_postfix(Parser *p)
 {
     FxExpr *e = parse_primary(p);
@@ -564,6 +564,12 @@ static FxExpr *parse_postfix(Parser *p)
             fe->u.field.name = f->text;
             fe->u.field.name_span = f->span;
             e = fe;
+        } else if (check_word(p, "with") && peek_at(p, 1)->kind == FX_TOK_LBRACE) {
+            advance(p);
+            FxExpr *r = parse_record(p);
+            r->u.record.base = e;
+            r->span = span_from(p, e->span);
+            e = r;
         } else if (check(p, FX_TOK_LPAREN) && !peek(p)->space_before) {
             error_here(p, "only a function named by its name can be called");
             return e;
@@ -875,10 +881,81 @@ static FxConstraint *try_equation(Parser *p)
     return c;
 }
 
-/* constraint = equation | elementwise | comprehension | order | perm | expr */
+/* Two words in a row start no expression: the line is prose ("handle
+ * collisions"). Reports it, with what to write instead, and returns true. */
+static bool prose(Parser *p, const char *instead)
+{
+    if (!check(p, FX_TOK_IDENT) || peek_at(p, 1)->kind != FX_TOK_IDENT)
+        return false;
+    FxSpan start = peek(p)->span, end = start;
+    for (size_t i = 0; peek_at(p, i)->kind != FX_TOK_NEWLINE && peek_at(p, i)->kind != FX_TOK_EOF &&
+                       peek_at(p, i)->kind != FX_TOK_DEDENT;
+         i++)
+        end = peek_at(p, i)->span;
+    FxSpan line = fx_span_join(start, end);
+    char *msg = fx_xasprintf("`%.*s` is prose, not a constraint: %s (docs/language.md §4)",
+                             (int)line.len, line.src->text + line.offset, instead);
+    error_at(p, line, msg);
+    free(msg);
+    return true;
+}
+
+/* foreach = "for" "each" NAME ["in" expr] ":" expr
+ * read as `result = [expr for NAME in COLLECTION]`; without `in`, the
+ * collection is the one the word names by the plural rule */
+static FxConstraint *parse_for_each(Parser *p, FxSpan start)
+{
+    advance(p); /* for */
+    advance(p); /* each */
+    FxConstraint *c = new_constraint(p, FX_CON_EQUATION, start);
+    if (!check(p, FX_TOK_IDENT)) {
+        error_at_current(p, "expected %s", "a name after `for each`, as in `for each p in ps:`");
+        return c;
+    }
+    const FxToken *var = advance(p);
+    FxBinder *b = FX_NEW(p->arena, FxBinder);
+    b->name = var->text;
+    b->span = var->span;
+    if (accept(p, FX_TOK_IN)) {
+        b->domain = parse_range(p);
+    } else {
+        b->each = true;
+        b->domain = new_expr(p, FX_EXPR_NAME, var->span);
+        b->domain->u.text = var->text;
+    }
+    if (!expect(p, FX_TOK_COLON, "`:` and the new element, as in `for each p in ps: p with {x: "
+                                 "p.x + 1.0}`"))
+        return c;
+    char *instead = fx_xasprintf("after `for each %s:` comes the element of the result, an "
+                                 "expression of `%s`, as in `%s with {x: %s.x + %s.vx * dt}`",
+                                 var->text, var->text, var->text, var->text, var->text);
+    bool words = prose(p, instead);
+    free(instead);
+    if (words)
+        return c;
+    FxExpr *body = parse_expr(p);
+    FxExpr *list = new_expr(p, FX_EXPR_AGGREGATE, span_from(p, start));
+    list->u.aggregate.agg = FX_AGG_LIST;
+    list->u.aggregate.name_span = start;
+    list->u.aggregate.body = body;
+    list->u.aggregate.binders = b;
+    list->u.aggregate.n_binders = 1;
+    c->u.eq.rhs = list;
+    c->span = span_from(p, start);
+    return c;
+}
+
+/* constraint = equation | elementwise | comprehension | order | perm | foreach | expr */
 static FxConstraint *parse_constraint(Parser *p)
 {
     FxSpan start = peek(p)->span;
+    if (check(p, FX_TOK_FOR) && peek_at(p, 1)->kind == FX_TOK_IDENT &&
+        !strcmp(peek_at(p, 1)->text, "each"))
+        return parse_for_each(p, start);
+    if (prose(p, "a constraint is an equation (`result = ...`, `f(0) = 1`), an element-wise "
+                 "definition, a comprehension, an order, a permutation, `for each x in xs: ...` "
+                 "or a boolean expression"))
+        return NULL;
     if (check(p, FX_TOK_RESULT)) {
         const FxToken *next = peek_at(p, 1);
         if (next->kind == FX_TOK_IDENT && strcmp(next->text, "contains") == 0) {
