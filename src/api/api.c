@@ -112,6 +112,19 @@ static void describe_constraint(const FxConstraint *k, FILE *out)
     case FX_CON_POST:
         fprintf(out, "    checked after it is built: a postcondition\n");
         break;
+    case FX_CON_CHOICE:
+        fprintf(out, "    built by one of %zu implementations, chosen by measurement\n",
+                k->u.choice.n);
+        break;
+    case FX_CON_ACCURACY:
+        fprintf(out, "    measured: accuracy %s %s on `%s`\n", fx_op_name(k->u.measure.op),
+                k->u.measure.bound_text, k->u.measure.on ? k->u.measure.on : "?");
+        break;
+    case FX_CON_LATENCY:
+        fprintf(out, "    measured: latency %s %s a call%s%s\n", fx_op_name(k->u.measure.op),
+                k->u.measure.bound_text, k->u.measure.on ? " on " : "",
+                k->u.measure.on ? k->u.measure.on : "");
+        break;
     case FX_CON_EQUATION:
         break;
     }
@@ -158,6 +171,8 @@ void flux_program_free(FluxProgram *fp)
     if (!fp)
         return;
     fx_runtime_free(fp->rt);
+    fx_vec_foreach(FxMeasure *, m, &fp->measures) fx_measure_free(*m);
+    fx_vec_free(&fp->measures);
     fx_vec_free(&fp->versions);
     fx_vec_free(&fp->models);
     free(fp->last_expr);

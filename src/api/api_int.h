@@ -29,8 +29,11 @@ typedef struct FxVariantModels {
     double crossover; /* the least n at which the power is predicted faster */
 } FxVariantModels;
 
+typedef struct FxMeasure FxMeasure;
+
 struct FluxProgram {
     FxDiag diag;
+    FX_VEC(FxMeasure *) measures; /* measure.c: the measured intents, once each */
     FxProgram *prog;
     FxRuntime *rt;      /* made on the first run; keeps compiled intents */
     FluxStore *store;   /* where runs are recorded, or NULL */
@@ -49,6 +52,16 @@ struct FluxProgram {
 };
 
 FxRuntime *fx_api_runtime(FluxProgram *fp);
+
+/* measure.c: measures the intents with an `accuracy` that EXPR may call
+ * (once in the program's life) and tells the runtime which implementation
+ * of each runs. */
+void fx_api_measure(FluxProgram *fp, const FxExpr *expr);
+/* The measure of an intent, or NULL when it has none (yet). */
+const FxMeasure *fx_api_measured(const FluxProgram *fp, const char *intent);
+/* The decision and the figures of each implementation, a line each. */
+char *fx_measure_report(const FxMeasure *m);
+void fx_measure_free(FxMeasure *m);
 FxBudgets fx_api_budgets(const FluxRunOptions *o);
 
 /* Parses and checks EXPR against the program; NULL after writing the

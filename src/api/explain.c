@@ -77,6 +77,9 @@ static void on_call(void *ctx, const FxGraph *callee, const FxValue *args, size_
 static void on_decision(void *ctx, const FxGraph *g, FxNodeId node, bool taken, size_t depth)
 {
     Trace *t = ctx;
+    /* which implementation runs is the measured decision, explained there */
+    if (fx_graph_node(g, node)->op == FX_NODE_CHOOSE)
+        return;
     if (depth == 2 && g == t->top && t->n_decisions < MAX_DECISIONS) {
         t->decisions[t->n_decisions].node = node;
         t->decisions[t->n_decisions++].taken = taken;
@@ -311,6 +314,27 @@ static bool same_multiset(FxValue a, FxValue b)
     return same;
 }
 
+/* The measured constraints: the decision, then each implementation's figures. */
+static void explain_measured(Tree *t, const FxMeasure *m)
+{
+    char *report = fx_measure_report(m);
+    char *nl = strchr(report, '\n');
+    *nl = '\0';
+    branch(t, "measured", report);
+    json_key(t, "measured");
+    fx_buf_puts(&t->json, "[");
+    bool first = true;
+    for (char *line = nl + 1, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        *end = '\0';
+        leaf(t, line);
+        json_list_item(&t->json, first, line);
+        first = false;
+    }
+    fx_buf_puts(&t->json, "]");
+    free(report);
+}
+
 static void explain_verified(Tree *t, FluxProgram *fp, const FxIntent *in, FxValue result,
                              const FxValue *args)
 {
@@ -337,6 +361,12 @@ static void explain_verified(Tree *t, FluxProgram *fp, const FxIntent *in, FxVal
                                         : "FAILS");
         else if (k->kind == FX_CON_POST)
             line = fx_xasprintf("`%s`: checked on the result as it was built: holds", what);
+        else if (k->kind == FX_CON_ACCURACY || k->kind == FX_CON_LATENCY)
+            line = fx_xasprintf("`%s`: measured on this device, not on this output (`measured` "
+                                "above)", what);
+        else if (k->kind == FX_CON_CHOICE)
+            line = fx_xasprintf("`%s`: holds by construction, the value is one implementation's "
+                                "(`measured` above says which)", what);
         else
             line = fx_xasprintf("`%s`: holds by construction, the value is built from it", what);
         leaf(t, line);
@@ -491,6 +521,9 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         free(data_proof);
         explain_proofs(&t, in, &origin);
         fx_api_origin_free(&origin);
+        const FxMeasure *m = fx_api_measured(fp, in->name);
+        if (m)
+            explain_measured(&t, m);
         /* the intent's own value, for the checks (EXPR may index it) */
         FxValue whole;
         if (fx_runtime_call(rt, top->intent, args, n_args, &whole) == FX_OK) {

@@ -503,6 +503,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     FxRuntime *rt = fx_api_runtime(fp);
     fp->explored = false;
     fx_runtime_set_budgets(rt, fx_api_budgets(options));
+    fx_api_measure(fp, e);
     fx_runtime_set_runaway_protection(rt, !(options && options->no_learn));
     fx_runtime_reset_counts(rt);
     FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");

@@ -529,6 +529,25 @@ static uint32_t compile_group(Compiler *C, FxNodeId id, const FxNode *n)
     return r;
 }
 
+/* choose: the implementation the runtime chose for the function (OP_CHOICE
+ * reads its index), each candidate in its own branch */
+static uint32_t compile_choose(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t r = new_reg(C), k = new_reg(C);
+    emit(C, OP_CHOICE, k, 0, 0, 0, id);
+    FX_VEC(uint32_t) ends = {0};
+    for (uint32_t i = 0; i + 1 < n->n_inputs; i++) {
+        uint32_t skip = emit(C, OP_BRK, k, 0, i, cmp_mask(FX_NODE_EQ), id);
+        compile_lazy_to(C, n->inputs[i], r, id);
+        fx_vec_push(&ends, emit(C, OP_JMP, 0, 0, 0, 0, id));
+        patch(C, skip, here(C));
+    }
+    compile_lazy_to(C, n->inputs[n->n_inputs - 1], r, id);
+    fx_vec_foreach(uint32_t, e, &ends) patch(C, *e, here(C));
+    fx_vec_free(&ends);
+    return r;
+}
+
 /* let: the slot gets the value, then the body runs with it */
 static uint32_t compile_let(Compiler *C, FxNodeId id, const FxNode *n)
 {
@@ -655,6 +674,8 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
         return compile_group(C, id, n);
     case FX_NODE_LET:
         return compile_let(C, id, n);
+    case FX_NODE_CHOOSE:
+        return compile_choose(C, id, n);
     case FX_NODE_CHECK:
         return compile_check(C, id, n);
     case FX_NODE_FAIL:

@@ -55,6 +55,12 @@ void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks);
  * Returns false when the intent is unknown or already compiled. */
 bool fx_runtime_use_graph(FxRuntime *rt, FxGraph *g);
 
+/* For an intent built by `result is one of` (or measured by `accuracy`):
+ * which implementation runs (by position, from 0; 0 until set), from now
+ * on; FX_CHOICE_NONE: none may, and a call stops with `why`. */
+#define FX_CHOICE_NONE UINT32_MAX
+void fx_runtime_set_choice(FxRuntime *rt, const char *intent, uint32_t index, const char *why);
+
 /* The graph the runtime runs for an intent (v1 unless installed otherwise). */
 const FxGraph *fx_runtime_graph(FxRuntime *rt, const char *intent);
 

@@ -57,6 +57,7 @@ typedef enum {
     OP_CHECKF,  /* a postcondition failed */
     OP_FAIL,    /* no equation covers the call with regs a .. a+b */
     OP_DATA,    /* d = the data source consts[a] */
+    OP_CHOICE,  /* d = the index of the implementation chosen for the function (FxFunc.choice) */
     OP__COUNT
 } FxOpcode;
 
@@ -138,6 +139,7 @@ struct FxFunc {
     uint64_t natural_mask; /* bit i: parameter i is a Natural (at most 64 parameters) */
     const char *const **records; /* field names of each record an OP_RECORD builds */
     uint32_t n_records;
+    uint32_t choice;        /* `result is one of`: the implementation chosen (runtime) */
     uint64_t *block_counts; /* executions of each basic block */
     uint32_t n_blocks;
 };

@@ -64,9 +64,17 @@ typedef struct DataEntry {
     FxValue value;
 } DataEntry;
 
+/* The implementation chosen for an intent built by `result is one of`. */
+typedef struct Choice {
+    const char *intent;
+    uint32_t index; /* FX_CHOICE_NONE: none may run */
+    char *why;      /* then why, for the error */
+} Choice;
+
 struct FxRuntime {
     const FxProgram *prog;
     FX_VEC(NamedFunc) funcs;
+    FX_VEC(Choice) choices;
     FX_VEC(FxFunc *) exprs; /* compiled expression graphs, freed with the runtime */
     FX_VEC(DataEntry) data;
     /* sources are read once and kept across evaluations; each evaluation
@@ -164,6 +172,8 @@ void fx_runtime_free(FxRuntime *rt)
         return;
     fx_vec_foreach(NamedFunc, nf, &rt->funcs) fx_func_free(nf->fn);
     fx_vec_free(&rt->funcs);
+    fx_vec_foreach(Choice, c, &rt->choices) free(c->why);
+    fx_vec_free(&rt->choices);
     fx_vec_foreach(FxFunc *, f, &rt->exprs) fx_func_free(*f);
     fx_vec_free(&rt->exprs);
     fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
@@ -185,6 +195,32 @@ void fx_runtime_free(FxRuntime *rt)
     free(rt);
 }
 
+static uint32_t chosen(const FxRuntime *rt, const char *intent)
+{
+    fx_vec_foreach(Choice, c, &rt->choices) if (!strcmp(c->intent, intent)) return c->index;
+    return 0;
+}
+
+void fx_runtime_set_choice(FxRuntime *rt, const char *intent, uint32_t index, const char *why)
+{
+    bool known = false;
+    fx_vec_foreach(Choice, c, &rt->choices)
+    {
+        if (!strcmp(c->intent, intent)) {
+            c->index = index;
+            free(c->why);
+            c->why = why ? fx_xstrdup(why) : NULL;
+            known = true;
+        }
+    }
+    if (!known) {
+        Choice c = {fx_program_find_intent(rt->prog, intent)->name, index,
+                    why ? fx_xstrdup(why) : NULL};
+        fx_vec_push(&rt->choices, c);
+    }
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (!strcmp(nf->name, intent)) nf->fn->choice = index;
+}
+
 FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
 {
     fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (strcmp(nf->name, intent) == 0) return nf->fn;
@@ -192,6 +228,7 @@ FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
     FX_CHECK(in, "no intent `%s` to compile", intent);
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     f->owns_graph = true;
+    f->choice = chosen(rt, in->name);
     /* registered before compiling, so that recursive calls find it */
     NamedFunc nf = {in->name, f};
     fx_vec_push(&rt->funcs, nf);
@@ -207,6 +244,7 @@ bool fx_runtime_use_graph(FxRuntime *rt, FxGraph *g)
         return false;
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     f->owns_graph = true;
+    f->choice = chosen(rt, in->name);
     NamedFunc nf = {in->name, f};
     fx_vec_push(&rt->funcs, nf);
     fx_compile(rt, g, f);
@@ -1917,6 +1955,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_CHECKF] = &&L_OP_CHECKF, \
     [OP_FAIL] = &&L_OP_FAIL, \
     [OP_DATA] = &&L_OP_DATA, \
+    [OP_CHOICE] = &&L_OP_CHOICE, \
     [OP__COUNT] = &&L_OP__COUNT,
 
 static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t n_args,
@@ -2396,6 +2435,16 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             NEXT;
         }
+        CASE(OP_CHOICE):
+            if (fn->choice == FX_CHOICE_NONE) {
+                const char *why = "no implementation may run";
+                fx_vec_foreach(Choice, c, &rt->choices) if (!strcmp(c->intent, fn->g->intent) &&
+                                                            c->why) why = c->why;
+                fail(rt, fn, I->node, why);
+                goto error;
+            }
+            put_int(&R[I->d], (int64_t)fn->choice);
+            NEXT;
         CASE(OP__COUNT):
             FX_UNREACHABLE();
     VM_LOOP_END

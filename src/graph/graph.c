@@ -24,7 +24,7 @@ static const struct {
     {"or", 2},      {"if", 6},    {"call", 0},    {"builtin", 0}, {"index", 0},
     {"field", 0},   {"list", 0},  {"record", 0},  {"range", 0},   {"fold", 6},
     {"map", 4},     {"sort", 2},  {"check", 2},   {"fail", 0},    {"data", 0},
-    {"group", 2},   {"let", 2},
+    {"group", 2},   {"let", 2},   {"choose", ~0u},
 };
 
 /* ORDER FX_FOLD */

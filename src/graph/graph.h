@@ -76,6 +76,8 @@ typedef enum {
                       * key (the key evaluated with the slot bound to each element), the groups
                       * in the order of their first elements, each in list's order */
     FX_NODE_LET,     /* num2: slot; value, lazy body: body with the slot bound to value */
+    FX_NODE_CHOOSE,  /* lazy inputs: implementations of the intent (`result is one of`); the
+                      * one the runtime chose for it runs (the first until one is chosen) */
     FX_NODE__COUNT
 } FxNodeOp;
 

@@ -762,6 +762,15 @@ static FxNodeId construct(Lower *L, bool *out_sorted)
             v = lower_sort(L, v, order);
         return v;
     }
+    if ((k = find_form(L->in, FX_CON_CHOICE))) {
+        FX_VEC(FxNodeId) cands = {0};
+        for (size_t i = 0; i < k->u.choice.n; i++)
+            fx_vec_push(&cands, lower(L, k->u.choice.candidates[i]));
+        FxNodeId id = add_named(L, FX_NODE_CHOOSE, L->g->ret_type, cands.data,
+                                (uint32_t)cands.len, k->span);
+        fx_vec_free(&cands);
+        return id;
+    }
     if ((k = find_form(L->in, FX_CON_PERMUTATION))) {
         FxNodeId v = lower(L, k->u.perm.of);
         *out_sorted = order != NULL;
@@ -891,6 +900,11 @@ static FxNodeId lower_intent_body(Lower *L)
 {
     bool sorted;
     FxNodeId value = construct(L, &sorted);
+    /* a measured intent runs only once its measure holds: its one
+     * implementation is a choice of one */
+    if (find_form(L->in, FX_CON_ACCURACY) && !find_form(L->in, FX_CON_CHOICE))
+        value = add_named(L, FX_NODE_CHOOSE, L->g->ret_type, &value, 1,
+                          find_form(L->in, FX_CON_ACCURACY)->span);
     fx_vec_foreach(FxConstraint *, kp, &L->in->constraints)
     {
         if ((*kp)->kind == FX_CON_POST || ((*kp)->kind == FX_CON_ORDER && !sorted))
@@ -954,14 +968,16 @@ FxGraph *fx_lower_check(const FxProgram *prog, const FxIntent *in, const FxExpr 
         fx_graph_add_param(L.g, in->params[i].name, t);
         free(t);
     }
-    char *et = fx_type_name(extra_type);
-    fx_graph_add_param(L.g, extra, et);
-    free(et);
-    uint32_t slot = (uint32_t)in->n_params;
-    if (!strcmp(extra, "result"))
-        L.result_slot = slot;
-    else
-        push_local(&L, extra, true, slot);
+    if (extra) {
+        char *et = fx_type_name(extra_type);
+        fx_graph_add_param(L.g, extra, et);
+        free(et);
+        uint32_t slot = (uint32_t)in->n_params;
+        if (!strcmp(extra, "result"))
+            L.result_slot = slot;
+        else
+            push_local(&L, extra, true, slot);
+    }
     char *ct = fx_type_name(cond->type);
     L.g->ret_type = fx_graph_intern(L.g, ct);
     free(ct);

@@ -26,7 +26,8 @@ FxGraph *fx_lower_expr(const FxProgram *prog, const FxExpr *e, const char *name)
  * an output (a condition, or a sort key): its parameters are the intent's, then one more,
  * `extra` of type extra_type, which stands for `result` when extra is
  * "result" and for the local variable of that name otherwise (a
- * comprehension's variable). Caller frees. */
+ * comprehension's variable); with extra NULL, the intent's parameters
+ * alone. Caller frees. */
 FxGraph *fx_lower_check(const FxProgram *prog, const FxIntent *in, const FxExpr *cond,
                         const char *extra, const FxType *extra_type);
 

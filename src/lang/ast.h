@@ -224,6 +224,9 @@ typedef enum {
     FX_CON_ORDER,         /* result is sorted ascending|descending [by EXPR] */
     FX_CON_PERMUTATION,   /* result is a permutation of EXPR */
     FX_CON_POST,          /* any other boolean expression */
+    FX_CON_CHOICE,        /* result is one of EXPR, EXPR, ...: implementations to choose from */
+    FX_CON_ACCURACY,      /* accuracy > 95% on DATA: measured on labelled examples */
+    FX_CON_LATENCY,       /* latency < 100ms [on DEVICE]: measured per call */
 } FxConstraintKind;
 
 /* How an equation's left side was classified (checker). */
@@ -282,6 +285,19 @@ typedef struct FxConstraint {
         struct {
             FxExpr *expr;
         } post;
+        struct {
+            size_t n;
+            FxExpr **candidates;
+        } choice;
+        struct {
+            FxOp op;        /* > >= (a bound from below) or < <= */
+            double bound;   /* accuracy: a fraction in [0, 1]; latency: seconds */
+            const char *bound_text; /* as written: "95%", "100ms" */
+            FxSpan bound_span;
+            const char *on; /* accuracy: the data source; latency: the device, or NULL */
+            FxSpan on_span;
+            const FxDataDecl *data; /* checker: accuracy's data source */
+        } measure;
     } u;
 } FxConstraint;
 

@@ -344,7 +344,7 @@ static FxType *resolve_named(Checker *c, const FxTypeExpr *te, bool bind_sizes)
     if (sugg)
         fx_diag_error(c->diag, te->span, "unknown type `%s`; did you mean `%s`?", te->name, sugg);
     else
-        fx_diag_error(c->diag, te->span, "unknown type `%s`", te->name);
+        fx_diag_error(c->diag, te->span, "unknown type `%s`: declare it, as in `type %s = { name: String, size: Int }`", te->name, te->name);
     return error_type(c);
 }
 
@@ -849,12 +849,17 @@ static FxType *check_range(Checker *c, FxExpr *e)
 }
 
 /* `for each particle:` walks the collection in scope that the word names by
- * the plural rule: `particles`, else `particlees`. */
+ * the plural rule: `particles`, else `particlees`, else (for a word in -y)
+ * `bodies`. */
 static void resolve_each(Checker *c, FxBinder *b)
 {
-    static const char *const suffixes[] = {"s", "es"};
+    static const char *const suffixes[] = {"s", "es", "ies"};
+    size_t len = strlen(b->name);
     for (size_t i = 0; i < FX_ARRAY_LEN(suffixes); i++) {
-        char *plural = fx_xasprintf("%s%s", b->name, suffixes[i]);
+        bool y = i == 2;
+        if (y && (len < 2 || b->name[len - 1] != 'y'))
+            break;
+        char *plural = fx_xasprintf("%.*s%s", (int)(y ? len - 1 : len), b->name, suffixes[i]);
         bool found = name_in_scope(c, plural);
         if (found)
             b->domain->u.text = fx_arena_strdup(c->arena, plural);
@@ -1506,7 +1511,8 @@ static void check_elementwise(Checker *c, FxIntent *in, FxConstraint *k)
     c->locals.len = mark;
 }
 
-/* The plural rule: `primes` names the predicate `prime`. */
+/* The plural rule: `primes` names the predicate `prime`, `boxes` `box`,
+ * `parities` `parity`. */
 static const FxIntent *find_kind(Checker *c, const char *word)
 {
     const FxIntent *in = find_intent(c, word);
@@ -1515,6 +1521,11 @@ static const FxIntent *find_kind(Checker *c, const char *word)
         char *singular = fx_xstrndup(word, n - 1);
         in = find_intent(c, singular);
         if (!in && n > 2 && word[n - 2] == 'e') {
+            singular[n - 2] = '\0';
+            in = find_intent(c, singular);
+        }
+        if (!in && n > 3 && word[n - 2] == 'e' && word[n - 3] == 'i') {
+            singular[n - 3] = 'y';
             singular[n - 2] = '\0';
             in = find_intent(c, singular);
         }
@@ -1749,6 +1760,7 @@ static const char *form_name(FxConstraintKind kind)
     case FX_CON_ELEMENTWISE: return "an element-wise definition";
     case FX_CON_COMPREHENSION: return "a comprehension";
     case FX_CON_PERMUTATION: return "a permutation";
+    case FX_CON_CHOICE: return "a choice of implementations";
     default: return "a constraint";
     }
 }
@@ -1762,7 +1774,8 @@ static void check_construction(Checker *c, FxIntent *in)
     fx_vec_foreach(FxConstraint *, kp, &in->constraints)
     {
         const FxConstraint *k = *kp;
-        if (k->kind == FX_CON_ORDER || k->kind == FX_CON_POST)
+        if (k->kind == FX_CON_ORDER || k->kind == FX_CON_POST || k->kind == FX_CON_ACCURACY ||
+            k->kind == FX_CON_LATENCY)
             continue;
         elementwise += k->kind == FX_CON_ELEMENTWISE;
         if (!first) {
@@ -1777,7 +1790,15 @@ static void check_construction(Checker *c, FxIntent *in)
                                        form_name(first->kind));
         fx_diag_note(c->diag, it, first->span, "the first construction is here");
     }
-    if (!first && in->has_section[FX_SECTION_CONSTRAINTS]) {
+    bool measured = false;
+    fx_vec_foreach(FxConstraint *, kp, &in->constraints) measured |=
+            (*kp)->kind == FX_CON_ACCURACY;
+    if (!first && in->has_section[FX_SECTION_CONSTRAINTS] && measured) {
+        fx_diag_error(c->diag, in->name_span,
+                      "nothing in `%s` constructs the result: an accuracy is measured, not built "
+                      "from; give the implementations to measure, as in `result is one of f(x), "
+                      "g(x)` (docs/language.md §4)", in->name);
+    } else if (!first && in->has_section[FX_SECTION_CONSTRAINTS]) {
         fx_diag_error(c->diag, in->name_span,
                       "nothing in `%s` constructs the result: add a defining equation, an "
                       "element-wise definition, a comprehension or a permutation",
@@ -1796,6 +1817,108 @@ static void check_construction(Checker *c, FxIntent *in)
     }
 }
 
+/* `result is one of E1, E2, ...`: each a value of the result's type. */
+static void check_choice(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    c->result_ban = result_banned_in_definition;
+    for (size_t i = 0; i < k->u.choice.n; i++) {
+        FxExpr *e = k->u.choice.candidates[i];
+        FxType *t = check_expr(c, e);
+        if (!fx_type_assignable(t, in->ret)) {
+            char *what = fx_xasprintf("an implementation of `%s`", in->name);
+            mismatch(c, e->span, what, t, in->ret);
+            free(what);
+        }
+    }
+    c->result_ban = NULL;
+}
+
+static const FxType *record_field(const FxType *rec, const char *name)
+{
+    for (size_t i = 0; rec && rec->kind == FX_TY_RECORD && i < rec->record->def->n_fields; i++)
+        if (!strcmp(rec->record->def->field_names[i], name))
+            return rec->record->field_types[i];
+    return NULL;
+}
+
+/* The field of a labelled example that gives parameter or record field
+ * `name` of type want: present and assignable, or an error. */
+static void need_field(Checker *c, const FxConstraint *k, const FxType *row, const char *name,
+                       const FxType *want)
+{
+    const FxType *t = record_field(row, name);
+    if (!t) {
+        fx_diag_error(c->diag, k->u.measure.on_span, "the labelled examples of `%s` have no field "
+                      "`%s`: each needs the inputs, by name, and the expected result, `label`",
+                      k->u.measure.on, name);
+    } else if (!fx_type_assignable(t, want)) {
+        char *what = fx_xasprintf("field `%s` of `%s`", name, k->u.measure.on);
+        mismatch(c, k->u.measure.on_span, what, t, want);
+        free(what);
+    }
+}
+
+/* `accuracy > 95% on DATA`: DATA is a data source of labelled examples, a
+ * record per example with the inputs (the fields of the one record
+ * parameter, or a field per parameter, by name) and `label`, the result
+ * expected. The bound is a fraction in [0, 1]. */
+static void check_accuracy(Checker *c, FxIntent *in, FxConstraint *k)
+{
+    if (k->u.measure.op != FX_OP_GT && k->u.measure.op != FX_OP_GE) {
+        fx_diag_error(c->diag, k->span, "an accuracy is a bound from below: `accuracy > %s`",
+                      k->u.measure.bound_text ? k->u.measure.bound_text : "95%");
+        return;
+    }
+    if (!(k->u.measure.bound >= 0 && k->u.measure.bound <= 1)) {
+        fx_diag_error(c->diag, k->u.measure.bound_span, "an accuracy is between 0%% and 100%% "
+                      "(or 0 and 1), not `%s`", k->u.measure.bound_text);
+        return;
+    }
+    if (!k->u.measure.on) {
+        fx_diag_error(c->diag, k->span, "`accuracy %s %s` is measured on labelled examples: name "
+                      "them, as in `accuracy %s %s on examples`, with `data examples: List[R] "
+                      "from \"examples.csv\"`, R holding the inputs and a `label` "
+                      "(docs/language.md §4)", fx_op_name(k->u.measure.op),
+                      k->u.measure.bound_text, fx_op_name(k->u.measure.op),
+                      k->u.measure.bound_text);
+        return;
+    }
+    FxDataDecl *dd = find_data(c, k->u.measure.on);
+    if (!dd) {
+        fx_diag_error(c->diag, k->u.measure.on_span, "`%s` is not a data source: an accuracy is "
+                      "measured on the labelled examples of a `data` declaration",
+                      k->u.measure.on);
+        return;
+    }
+    k->u.measure.data = dd;
+    if (!dd->type || fx_type_is_error(dd->type) || !dd->type->elem || fx_type_is_error(in->ret))
+        return;
+    const FxType *row = dd->type->elem;
+    if (in->n_params == 1 && in->params[0].type->kind == FX_TY_RECORD) {
+        const FxTypeDecl *td = in->params[0].type->record;
+        for (size_t i = 0; i < td->def->n_fields; i++)
+            need_field(c, k, row, td->def->field_names[i], td->field_types[i]);
+    } else {
+        for (size_t i = 0; i < in->n_params; i++)
+            need_field(c, k, row, in->params[i].name, in->params[i].type);
+    }
+    need_field(c, k, row, "label", in->ret);
+}
+
+/* `latency < 100ms [on DEVICE]`: a bound from above; the device is the one
+ * the call runs on (`target_device`) or the CPU. */
+static void check_latency(Checker *c, FxConstraint *k)
+{
+    if (k->u.measure.op != FX_OP_LT && k->u.measure.op != FX_OP_LE)
+        fx_diag_error(c->diag, k->span, "a latency is a bound from above: `latency < %s`",
+                      k->u.measure.bound_text ? k->u.measure.bound_text : "100ms");
+    else if (k->u.measure.on && strcmp(k->u.measure.on, "target_device") &&
+             strcmp(k->u.measure.on, "cpu"))
+        fx_diag_warning(c->diag, k->u.measure.on_span, "unknown device `%s`: this build runs on "
+                        "the CPU, which `target_device` and `cpu` name; the bound applies there",
+                        k->u.measure.on);
+}
+
 static void check_constraint(Checker *c, FxIntent *in, FxConstraint *k)
 {
     switch (k->kind) {
@@ -1805,6 +1928,9 @@ static void check_constraint(Checker *c, FxIntent *in, FxConstraint *k)
     case FX_CON_ORDER: check_order(c, in, k); break;
     case FX_CON_PERMUTATION: check_permutation(c, in, k); break;
     case FX_CON_POST: expect_bool(c, k->u.post.expr, "a postcondition"); break;
+    case FX_CON_CHOICE: check_choice(c, in, k); break;
+    case FX_CON_ACCURACY: check_accuracy(c, in, k); break;
+    case FX_CON_LATENCY: check_latency(c, k); break;
     }
 }
 

@@ -29,6 +29,7 @@ typedef struct Parser {
     bool dropped; /* something was skipped since the current intent began */
     size_t depth; /* nested parse_expr, prefix operators and types: bounded by
                    * FX_MAX_EXPR_DEPTH, so the C stack is too */
+    const FxIntent *intent; /* whose constraints are being read */
 } Parser;
 
 /* ---- token access ---- */
@@ -790,8 +791,9 @@ static FxConstraint *parse_comprehension(Parser *p, FxSpan start)
     return c;
 }
 
-/* order = "result" "is" "sorted" ["ascending" | "descending"] ["by" expr]
- * perm  = "result" "is" ("a" | "an") "permutation" "of" expr */
+/* order  = "result" "is" "sorted" ["ascending" | "descending"] ["by" expr]
+ * perm   = "result" "is" ("a" | "an") "permutation" "of" expr
+ * choice = "result" "is" "one" "of" expr ("," expr)* */
 static FxConstraint *parse_is(Parser *p, FxSpan start)
 {
     if (check_word(p, "sorted")) {
@@ -806,10 +808,24 @@ static FxConstraint *parse_is(Parser *p, FxSpan start)
         c->span = span_from(p, start);
         return c;
     }
+    if (check_word(p, "one") && peek_at(p, 1)->kind == FX_TOK_IDENT &&
+        !strcmp(peek_at(p, 1)->text, "of")) {
+        p->pos += 2;
+        FxConstraint *c = new_constraint(p, FX_CON_CHOICE, start);
+        FX_VEC(FxExpr *) cands = {0};
+        do
+            fx_vec_push(&cands, parse_expr(p));
+        while (accept(p, FX_TOK_COMMA));
+        c->u.choice.n = cands.len;
+        c->u.choice.candidates = ARENA_ARRAY(p, FxExpr *, &cands);
+        fx_vec_free(&cands);
+        c->span = span_from(p, start);
+        return c;
+    }
     if (check_word(p, "a") || check_word(p, "an"))
         advance(p);
     if (!check_word(p, "permutation")) {
-        error_at_current(p, "expected %s", "`sorted` or `a permutation of` after `result is`");
+        error_at_current(p, "expected %s", "`sorted`, `a permutation of` or `one of` after `result is`");
         return NULL;
     }
     advance(p);
@@ -885,7 +901,8 @@ static FxConstraint *try_equation(Parser *p)
  * collisions"). Reports it, with what to write instead, and returns true. */
 static bool prose(Parser *p, const char *instead)
 {
-    if (!check(p, FX_TOK_IDENT) || peek_at(p, 1)->kind != FX_TOK_IDENT)
+    if (!check(p, FX_TOK_IDENT) || peek_at(p, 1)->kind != FX_TOK_IDENT ||
+        (!strcmp(peek_at(p, 1)->text, "with") && peek_at(p, 2)->kind == FX_TOK_LBRACE))
         return false;
     FxSpan start = peek(p)->span, end = start;
     for (size_t i = 0; peek_at(p, i)->kind != FX_TOK_NEWLINE && peek_at(p, i)->kind != FX_TOK_EOF &&
@@ -945,10 +962,86 @@ static FxConstraint *parse_for_each(Parser *p, FxSpan start)
     return c;
 }
 
-/* constraint = equation | elementwise | comprehension | order | perm | foreach | expr */
+/* Is `name` a parameter of the intent being read (then `accuracy` and
+ * `latency` are its values, not measures)? */
+static bool is_param_name(const Parser *p, const char *name)
+{
+    for (size_t i = 0; p->intent && i < p->intent->n_params; i++)
+        if (!strcmp(p->intent->params[i].name, name))
+            return true;
+    return false;
+}
+
+/* measure = ("accuracy" | "latency") CMP NUMBER ["%" | UNIT] ["on" NAME]
+ * accuracy: a percentage or a fraction; latency: ns us ms s */
+static FxConstraint *parse_measure(Parser *p, FxSpan start)
+{
+    bool accuracy = !strcmp(advance(p)->text, "accuracy");
+    FxConstraint *c = new_constraint(p, accuracy ? FX_CON_ACCURACY : FX_CON_LATENCY, start);
+    FxTokKind k = peek(p)->kind;
+    if (k != FX_TOK_GT && k != FX_TOK_GE && k != FX_TOK_LT && k != FX_TOK_LE) {
+        error_at_current(p, "expected %s", accuracy ? "a bound, as in `accuracy > 95% on examples`"
+                                                    : "a bound, as in `latency < 100ms`");
+        return c;
+    }
+    c->u.measure.op = k == FX_TOK_GT ? FX_OP_GT : k == FX_TOK_GE ? FX_OP_GE
+                      : k == FX_TOK_LT ? FX_OP_LT : FX_OP_LE;
+    advance(p);
+    if (!check(p, FX_TOK_INT) && !check(p, FX_TOK_FLOAT)) {
+        error_at_current(p, "expected %s", "a number");
+        return c;
+    }
+    const FxToken *num = advance(p);
+    FxSpan bsp = num->span;
+    double v = strtod(num->text, NULL);
+    const char *unit = "";
+    if (accuracy && check(p, FX_TOK_PERCENT)) {
+        bsp = fx_span_join(bsp, advance(p)->span);
+        unit = "%";
+        v /= 100;
+    } else if (!accuracy) {
+        static const char *const units[] = {"ns", "us", "ms", "s"};
+        static const double scale[] = {1e-9, 1e-6, 1e-3, 1};
+        size_t u = FX_ARRAY_LEN(units);
+        for (size_t i = 0; check(p, FX_TOK_IDENT) && i < FX_ARRAY_LEN(units); i++)
+            if (!strcmp(peek(p)->text, units[i]))
+                u = i;
+        if (u == FX_ARRAY_LEN(units)) {
+            error_at_current(p, "expected %s", "a unit of time after the number: ns, us, ms or s");
+            return c;
+        }
+        unit = units[u];
+        v *= scale[u];
+        bsp = fx_span_join(bsp, advance(p)->span);
+    }
+    char *text = fx_xasprintf("%s%s", num->text, unit);
+    c->u.measure.bound_text = fx_arena_strdup(p->arena, text);
+    free(text);
+    c->u.measure.bound = v;
+    c->u.measure.bound_span = bsp;
+    if (check_word(p, "on")) {
+        advance(p);
+        if (!check(p, FX_TOK_IDENT)) {
+            error_at_current(p, "expected %s", accuracy ? "the data source of labelled examples"
+                                                        : "a device, as in `on target_device`");
+            return c;
+        }
+        const FxToken *on = advance(p);
+        c->u.measure.on = on->text;
+        c->u.measure.on_span = on->span;
+    }
+    c->span = span_from(p, start);
+    return c;
+}
+
+/* constraint = equation | elementwise | comprehension | order | perm | choice
+ *            | foreach | measure | expr */
 static FxConstraint *parse_constraint(Parser *p)
 {
     FxSpan start = peek(p)->span;
+    if ((check_word(p, "accuracy") || check_word(p, "latency")) &&
+        !is_param_name(p, peek(p)->text) && peek_at(p, 1)->kind != FX_TOK_LPAREN)
+        return parse_measure(p, start);
     if (check(p, FX_TOK_FOR) && peek_at(p, 1)->kind == FX_TOK_IDENT &&
         !strcmp(peek_at(p, 1)->text, "each"))
         return parse_for_each(p, start);
@@ -995,6 +1088,12 @@ static void check_constraint_depth(Parser *p, FxConstraint *c)
     case FX_CON_ORDER: check_depth(p, c->u.order.key); break;
     case FX_CON_PERMUTATION: check_depth(p, c->u.perm.of); break;
     case FX_CON_POST: check_depth(p, c->u.post.expr); break;
+    case FX_CON_CHOICE:
+        for (size_t i = 0; i < c->u.choice.n; i++)
+            check_depth(p, c->u.choice.candidates[i]);
+        break;
+    case FX_CON_ACCURACY:
+    case FX_CON_LATENCY: break;
     }
 }
 
@@ -1359,6 +1458,7 @@ static void parse_intent(Parser *p)
     in->name = name->text;
     in->name_span = name->span;
     parse_params(p, in);
+    p->intent = in;
     if (!p->panic && expect(p, FX_TOK_ARROW, "`->` and the result type"))
         in->ret_expr = parse_type(p);
     if (!p->panic)
