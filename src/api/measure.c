@@ -27,9 +27,18 @@ typedef struct Candidate {
     char *error;    /* the run-time error that stopped it on an example, or NULL */
 } Candidate;
 
+/* A latency bound, from a `latency` constraint or performance hint. */
+typedef struct Latency {
+    bool has;
+    FxOp op;
+    double seconds;
+    char text[64]; /* "latency < 100ms" */
+} Latency;
+
 struct FxMeasure {
     const FxIntent *in;
-    const FxConstraint *accuracy, *latency;
+    const FxConstraint *accuracy;
+    Latency latency;
     FX_VEC(Candidate) cands;
     uint32_t chosen; /* FX_CHOICE_NONE: none meets the accuracy */
     char *why;       /* the decision in a sentence */
@@ -152,24 +161,60 @@ static double share(const Candidate *c)
     return c->total ? (double)c->right / (double)c->total : 0;
 }
 
-static bool meets(const FxConstraint *k, double v)
+static bool meets(FxOp op, double bound, double v)
 {
-    switch (k->u.measure.op) {
-    case FX_OP_GT: return v > k->u.measure.bound;
-    case FX_OP_GE: return v >= k->u.measure.bound;
-    case FX_OP_LT: return v < k->u.measure.bound;
-    default: return v <= k->u.measure.bound;
+    switch (op) {
+    case FX_OP_GT: return v > bound;
+    case FX_OP_GE: return v >= bound;
+    case FX_OP_LT: return v < bound;
+    default: return v <= bound;
     }
 }
 
 static bool accurate(const FxMeasure *m, const Candidate *c)
 {
-    return !c->error && c->total && meets(m->accuracy, share(c));
+    return !c->error && c->total &&
+           meets(m->accuracy->u.measure.op, m->accuracy->u.measure.bound, share(c));
 }
 
 static bool fast_enough(const FxMeasure *m, const Candidate *c)
 {
-    return !m->latency || meets(m->latency, c->ms / 1000);
+    return !m->latency.has || meets(m->latency.op, m->latency.seconds, c->ms / 1000);
+}
+
+/* The latency bound: a `latency` constraint, else a `latency` performance
+ * hint (both drive the choice the same way). */
+static Latency latency_of(const FxIntent *in)
+{
+    Latency l = {0};
+    const FxConstraint *k = form(in, FX_CON_LATENCY);
+    if (k && (k->u.measure.op == FX_OP_LT || k->u.measure.op == FX_OP_LE)) {
+        l.has = true;
+        l.op = k->u.measure.op;
+        l.seconds = k->u.measure.bound;
+        snprintf(l.text, sizeof(l.text), "latency %s %s", fx_op_name(l.op),
+                 k->u.measure.bound_text);
+        return l;
+    }
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    static const double scale[] = {1e-9, 1e-6, 1e-3, 1};
+    fx_vec_foreach(FxHint *, hp, &in->hints)
+    {
+        const FxHint *h = *hp;
+        if (h->condition || strcmp(h->name, "latency") || !h->has_bound || !h->bound_unit ||
+            (h->bound_op != FX_OP_LT && h->bound_op != FX_OP_LE))
+            continue;
+        for (size_t i = 0; i < FX_ARRAY_LEN(units); i++) {
+            if (strcmp(h->bound_unit, units[i]))
+                continue;
+            l.has = true;
+            l.op = h->bound_op;
+            l.seconds = strtod(h->bound_value, NULL) * scale[i];
+            snprintf(l.text, sizeof(l.text), "latency %s %s%s", fx_op_name(l.op), h->bound_value,
+                     h->bound_unit);
+        }
+    }
+    return l;
 }
 
 /* The data source's rows, read through the runtime. */
@@ -188,13 +233,19 @@ static bool read_examples(FxRuntime *rt, const FxProgram *prog, const FxDataDecl
 static void decide(FxMeasure *m)
 {
     m->chosen = FX_CHOICE_NONE;
-    bool any_fast = false;
-    fx_vec_foreach(Candidate, c, &m->cands) any_fast |= accurate(m, c) && fast_enough(m, c);
+    bool any_fast = false; /* some accurate one meets a latency bound */
+    fx_vec_foreach(Candidate, c, &m->cands) any_fast |= m->latency.has && accurate(m, c) &&
+                                                         fast_enough(m, c);
+    /* within a latency that some meet, the most accurate (then the
+     * fastest); else the fastest that meets the accuracy */
     for (uint32_t i = 0; i < m->cands.len; i++) {
         const Candidate *c = &m->cands.data[i];
         if (!accurate(m, c) || (any_fast && !fast_enough(m, c)))
             continue;
-        if (m->chosen == FX_CHOICE_NONE || c->ms < m->cands.data[m->chosen].ms)
+        const Candidate *best = m->chosen == FX_CHOICE_NONE ? NULL : &m->cands.data[m->chosen];
+        bool better = !best || (any_fast && share(c) > share(best)) ||
+                      ((!any_fast || share(c) == share(best)) && c->ms < best->ms);
+        if (better)
             m->chosen = i;
     }
     const FxConstraint *a = m->accuracy;
@@ -216,12 +267,14 @@ static void decide(FxMeasure *m)
         return;
     }
     const Candidate *c = &m->cands.data[m->chosen];
-    m->why = fx_xasprintf("`%s` runs on target_device (the CPU): %s%s", c->text,
-                          m->cands.len > 1 ? "the fastest implementation that meets "
-                                           : "it meets ",
-                          m->latency && !any_fast ? "the accuracy (none meets the latency)"
-                          : m->latency            ? "the accuracy and the latency"
-                                                  : "the accuracy");
+    const char *why = m->cands.len == 1 ? (any_fast || !m->latency.has
+                                                ? "it meets its constraints"
+                                                : "it meets the accuracy, not the latency")
+                      : any_fast ? "the most accurate implementation within the latency"
+                      : m->latency.has ? "the fastest implementation that meets the accuracy "
+                                         "(none meets the latency)"
+                                       : "the fastest implementation that meets the accuracy";
+    m->why = fx_xasprintf("`%s` runs on target_device (the CPU): %s", c->text, why);
 }
 
 static FxMeasure *measure_intent(FluxProgram *fp, const FxIntent *in)
@@ -229,7 +282,7 @@ static FxMeasure *measure_intent(FluxProgram *fp, const FxIntent *in)
     FxMeasure *m = fx_xcalloc(1, sizeof(*m));
     m->in = in;
     m->accuracy = form(in, FX_CON_ACCURACY);
-    m->latency = form(in, FX_CON_LATENCY);
+    m->latency = latency_of(in);
     const FxConstraint *choice = form(in, FX_CON_CHOICE);
     FxRuntime *rt = fx_api_runtime(fp);
     FxValue rows = {0};
@@ -287,7 +340,7 @@ const FxMeasure *fx_api_measured(const FluxProgram *fp, const char *intent)
 char *fx_measure_report(const FxMeasure *m)
 {
     FxBuf b = {0};
-    const FxConstraint *a = m->accuracy, *l = m->latency;
+    const FxConstraint *a = m->accuracy;
     fx_buf_printf(&b, "%s\n", m->why);
     fx_vec_foreach(Candidate, c, &m->cands)
     {
@@ -300,9 +353,9 @@ char *fx_measure_report(const FxMeasure *m)
                       accurate(m, c) ? "meets" : "fails", fx_op_name(a->u.measure.op),
                       a->u.measure.bound_text);
         fx_buf_printf(&b, "; %.4g ms a call", c->ms);
-        if (l)
-            fx_buf_printf(&b, ": %s `latency %s %s`", fast_enough(m, c) ? "meets" : "fails",
-                          fx_op_name(l->u.measure.op), l->u.measure.bound_text);
+        if (m->latency.has)
+            fx_buf_printf(&b, ": %s `%s`", fast_enough(m, c) ? "meets" : "fails",
+                          m->latency.text);
         fx_buf_puts(&b, "\n");
     }
     return fx_buf_take(&b);
