@@ -265,8 +265,7 @@ static FxNodeId lower_record(Lower *L, const FxExpr *e)
 {
     const FxTypeDecl *td = e->type->record;
     size_t n = td->def->n_fields;
-    FxNodeId fields[64];
-    FX_CHECK(n <= 64, "too many fields");
+    FxNodeId *fields = fx_xcalloc(n + 1, sizeof(FxNodeId));
     FxNodeId base = e->u.record.base ? lower(L, e->u.record.base) : (FxNodeId){0};
     FxBuf names = {0};
     for (size_t i = 0; i < n; i++) {
@@ -282,6 +281,7 @@ static FxNodeId lower_record(Lower *L, const FxExpr *e)
     FxNodeId id = add(L, FX_NODE_RECORD, e->type, fields, (uint32_t)n, e->span);
     node(L, id)->text = fx_graph_intern(L->g, fx_buf_str(&names));
     fx_buf_free(&names);
+    free(fields);
     return id;
 }
 
@@ -556,13 +556,14 @@ static FxNodeId uncovered(Lower *L)
  * equation; a call none covers fails. Built inside out. */
 static FxNodeId lower_equations(Lower *L)
 {
-    const FxConstraint *eqs[256];
-    size_t n = 0;
+    FX_VEC(const FxConstraint *) all = {0};
     fx_vec_foreach(FxConstraint *, kp, &L->in->constraints)
     {
-        if ((*kp)->kind == FX_CON_EQUATION && n < 256)
-            eqs[n++] = *kp;
+        if ((*kp)->kind == FX_CON_EQUATION)
+            fx_vec_push(&all, *kp);
     }
+    const FxConstraint **eqs = all.data;
+    size_t n = all.len;
     FxNodeId acc = {0};
     for (size_t i = 0; i < n && !acc.v; i++) {
         if (eqs[i]->u.eq.tier != FX_TIER_OTHERWISE)
@@ -586,6 +587,7 @@ static FxNodeId lower_equations(Lower *L)
             acc = add_named(L, FX_NODE_IF, L->g->ret_type, in, 3, eqs[i]->span);
         }
     }
+    fx_vec_free(&all);
     return acc;
 }
 

@@ -101,6 +101,12 @@ expect 'trace([[1, 2], [3, 4]])' 5
 expect 'corner([[1, 2, 3], [4, 5, 6]])' 6
 "$FLUX" run p.flux 'corner([[1, 2], [4, 5]])' >out 2>err; rc=$?
 [ $rc = 1 ] && grep -q '`A` must have 3 columns' err || fail "Matrix[2, 3]: rc=$rc $(cat err)"
+# every equation counts, however many (the 257th was dropped, a wrong answer)
+python3 -c "
+print('intent many(n: Natural) -> Natural:\n    constraints:')
+for i in range(300): print('        - many(%d) = %d' % (i, 2 * i))
+print('        - many(n) = n')" > many.flux
+[ "$("$FLUX" run many.flux 'many(299)')" = 598 ] || fail "300 equations: $("$FLUX" run many.flux 'many(299)' 2>&1)"
 "$FLUX" graph p.flux nonpal >/dev/null || fail "graph nonpal"
 "$FLUX" graph p.flux pos --format json >/dev/null || fail "graph pos"
 exit 0
