@@ -366,8 +366,104 @@ static void loop_end(Compiler *C, Loop L, FxNodeId at)
     patch(C, L.fori, here(C));
 }
 
+/* An equi-join: `[B for x in XS for y in YS if f(x) = g(y) [and R]]`, a
+ * concat over XS whose body collects over YS (which does not read x) with
+ * a first conjunct that compares an expression of x with one of y. Sets
+ * *outer_key to f(x), *inner_key to g(y), *rest to R (or {0}). */
+static bool join_shape(const FxGraph *g, const FxNode *n, FxNodeId *outer_key,
+                       FxNodeId *inner_key, FxNodeId *rest)
+{
+    const FxNode *in = fx_graph_node(g, n->inputs[2]);
+    if (n->num != FX_FOLD_CONCAT || in->op != FX_NODE_FOLD || in->num != FX_FOLD_COLLECT ||
+        in->text || !in->inputs[1].v || fx_graph_reads_slot(g, in->inputs[0], n->num2))
+        return false;
+    const FxNode *f = fx_graph_node(g, in->inputs[1]), *eq = f;
+    *rest = (FxNodeId){0};
+    if (f->op == FX_NODE_AND) {
+        eq = fx_graph_node(g, f->inputs[0]);
+        *rest = f->inputs[1];
+    }
+    if (eq->op != FX_NODE_EQ)
+        return false;
+    for (int side = 0; side < 2; side++) {
+        FxNodeId a = eq->inputs[side], b = eq->inputs[1 - side];
+        if (!fx_graph_reads_slot(g, a, in->num2) && fx_graph_reads_slot(g, b, in->num2) &&
+            !fx_graph_reads_slot(g, b, n->num2)) {
+            *outer_key = a;
+            *inner_key = b;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The join by a hash index: YS and the key of each of its elements once
+ * (at the first element of XS, so that an empty XS evaluates neither, as
+ * the nested loops would not), then for each x only the y whose key equals
+ * f(x), in YS's order: the nested loops' result, without their n * m
+ * comparisons. */
+static uint32_t compile_join(Compiler *C, FxNodeId id, const FxNode *n, FxNodeId outer_key,
+                             FxNodeId inner_key, FxNodeId rest)
+{
+    const FxNode *in = fx_graph_node(C->g, n->inputs[2]);
+    uint32_t acc = new_reg(C), built = new_reg(C), ys = new_reg(C), keys = new_reg(C);
+    uint32_t inner_slot = (uint32_t)in->num2;
+    emit(C, OP_CONST, built, add_const(C, fx_val_bool(false)), 0, 0, id);
+    emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+    Loop L = loop_begin(C, n->inputs[0], (uint32_t)n->num2, id, false);
+    size_t mark = scope_enter(C);
+    uint32_t ready = emit(C, OP_JMPT, built, 0, 0, 0, id);
+    {
+        size_t m2 = scope_enter(C);
+        emit(C, OP_MOVE, ys, compile(C, in->inputs[0]), 0, 0, id);
+        scope_leave(C, m2);
+        /* the keys of YS, as compile_keys makes them, with y's slot bound */
+        emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+        uint32_t len = new_reg(C);
+        Loop K;
+        K.counter = new_reg(C);
+        emit(C, OP_CONST, K.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+        emit(C, OP_LEN, len, ys, 0, 0, id);
+        K.top = here(C);
+        K.fori = emit(C, OP_FORI, K.counter, 0, len, 0, id);
+        emit(C, OP_INDEX, inner_slot, ys, K.counter, 0, id);
+        emit(C, OP_PUSH, 0, compile_lazy(C, inner_key), 0, 0, id);
+        loop_end(C, K, id);
+        emit(C, OP_END, keys, 0, 0, 0, id);
+        emit(C, OP_CONST, built, add_const(C, fx_val_bool(true)), 0, 0, id);
+    }
+    patch(C, ready, here(C));
+    uint32_t matches = new_reg(C);
+    emit(C, OP_JOIN, matches, keys, compile(C, outer_key), 0, id);
+    Loop M;
+    M.counter = new_reg(C);
+    uint32_t mlen = new_reg(C), pos = new_reg(C);
+    emit(C, OP_CONST, M.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+    emit(C, OP_LEN, mlen, matches, 0, 0, id);
+    M.top = here(C);
+    M.fori = emit(C, OP_FORI, M.counter, 0, mlen, 0, id);
+    emit(C, OP_INDEX, pos, matches, M.counter, 0, id);
+    emit(C, OP_INDEX, inner_slot, ys, pos, 0, id);
+    size_t m3 = scope_enter(C);
+    uint32_t skip = UINT32_MAX;
+    if (rest.v)
+        skip = emit(C, OP_JMPF, compile(C, rest), 0, 0, 0, id);
+    emit(C, OP_PUSH, 0, compile(C, in->inputs[2]), 0, 0, id);
+    scope_leave(C, m3);
+    if (skip != UINT32_MAX)
+        patch(C, skip, here(C));
+    loop_end(C, M, id);
+    scope_leave(C, mark);
+    loop_end(C, L, id);
+    emit(C, OP_END, acc, 0, 0, 0, id);
+    return acc;
+}
+
 static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 {
+    FxNodeId outer_key, inner_key, rest;
+    if (!n->text && join_shape(C->g, n, &outer_key, &inner_key, &rest))
+        return compile_join(C, id, n, outer_key, inner_key, rest);
     FxFoldKind kind = (FxFoldKind)n->num;
     uint32_t acc = new_reg(C), slot = (uint32_t)n->num2;
     static const int64_t init[] = {[FX_FOLD_SUM] = 0, [FX_FOLD_PRODUCT] = 1,

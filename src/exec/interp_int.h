@@ -50,6 +50,8 @@ typedef enum {
     OP_ENDM,    /* d = the top builder as an a x b matrix (popped) */
     OP_SORT,    /* d = a sorted (c bit 0: descending, bit 1: the kernels); b: keys or none */
     OP_GROUP,   /* d = the elements of a in groups of equal key (b: the keys), in order */
+    OP_JOIN,    /* d = the positions in the list of keys a of the keys equal to b, ascending
+                 * (a hash index of a, kept while a is) */
     OP_PRIMES,  /* d = the primes p with a <= p < b, a list (c = 1: how many) */
     OP_GEMM,    /* d = the matrix product a * b, by a kernel */
     OP_SELECT,  /* d = the elements x of list a with x.FIELD OP b, in a's order;

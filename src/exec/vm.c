@@ -64,6 +64,14 @@ typedef struct DataEntry {
     FxValue value;
 } DataEntry;
 
+/* A hash index of a list of keys: the positions of each key, in order. */
+typedef struct JoinIndex {
+    FxValue keys; /* retained: the index is kept while the list is the same */
+    size_t cap;
+    size_t *slot;  /* 1 + a position with that key (the first), 0: empty */
+    size_t *next;  /* next[p]: 1 + the next position with p's key, 0: none */
+} JoinIndex;
+
 /* The implementation chosen for an intent built by `result is one of`. */
 typedef struct Choice {
     const char *intent;
@@ -104,6 +112,7 @@ struct FxRuntime {
     bool top_from_table; /* the expression's own call was answered by a hot-input table */
     FX_VEC(struct QueryIndex) indexes; /* by (list, field): built at a list's second query */
     FxSortCosts sort_costs; /* the sort kernels' cost model, refitted on the sorts run */
+    JoinIndex join;         /* the hash index of the join running (OP_JOIN) */
     FxPrimeSet prime_window; /* sieved calls: the primes of the last window asked */
     uint64_t prime_window_width;
     /* the data kernels' choice for the run's largest input ("sort kernel radix: n = ..."),
@@ -166,12 +175,21 @@ FxRunStats fx_runtime_stats(const FxRuntime *rt)
     return rt->stats;
 }
 
+static void join_index_free(JoinIndex *x)
+{
+    fx_value_release(x->keys);
+    free(x->slot);
+    free(x->next);
+    *x = (JoinIndex){0};
+}
+
 void fx_runtime_free(FxRuntime *rt)
 {
     if (!rt)
         return;
     fx_vec_foreach(NamedFunc, nf, &rt->funcs) fx_func_free(nf->fn);
     fx_vec_free(&rt->funcs);
+    join_index_free(&rt->join);
     fx_vec_foreach(Choice, c, &rt->choices) free(c->why);
     fx_vec_free(&rt->choices);
     fx_vec_foreach(FxFunc *, f, &rt->exprs) fx_func_free(*f);
@@ -682,6 +700,44 @@ static bool make_range(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
 }
 
 /* The naive sort of version 1: a bubble sort, stable, by keys if given. */
+static FxValue join_matches(FxRuntime *rt, FxValue keys, FxValue key)
+{
+    JoinIndex *x = &rt->join;
+    size_t n = fx_val_list_len(keys);
+    if (x->keys.kind != FX_VAL_LIST || x->keys.u.obj != keys.u.obj) {
+        join_index_free(x);
+        fx_value_retain(keys);
+        x->keys = keys;
+        x->cap = 16;
+        while (x->cap < 2 * n)
+            x->cap *= 2;
+        x->slot = fx_xcalloc(x->cap, sizeof(size_t));
+        x->next = fx_xcalloc(n + 1, sizeof(size_t));
+        size_t *last = fx_xcalloc(x->cap, sizeof(size_t)); /* 1 + the last position per slot */
+        for (size_t p = 0; p < n; p++) {
+            FxValue k = fx_val_list_at(keys, p);
+            size_t h = (size_t)fx_val_hash(k) & (x->cap - 1);
+            while (x->slot[h] && !fx_val_equal(fx_val_list_at(keys, x->slot[h] - 1), k))
+                h = (h + 1) & (x->cap - 1);
+            if (!x->slot[h])
+                x->slot[h] = p + 1;
+            else
+                x->next[last[h] - 1] = p + 1;
+            last[h] = p + 1;
+        }
+        free(last);
+    }
+    size_t h = (size_t)fx_val_hash(key) & (x->cap - 1);
+    while (x->slot[h] && !fx_val_equal(fx_val_list_at(keys, x->slot[h] - 1), key))
+        h = (h + 1) & (x->cap - 1);
+    FX_VEC(int64_t) pos = {0};
+    for (size_t p = x->slot[h]; p; p = x->next[p - 1])
+        fx_vec_push(&pos, (int64_t)(p - 1));
+    FxValue out = fx_val_list_of_i64(pos.data, pos.len);
+    fx_vec_free(&pos);
+    return out;
+}
+
 /* The elements of list in groups of equal key (keys[i] is element i's), the
  * groups in the order of their first elements: one pass with a hash table
  * from key to group (open addressing, at most half full). */
@@ -1949,6 +2005,7 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     [OP_ENDM] = &&L_OP_ENDM, \
     [OP_SORT] = &&L_OP_SORT, \
     [OP_GROUP] = &&L_OP_GROUP, \
+    [OP_JOIN] = &&L_OP_JOIN, \
     [OP_PRIMES] = &&L_OP_PRIMES, \
     [OP_GEMM] = &&L_OP_GEMM, \
     [OP_SELECT] = &&L_OP_SELECT, \
@@ -2403,6 +2460,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
+            NEXT;
+        CASE(OP_JOIN):
+            put(&R[I->d], join_matches(rt, R[I->a], R[I->b]));
             NEXT;
         CASE(OP_GROUP):
             if (!group_by_key(rt, R[I->a], R[I->b], &tmp))
