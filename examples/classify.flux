@@ -1,7 +1,7 @@
 // The seed's classify_image: an accuracy cannot be built from, so the
 // program gives implementations (`result is one of`) and the labelled
-// examples to measure them on; Flux runs the fastest one that meets the
-// accuracy (and the latency), and `flux explain` shows the figures.
+// examples to measure them on; Flux runs the most accurate one within the
+// latency on this device, and `flux explain` shows the figures.
 type Image = { brightness: Float, edges: Int }
 type Label = String
 type Example = { brightness: Float, edges: Int, label: String }
