@@ -366,6 +366,25 @@ static void loop_end(Compiler *C, Loop L, FxNodeId at)
     patch(C, L.fori, here(C));
 }
 
+/* The list of key(x) for each x of list: a loop binding x to slot. */
+static uint32_t compile_keys(Compiler *C, FxNodeId id, uint32_t list, uint32_t slot, FxNodeId key)
+{
+    uint32_t keys = new_reg(C);
+    emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+    uint32_t len = new_reg(C);
+    Loop L;
+    L.counter = new_reg(C);
+    emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+    emit(C, OP_LEN, len, list, 0, 0, id);
+    L.top = here(C);
+    L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
+    emit(C, OP_INDEX, slot, list, L.counter, 0, id);
+    emit(C, OP_PUSH, 0, compile_lazy(C, key), 0, 0, id);
+    loop_end(C, L, id);
+    emit(C, OP_END, keys, 0, 0, 0, id);
+    return keys;
+}
+
 /* An equi-join: `[B for x in XS for y in YS if f(x) = g(y) [and R]]`, a
  * concat over XS whose body collects over YS (which does not read x) with
  * a first conjunct that compares an expression of x with one of y. Sets
@@ -417,19 +436,7 @@ static uint32_t compile_join(Compiler *C, FxNodeId id, const FxNode *n, FxNodeId
         size_t m2 = scope_enter(C);
         emit(C, OP_MOVE, ys, compile(C, in->inputs[0]), 0, 0, id);
         scope_leave(C, m2);
-        /* the keys of YS, as compile_keys makes them, with y's slot bound */
-        emit(C, OP_BEGIN, 0, 0, 0, 0, id);
-        uint32_t len = new_reg(C);
-        Loop K;
-        K.counter = new_reg(C);
-        emit(C, OP_CONST, K.counter, add_const(C, fx_val_int(0)), 0, 0, id);
-        emit(C, OP_LEN, len, ys, 0, 0, id);
-        K.top = here(C);
-        K.fori = emit(C, OP_FORI, K.counter, 0, len, 0, id);
-        emit(C, OP_INDEX, inner_slot, ys, K.counter, 0, id);
-        emit(C, OP_PUSH, 0, compile_lazy(C, inner_key), 0, 0, id);
-        loop_end(C, K, id);
-        emit(C, OP_END, keys, 0, 0, 0, id);
+        emit(C, OP_MOVE, keys, compile_keys(C, id, ys, inner_slot, inner_key), 0, 0, id);
         emit(C, OP_CONST, built, add_const(C, fx_val_bool(true)), 0, 0, id);
     }
     patch(C, ready, here(C));
@@ -598,29 +605,10 @@ static uint32_t compile_map(Compiler *C, FxNodeId id, const FxNode *n)
     return r;
 }
 
-/* The list of key(x) for each x of list: a loop binding the node's slot. */
-static uint32_t compile_keys(Compiler *C, FxNodeId id, const FxNode *n, uint32_t list)
-{
-    uint32_t keys = new_reg(C);
-    emit(C, OP_BEGIN, 0, 0, 0, 0, id);
-    uint32_t len = new_reg(C);
-    Loop L;
-    L.counter = new_reg(C);
-    emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
-    emit(C, OP_LEN, len, list, 0, 0, id);
-    L.top = here(C);
-    L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
-    emit(C, OP_INDEX, (uint32_t)n->num2, list, L.counter, 0, id);
-    emit(C, OP_PUSH, 0, compile_lazy(C, n->inputs[1]), 0, 0, id);
-    loop_end(C, L, id);
-    emit(C, OP_END, keys, 0, 0, 0, id);
-    return keys;
-}
-
 static uint32_t compile_group(Compiler *C, FxNodeId id, const FxNode *n)
 {
     uint32_t list = compile(C, n->inputs[0]);
-    uint32_t keys = compile_keys(C, id, n, list), r = new_reg(C);
+    uint32_t keys = compile_keys(C, id, list, (uint32_t)n->num2, n->inputs[1]), r = new_reg(C);
     emit(C, OP_GROUP, r, list, keys, 0, id);
     return r;
 }
@@ -656,7 +644,7 @@ static uint32_t compile_sort(Compiler *C, FxNodeId id, const FxNode *n)
 {
     uint32_t r = new_reg(C), list = compile(C, n->inputs[0]), keys = FX_NO_REG;
     if (n->inputs[1].v)
-        keys = compile_keys(C, id, n, list);
+        keys = compile_keys(C, id, list, (uint32_t)n->num2, n->inputs[1]);
     /* c: bit 0 descending, bit 1 the kernels (the evolved sort) */
     bool kernels = n->text && !strcmp(n->text, "kernels");
     emit(C, OP_SORT, r, list, keys, (uint32_t)n->num | (kernels ? 2u : 0u), id);

@@ -55,6 +55,7 @@ typedef struct Checker {
 } Checker;
 
 static FxType *check_expr(Checker *c, FxExpr *e);
+static void expect_bool(Checker *c, FxExpr *e, const char *what);
 
 /* ---- helpers ---- */
 
@@ -987,12 +988,8 @@ static FxType *check_grouped(Checker *c, FxExpr *e)
     size_t mark = c->locals.len;
     FxBinder *b = &e->u.aggregate.binders[0];
     bind_binders(c, b, 1);
-    if (e->u.aggregate.filter) {
-        FxType *f = check_expr(c, e->u.aggregate.filter);
-        if (!fx_type_is_error(f) && f->kind != FX_TY_BOOL)
-            mismatch(c, e->u.aggregate.filter->span, "the filter after `if` or `where`", f,
-                     new_type(c, FX_TY_BOOL));
-    }
+    if (e->u.aggregate.filter)
+        expect_bool(c, e->u.aggregate.filter, "the filter after `if` or `where`");
     FxType *key = check_expr(c, e->u.aggregate.group_key);
     c->locals.len = mark;
     GroupCtx g = {b->name, b->type, key, e->u.aggregate.group_key,
@@ -1010,12 +1007,8 @@ static FxType *check_aggregate(Checker *c, FxExpr *e)
         return check_grouped(c, e);
     size_t mark = c->locals.len;
     bind_binders(c, e->u.aggregate.binders, e->u.aggregate.n_binders);
-    if (e->u.aggregate.filter) {
-        FxType *f = check_expr(c, e->u.aggregate.filter);
-        if (!fx_type_is_error(f) && f->kind != FX_TY_BOOL)
-            mismatch(c, e->u.aggregate.filter->span, "the filter after `if` or `where`", f,
-                     new_type(c, FX_TY_BOOL));
-    }
+    if (e->u.aggregate.filter)
+        expect_bool(c, e->u.aggregate.filter, "the filter after `if` or `where`");
     FxType *body = check_expr(c, e->u.aggregate.body);
     c->locals.len = mark;
     switch (e->u.aggregate.agg) {
