@@ -58,16 +58,6 @@ static FxType *check_expr(Checker *c, FxExpr *e);
 
 /* ---- helpers ---- */
 
-static const char *const builtins[] = {"len", "sum", "product", "min", "max", "count"};
-
-bool fx_check_is_builtin(const char *name)
-{
-    for (size_t i = 0; i < FX_ARRAY_LEN(builtins); i++)
-        if (strcmp(builtins[i], name) == 0)
-            return true;
-    return false;
-}
-
 size_t fx_check_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -182,8 +172,8 @@ static size_t visible_names(Checker *c, bool functions, const char ***out)
         {
             fx_vec_foreach(FxIntent *, in, &(*m)->intents) fx_vec_push(&names, (*in)->name);
         }
-        for (size_t i = 0; i < FX_ARRAY_LEN(builtins); i++)
-            fx_vec_push(&names, builtins[i]);
+        for (size_t i = 0; fx_builtin_sig_at(i); i++)
+            fx_vec_push(&names, fx_builtin_sig_at(i)->name);
     } else {
         fx_vec_foreach(Local, l, &c->locals) fx_vec_push(&names, l->name);
         if (c->intent)
@@ -605,12 +595,12 @@ static void check_arg_types(Checker *c, const FxExpr *call, const FxIntent *call
     }
 }
 
-static FxType *check_builtin(Checker *c, FxExpr *e)
+/* len sum product min max count: any element type, and min/max of two. */
+static FxType *check_reserved(Checker *c, FxExpr *e)
 {
     const char *name = e->u.call.name;
     size_t n = e->u.call.n_args;
     FxExpr **args = e->u.call.args;
-    e->ref = FX_REF_BUILTIN;
     bool two_ok = strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
     if (n != 1 && !(two_ok && n == 2)) {
         fx_diag_error(c->diag, e->span, "`%s` takes %s, but %zu %s given", name,
@@ -656,6 +646,64 @@ static FxType *check_builtin(Checker *c, FxExpr *e)
     return a->elem;
 }
 
+static const char *count_word(size_t n)
+{
+    static const char *const words[] = {"no", "one", "two", "three"};
+    return n < FX_ARRAY_LEN(words) ? words[n] : "several";
+}
+
+/* A library function: its arity and argument kinds from the table
+ * (builtins_sig.c). */
+static FxType *check_library(Checker *c, FxExpr *e, const FxBuiltinSig *sig)
+{
+    size_t n = e->u.call.n_args;
+    FxExpr **args = e->u.call.args;
+    if (n < sig->min_args || n > sig->max_args) {
+        const char *plural = sig->max_args == 1 ? "argument" : "arguments";
+        if (sig->min_args == sig->max_args)
+            fx_diag_error(c->diag, e->span, "`%s` takes %s %s, but %zu %s given", sig->name,
+                          count_word(sig->max_args), plural, n, n == 1 ? "was" : "were");
+        else
+            fx_diag_error(c->diag, e->span, "`%s` takes %s or %s %s, but %zu %s given",
+                          sig->name, count_word(sig->min_args), count_word(sig->max_args),
+                          plural, n, n == 1 ? "was" : "were");
+        return error_type(c);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        const FxSigParam *p = &sig->params[i];
+        if (fx_builtin_sig_accepts(p->kind, args[i]->type))
+            continue;
+        char *t = type_name(args[i]->type);
+        fx_diag_error(c->diag, args[i]->span, "argument `%s` of `%s` must be %s, but it is %s",
+                      p->name, sig->name, fx_builtin_sig_kind_name(p->kind), t);
+        free(t);
+        ok = false;
+    }
+    if (!ok)
+        return error_type(c);
+    FxType *first = args[0]->type;
+    switch (sig->ret) {
+    case FX_SIG_RET_BOOL: return new_type(c, FX_TY_BOOL);
+    case FX_SIG_RET_INT: return new_type(c, FX_TY_INT);
+    case FX_SIG_RET_FLOAT: return new_type(c, FX_TY_FLOAT);
+    case FX_SIG_RET_STRING: return new_type(c, FX_TY_STRING);
+    case FX_SIG_RET_STRING_LIST: return fx_type_list(c->arena, new_type(c, FX_TY_STRING));
+    case FX_SIG_RET_SAME:
+        if (first->kind == FX_TY_STREAM) /* a stream is read whole: a list */
+            return fx_type_list(c->arena, first->elem);
+        return first;
+    }
+    return error_type(c);
+}
+
+static FxType *check_builtin(Checker *c, FxExpr *e)
+{
+    const FxBuiltinSig *sig = fx_builtin_sig(e->u.call.name);
+    e->ref = FX_REF_BUILTIN;
+    return sig->reserved ? check_reserved(c, e) : check_library(c, e, sig);
+}
+
 static bool is_self(Checker *c, const char *name)
 {
     return c->intent && (strcmp(c->intent->name, name) == 0 ||
@@ -671,10 +719,13 @@ static FxType *check_call(Checker *c, FxExpr *e)
     if (is_self(c, name)) {
         callee = c->intent;
         c->intent->recursive = true;
-    } else if (fx_check_is_builtin(name)) {
+    } else if (fx_check_is_reserved(name)) {
         return check_builtin(c, e);
     } else {
+        /* an intent of the program shadows a library function */
         callee = find_intent(c, name);
+        if (!callee && fx_check_is_builtin(name))
+            return check_builtin(c, e);
     }
     if (!callee) {
         report_unknown(c, e->u.call.name_span, "function", name, true);
@@ -2173,7 +2224,7 @@ static void check_duplicates(Checker *c)
             continue;
         fx_vec_foreach(FxIntent *, in, &(*m)->intents)
         {
-            if (fx_check_is_builtin((*in)->name))
+            if (fx_check_is_reserved((*in)->name))
                 fx_diag_error(c->diag, (*in)->name_span, "`%s` is built in and cannot be "
                               "redefined", (*in)->name);
             fx_vec_foreach(FxIntent *, old, &seen)
