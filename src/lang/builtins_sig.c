@@ -29,6 +29,8 @@ static const char *const kind_names[] = {
     [FX_SIG_SEQUENCE] = "a String or a list",
 };
 
+#define P(name, kind) {name, FX_SIG_##kind}
+
 static const FxBuiltinSig table[] = {
     /* reserved: checked by check.c's own rules */
     {"len", true, 0, 0, {{0}}, 0},
@@ -37,6 +39,22 @@ static const FxBuiltinSig table[] = {
     {"min", true, 0, 0, {{0}}, 0},
     {"max", true, 0, 0, {{0}}, 0},
     {"count", true, 0, 0, {{0}}, 0},
+    /* the library: name, not reserved, least and most arguments, parameters, result */
+    {"str", false, 1, 1, {P("x", ANY)}, FX_SIG_RET_STRING},
+    {"int", false, 1, 1, {P("x", STRING_OR_NUMBER)}, FX_SIG_RET_INT},
+    {"float", false, 1, 1, {P("x", STRING_OR_NUMBER)}, FX_SIG_RET_FLOAT},
+    {"split", false, 1, 2, {P("s", STRING), P("sep", STRING)}, FX_SIG_RET_STRING_LIST},
+    {"join", false, 2, 2, {P("xs", STRING_LIST), P("sep", STRING)}, FX_SIG_RET_STRING},
+    {"chars", false, 1, 1, {P("s", STRING)}, FX_SIG_RET_STRING_LIST},
+    {"reverse", false, 1, 1, {P("x", SEQUENCE)}, FX_SIG_RET_SAME},
+    {"upper", false, 1, 1, {P("s", STRING)}, FX_SIG_RET_STRING},
+    {"lower", false, 1, 1, {P("s", STRING)}, FX_SIG_RET_STRING},
+    {"trim", false, 1, 1, {P("s", STRING)}, FX_SIG_RET_STRING},
+    {"starts_with", false, 2, 2, {P("s", STRING), P("prefix", STRING)}, FX_SIG_RET_BOOL},
+    {"ends_with", false, 2, 2, {P("s", STRING), P("suffix", STRING)}, FX_SIG_RET_BOOL},
+    {"find", false, 2, 2, {P("s", STRING), P("sub", STRING)}, FX_SIG_RET_INT},
+    {"replace", false, 3, 3, {P("s", STRING), P("old", STRING), P("new", STRING)},
+     FX_SIG_RET_STRING},
 };
 
 const FxBuiltinSig *fx_builtin_sig(const char *name)

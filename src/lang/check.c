@@ -85,7 +85,9 @@ size_t fx_check_edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-/* The closest of `n` candidates to `name` within a small distance, or NULL. */
+/* The closest of `n` candidates to `name` within a small distance, or NULL.
+ * Two edits are allowed between words of four letters or more, one when
+ * either is shorter: `sqrt` is not a misspelt `str`. */
 static const char *closest(const char *name, const char *const *cands, size_t n)
 {
     const char *best = NULL;
@@ -96,7 +98,7 @@ static const char *closest(const char *name, const char *const *cands, size_t n)
             return cands[i];
     for (size_t i = 0; i < n; i++) {
         size_t d = fx_check_edit_distance(name, cands[i]);
-        if (d <= best_d && strcmp(name, cands[i]) != 0) {
+        if (d <= best_d && (d <= 1 || strlen(cands[i]) > 3) && strcmp(name, cands[i]) != 0) {
             best = cands[i];
             best_d = d;
         }
@@ -544,10 +546,19 @@ static bool compare_ok(Checker *c, FxOp op, FxExpr *a, FxExpr *b, FxSpan op_span
         return true;
     const char *name = fx_op_name(op);
     if (op == FX_OP_IN) {
+        if (r->kind == FX_TY_STRING) { /* a substring test */
+            if (l->kind == FX_TY_STRING)
+                return true;
+            char *t = type_name(l);
+            fx_diag_error(c->diag, a->span, "`in` with a String on its right looks for a "
+                          "substring, so its left side must be String, not %s", t);
+            free(t);
+            return false;
+        }
         if (!fx_type_is_collection(r)) {
             char *t = type_name(r);
-            fx_diag_error(c->diag, b->span, "`in` needs a range or a list on its right, not %s",
-                          t);
+            fx_diag_error(c->diag, b->span, "`in` needs a range, a list or a string on its "
+                                            "right, not %s", t);
             free(t);
             return false;
         }
@@ -743,32 +754,58 @@ static FxType *check_call(Checker *c, FxExpr *e)
     return callee->ret ? callee->ret : error_type(c);
 }
 
+/* xs[a..b], xs[a..=b], s[a..b]: a part of a list or a string, of its type
+ * (a stream's part is a list). check_range has checked the bounds. */
+static FxType *check_slice(Checker *c, FxExpr *e, FxType *base)
+{
+    if (e->u.index.n != 1) {
+        fx_diag_error(c->diag, e->span, "a slice takes one range: `xs[a..b]`");
+        return error_type(c);
+    }
+    if (base->kind == FX_TY_STRING || base->kind == FX_TY_LIST)
+        return base;
+    if (base->kind == FX_TY_STREAM)
+        return fx_type_list(c->arena, base->elem);
+    char *t = type_name(base);
+    fx_diag_error(c->diag, e->u.index.base->span, "only lists and strings can be sliced; this "
+                                                  "is %s", t);
+    free(t);
+    return error_type(c);
+}
+
 static FxType *check_index(Checker *c, FxExpr *e)
 {
     FxType *base = check_expr(c, e->u.index.base);
     size_t n = e->u.index.n;
+    bool slice = false;
     for (size_t i = 0; i < n; i++) {
         FxExpr *ix = e->u.index.indices[i];
         FxType *t = check_expr(c, ix);
-        if (!fx_type_is_int(t))
+        if (ix->kind == FX_EXPR_RANGE)
+            slice = true;
+        else if (!fx_type_is_int(t))
             mismatch(c, ix->span, "an index", t, new_type(c, FX_TY_INT));
     }
     if (fx_type_is_error(base))
         return base;
+    if (slice)
+        return check_slice(c, e, base);
     size_t want = base->kind == FX_TY_MATRIX ? 2 : 1;
-    if (base->kind != FX_TY_MATRIX && base->kind != FX_TY_LIST && base->kind != FX_TY_STREAM) {
+    if (base->kind != FX_TY_MATRIX && base->kind != FX_TY_LIST && base->kind != FX_TY_STREAM &&
+        base->kind != FX_TY_STRING) {
         char *t = type_name(base);
-        fx_diag_error(c->diag, e->u.index.base->span, "only lists and matrices can be indexed; "
-                                                      "this is %s", t);
+        fx_diag_error(c->diag, e->u.index.base->span, "only lists, strings and matrices can be "
+                                                      "indexed; this is %s", t);
         free(t);
         return error_type(c);
     }
     if (n != want) {
-        fx_diag_error(c->diag, e->span, "a %s is indexed by %s", want == 2 ? "matrix" : "list",
+        const char *what = want == 2 ? "matrix" : base->kind == FX_TY_STRING ? "string" : "list";
+        fx_diag_error(c->diag, e->span, "a %s is indexed by %s", what,
                       want == 2 ? "a row and a column: `A[i, j]`" : "one position: `xs[i]`");
         return error_type(c);
     }
-    return base->elem;
+    return base->kind == FX_TY_STRING ? base : base->elem;
 }
 
 static FxType *check_field(Checker *c, FxExpr *e)
