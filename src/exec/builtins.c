@@ -1,17 +1,23 @@
 /*
  * builtins.c: the functions of the language that are not intents, because
  * they take lists of any element type: len, sum, product, min, max, count,
- * mean, the sizes of a matrix, and membership (`x in xs`).
+ * mean, the sizes of a matrix, and membership (`x in xs`, `sub in s`); and
+ * the string library (str, int, float, split, join, ...; text.c does the
+ * work), with the slices of lists and strings and the code point at `s[i]`
+ * (`char_at`, which the compiler emits for an index into a String).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp_int.h"
+#include "text.h"
 
 /* ORDER FX_BUILTIN */
 static const char *const names[FX_BUILTIN__COUNT] = {
     "len", "sum", "product", "min", "max", "count", "rows", "cols", "contains",
-    "to_matrix", "to_float_matrix", "mean",
+    "to_matrix", "to_float_matrix", "mean", "char_at", "slice", "slice_closed", "str",
+    "int", "float", "split", "join", "chars", "reverse", "upper", "lower", "trim",
+    "starts_with", "ends_with", "find", "replace",
 };
 
 bool fx_builtin_lookup(const char *name, FxBuiltin *out)
@@ -121,20 +127,64 @@ static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxValueError *err
     return true;
 }
 
+/* The string library, and slices. */
+static bool text_builtin(FxBuiltin b, const FxValue *args, size_t n, FxValue *out,
+                         FxValueError *err)
+{
+    switch (b) {
+    case FX_BUILTIN_CHAR_AT:
+        return fx_text_at(args[0], args[1], out, err);
+    case FX_BUILTIN_SLICE:
+    case FX_BUILTIN_SLICE_CLOSED:
+        return fx_text_slice(args[0], args[1], args[2], b == FX_BUILTIN_SLICE_CLOSED, out, err);
+    case FX_BUILTIN_STR:
+        *out = fx_text_str(args[0]);
+        return true;
+    case FX_BUILTIN_INT:
+        return fx_text_int(args[0], out, err);
+    case FX_BUILTIN_FLOAT:
+        return fx_text_float(args[0], out, err);
+    case FX_BUILTIN_SPLIT:
+        return fx_text_split(args[0], n == 2 ? &args[1] : NULL, out, err);
+    case FX_BUILTIN_JOIN:
+        return fx_text_join(args[0], args[1], out, err);
+    case FX_BUILTIN_CHARS:
+        *out = fx_text_chars(args[0]);
+        return true;
+    case FX_BUILTIN_REVERSE:
+        *out = fx_text_reverse(args[0]);
+        return true;
+    case FX_BUILTIN_UPPER:
+    case FX_BUILTIN_LOWER:
+        *out = fx_text_case(args[0], b == FX_BUILTIN_UPPER);
+        return true;
+    case FX_BUILTIN_TRIM:
+        *out = fx_text_trim(args[0]);
+        return true;
+    case FX_BUILTIN_STARTS_WITH:
+        *out = fx_val_bool(fx_text_starts_with(args[0], args[1]));
+        return true;
+    case FX_BUILTIN_ENDS_WITH:
+        *out = fx_val_bool(fx_text_ends_with(args[0], args[1]));
+        return true;
+    case FX_BUILTIN_FIND:
+        *out = fx_val_int(fx_text_find(args[0], args[1]));
+        return true;
+    case FX_BUILTIN_REPLACE:
+        return fx_text_replace(args[0], args[1], args[2], out, err);
+    default:
+        snprintf(err->message, sizeof(err->message), "unknown builtin");
+        return false;
+    }
+}
+
 bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxValueError *err)
 {
     switch (b) {
     case FX_BUILTIN_LEN:
-        if (args[0].kind == FX_VAL_STRING) {
-            size_t len;
-            const char *s = fx_val_string_data(args[0], &len);
-            size_t chars = 0; /* code points, as columns are counted */
-            for (size_t i = 0; i < len; i++)
-                chars += ((unsigned char)s[i] & 0xC0) != 0x80;
-            *out = fx_val_int((int64_t)chars);
-        } else {
-            *out = fx_val_int((int64_t)fx_val_list_len(args[0]));
-        }
+        /* a string's length counts code points, as columns are counted */
+        *out = fx_val_int((int64_t)(args[0].kind == FX_VAL_STRING ? fx_val_string_length(args[0])
+                                                                  : fx_val_list_len(args[0])));
         return true;
     case FX_BUILTIN_SUM:
     case FX_BUILTIN_PRODUCT:
@@ -154,7 +204,8 @@ bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, F
         *out = fx_val_int((int64_t)fx_val_matrix_cols(args[0]));
         return true;
     case FX_BUILTIN_CONTAINS:
-        *out = fx_val_bool(contains(args[0], args[1]));
+        *out = fx_val_bool(args[0].kind == FX_VAL_STRING ? fx_text_contains(args[0], args[1])
+                                                         : contains(args[0], args[1]));
         return true;
     case FX_BUILTIN_TO_MATRIX:
     case FX_BUILTIN_TO_FLOAT_MATRIX:
@@ -173,7 +224,7 @@ bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, F
         return ok;
     }
     default:
-        snprintf(err->message, sizeof(err->message), "unknown builtin");
-        return false;
+        return text_builtin(b, args, n, out, err);
     }
 }
+

@@ -721,6 +721,12 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
         return r;
     }
     case FX_NODE_INDEX: {
+        if (!strcmp(fx_graph_node(C->g, n->inputs[0])->type, "String")) { /* s[i]: a code point */
+            base = consecutive(C, n, 0, 2);
+            r = new_reg(C);
+            emit(C, OP_BUILTIN, r, FX_BUILTIN_CHAR_AT, base, 2, id);
+            return r;
+        }
         uint32_t a = compile(C, n->inputs[0]), i = compile(C, n->inputs[1]);
         uint32_t j = n->n_inputs > 2 ? compile(C, n->inputs[2]) : 0;
         r = new_reg(C);

@@ -29,6 +29,10 @@
  * an integral double hashes like the integer it equals, so that values that
  * compare equal always hash equal.
  *
+ * A string knows its length in code points, counted once when it is made,
+ * and a long non-ASCII one keeps marks to find a position quickly (see
+ * string_new), so `s[i]` costs O(1) on ASCII and a bounded scan otherwise.
+ *
  * There is no global mutable state; GMP temporaries are locals.
  */
 #include "value.h"
@@ -54,8 +58,9 @@ struct FxHeapObj {
     union {
         mpz_t big;
         struct {
-            size_t len;
-            char *bytes; /* trails the object, NUL-terminated */
+            size_t len;   /* bytes */
+            size_t chars; /* code points; == len for ASCII, which makes positions bytes */
+            char *bytes;  /* trails the object, NUL-terminated, then the marks */
         } str;
         struct {
             size_t n;
@@ -217,15 +222,78 @@ FxValue fx_val_int_text(const char *decimal)
     return int_take_mpz(z);
 }
 
+/*
+ * Strings count positions in code points (docs/language.md §5): a code point
+ * starts at byte 0 and at every byte that is not a UTF-8 continuation byte
+ * (10xxxxxx), so any bytes, valid UTF-8 or not, cut the same way. A string
+ * whose code points are all one byte (chars == len: ASCII) finds position i
+ * at byte i. Any other string longer than MARK_STEP code points keeps marks
+ * after its bytes: the byte offset of code point k * MARK_STEP for k = 1, 2,
+ * ..., so finding a position scans at most MARK_STEP - 1 code points and
+ * `s[i]` in a loop stays linear. The marks cost 4 bytes per MARK_STEP code
+ * points (at most 1/16 of the bytes), and a string over 4 GiB has none.
+ */
+#define MARK_STEP 64
+
+static bool is_continuation(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
+
+static size_t count_points(const char *s, size_t len)
+{
+    size_t n = len && is_continuation(s[0]); /* byte 0 always starts one */
+    for (size_t i = 0; i < len; i++)
+        n += !is_continuation(s[i]);
+    return n;
+}
+
+static size_t n_marks(size_t len, size_t chars)
+{
+    if (chars == len || chars <= MARK_STEP || len > UINT32_MAX)
+        return 0;
+    return (chars - 1) / MARK_STEP;
+}
+
+/* The marks trail the bytes and their NUL, 4-byte aligned. */
+static uint32_t *str_marks(const FxHeapObj *o)
+{
+    return (uint32_t *)(o->u.str.bytes + ((o->u.str.len + 4) & ~(size_t)3));
+}
+
+/* The string a ++ b of `chars` code points, its marks made. */
+static FxValue string_new(const char *a, size_t la, const char *b, size_t lb, size_t chars)
+{
+    size_t len;
+    FX_CHECK(!__builtin_add_overflow(la, lb, &len) && len < SIZE_MAX / 2,
+             "string of %zu + %zu bytes is too large", la, lb);
+    size_t marks = n_marks(len, chars);
+    FxHeapObj *o = obj_new(FX_VAL_STRING, ((len + 4) & ~(size_t)3) + marks * sizeof(uint32_t));
+    o->u.str.len = len;
+    o->u.str.chars = chars;
+    o->u.str.bytes = (char *)(o + 1);
+    if (la)
+        memcpy(o->u.str.bytes, a, la);
+    if (lb)
+        memcpy(o->u.str.bytes + la, b, lb);
+    o->u.str.bytes[len] = '\0';
+    if (marks) {
+        uint32_t *m = str_marks(o);
+        size_t point = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (i > 0 && is_continuation(o->u.str.bytes[i]))
+                continue;
+            if (point > 0 && point % MARK_STEP == 0 && point / MARK_STEP <= marks)
+                m[point / MARK_STEP - 1] = (uint32_t)i;
+            point++;
+        }
+    }
+    return heap_value(o);
+}
+
 FxValue fx_val_string(const char *s, size_t len)
 {
-    FxHeapObj *o = obj_new(FX_VAL_STRING, len + 1);
-    o->u.str.len = len;
-    o->u.str.bytes = (char *)(o + 1);
-    if (len)
-        memcpy(o->u.str.bytes, s, len);
-    o->u.str.bytes[len] = '\0';
-    return heap_value(o);
+    return string_new(s, len, NULL, 0, count_points(s, len));
 }
 
 /* A list of n slots the caller fills with owned references. */
@@ -397,6 +465,33 @@ const char *fx_val_string_data(FxValue s, size_t *out_len)
     if (out_len)
         *out_len = s.u.obj->u.str.len;
     return s.u.obj->u.str.bytes;
+}
+
+size_t fx_val_string_length(FxValue s)
+{
+    FX_ASSERT(s.kind == FX_VAL_STRING);
+    return s.u.obj->u.str.chars;
+}
+
+size_t fx_val_string_offset(FxValue s, size_t i)
+{
+    FX_ASSERT(s.kind == FX_VAL_STRING && i <= s.u.obj->u.str.chars);
+    const FxHeapObj *o = s.u.obj;
+    if (o->u.str.chars == o->u.str.len)
+        return i;
+    if (i == o->u.str.chars)
+        return o->u.str.len;
+    size_t pos = 0, point = 0, marks = n_marks(o->u.str.len, o->u.str.chars);
+    if (marks && i >= MARK_STEP) {
+        size_t k = i / MARK_STEP <= marks ? i / MARK_STEP : marks;
+        pos = str_marks(o)[k - 1];
+        point = k * MARK_STEP;
+    }
+    for (; point < i; point++)
+        do
+            pos++;
+        while (pos < o->u.str.len && is_continuation(o->u.str.bytes[pos]));
+    return pos;
 }
 
 FxValue fx_val_record_field(FxValue r, const char *name)
@@ -695,13 +790,11 @@ bool fx_val_neg(FxValue a, FxValue *out, FxValueError *err)
 
 static FxValue concat_strings(const FxHeapObj *x, const FxHeapObj *y)
 {
-    size_t len = x->u.str.len + y->u.str.len;
-    FxHeapObj *o = obj_new(FX_VAL_STRING, len + 1);
-    o->u.str.len = len;
-    o->u.str.bytes = (char *)(o + 1);
-    memcpy(o->u.str.bytes, x->u.str.bytes, x->u.str.len);
-    memcpy(o->u.str.bytes + x->u.str.len, y->u.str.bytes, y->u.str.len + 1);
-    return heap_value(o);
+    /* y's first byte starts a code point of y, but not of x ++ y when it
+     * is a continuation byte (bytes that are not UTF-8) */
+    size_t glued = x->u.str.len && y->u.str.len && is_continuation(y->u.str.bytes[0]);
+    return string_new(x->u.str.bytes, x->u.str.len, y->u.str.bytes, y->u.str.len,
+                      x->u.str.chars + y->u.str.chars - glued);
 }
 
 static FxValue concat_lists(const FxHeapObj *x, const FxHeapObj *y)

@@ -93,6 +93,12 @@ size_t fx_val_matrix_rows(FxValue m);
 size_t fx_val_matrix_cols(FxValue m);
 FxValue fx_val_matrix_at(FxValue m, size_t r, size_t c); /* borrowed */
 const char *fx_val_string_data(FxValue s, size_t *out_len);
+/* The length of a string in code points, as `len` counts them: byte 0 and
+ * every byte that is not a UTF-8 continuation byte start one. O(1). */
+size_t fx_val_string_length(FxValue s);
+/* The byte offset of code point i, for i <= length (the length gives the
+ * byte length): O(1) for ASCII, at most 63 code points scanned otherwise. */
+size_t fx_val_string_offset(FxValue s, size_t i);
 /* Borrowed field by name, or a UNIT value when there is none. */
 FxValue fx_val_record_field(FxValue r, const char *name);
 size_t fx_val_record_size(FxValue r);

@@ -437,6 +437,16 @@ static FxNodeId lower(Lower *L, const FxExpr *e)
     case FX_EXPR_INDEX: {
         FxNodeId in[3];
         in[0] = lower(L, e->u.index.base);
+        const FxExpr *r = e->u.index.indices[0];
+        if (r->kind == FX_EXPR_RANGE) { /* xs[a..b]: a slice, of the base's type */
+            in[1] = lower(L, r->u.range.lo);
+            in[2] = lower(L, r->u.range.hi);
+            char *t = fx_type_name(e->type);
+            FxNodeId id = builtin(L, r->u.range.inclusive ? "slice_closed" : "slice", t, in, 3,
+                                  e->span);
+            free(t);
+            return id;
+        }
         for (size_t i = 0; i < e->u.index.n && i < 2; i++)
             in[i + 1] = lower(L, e->u.index.indices[i]);
         return add(L, FX_NODE_INDEX, e->type, in, (uint32_t)e->u.index.n + 1, e->span);

@@ -59,16 +59,6 @@ static void expect_bool(Checker *c, FxExpr *e, const char *what);
 
 /* ---- helpers ---- */
 
-static const char *const builtins[] = {"len", "sum", "product", "min", "max", "count"};
-
-bool fx_check_is_builtin(const char *name)
-{
-    for (size_t i = 0; i < FX_ARRAY_LEN(builtins); i++)
-        if (strcmp(builtins[i], name) == 0)
-            return true;
-    return false;
-}
-
 size_t fx_check_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -96,7 +86,9 @@ size_t fx_check_edit_distance(const char *a, const char *b)
     return d[la][lb];
 }
 
-/* The closest of `n` candidates to `name` within a small distance, or NULL. */
+/* The closest of `n` candidates to `name` within a small distance, or NULL.
+ * Two edits are allowed between words of four letters or more, one when
+ * either is shorter: `sqrt` is not a misspelt `str`. */
 static const char *closest(const char *name, const char *const *cands, size_t n)
 {
     const char *best = NULL;
@@ -107,7 +99,7 @@ static const char *closest(const char *name, const char *const *cands, size_t n)
             return cands[i];
     for (size_t i = 0; i < n; i++) {
         size_t d = fx_check_edit_distance(name, cands[i]);
-        if (d <= best_d && strcmp(name, cands[i]) != 0) {
+        if (d <= best_d && (d <= 1 || strlen(cands[i]) > 3) && strcmp(name, cands[i]) != 0) {
             best = cands[i];
             best_d = d;
         }
@@ -183,8 +175,8 @@ static size_t visible_names(Checker *c, bool functions, const char ***out)
         {
             fx_vec_foreach(FxIntent *, in, &(*m)->intents) fx_vec_push(&names, (*in)->name);
         }
-        for (size_t i = 0; i < FX_ARRAY_LEN(builtins); i++)
-            fx_vec_push(&names, builtins[i]);
+        for (size_t i = 0; fx_builtin_sig_at(i); i++)
+            fx_vec_push(&names, fx_builtin_sig_at(i)->name);
     } else {
         fx_vec_foreach(Local, l, &c->locals) fx_vec_push(&names, l->name);
         if (c->intent)
@@ -555,10 +547,19 @@ static bool compare_ok(Checker *c, FxOp op, FxExpr *a, FxExpr *b, FxSpan op_span
         return true;
     const char *name = fx_op_name(op);
     if (op == FX_OP_IN) {
+        if (r->kind == FX_TY_STRING) { /* a substring test */
+            if (l->kind == FX_TY_STRING)
+                return true;
+            char *t = type_name(l);
+            fx_diag_error(c->diag, a->span, "`in` with a String on its right looks for a "
+                          "substring, so its left side must be String, not %s", t);
+            free(t);
+            return false;
+        }
         if (!fx_type_is_collection(r)) {
             char *t = type_name(r);
-            fx_diag_error(c->diag, b->span, "`in` needs a range or a list on its right, not %s",
-                          t);
+            fx_diag_error(c->diag, b->span, "`in` needs a range, a list or a string on its "
+                                            "right, not %s", t);
             free(t);
             return false;
         }
@@ -606,12 +607,12 @@ static void check_arg_types(Checker *c, const FxExpr *call, const FxIntent *call
     }
 }
 
-static FxType *check_builtin(Checker *c, FxExpr *e)
+/* len sum product min max count: any element type, and min/max of two. */
+static FxType *check_reserved(Checker *c, FxExpr *e)
 {
     const char *name = e->u.call.name;
     size_t n = e->u.call.n_args;
     FxExpr **args = e->u.call.args;
-    e->ref = FX_REF_BUILTIN;
     bool two_ok = strcmp(name, "min") == 0 || strcmp(name, "max") == 0;
     if (n != 1 && !(two_ok && n == 2)) {
         fx_diag_error(c->diag, e->span, "`%s` takes %s, but %zu %s given", name,
@@ -657,6 +658,64 @@ static FxType *check_builtin(Checker *c, FxExpr *e)
     return a->elem;
 }
 
+static const char *count_word(size_t n)
+{
+    static const char *const words[] = {"no", "one", "two", "three"};
+    return n < FX_ARRAY_LEN(words) ? words[n] : "several";
+}
+
+/* A library function: its arity and argument kinds from the table
+ * (builtins_sig.c). */
+static FxType *check_library(Checker *c, FxExpr *e, const FxBuiltinSig *sig)
+{
+    size_t n = e->u.call.n_args;
+    FxExpr **args = e->u.call.args;
+    if (n < sig->min_args || n > sig->max_args) {
+        const char *plural = sig->max_args == 1 ? "argument" : "arguments";
+        if (sig->min_args == sig->max_args)
+            fx_diag_error(c->diag, e->span, "`%s` takes %s %s, but %zu %s given", sig->name,
+                          count_word(sig->max_args), plural, n, n == 1 ? "was" : "were");
+        else
+            fx_diag_error(c->diag, e->span, "`%s` takes %s or %s %s, but %zu %s given",
+                          sig->name, count_word(sig->min_args), count_word(sig->max_args),
+                          plural, n, n == 1 ? "was" : "were");
+        return error_type(c);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        const FxSigParam *p = &sig->params[i];
+        if (fx_builtin_sig_accepts(p->kind, args[i]->type))
+            continue;
+        char *t = type_name(args[i]->type);
+        fx_diag_error(c->diag, args[i]->span, "argument `%s` of `%s` must be %s, but it is %s",
+                      p->name, sig->name, fx_builtin_sig_kind_name(p->kind), t);
+        free(t);
+        ok = false;
+    }
+    if (!ok)
+        return error_type(c);
+    FxType *first = args[0]->type;
+    switch (sig->ret) {
+    case FX_SIG_RET_BOOL: return new_type(c, FX_TY_BOOL);
+    case FX_SIG_RET_INT: return new_type(c, FX_TY_INT);
+    case FX_SIG_RET_FLOAT: return new_type(c, FX_TY_FLOAT);
+    case FX_SIG_RET_STRING: return new_type(c, FX_TY_STRING);
+    case FX_SIG_RET_STRING_LIST: return fx_type_list(c->arena, new_type(c, FX_TY_STRING));
+    case FX_SIG_RET_SAME:
+        if (first->kind == FX_TY_STREAM) /* a stream is read whole: a list */
+            return fx_type_list(c->arena, first->elem);
+        return first;
+    }
+    return error_type(c);
+}
+
+static FxType *check_builtin(Checker *c, FxExpr *e)
+{
+    const FxBuiltinSig *sig = fx_builtin_sig(e->u.call.name);
+    e->ref = FX_REF_BUILTIN;
+    return sig->reserved ? check_reserved(c, e) : check_library(c, e, sig);
+}
+
 static bool is_self(Checker *c, const char *name)
 {
     return c->intent && (strcmp(c->intent->name, name) == 0 ||
@@ -672,10 +731,13 @@ static FxType *check_call(Checker *c, FxExpr *e)
     if (is_self(c, name)) {
         callee = c->intent;
         c->intent->recursive = true;
-    } else if (fx_check_is_builtin(name)) {
+    } else if (fx_check_is_reserved(name)) {
         return check_builtin(c, e);
     } else {
+        /* an intent of the program shadows a library function */
         callee = find_intent(c, name);
+        if (!callee && fx_check_is_builtin(name))
+            return check_builtin(c, e);
     }
     if (!callee) {
         report_unknown(c, e->u.call.name_span, "function", name, true);
@@ -693,32 +755,58 @@ static FxType *check_call(Checker *c, FxExpr *e)
     return callee->ret ? callee->ret : error_type(c);
 }
 
+/* xs[a..b], xs[a..=b], s[a..b]: a part of a list or a string, of its type
+ * (a stream's part is a list). check_range has checked the bounds. */
+static FxType *check_slice(Checker *c, FxExpr *e, FxType *base)
+{
+    if (e->u.index.n != 1) {
+        fx_diag_error(c->diag, e->span, "a slice takes one range: `xs[a..b]`");
+        return error_type(c);
+    }
+    if (base->kind == FX_TY_STRING || base->kind == FX_TY_LIST)
+        return base;
+    if (base->kind == FX_TY_STREAM)
+        return fx_type_list(c->arena, base->elem);
+    char *t = type_name(base);
+    fx_diag_error(c->diag, e->u.index.base->span, "only lists and strings can be sliced; this "
+                                                  "is %s", t);
+    free(t);
+    return error_type(c);
+}
+
 static FxType *check_index(Checker *c, FxExpr *e)
 {
     FxType *base = check_expr(c, e->u.index.base);
     size_t n = e->u.index.n;
+    bool slice = false;
     for (size_t i = 0; i < n; i++) {
         FxExpr *ix = e->u.index.indices[i];
         FxType *t = check_expr(c, ix);
-        if (!fx_type_is_int(t))
+        if (ix->kind == FX_EXPR_RANGE)
+            slice = true;
+        else if (!fx_type_is_int(t))
             mismatch(c, ix->span, "an index", t, new_type(c, FX_TY_INT));
     }
     if (fx_type_is_error(base))
         return base;
+    if (slice)
+        return check_slice(c, e, base);
     size_t want = base->kind == FX_TY_MATRIX ? 2 : 1;
-    if (base->kind != FX_TY_MATRIX && base->kind != FX_TY_LIST && base->kind != FX_TY_STREAM) {
+    if (base->kind != FX_TY_MATRIX && base->kind != FX_TY_LIST && base->kind != FX_TY_STREAM &&
+        base->kind != FX_TY_STRING) {
         char *t = type_name(base);
-        fx_diag_error(c->diag, e->u.index.base->span, "only lists and matrices can be indexed; "
-                                                      "this is %s", t);
+        fx_diag_error(c->diag, e->u.index.base->span, "only lists, strings and matrices can be "
+                                                      "indexed; this is %s", t);
         free(t);
         return error_type(c);
     }
     if (n != want) {
-        fx_diag_error(c->diag, e->span, "a %s is indexed by %s", want == 2 ? "matrix" : "list",
+        const char *what = want == 2 ? "matrix" : base->kind == FX_TY_STRING ? "string" : "list";
+        fx_diag_error(c->diag, e->span, "a %s is indexed by %s", what,
                       want == 2 ? "a row and a column: `A[i, j]`" : "one position: `xs[i]`");
         return error_type(c);
     }
-    return base->elem;
+    return base->kind == FX_TY_STRING ? base : base->elem;
 }
 
 static FxType *check_field(Checker *c, FxExpr *e)
@@ -2166,7 +2254,7 @@ static void check_duplicates(Checker *c)
             continue;
         fx_vec_foreach(FxIntent *, in, &(*m)->intents)
         {
-            if (fx_check_is_builtin((*in)->name))
+            if (fx_check_is_reserved((*in)->name))
                 fx_diag_error(c->diag, (*in)->name_span, "`%s` is built in and cannot be "
                               "redefined", (*in)->name);
             fx_vec_foreach(FxIntent *, old, &seen)

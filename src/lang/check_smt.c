@@ -106,7 +106,7 @@ static FxSmtTerm tr_call(Ctx *c, const FxExpr *e)
             FxSmtTerm lt = bin(c, is_min ? FX_SMT_LE : FX_SMT_GE, args[0], args[1]);
             return fx_smt_ite(c->smt, lt, args[0], args[1]);
         }
-        return fail(c, "a list operation");
+        return fail(c, "a built-in function the solver does not model");
     }
     if (e->ref != FX_REF_INTENT || !e->ref_intent)
         return fail(c, "an unresolved call");

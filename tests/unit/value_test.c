@@ -607,6 +607,76 @@ FX_TEST(deep_nesting_releases_without_recursion)
     fx_value_release(v);
 }
 
+/* ---- strings: positions count code points ---- */
+
+FX_TEST(string_length_counts_code_points)
+{
+    const struct {
+        const char *s;
+        size_t points;
+    } cases[] = {
+        {"", 0}, {"abc", 3}, {"h\xc3\xa9llo", 5}, {"\xe2\x89\xa4", 1}, {"\xf0\x9f\x98\x80!", 2},
+        /* not UTF-8: byte 0 starts a code point whatever it is */
+        {"\x80", 1}, {"\x80\x80" "a", 2}, {"a\xff", 2},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        FxValue v = str(cases[i].s);
+        EXPECT_EQ(fx_val_string_length(v), cases[i].points);
+        EXPECT_EQ(fx_val_string_offset(v, 0), 0);
+        EXPECT_EQ(fx_val_string_offset(v, cases[i].points), strlen(cases[i].s));
+        fx_value_release(v);
+    }
+    FxValue e = str("h\xc3\xa9llo");
+    EXPECT_EQ(fx_val_string_offset(e, 1), 1);
+    EXPECT_EQ(fx_val_string_offset(e, 2), 3);
+    EXPECT_EQ(fx_val_string_offset(e, 4), 5);
+    fx_value_release(e);
+}
+
+/* Every position of long strings of 1-, 2-, 3- and 4-byte code points,
+ * mixed, against a scan: the marks every 64 code points must agree. */
+FX_TEST(string_offsets_of_long_strings)
+{
+    static const char *const points[] = {"a", "\xc3\xa9", "\xe2\x89\xa4", "\xf0\x9f\x98\x80"};
+    for (size_t n = 60; n <= 1000; n += 47) {
+        FxBuf b = {0};
+        size_t *at = malloc((n + 1) * sizeof(size_t));
+        for (size_t i = 0; i < n; i++) {
+            at[i] = b.len;
+            fx_buf_puts(&b, points[(i * 7 + n) % 4]);
+        }
+        at[n] = b.len;
+        FxValue v = fx_val_string(fx_buf_str(&b), b.len);
+        EXPECT_EQ(fx_val_string_length(v), n);
+        for (size_t i = 0; i <= n; i++)
+            EXPECT_EQ(fx_val_string_offset(v, i), at[i]);
+        /* concatenation keeps counts and marks right on both sides */
+        FxValue w;
+        FxValueError err;
+        EXPECT(fx_val_concat(v, v, &w, &err));
+        EXPECT_EQ(fx_val_string_length(w), 2 * n);
+        for (size_t i = 0; i <= n; i++)
+            EXPECT_EQ(fx_val_string_offset(w, n + i), b.len + at[i]);
+        fx_value_release(w);
+        fx_value_release(v);
+        fx_buf_free(&b);
+        free(at);
+    }
+}
+
+FX_TEST(concatenation_glues_stray_continuation_bytes)
+{
+    FxValue a = str("a"), b = str("\x80" "b"), ab;
+    FxValueError err;
+    EXPECT_EQ(fx_val_string_length(b), 2);
+    EXPECT(fx_val_concat(a, b, &ab, &err));
+    EXPECT_EQ(fx_val_string_length(ab), 2); /* "a\x80" and "b" */
+    EXPECT_EQ(fx_val_string_offset(ab, 1), 2);
+    fx_value_release(a);
+    fx_value_release(b);
+    fx_value_release(ab);
+}
+
 int main(void)
 {
     return fx_test_run();

@@ -1,4 +1,4 @@
-# only lists and matrices can be indexed
+# only lists, strings and matrices can be indexed
 intent first(n: Natural) -> Natural:
     constraints:
         - result = n[0]
