@@ -27,6 +27,7 @@ static const char *const kind_names[] = {
     [FX_SIG_STRING_OR_NUMBER] = "a String or a number",
     [FX_SIG_STRING_LIST] = "List[String]",
     [FX_SIG_SEQUENCE] = "a String or a list",
+    [FX_SIG_NUMBER_LIST] = "a list of numbers",
 };
 
 #define P(name, kind) {name, FX_SIG_##kind}
@@ -55,6 +56,7 @@ static const FxBuiltinSig table[] = {
     {"find", false, 2, 2, {P("s", STRING), P("sub", STRING)}, FX_SIG_RET_INT},
     {"replace", false, 3, 3, {P("s", STRING), P("old", STRING), P("new", STRING)},
      FX_SIG_RET_STRING},
+    {"mean", false, 1, 1, {P("xs", NUMBER_LIST)}, FX_SIG_RET_FLOAT},
 };
 
 const FxBuiltinSig *fx_builtin_sig(const char *name)
@@ -98,6 +100,8 @@ bool fx_builtin_sig_accepts(FxSigKind kind, const FxType *t)
     case FX_SIG_STRING_LIST:
         return fx_type_is_collection(t) && (fx_type_is_error(t->elem) || t->elem->kind == FX_TY_STRING);
     case FX_SIG_SEQUENCE: return t->kind == FX_TY_STRING || fx_type_is_collection(t);
+    case FX_SIG_NUMBER_LIST:
+        return fx_type_is_collection(t) && (fx_type_is_error(t->elem) || fx_type_is_numeric(t->elem));
     }
     return false;
 }

@@ -17,6 +17,7 @@ typedef enum {
     FX_SIG_STRING_OR_NUMBER,
     FX_SIG_STRING_LIST,      /* a list (or stream) of String */
     FX_SIG_SEQUENCE,         /* a String or a list (or stream) */
+    FX_SIG_NUMBER_LIST,      /* a list (or stream) of numbers */
 } FxSigKind;
 
 /* The type a library function returns. */
