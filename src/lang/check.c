@@ -493,7 +493,9 @@ static FxType *check_binary(Checker *c, FxExpr *e)
                      new_type(c, FX_TY_BOOL));
         return new_type(c, FX_TY_BOOL);
     case FX_OP_CONCAT:
-        if (!fx_type_is_error(l) && l->kind == FX_TY_STRING && r->kind == FX_TY_STRING)
+        if (fx_type_is_error(l) || fx_type_is_error(r)) /* reported already */
+            return fx_type_is_error(l) ? r : l;
+        if (l->kind == FX_TY_STRING && r->kind == FX_TY_STRING)
             return l;
         if (!fx_type_is_collection(l) || !fx_type_is_collection(r)) {
             fx_diag_error(c->diag, e->u.binary.op_span, "`++` joins two lists or two strings");
