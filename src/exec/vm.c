@@ -38,6 +38,7 @@
 #include "sieve.h"
 #include "sortcost.h"
 #include "sortk.h"
+#include "meter.h"
 #include "value_gmp.h"
 
 /* Where a call returns to: the caller's function, code and registers, and
@@ -86,8 +87,8 @@ struct FxRuntime {
     bool has_hooks;
     FxRunStats stats;
     uint64_t side_steps; /* steps taken outside the loop's own count */
-    uint64_t kernel_polls;
     struct timespec started;
+    FxStop stopped_by; /* the budget that stopped the last run, or NONE */
     char switches[512]; /* this run's mid-run decisions, for the record */
     bool no_runaway;    /* run exactly the versions installed: no mid-run switch */
     FxVariantChooser chooser;
@@ -130,6 +131,7 @@ FxBudgets fx_budgets_default(void)
 
 FxRuntime *fx_runtime_new(const FxProgram *prog)
 {
+    fx_meter_install();
     FxRuntime *rt = fx_xcalloc(1, sizeof(*rt));
     rt->prog = prog;
     rt->budgets = fx_budgets_default();
@@ -151,6 +153,11 @@ void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks)
 const char *fx_runtime_error(const FxRuntime *rt)
 {
     return rt->error;
+}
+
+const char *fx_runtime_stopped_by(const FxRuntime *rt)
+{
+    return fx_meter_stop_name(rt->stopped_by);
 }
 
 FxRunStats fx_runtime_stats(const FxRuntime *rt)
@@ -179,6 +186,7 @@ void fx_runtime_free(FxRuntime *rt)
     fx_primeset_free(&rt->prime_window);
     free(rt->stack);
     free(rt->frames);
+    fx_meter_sub(rt->stack_cap * sizeof(FxValue) + rt->frames_cap * sizeof(Frame));
     fx_vec_free(&rt->builders);
     drop_top_call(rt);
     fx_vec_free(&rt->top_args);
@@ -278,31 +286,33 @@ static inline void put_bool(FxValue *r, bool b)
     r->u.i = b;
 }
 
-static void grow_stack(FxRuntime *rt, size_t need);
+static bool reserve(FxRuntime *rt, size_t bytes);
 
-static inline void ensure_stack(FxRuntime *rt, size_t need)
-{
-    if (need > rt->stack_cap)
-        grow_stack(rt, need);
-}
-
-static void grow_stack(FxRuntime *rt, size_t need)
+/* The register stack grows by doubling, charged to the meter: false (the
+ * run stopped by its memory budget) when the doubling would not fit. It
+ * stays charged while the runtime lives. */
+static bool grow_stack(FxRuntime *rt, size_t need)
 {
     size_t cap = rt->stack_cap ? rt->stack_cap : 1024;
     while (cap < need)
         cap *= 2;
+    if (!reserve(rt, (cap - rt->stack_cap) * sizeof(FxValue)))
+        return false;
     rt->stack = fx_xrealloc(rt->stack, cap * sizeof(FxValue));
     memset(rt->stack + rt->stack_cap, 0, (cap - rt->stack_cap) * sizeof(FxValue));
     rt->stack_cap = cap;
+    return true;
 }
 
-static inline void push_frame(FxRuntime *rt, Frame f)
+/* Room for one more frame, the same way. */
+static bool grow_frames(FxRuntime *rt)
 {
-    if (rt->n_frames == rt->frames_cap) {
-        rt->frames_cap = rt->frames_cap ? 2 * rt->frames_cap : 256;
-        rt->frames = fx_xrealloc(rt->frames, rt->frames_cap * sizeof(Frame));
-    }
-    rt->frames[rt->n_frames++] = f;
+    size_t cap = rt->frames_cap ? 2 * rt->frames_cap : 256;
+    if (!reserve(rt, (cap - rt->frames_cap) * sizeof(Frame)))
+        return false;
+    rt->frames = fx_xrealloc(rt->frames, cap * sizeof(Frame));
+    rt->frames_cap = cap;
+    return true;
 }
 
 static void clear_regs(FxValue *r, uint32_t n)
@@ -351,61 +361,61 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
     snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
 }
 
-/* ---- budgets ---- */
+/* ---- budgets ----
+ *
+ * The loop counts steps down in a local (`fuel`) and calls refuel when it
+ * runs out, every 2^16 steps; the operations that charge the meter (meter.h)
+ * with work or bytes are followed by SPEND_WORK, which takes their work out
+ * of the fuel, so big-number and kernel work brings the next check forward
+ * and a stop the meter decided is seen before the next step.
+ */
 
-static double elapsed(const FxRuntime *rt)
+/* The message of the budget that stopped the run (depth writes its own). */
+static void budget_error(FxRuntime *rt)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - rt->started.tv_sec) +
-           (double)(now.tv_nsec - rt->started.tv_nsec) / 1e9;
+    rt->stopped_by = fx_meter_state.stop;
+    if (fx_meter_state.stop != FX_STOP_DEPTH)
+        fx_meter_message(NULL, rt->error, sizeof(rt->error));
 }
 
-static uint64_t resident_mb(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long size = 0, resident = 0;
-    if (f) {
-        if (fscanf(f, "%lu %lu", &size, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE) / (1024 * 1024);
-}
-
-/* Called every 2^16 steps: the budgets that cost a system call. */
+/* The budgets that cost a clock read or a system call: the time on the
+ * coarse clock, the stop the meter decided, and, at most every 10 ms, the
+ * resident size as a backstop for what is not charged. */
 static bool slow_budgets_ok(FxRuntime *rt)
 {
-    if (rt->budgets.max_seconds > 0 && elapsed(rt) > rt->budgets.max_seconds) {
-        snprintf(rt->error, sizeof(rt->error), "the time budget of %g s is exhausted; raise it "
-                 "with --max-seconds", rt->budgets.max_seconds);
-        return false;
-    }
-    if (rt->budgets.max_memory_mb && resident_mb() > rt->budgets.max_memory_mb) {
-        snprintf(rt->error, sizeof(rt->error), "the memory budget of %llu MB is exhausted; raise "
-                 "it with --max-memory", (unsigned long long)rt->budgets.max_memory_mb);
+    if (!fx_meter_poll() || !fx_meter_poll_resident()) {
+        budget_error(rt);
         return false;
     }
     return true;
 }
 
-/* The step budget and the slow budgets, checked every 2^16 steps: the
- * loop counts steps down in a local (`fuel`) and calls this when it runs
- * out. Returns the next allowance, or 0 when a budget is exhausted. */
+/* The step budget and the slow budgets: `used` steps were taken since the
+ * last call. Returns the next allowance, or 0 when a budget is exhausted. */
 static uint64_t refuel(FxRuntime *rt, uint64_t used)
 {
+    if (fx_meter_state.stop != FX_STOP_NONE) { /* the meter stopped the run */
+        budget_error(rt);
+        return 0;
+    }
+    fx_meter_state.work = 0; /* counted in `used` by SPEND_WORK */
     rt->stats.steps += used;
     if (rt->budgets.max_steps && rt->stats.steps >= rt->budgets.max_steps) {
-        snprintf(rt->error, sizeof(rt->error), "the step budget of %llu steps (calls and loop "
-                 "iterations) is exhausted; raise it with --max-steps",
-                 (unsigned long long)rt->budgets.max_steps);
+        fx_meter_stop(FX_STOP_STEPS);
+        budget_error(rt);
         return 0;
     }
     if (!slow_budgets_ok(rt))
         return 0;
     uint64_t left = rt->budgets.max_steps ? rt->budgets.max_steps - rt->stats.steps : UINT64_MAX;
+    fx_meter_state.steps_left = left;
     return left < 0x10000 ? left : 0x10000;
 }
+
+/* Takes the work the meter counted out of the loop's fuel; refuels (and
+ * checks every budget) when it runs out. In the loop, after an operation
+ * that may have charged the meter. */
+#define SPEND_WORK()                                                                                   do {                                                                                                   uint64_t w_ = fx_meter_state.work;                                                                 if (w_) {                                                                                              w_ = w_ / FX_METER_UNITS_PER_STEP;                                                                 fx_meter_state.work %= FX_METER_UNITS_PER_STEP;                                                    if (w_ < fuel)                                                                                         fuel -= w_;                                                                                    else if ((granted = fuel = refuel(rt, granted - fuel + w_)) == 0)                                      goto error;                                                                                }                                                                                              } while (0)
 
 /* One step outside the loop (the bubble sort's comparisons): counted, with
  * the budgets checked as often as the loop checks them. */
@@ -414,6 +424,17 @@ static bool step_ok(FxRuntime *rt)
     if ((++rt->side_steps & 0xFFFF) != 0)
         return true;
     return refuel(rt, 0x10000) != 0;
+}
+
+/* Asks the meter for a kernel's buffer of `bytes`: false (the run stopped
+ * by its memory budget) when it would not fit. Credit it with fx_meter_sub
+ * once freed. */
+static bool reserve(FxRuntime *rt, size_t bytes)
+{
+    if (fx_meter_charge(bytes))
+        return true;
+    budget_error(rt);
+    return false;
 }
 
 /* ---- data sources ---- */
@@ -635,11 +656,13 @@ static bool make_range(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
     if (I->c)
         hi++;
     size_t n = hi > lo ? (size_t)(hi - lo) : 0;
+    if (!reserve(rt, n * sizeof(FxValue)))
+        return false;
     FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
     for (size_t i = 0; i < n; i++)
         items[i] = fx_val_int(lo + (int64_t)i);
-    *out = fx_val_list_take(items, n);
-    free(items);
+    *out = fx_val_list_adopt(items, n, n);
+    fx_meter_work(n);
     return true;
 }
 
@@ -1403,12 +1426,29 @@ static void begin_builder(FxRuntime *rt)
     fx_vec_push(&rt->builders, v);
 }
 
+/* Room for one more element in a builder: its capacity doubles, charged
+ * first; when the doubling would cross the memory budget it grows by what
+ * the budget still allows, and when nothing is left the run stops. So a
+ * list being built never takes the process past its budget, and never
+ * stops at half of it either. */
+static bool grow_builder(FxRuntime *rt, ValueVec *v)
+{
+    size_t want = v->cap ? v->cap : 16;
+    size_t room = fx_meter_room() / sizeof(FxValue);
+    if (want > room && room > 0)
+        want = room;
+    if (!reserve(rt, want * sizeof(FxValue)))
+        return false;
+    v->data = fx_xrealloc(v->data, (v->cap + want) * sizeof(FxValue));
+    v->cap += want;
+    return true;
+}
+
+/* The top builder as a list, which takes over its array (no copy). */
 static FxValue end_builder(FxRuntime *rt)
 {
     ValueVec v = rt->builders.data[--rt->builders.len];
-    FxValue list = fx_val_list_take(v.data, v.len);
-    free(v.data);
-    return list;
+    return fx_val_list_adopt(v.data, v.len, v.cap);
 }
 
 static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
@@ -1418,13 +1458,15 @@ static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
     int64_t rows, cols;
     bool ok = fx_val_to_int64(R[I->a], &rows) && fx_val_to_int64(R[I->b], &cols) &&
               (size_t)(rows * cols) == v.len;
-    if (ok)
-        *out = fx_val_matrix((size_t)rows, (size_t)cols, v.data);
-    else
-        fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
+    if (ok) {
+        *out = fx_val_matrix_adopt((size_t)rows, (size_t)cols, v.data, v.cap);
+        return true;
+    }
+    fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
     fx_vec_foreach(FxValue, x, &v) fx_value_release(*x);
     free(v.data);
-    return ok;
+    fx_meter_sub(v.cap * sizeof(FxValue));
+    return false;
 }
 
 static void clear_builders(FxRuntime *rt)
@@ -1641,18 +1683,11 @@ const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt)
 }
 
 /* A kernel's poll (every few thousand steps, or each squaring): the
- * clock each time, the memory (a read of /proc) one poll in 64. */
+ * coarse clock and the meter's stop each time, the resident size at most
+ * every 10 ms. */
 static bool kernel_keep_going(void *ctx)
 {
-    FxRuntime *rt = ctx;
-    if ((++rt->kernel_polls & 63) == 0)
-        return slow_budgets_ok(rt);
-    if (rt->budgets.max_seconds > 0 && elapsed(rt) > rt->budgets.max_seconds) {
-        snprintf(rt->error, sizeof(rt->error), "the time budget of %g s is exhausted; raise it "
-                 "with --max-seconds", rt->budgets.max_seconds);
-        return false;
-    }
-    return true;
+    return slow_budgets_ok(ctx);
 }
 
 /* f(n) by f's recurrence kernel, in the variant chosen for this call.
@@ -1733,17 +1768,28 @@ static void memo_place(FxMemoTable *t, FxMemoEntry e)
     t->slots[i] = e;
 }
 
-void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
+/* The bytes of an entry's argument tuple, as charged. */
+static size_t memo_args_bytes(uint32_t n)
+{
+    return (n ? n : 1) * sizeof(FxValue) + FX_METER_BLOCK_OVERHEAD;
+}
+
+bool fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
 {
     if ((t->len + 1) * 2 > t->cap) {
-        FxMemoTable bigger = {fx_xcalloc(t->cap ? 2 * t->cap : 64, sizeof(FxMemoEntry)),
-                              t->cap ? 2 * t->cap : 64, t->len};
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        if (!fx_meter_charge(cap * sizeof(FxMemoEntry))) /* the old slots go after */
+            return false;
+        FxMemoTable bigger = {fx_xcalloc(cap, sizeof(FxMemoEntry)), cap, t->len};
         for (size_t i = 0; i < t->cap; i++)
             if (t->slots[i].args)
                 memo_place(&bigger, t->slots[i]);
         free(t->slots);
+        fx_meter_sub(t->cap * sizeof(FxMemoEntry));
         *t = bigger;
     }
+    if (!fx_meter_charge(memo_args_bytes(n)))
+        return false;
     FxMemoEntry e = {args_hash(a, n), fx_xmalloc((n ? n : 1) * sizeof(FxValue)), v};
     for (uint32_t i = 0; i < n; i++) {
         fx_value_retain(a[i]);
@@ -1752,6 +1798,7 @@ void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
     fx_value_retain(v);
     memo_place(t, e);
     t->len++;
+    return true;
 }
 
 void fx_memo_free(FxMemoTable *t, uint32_t n_args)
@@ -1762,9 +1809,11 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
         for (uint32_t k = 0; k < n_args; k++)
             fx_value_release(t->slots[i].args[k]);
         free(t->slots[i].args);
+        fx_meter_sub(memo_args_bytes(n_args));
         fx_value_release(t->slots[i].value);
     }
     free(t->slots);
+    fx_meter_sub(t->cap * sizeof(FxMemoEntry));
     memset(t, 0, sizeof(*t));
 }
 
@@ -1881,15 +1930,21 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
+    rt->stopped_by = FX_STOP_NONE;
     rt->evals++;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
-    ensure_stack(rt, entry->n_regs);
+    fx_meter_begin(rt->budgets.max_steps, rt->budgets.max_memory_mb, rt->budgets.max_seconds);
+    if ((entry->n_regs > rt->stack_cap && !grow_stack(rt, entry->n_regs)) ||
+        (!rt->frames_cap && !grow_frames(rt))) {
+        fx_meter_end();
+        return FX_ERR_RUNTIME;
+    }
     for (uint32_t i = 0; i < n_args; i++) {
         fx_value_retain(args[i]);
         rt->stack[i] = args[i];
     }
-    rt->n_frames = 0;
-    push_frame(rt, (Frame){entry, NULL, 0, 0}); /* the entry: returning from it ends the run */
+    rt->n_frames = 1; /* the entry: returning from it ends the run */
+    rt->frames[0] = (Frame){entry, NULL, 0, 0};
     Frame *frames = rt->frames;
     size_t nframes = 1;
     const uint64_t max_depth = rt->budgets.max_depth ? rt->budgets.max_depth : UINT64_MAX;
@@ -1943,6 +1998,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!ok)
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         }
         CASE(OP_CMPK): {
@@ -1993,11 +2049,13 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!generic_op(I, R, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_NEG):
             if (!fx_val_neg(R[I->a], &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_NOT):
             put_bool(&R[I->d], !R[I->a].u.b);
@@ -2009,6 +2067,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 if (!fx_val_add(R[I->d], fx_val_int(1), &tmp, &verr))
                     goto value_error;
                 put(&R[I->d], tmp);
+                SPEND_WORK();
             }
             NEXT;
         CASE(OP_JMP):
@@ -2054,6 +2113,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 int is = sieved_prime(rt, (uint64_t)R[I->b].u.i);
                 if (is < 0)
                     goto error;
+                SPEND_WORK();
                 if (hooked && rt->hooks.on_call)
                     rt->hooks.on_call(rt->hooks.ctx, fn->callees[I->a]->g, R + I->b, 1, nframes);
                 calls++;
@@ -2069,6 +2129,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
                          "is exhausted in `%s`; raise it with --max-depth",
                          (unsigned long long)max_depth, callee->g->intent);
+                fx_meter_stop(FX_STOP_DEPTH);
                 goto error;
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
@@ -2124,6 +2185,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 }
                 calls++;
                 put(&R[I->d], v);
+                SPEND_WORK();
                 NEXT;
             }
             if (callee->memo) { /* a result computed before is the result */
@@ -2149,7 +2211,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             size_t need = (size_t)nb + callee->n_regs;
             if (need > stack_cap) {
-                grow_stack(rt, need);
+                if (!grow_stack(rt, need))
+                    goto error;
                 stack = rt->stack;
                 stack_cap = rt->stack_cap;
                 R = stack + base;
@@ -2157,9 +2220,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (need > high)
                 high = need;
             if (nframes == rt->frames_cap) {
-                rt->n_frames = nframes;
-                push_frame(rt, (Frame){0});
-                rt->n_frames--;
+                if (!grow_frames(rt))
+                    goto error;
                 frames = rt->frames;
             }
             if (nframes == 1)
@@ -2190,13 +2252,18 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxValue v = R[I->a];
             if (is_heap(v.kind))
                 fx_value_retain(v);
-            if (fn->memo)
-                fx_memo_insert(&fn->table, R, fn->g->n_params, v);
+            if (fn->memo) {
+                if (!fx_memo_insert(&fn->table, R, fn->g->n_params, v)) {
+                    fx_value_release(v);
+                    goto error; /* the meter refused the table's growth */
+                }
+            }
             if (fn->n_kept)
                 keep_result(rt, fn, R, v);
             if (nframes == 1) {
                 clear_regs(rt->stack, (uint32_t)high);
                 finish_stats(rt, granted - fuel, calls, deepest);
+                fx_meter_end();
                 *out = v;
                 return FX_OK;
             }
@@ -2218,6 +2285,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!fx_builtin_call((FxBuiltin)I->a, R + I->b, I->c, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_INDEX): {
             size_t k;
@@ -2249,16 +2317,19 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             NEXT;
         }
-        CASE(OP_LIST):
+        CASE(OP_LIST): /* a literal's few elements: counted, and looked at after */
             put(&R[I->d], fx_val_list(R + I->a, I->b));
+            SPEND_WORK();
             NEXT;
         CASE(OP_RECORD):
             put(&R[I->d], fx_val_record(I->b, fn->records[I->c], R + I->a));
+            SPEND_WORK();
             NEXT;
         CASE(OP_RANGE):
             if (!make_range(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_LEN):
             put_int(&R[I->d], (int64_t)fx_val_list_len(R[I->a]));
@@ -2290,37 +2361,47 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_BEGIN):
             begin_builder(rt);
             NEXT;
-        CASE(OP_PUSH):
+        CASE(OP_PUSH): {
+            ValueVec *b = &rt->builders.data[rt->builders.len - 1];
+            if (b->len == b->cap && !grow_builder(rt, b))
+                goto error;
             fx_value_retain(R[I->a]);
-            fx_vec_push(&rt->builders.data[rt->builders.len - 1], R[I->a]);
+            b->data[b->len++] = R[I->a];
             NEXT;
+        }
         CASE(OP_END):
             put(&R[I->d], end_builder(rt));
+            SPEND_WORK();
             NEXT;
         CASE(OP_ENDM):
             if (!end_matrix(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_SORT):
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_SELECT):
             if (!select_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_GEMM):
             if (!gemm_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_PRIMES):
             if (!primes_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_CHECKF):
         CASE(OP_FAIL):
@@ -2331,18 +2412,28 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!data_value(rt, fx_val_string_data(fn->consts[I->a], &len), &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         }
         CASE(OP__COUNT):
             FX_UNREACHABLE();
     VM_LOOP_END
 value_error:
-    fail(rt, fn, I->node, verr.message);
+    if (fx_meter_state.stop != FX_STOP_NONE) { /* value.c wrote the budget's message */
+        rt->stopped_by = fx_meter_state.stop;
+        snprintf(rt->error, sizeof(rt->error), "%s", verr.message);
+    } else {
+        fail(rt, fn, I->node, verr.message);
+    }
 error:
+    /* whatever failed after the meter stopped the run, a budget stopped it */
+    if (fx_meter_state.stop != FX_STOP_NONE && rt->stopped_by == FX_STOP_NONE)
+        budget_error(rt);
     finish_stats(rt, granted - fuel, calls, deepest);
     clear_regs(rt->stack, (uint32_t)high);
     rt->n_frames = 0;
     clear_builders(rt);
+    fx_meter_end();
     return FX_ERR_RUNTIME;
 }
 
