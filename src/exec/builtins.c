@@ -2,11 +2,16 @@
  * builtins.c: the functions of the language that are not intents, because
  * they take lists of any element type: len, sum, product, min, max, count,
  * the sizes of a matrix, and membership (`x in xs`).
+ *
+ * A builtin that walks a list counts a unit of work an element on the
+ * meter (meter.h), and one that makes a value of the program's size asks
+ * the meter first; arithmetic on the elements is priced by value.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp_int.h"
+#include "meter.h"
 
 /* ORDER FX_BUILTIN */
 static const char *const names[FX_BUILTIN__COUNT] = {
@@ -27,6 +32,7 @@ bool fx_builtin_lookup(const char *name, FxBuiltin *out)
 
 static bool fold_list(FxValue list, bool product, FxValue *out, FxValueError *err)
 {
+    fx_meter_work(fx_val_list_len(list));
     FxValue acc = fx_val_int(product ? 1 : 0);
     for (size_t i = 0; i < fx_val_list_len(list); i++) {
         FxValue next;
@@ -64,6 +70,7 @@ static bool extreme(FxValue list, bool larger, FxValue *out, FxValueError *err)
                  larger ? "max" : "min");
         return false;
     }
+    fx_meter_work(n);
     FxValue best = fx_val_list_at(list, 0);
     for (size_t i = 1; i < n; i++) {
         bool ok;
@@ -83,6 +90,7 @@ static bool extreme(FxValue list, bool larger, FxValue *out, FxValueError *err)
 
 static bool contains(FxValue list, FxValue x)
 {
+    fx_meter_work(fx_val_list_len(list));
     for (size_t i = 0; i < fx_val_list_len(list); i++)
         if (fx_val_equal(fx_val_list_at(list, i), x))
             return true;
@@ -99,6 +107,11 @@ static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxValueError *err
         return true;
     }
     size_t r = fx_val_list_len(rows), c = r ? fx_val_list_len(fx_val_list_at(rows, 0)) : 0;
+    /* the cells gathered, then the matrix's own copy */
+    if (!fx_meter_afford(r * c, 2 * r * c * sizeof(FxValue))) {
+        fx_meter_message(NULL, err->message, sizeof(err->message));
+        return false;
+    }
     FxValue *cells = fx_xmalloc((r * c > 0 ? r * c : 1) * sizeof(FxValue));
     for (size_t i = 0; i < r; i++) {
         FxValue row = fx_val_list_at(rows, i);

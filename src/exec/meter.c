@@ -222,6 +222,10 @@ bool fx_meter_poll(void)
         return true;
     if (m->stop != FX_STOP_NONE)
         return false;
+    if (m->work / FX_METER_UNITS_PER_STEP > m->steps_left) {
+        fx_meter_stop(FX_STOP_STEPS);
+        return false;
+    }
     if (m->deadline > 0 && fx_meter_clock() > m->deadline) {
         fx_meter_stop(FX_STOP_TIME);
         return false;

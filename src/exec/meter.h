@@ -131,8 +131,9 @@ static inline void fx_meter_work(uint64_t units)
  * deadline. Otherwise the work is counted and true returned. */
 bool fx_meter_afford(uint64_t units, size_t bytes);
 
-/* The clock against the deadline (and the stop flag): false when the run
- * must stop. For loops outside the VM that have no steps to count. */
+/* The clock against the deadline, the work counted since the VM's last
+ * look against the steps left, and the stop flag: false when the run must
+ * stop. For the loops of kernels and readers, which the VM does not see. */
 bool fx_meter_poll(void);
 
 /* The resident memory against the budget, at most every 10 ms: the

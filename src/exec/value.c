@@ -586,6 +586,12 @@ static uint64_t mul_bytes(uint64_t la, uint64_t lb)
     return 8 * (la + lb + (s > 32 ? s * 64 / 10 : 0)) + 64;
 }
 
+void fx_val_mul_cost(uint64_t la, uint64_t lb, uint64_t *out_units, uint64_t *out_bytes)
+{
+    *out_units = mul_units(la, lb);
+    *out_bytes = mul_bytes(la, lb);
+}
+
 /* ORDER BigOp: keep in sync with big_binop's names[] */
 typedef enum { BIG_ADD, BIG_SUB, BIG_MUL, BIG_FDIV_Q, BIG_FDIV_R } BigOp;
 

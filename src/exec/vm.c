@@ -108,6 +108,7 @@ struct FxRuntime {
 };
 
 static void drop_top_call(FxRuntime *rt);
+static uint64_t window_bytes(const FxPrimeSet *s);
 
 /* A sorted index of one field of a list's records, for the query kernel:
  * the field's values (all Int or all String) with their positions, sorted
@@ -121,6 +122,7 @@ typedef struct QueryIndex {
     int64_t *ikeys;   /* ints: the keys, sorted */
     FxValue *skeys;   /* strings: the keys, sorted (borrowed from the list's records) */
     uint64_t *pos;    /* the position of each sorted key */
+    size_t charged;   /* bytes of the kept arrays, charged to the meter */
 } QueryIndex;
 
 FxBudgets fx_budgets_default(void)
@@ -181,8 +183,11 @@ void fx_runtime_free(FxRuntime *rt)
         free(qi->ikeys);
         free(qi->skeys);
         free(qi->pos);
+        fx_meter_sub(qi->charged);
     }
     fx_vec_free(&rt->indexes);
+    if (rt->prime_window.bits)
+        fx_meter_sub(window_bytes(&rt->prime_window));
     fx_primeset_free(&rt->prime_window);
     free(rt->stack);
     free(rt->frames);
@@ -361,6 +366,20 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
     snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
 }
 
+static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg);
+
+/* A value operation failed: with the budget's message, as value.c wrote it,
+ * when the meter refused it; else with the place. */
+static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxValueError *err)
+{
+    if (fx_meter_state.stop == FX_STOP_NONE) {
+        fail(rt, fn, node, err->message);
+        return;
+    }
+    rt->stopped_by = fx_meter_state.stop;
+    snprintf(rt->error, sizeof(rt->error), "%s", err->message);
+}
+
 /* ---- budgets ----
  *
  * The loop counts steps down in a local (`fuel`) and calls refuel when it
@@ -426,6 +445,12 @@ static bool step_ok(FxRuntime *rt)
     return refuel(rt, 0x10000) != 0;
 }
 
+/* The bits of n: about log2 n, for the work of a kernel. */
+static uint64_t bits_of(uint64_t n)
+{
+    return n ? 64 - (uint64_t)__builtin_clzll(n) : 0;
+}
+
 /* Asks the meter for a kernel's buffer of `bytes`: false (the run stopped
  * by its memory budget) when it would not fit. Credit it with fx_meter_sub
  * once freed. */
@@ -480,6 +505,7 @@ static void check_sources(FxRuntime *rt)
             free(qi->ikeys);
             free(qi->skeys);
             free(qi->pos);
+            fx_meter_sub(qi->charged);
         }
         rt->indexes.len = left;
         fx_value_release(de->value);
@@ -673,6 +699,9 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     FxValue list = R[I->a];
     size_t n = fx_val_list_len(list);
     bool keyed = I->b != FX_NO_REG, ok = true;
+    size_t peak = (keyed ? 2 : 1) * n * sizeof(FxValue); /* the items become the list */
+    if (!reserve(rt, peak))
+        return false;
     FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
     FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
     for (size_t i = 0; i < n; i++) {
@@ -702,15 +731,18 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             }
         }
     }
-    if (ok)
-        *out = fx_val_list_take(items, n);
-    else
-        for (size_t i = 0; i < n; i++)
-            fx_value_release(items[i]);
-    free(items);
     if (keyed)
         free(keys);
-    return ok;
+    fx_meter_sub(peak - n * sizeof(FxValue)); /* the keys */
+    if (ok) {
+        *out = fx_val_list_adopt(items, n, n);
+        return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        fx_value_release(items[i]);
+    free(items);
+    fx_meter_sub(n * sizeof(FxValue));
+    return false;
 }
 
 /* ---- the evolved sort: a kernel chosen per call ---- */
@@ -863,9 +895,21 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     FxValue list = R[I->a];
     size_t n = fx_val_list_len(list);
     bool keyed = I->b != FX_NO_REG, desc = I->c & 1, ints = true;
+    /* the most any path holds at once, result included, in bytes an element:
+     * the keys (8) and a kernel's scratch (16) and the result (16), or with
+     * the items, keys and merge or pair buffers, 104 */
+    bool plain = !keyed;
+    for (size_t i = 0; i < n && plain; i++)
+        plain = fx_val_list_at(list, i).kind == FX_VAL_INT;
+    size_t peak = n * (plain ? 40 : 104);
+    if (!reserve(rt, peak))
+        return false;
+    fx_meter_work(n * (bits_of(n) + 1)); /* about n log2 n comparisons or moves */
     int64_t *k = malloc((n ? n : 1) * sizeof(int64_t));
-    if (!k)
+    if (!k) {
+        fx_meter_sub(peak);
         return bubble_sort(rt, fn, I, R, out);
+    }
     for (size_t i = 0; i < n && ints; i++) {
         FxValue x = fx_val_list_at(keyed ? R[I->b] : list, i);
         ints = x.kind == FX_VAL_INT;
@@ -915,6 +959,7 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         free(items); /* fx_val_list_take copied the references */
     }
     free(k);
+    fx_meter_sub(peak);
     if (no_memory)
         fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
     if (!ok)
@@ -956,6 +1001,9 @@ static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, cha
 /* The primes p of [lo, hi) for which every p + c (c in the list `offsets`)
  * is prime too, listed or counted: one sieve of each window of 2^26 numbers
  * and the offsets beyond it, walked (twin primes, prime quadruplets). */
+static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
+                       uint64_t hi, FxValue *out);
+
 static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue offsets,
                          uint64_t lo, uint64_t hi, bool count, size_t segment, FxValue *out)
 {
@@ -1012,6 +1060,22 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
     return true;
 }
 
+/* The most a sieve of [lo, hi) holds at once, in bytes: the sieving primes
+ * up to sqrt(hi) (their bitmap, and a copy with its state on each thread),
+ * a segment a thread or the plain sieve's bitmap or a window's, and, when
+ * the primes are listed, each one three times over (the kernel's list, the
+ * value's, and the list's growth), at most 2 n / ln n of them in a range of
+ * n (Montgomery and Vaughan's form of the Brun-Titchmarsh bound). */
+static uint64_t sieve_bytes(uint64_t lo, uint64_t hi, bool listed, unsigned threads)
+{
+    double root = sqrt((double)hi) + 2, n = hi > lo ? (double)(hi - lo) : 0;
+    double sieving = root / 16 + 1.26 * root / log(root) * (4 + 16.0 * threads);
+    double map = hi <= ((uint64_t)1 << 20) ? (double)hi / 16 : (double)threads * (256 << 10);
+    map += (n < (double)((uint64_t)1 << 26) ? n : (double)((uint64_t)1 << 26)) / 30;
+    double primes = n <= 16 ? n : 2 * n / log(n);
+    return (uint64_t)(sieving + map + (listed ? 40 * primes : 0)) + 4096;
+}
+
 static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                           FxValue *out)
 {
@@ -1021,6 +1085,19 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         return false;
     }
     uint64_t lo = a < 0 ? 0 : (uint64_t)a, hi = b < 0 ? 0 : (uint64_t)b;
+    uint64_t peak = sieve_bytes(lo, hi, !(I->c & 1), fx_pool_default_size());
+    if (!reserve(rt, peak))
+        return false;
+    fx_meter_work(hi > lo ? hi - lo : 0); /* about a nanosecond a number sieved */
+    bool ok = primes_run(rt, fn, I, lo, hi, out);
+    fx_meter_sub(peak);
+    return ok;
+}
+
+/* The primes kernel on [lo, hi), its memory charged by the caller. */
+static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
+                       uint64_t hi, FxValue *out)
+{
     unsigned threads = fx_pool_default_size();
     char why[160];
     FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
@@ -1054,6 +1131,12 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
 #define PRIME_WINDOW_MIN ((uint64_t)1 << 16)
 #define PRIME_WINDOW_MAX ((uint64_t)1 << 26) /* 2.2 MB of wheel bitmap */
 
+/* The bytes of a window's bitmap, as charged while the runtime keeps it. */
+static uint64_t window_bytes(const FxPrimeSet *s)
+{
+    return (s->hi - s->lo) / 30 + 16;
+}
+
 /* Is x prime: 1 or 0, from the primes of a window [x, x + w) sieved when x
  * falls outside the last one (w doubling from 2^16 to 2^26 as windows are
  * left, so that an ascending walk sieves each number about once); -1 when
@@ -1067,10 +1150,19 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
         uint64_t w = rt->prime_window_width ? rt->prime_window_width * 2 : PRIME_WINDOW_MIN;
         rt->prime_window_width = w = w > PRIME_WINDOW_MAX ? PRIME_WINDOW_MAX : w;
         uint64_t hi = x < FX_SIEVE_HI_MAX - w ? x + w : FX_SIEVE_HI_MAX;
+        if (s->bits)
+            fx_meter_sub(window_bytes(s));
         fx_primeset_free(s);
         unsigned threads = w >= ((uint64_t)1 << 22) ? fx_pool_default_size() : 1;
-        if (!fx_sieve_set(x, hi, threads, 0, s, kernel_keep_going, rt))
+        uint64_t peak = sieve_bytes(x, hi, false, threads);
+        if (!reserve(rt, peak))
             return -1;
+        fx_meter_work(w);
+        bool ok = fx_sieve_set(x, hi, threads, 0, s, kernel_keep_going, rt);
+        fx_meter_sub(peak);
+        if (!ok)
+            return -1;
+        fx_meter_add(window_bytes(s)); /* kept by the runtime, until the next window */
     }
     return fx_primeset_has(s, x);
 }
@@ -1082,6 +1174,8 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
 static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue A, FxValue B,
                         size_t m, size_t k, size_t n, FxValue *out)
 {
+    if (!reserve(rt, m * n * sizeof(FxValue)))
+        return false;
     FxValue *cells = fx_xmalloc((m * n > 0 ? m * n : 1) * sizeof(FxValue));
     FxValueError err;
     bool ok = true;
@@ -1099,19 +1193,22 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
                     acc = sum;
                 } else {
                     fx_value_release(acc);
-                    fail(rt, fn, I->node, err.message);
+                    value_failed(rt, fn, I->node, &err);
                 }
             }
             if (ok)
                 cells[done++] = acc;
         }
     }
-    if (ok)
-        *out = fx_val_matrix(m, n, cells);
+    if (ok) {
+        *out = fx_val_matrix_adopt(m, n, cells, m * n);
+        return true;
+    }
     for (size_t i = 0; i < done; i++)
         fx_value_release(cells[i]);
     free(cells);
-    return ok;
+    fx_meter_sub(m * n * sizeof(FxValue));
+    return false;
 }
 
 /* May a product of doubles reorder its sums under the intent's tolerance
@@ -1177,6 +1274,11 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     if (!ints && !floats)
         return gemm_values(rt, fn, I, A, B, m, k, n, out);
     size_t sa = m * k, sb = k * n, sc = m * n;
+    /* the three arrays of numbers, and the result's cells, which it adopts */
+    size_t scratch = (sa + sb + sc) * 8;
+    if (!reserve(rt, scratch + sc * sizeof(FxValue)))
+        return false;
+    fx_meter_work((uint64_t)work / 2); /* blocked: under a nanosecond a multiply-add */
     FxValue *cells = fx_xmalloc((sc ? sc : 1) * sizeof(FxValue));
     bool ok;
     if (ints) {
@@ -1192,6 +1294,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         free(a);
         if (st == FX_MATMUL_OVERFLOW) { /* beyond int64: the exact loop */
             free(cells);
+            fx_meter_sub(scratch + sc * sizeof(FxValue));
             return gemm_values(rt, fn, I, A, B, m, k, n, out);
         }
         ok = st == FX_MATMUL_OK;
@@ -1221,10 +1324,14 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             cells[i] = fx_val_float(c[i]);
         free(a);
     }
-    if (ok)
-        *out = fx_val_matrix(m, n, cells);
-    free(cells);
-    return ok;
+    fx_meter_sub(scratch);
+    if (ok) {
+        *out = fx_val_matrix_adopt(m, n, cells, sc);
+        return true;
+    }
+    free(cells); /* numbers only: nothing to release */
+    fx_meter_sub(sc * sizeof(FxValue));
+    return false;
 }
 
 /* ---- the evolved query: a scan, then a sorted index ---- */
@@ -1253,6 +1360,16 @@ static bool build_index(QueryIndex *qi)
     }
     if (!ints && !strings)
         return false;
+    /* kept: the positions (8 bytes a row) and the keys (8 or 16); while it
+     * is built, the pairs or the merge's buffers (24) on top */
+    size_t keep = n * (ints ? 16 : 24);
+    if (fx_meter_room() < keep + n * 24)
+        return false; /* no room within the budget: the scan serves every query */
+    bool charged = fx_meter_charge(keep + n * 24);
+    FX_ASSERT(charged);
+    (void)charged;
+    qi->charged = keep;
+    fx_meter_work(n * (bits_of(n) + 1));
     qi->n = n;
     qi->ints = ints;
     qi->pos = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
@@ -1269,6 +1386,7 @@ static bool build_index(QueryIndex *qi)
             qi->pos[i] = p[i].index;
         }
         free(p);
+        fx_meter_sub(n * 24);
         return ok;
     }
     /* strings: a stable merge sort of (key, position) by key */
@@ -1303,6 +1421,7 @@ static bool build_index(QueryIndex *qi)
     }
     free(tk);
     free(tp);
+    fx_meter_sub(n * 24);
     qi->skeys = keys;
     return true;
 }
@@ -1347,7 +1466,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
     fx_vec_foreach(QueryIndex, q, &rt->indexes) if (q->list.u.obj == list.u.obj &&
                                                     !strcmp(q->field, field)) qi = q;
     if (!qi) {
-        QueryIndex fresh = {list, field, 0, false, false, 0, NULL, NULL, NULL};
+        QueryIndex fresh = {list, field, 0, false, false, 0, NULL, NULL, NULL, 0};
         fx_value_retain(list);
         fx_vec_push(&rt->indexes, fresh);
         qi = &rt->indexes.data[rt->indexes.len - 1];
@@ -1357,7 +1476,12 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         qi->built = build_index(qi);
     char why[160];
     bool use_index = qi->built && (qi->ints ? v.kind == FX_VAL_INT : v.kind == FX_VAL_STRING);
-    FX_VEC(FxValue) kept = {0};
+    /* room for every row, charged first; the list adopts what is kept (a
+     * block this large is mapped, so the rows not kept never take memory) */
+    if (!reserve(rt, n * sizeof(FxValue)))
+        return false;
+    fx_meter_work(n);
+    FX_VEC(FxValue) kept = {fx_xmalloc((n ? n : 1) * sizeof(FxValue)), 0, n};
     if (use_index) {
         size_t from = 0, to = qi->n;
         if (op == FX_NODE_GE || op == FX_NODE_GT || op == FX_NODE_EQ)
@@ -1385,6 +1509,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                 fail(rt, fn, I->node, "these values have no order to compare");
                 fx_vec_foreach(FxValue, y, &kept) fx_value_release(*y);
                 fx_vec_free(&kept);
+                fx_meter_sub(n * sizeof(FxValue));
                 return false;
             }
             if (select_holds(op, c)) {
@@ -1396,8 +1521,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                  "its index is built at the second)", n, field);
     }
     note_data_choice(rt, fn->g, n, use_index ? "query index" : "query scan", why);
-    *out = fx_val_list_take(kept.data, kept.len);
-    fx_vec_free(&kept);
+    *out = fx_val_list_adopt(kept.data, kept.len, n);
     return true;
 }
 
@@ -2419,12 +2543,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FX_UNREACHABLE();
     VM_LOOP_END
 value_error:
-    if (fx_meter_state.stop != FX_STOP_NONE) { /* value.c wrote the budget's message */
-        rt->stopped_by = fx_meter_state.stop;
-        snprintf(rt->error, sizeof(rt->error), "%s", verr.message);
-    } else {
-        fail(rt, fn, I->node, verr.message);
-    }
+    value_failed(rt, fn, I->node, &verr);
 error:
     /* whatever failed after the meter stopped the run, a budget stopped it */
     if (fx_meter_state.stop != FX_STOP_NONE && rt->stopped_by == FX_STOP_NONE)
