@@ -168,7 +168,7 @@ int fx_cmd_run(int argc, char **argv)
     /* notes on stderr (the version that ran, its time, what learning did)
      * when it is a terminal or --verbose asks, never with --quiet */
     bool notes = !quiet && (verbose || isatty(2));
-    opts.want_json = json || notes;
+    opts.want_json = json ? 1 : notes ? FLUX_JSON_SUMMARY : 0; /* the notes read no output */
     opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK && notes)

@@ -119,6 +119,7 @@ void fx_meter_begin(uint64_t max_steps, uint64_t max_memory_mb, double max_secon
     m->deadline = max_seconds > 0 ? now + max_seconds : 0;
     m->last_rss_look = now;
     m->limit = INT64_MAX;
+    m->start_live = m->live;
     if (max_memory_mb) {
         m->baseline = resident_bytes();
         int64_t budget = max_memory_mb > (uint64_t)INT64_MAX >> 21

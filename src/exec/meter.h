@@ -74,6 +74,7 @@ typedef struct FxMeter {
     uint64_t max_steps, max_memory_mb;
     double max_seconds;
     int64_t baseline;    /* resident bytes when the run began */
+    int64_t start_live;  /* live when the run began: limit - start_live is all it may take */
     double last_rss_look; /* coarse seconds of the last read of the resident size */
 } FxMeter;
 

@@ -527,6 +527,46 @@ int fx_val_int_sign(FxValue v)
     return (v.u.i > 0) - (v.u.i < 0);
 }
 
+uint64_t fx_val_int_bits(FxValue v)
+{
+    FX_ASSERT(fx_val_is_integer(v));
+    if (v.kind == FX_VAL_BIG)
+        return mpz_sizeinbase(v.u.obj->u.big, 2);
+    uint64_t mag = v.u.i < 0 ? -(uint64_t)v.u.i : (uint64_t)v.u.i;
+    return mag ? 64 - (uint64_t)__builtin_clzll(mag) : 0;
+}
+
+size_t fx_val_int_digits(FxValue v)
+{
+    FX_ASSERT(fx_val_is_integer(v));
+    if (v.kind == FX_VAL_BIG)
+        return mpz_sizeinbase(v.u.obj->u.big, 10);
+    char text[24];
+    return (size_t)snprintf(text, sizeof(text), "%llu",
+                            v.u.i < 0 ? -(unsigned long long)v.u.i : (unsigned long long)v.u.i);
+}
+
+void fx_val_int_last_digits(FxValue v, char *out, size_t len)
+{
+    FX_ASSERT(fx_val_is_integer(v) && len >= 21);
+    if (v.kind != FX_VAL_BIG) {
+        snprintf(out, len, "%llu",
+                 v.u.i < 0 ? -(unsigned long long)v.u.i : (unsigned long long)v.u.i);
+        return;
+    }
+    mpz_t r, ten20;
+    mpz_init(r);
+    mpz_init_set_ui(ten20, 10000000000ULL);
+    mpz_mul_ui(ten20, ten20, 10000000000ULL);
+    mpz_tdiv_r(r, v.u.obj->u.big, ten20);
+    mpz_abs(r, r);
+    char digits[24];
+    mpz_get_str(digits, 10, r);
+    snprintf(out, len, "%.*s%s", (int)(20 - strlen(digits)), "00000000000000000000", digits);
+    mpz_clear(r);
+    mpz_clear(ten20);
+}
+
 /* ------------------------------------------------------------- arithmetic */
 
 /* A number as a double: how an integer meets a float in arithmetic. */
@@ -626,25 +666,33 @@ static bool refused(FxValueError *err)
 }
 
 /* Asks the meter before an operation `op` of `units` and `bytes` whose
- * result has about `bits` bits; when it is this operation that the meter
- * refuses, the message says what it would have cost. */
+ * result has about `bits` bits. When the operation alone is more than the
+ * whole budget allows (not merely more than what is left of it), the
+ * message says what it would have cost. */
 static bool afford(const char *op, uint64_t bits, uint64_t units, uint64_t bytes,
                    FxValueError *err)
 {
-    bool fresh = fx_meter_state.stop == FX_STOP_NONE;
     if (fx_meter_afford(units, bytes))
         return true;
     if (!err)
         return false;
+    const FxMeter *m = &fx_meter_state;
+    bool alone;
+    switch (m->stop) {
+    case FX_STOP_MEMORY: alone = (int64_t)bytes > m->limit - m->start_live; break;
+    case FX_STOP_TIME: alone = (double)units * 1e-9 > m->max_seconds; break;
+    case FX_STOP_STEPS: alone = units / FX_METER_UNITS_PER_STEP > m->max_steps; break;
+    default: alone = false; break;
+    }
     char detail[160] = "";
-    if (fresh && fx_meter_state.stop == FX_STOP_MEMORY)
+    if (alone && fx_meter_state.stop == FX_STOP_MEMORY)
         snprintf(detail, sizeof(detail), "`%s` would need about %llu MB for a result of %llu bits",
                  op, (unsigned long long)((bytes + (1 << 20) - 1) >> 20),
                  (unsigned long long)bits);
-    else if (fresh && fx_meter_state.stop == FX_STOP_TIME)
+    else if (alone && fx_meter_state.stop == FX_STOP_TIME)
         snprintf(detail, sizeof(detail), "`%s` is estimated at %.2g s for a result of %llu bits",
                  op, (double)units * 1e-9, (unsigned long long)bits);
-    else if (fresh && fx_meter_state.stop == FX_STOP_STEPS)
+    else if (alone && fx_meter_state.stop == FX_STOP_STEPS)
         snprintf(detail, sizeof(detail), "`%s` is estimated at %llu steps for a result of %llu "
                  "bits", op, (unsigned long long)(units / FX_METER_UNITS_PER_STEP),
                  (unsigned long long)bits);

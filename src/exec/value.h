@@ -119,6 +119,13 @@ bool fx_val_is_integer(FxValue v);
 bool fx_val_to_int64(FxValue v, int64_t *out);
 /* Sign of an integer: -1, 0, 1. */
 int fx_val_int_sign(FxValue v);
+/* The bits of |v| (0 for 0), and its decimal digits (GMP's sizeinbase: exact
+ * or one too many), both without converting it to decimal. */
+uint64_t fx_val_int_bits(FxValue v);
+size_t fx_val_int_digits(FxValue v);
+/* The last (up to 20) decimal digits of |v|, into out (at least 21 bytes):
+ * one division by 10^20, not a conversion of the whole. */
+void fx_val_int_last_digits(FxValue v, char *out, size_t len);
 
 /* ---- arithmetic: exact on integers, IEEE on floats; an integer mixed
  * with a float is converted to the float ---- */
