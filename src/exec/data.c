@@ -650,7 +650,7 @@ FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, char *why, size_t why_
     ld.file = dd->resolved_path ? dd->resolved_path : file;
     st = load_rows(&ld);
     if (st == FX_OK) { // the list takes the rows, array and references
-        *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap);
+        *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap, false);
         ld.rows.data = NULL;
         ld.rows.len = ld.rows.cap = 0;
     }

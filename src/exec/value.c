@@ -66,6 +66,7 @@ struct FxHeapObj {
     size_t refs;
     FxValKind kind;
     bool adopted; /* LIST, MATRIX: the items are a block of their own */
+    bool flat;    /* LIST, MATRIX: no item is a heap value: freed without a look */
     union {
         mpz_t big;
         struct {
@@ -147,7 +148,7 @@ static FxHeapObj *obj_new(FxValKind kind, size_t tail)
     fx_meter_add(sizeof(*o) + tail + FX_METER_BLOCK_OVERHEAD);
     o->refs = 1;
     o->kind = kind;
-    o->adopted = false;
+    o->adopted = o->flat = false;
     return o;
 }
 
@@ -283,6 +284,7 @@ static FxHeapObj *list_new(size_t n)
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
 {
     FxHeapObj *o = list_new(n);
+    o->flat = true;
     for (size_t i = 0; i < n; i++) /* each below 2^63: an INT, nothing to retain */
         o->u.list.items[i] = fx_val_int((int64_t)v[i]);
     return heap_value(o);
@@ -291,6 +293,7 @@ FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n)
 {
     FxHeapObj *o = list_new(n);
+    o->flat = true;
     for (size_t i = 0; i < n; i++) /* INTs: nothing to retain */
         o->u.list.items[i] = fx_val_int(v[i]);
     return heap_value(o);
@@ -315,19 +318,21 @@ static FxValue *adopt_items(FxValue *items, size_t n, size_t cap)
     return items;
 }
 
-FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap)
+FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap, bool flat)
 {
     FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
     o->adopted = true;
+    o->flat = flat;
     o->u.list.n = n;
     o->u.list.items = adopt_items(items, n, cap);
     return heap_value(o);
 }
 
-FxValue fx_val_matrix_adopt(size_t rows, size_t cols, FxValue *cells, size_t cap)
+FxValue fx_val_matrix_adopt(size_t rows, size_t cols, FxValue *cells, size_t cap, bool flat)
 {
     FxHeapObj *o = obj_new(FX_VAL_MATRIX, 0);
     o->adopted = true;
+    o->flat = flat;
     o->u.mat.rows = rows;
     o->u.mat.cols = cols;
     o->u.mat.cells = adopt_items(cells, tail_size(rows, cols), cap);
@@ -403,12 +408,14 @@ static void obj_free(FxHeapObj *o, ObjStack *dead)
         mpz_clear(o->u.big);
         break;
     case FX_VAL_LIST:
-        drop_children(o->u.list.items, o->u.list.n, dead);
+        if (!o->flat)
+            drop_children(o->u.list.items, o->u.list.n, dead);
         if (o->adopted)
             free(o->u.list.items);
         break;
     case FX_VAL_MATRIX:
-        drop_children(o->u.mat.cells, o->u.mat.rows * o->u.mat.cols, dead);
+        if (!o->flat)
+            drop_children(o->u.mat.cells, o->u.mat.rows * o->u.mat.cols, dead);
         if (o->adopted)
             free(o->u.mat.cells);
         break;

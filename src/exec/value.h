@@ -88,9 +88,11 @@ FxValue fx_val_list_take(FxValue *items, size_t n);
  * cap * sizeof(FxValue) bytes the caller charged to the meter (meter.h).
  * It is shrunk to n, the rest credited; nothing is copied, so a list built
  * element by element is never held twice. */
-FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap);
-/* The same for a rows x cols matrix of row-major cells. */
-FxValue fx_val_matrix_adopt(size_t rows, size_t cols, FxValue *cells, size_t cap);
+FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap, bool flat);
+/* The same for a rows x cols matrix of row-major cells. flat: the caller
+ * knows that no item is a heap value (numbers, booleans), so that freeing
+ * the value need not look at them one by one. */
+FxValue fx_val_matrix_adopt(size_t rows, size_t cols, FxValue *cells, size_t cap, bool flat);
 /* A rows x cols matrix from row-major cells (each retained). */
 FxValue fx_val_matrix(size_t rows, size_t cols, const FxValue *cells);
 /* A record with n fields; names are borrowed pointers that must outlive the

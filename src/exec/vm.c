@@ -52,6 +52,14 @@ typedef struct Frame {
 
 typedef FX_VEC(FxValue) ValueVec;
 
+/* A list being collected: its elements, and whether any is a heap value
+ * (when none is, the list is freed without a look at them). */
+typedef struct Builder {
+    FxValue *data;
+    size_t len, cap;
+    bool heap;
+} Builder;
+
 typedef struct NamedFunc {
     const char *name;
     FxFunc *fn;
@@ -78,7 +86,7 @@ struct FxRuntime {
     size_t stack_cap;
     Frame *frames;
     size_t n_frames, frames_cap;
-    FX_VEC(ValueVec) builders;
+    FX_VEC(Builder) builders;
     FxBudgets budgets;
     FxHooks hooks;
     const FxGraph *top_callee; /* the expression's own last call, for the record */
@@ -687,7 +695,7 @@ static bool make_range(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
     FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
     for (size_t i = 0; i < n; i++)
         items[i] = fx_val_int(lo + (int64_t)i);
-    *out = fx_val_list_adopt(items, n, n);
+    *out = fx_val_list_adopt(items, n, n, true);
     fx_meter_work(n);
     return true;
 }
@@ -735,7 +743,7 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         free(keys);
     fx_meter_sub(peak - n * sizeof(FxValue)); /* the keys */
     if (ok) {
-        *out = fx_val_list_adopt(items, n, n);
+        *out = fx_val_list_adopt(items, n, n, false);
         return true;
     }
     for (size_t i = 0; i < n; i++)
@@ -1201,7 +1209,7 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
         }
     }
     if (ok) {
-        *out = fx_val_matrix_adopt(m, n, cells, m * n);
+        *out = fx_val_matrix_adopt(m, n, cells, m * n, false);
         return true;
     }
     for (size_t i = 0; i < done; i++)
@@ -1326,7 +1334,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     }
     fx_meter_sub(scratch);
     if (ok) {
-        *out = fx_val_matrix_adopt(m, n, cells, sc);
+        *out = fx_val_matrix_adopt(m, n, cells, sc, true); /* int64s or doubles */
         return true;
     }
     free(cells); /* numbers only: nothing to release */
@@ -1521,7 +1529,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                  "its index is built at the second)", n, field);
     }
     note_data_choice(rt, fn->g, n, use_index ? "query index" : "query scan", why);
-    *out = fx_val_list_adopt(kept.data, kept.len, n);
+    *out = fx_val_list_adopt(kept.data, kept.len, n, false);
     return true;
 }
 
@@ -1546,8 +1554,8 @@ static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, cons
 
 static void begin_builder(FxRuntime *rt)
 {
-    ValueVec v = {0};
-    fx_vec_push(&rt->builders, v);
+    Builder b = {0};
+    fx_vec_push(&rt->builders, b);
 }
 
 /* Room for one more element in a builder: its capacity doubles, charged
@@ -1555,7 +1563,7 @@ static void begin_builder(FxRuntime *rt)
  * the budget still allows, and when nothing is left the run stops. So a
  * list being built never takes the process past its budget, and never
  * stops at half of it either. */
-static bool grow_builder(FxRuntime *rt, ValueVec *v)
+static bool grow_builder(FxRuntime *rt, Builder *v)
 {
     size_t want = v->cap ? v->cap : 16;
     size_t room = fx_meter_room() / sizeof(FxValue);
@@ -1571,23 +1579,24 @@ static bool grow_builder(FxRuntime *rt, ValueVec *v)
 /* The top builder as a list, which takes over its array (no copy). */
 static FxValue end_builder(FxRuntime *rt)
 {
-    ValueVec v = rt->builders.data[--rt->builders.len];
-    return fx_val_list_adopt(v.data, v.len, v.cap);
+    Builder b = rt->builders.data[--rt->builders.len];
+    return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
 }
 
 static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                        FxValue *out)
 {
-    ValueVec v = rt->builders.data[--rt->builders.len];
+    Builder v = rt->builders.data[--rt->builders.len];
     int64_t rows, cols;
     bool ok = fx_val_to_int64(R[I->a], &rows) && fx_val_to_int64(R[I->b], &cols) &&
               (size_t)(rows * cols) == v.len;
     if (ok) {
-        *out = fx_val_matrix_adopt((size_t)rows, (size_t)cols, v.data, v.cap);
+        *out = fx_val_matrix_adopt((size_t)rows, (size_t)cols, v.data, v.cap, !v.heap);
         return true;
     }
     fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
-    fx_vec_foreach(FxValue, x, &v) fx_value_release(*x);
+    for (size_t i = 0; i < v.len; i++)
+        fx_value_release(v.data[i]);
     free(v.data);
     fx_meter_sub(v.cap * sizeof(FxValue));
     return false;
@@ -2486,10 +2495,13 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             begin_builder(rt);
             NEXT;
         CASE(OP_PUSH): {
-            ValueVec *b = &rt->builders.data[rt->builders.len - 1];
+            Builder *b = &rt->builders.data[rt->builders.len - 1];
             if (b->len == b->cap && !grow_builder(rt, b))
                 goto error;
-            fx_value_retain(R[I->a]);
+            if (is_heap(R[I->a].kind)) {
+                fx_value_retain(R[I->a]);
+                b->heap = true;
+            }
             b->data[b->len++] = R[I->a];
             NEXT;
         }
