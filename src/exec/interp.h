@@ -75,7 +75,7 @@ FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args,
                          FxValue *out) FX_MUST_CHECK;
 
 const char *fx_runtime_error(const FxRuntime *rt);
-/* The budget that stopped the last run: "steps", "depth", "memory" or
+/* The budget that stopped the last run: "step", "depth", "memory" or
  * "time"; NULL when none did (it succeeded, or failed otherwise). */
 const char *fx_runtime_stopped_by(const FxRuntime *rt);
 

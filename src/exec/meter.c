@@ -253,7 +253,7 @@ bool fx_meter_poll_resident(void)
 }
 
 /* ORDER FX_STOP */
-static const char *const stop_names[] = {NULL, "steps", "depth", "memory", "time"};
+static const char *const stop_names[] = {NULL, "step", "depth", "memory", "time"};
 
 const char *fx_meter_stop_name(FxStop s)
 {

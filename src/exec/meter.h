@@ -153,7 +153,7 @@ void fx_meter_stop(FxStop why);
  * when detail is given (what was refused up front, and its estimate). */
 void fx_meter_message(const char *detail, char *out, size_t len);
 
-/* "steps", "depth", "memory", "time" (NULL for NONE). */
+/* "step", "depth", "memory", "time" (NULL for NONE): "the step budget". */
 const char *fx_meter_stop_name(FxStop s);
 
 #endif
