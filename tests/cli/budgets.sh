@@ -5,7 +5,7 @@
 # machine is shared), and be recorded in the store with the budget named.
 # Peaks are not checked under AddressSanitizer, whose redzones, shadow and
 # quarantine the budget does not see (its resident-size backstop still stops
-# those runs).
+# those runs), and times may be twice as long there.
 set -u
 fail() { echo "$*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -61,8 +61,9 @@ expect() {
     if [ -n "${4:-}" ] && ! $asan; then
         [ "$mb" -lt "$4" ] || fail "$1: peak $mb MB, not under $4"
     fi
-    if [ -n "${5:-}" ]; then
-        python3 -c "import sys; sys.exit(not $secs < $5)" || fail "$1: took $secs s, not under $5"
+    if [ -n "${5:-}" ]; then # AddressSanitizer's frees are slower: twice the bound
+        python3 -c "import sys; sys.exit(not $secs < $5 * (2 if '$asan' == 'true' else 1))" ||
+            fail "$1: took $secs s, not under $5"
     fi
     echo "$1: exit $rc in $secs s, peak $mb MB"
 }
@@ -76,8 +77,8 @@ expect "fact, 1 s" 1 "$(seconds 1)" "" 1.5
 # keeps stop at the budget, not at gigabytes
 run b.flux 'fact(100000) mod 1000003' --max-memory 200
 expect "fact, 200 MB" 1 "$(memory 200)" 220
-run b.flux 'fact(30000) mod 1000003' --max-seconds 1 --max-memory 200
-expect "fact(30000), 200 MB" 1 "$(memory 200)" 220 1.5
+run b.flux 'fact(30000) mod 1000003' --max-seconds 10 --max-memory 200
+expect "fact(30000), 200 MB" 1 "$(memory 200)" 220 1
 
 # a list builder asks before it doubles, and fills the budget, not half of it
 run b.flux 'len(upto(10^12))' --max-memory 64
