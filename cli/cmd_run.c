@@ -31,9 +31,9 @@ static const char usage[] =
         "                    no learning round after the run\n"
         "  --verbose         notes on stderr: the version that ran, its time, learning\n"
         "                    (the default when stderr is a terminal; --quiet: never)\n"
-        "  --max-steps N     calls plus loop iterations (default 10^10)\n"
+        "  --max-steps N     calls, loop iterations and big-number work (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
-        "  --max-memory MB   resident memory (default 4096)\n"
+        "  --max-memory MB   resident memory of the process (default 4096)\n"
         "  --max-seconds S   wall time (default 600)\n";
 
 static bool number_arg(const char *s, double lo, double hi, double *out)
