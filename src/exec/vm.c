@@ -35,10 +35,10 @@
 #include "hw/pool.h"
 #include "linrec.h"
 #include "matmul.h"
+#include "meter.h"
 #include "sieve.h"
 #include "sortcost.h"
 #include "sortk.h"
-#include "meter.h"
 #include "value_gmp.h"
 
 /* Where a call returns to: the caller's function, code and registers, and
@@ -374,8 +374,6 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
     snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
 }
 
-static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg);
-
 /* A value operation failed: with the budget's message, as value.c wrote it,
  * when the meter refused it; else with the place. */
 static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxValueError *err)
@@ -442,7 +440,18 @@ static uint64_t refuel(FxRuntime *rt, uint64_t used)
 /* Takes the work the meter counted out of the loop's fuel; refuels (and
  * checks every budget) when it runs out. In the loop, after an operation
  * that may have charged the meter. */
-#define SPEND_WORK()                                                                                   do {                                                                                                   uint64_t w_ = fx_meter_state.work;                                                                 if (w_) {                                                                                              w_ = w_ / FX_METER_UNITS_PER_STEP;                                                                 fx_meter_state.work %= FX_METER_UNITS_PER_STEP;                                                    if (w_ < fuel)                                                                                         fuel -= w_;                                                                                    else if ((granted = fuel = refuel(rt, granted - fuel + w_)) == 0)                                      goto error;                                                                                }                                                                                              } while (0)
+#define SPEND_WORK()                                                                               \
+    do {                                                                                           \
+        uint64_t w_ = fx_meter_state.work;                                                         \
+        if (w_) {                                                                                  \
+            w_ = w_ / FX_METER_UNITS_PER_STEP;                                                     \
+            fx_meter_state.work %= FX_METER_UNITS_PER_STEP;                                        \
+            if (w_ < fuel)                                                                         \
+                fuel -= w_;                                                                        \
+            else if ((granted = fuel = refuel(rt, granted - fuel + w_)) == 0)                      \
+                goto error;                                                                        \
+        }                                                                                          \
+    } while (0)
 
 /* One step outside the loop (the bubble sort's comparisons): counted, with
  * the budgets checked as often as the loop checks them. */
