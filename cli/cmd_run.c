@@ -31,9 +31,9 @@ static const char usage[] =
         "                    no learning round after the run\n"
         "  --verbose         notes on stderr: the version that ran, its time, learning\n"
         "                    (the default when stderr is a terminal; --quiet: never)\n"
-        "  --max-steps N     calls plus loop iterations (default 10^10)\n"
+        "  --max-steps N     calls, loop iterations and big-number work (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
-        "  --max-memory MB   resident memory (default 4096)\n"
+        "  --max-memory MB   resident memory of the process (default 4096)\n"
         "  --max-seconds S   wall time (default 600)\n";
 
 static bool number_arg(const char *s, double lo, double hi, double *out)
@@ -168,7 +168,7 @@ int fx_cmd_run(int argc, char **argv)
     /* notes on stderr (the version that ran, its time, what learning did)
      * when it is a terminal or --verbose asks, never with --quiet */
     bool notes = !quiet && (verbose || isatty(2));
-    opts.want_json = json || notes;
+    opts.want_json = json ? 1 : notes ? FLUX_JSON_SUMMARY : 0; /* the notes read no output */
     opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK && notes)

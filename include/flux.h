@@ -60,10 +60,15 @@ FLUX_API void flux_program_free(FluxProgram *prog);
 
 /* Limits on one evaluation; zero fields take the defaults (10^10 steps,
  * depth 10^7, 4096 MB, 600 s). */
+/* FluxRunOptions.want_json for a caller that reads the record's other
+ * fields, not its output (a 10^8-digit output is not turned into decimal). */
+#define FLUX_JSON_SUMMARY 2
+
 typedef struct FluxRunOptions {
     unsigned long long max_steps, max_depth, max_memory_mb;
     double max_seconds;
-    int want_json;    /* nonzero: also fill FluxResult.json */
+    int want_json;    /* nonzero: also fill FluxResult.json; FLUX_JSON_SUMMARY: with a
+                       * large output summarised as the store keeps it */
     int record_later; /* nonzero: do not record now; the caller calls flux_record_last */
     int no_learn;     /* nonzero: run the installed versions exactly: no mid-run memoization */
 } FluxRunOptions;

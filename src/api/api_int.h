@@ -72,6 +72,9 @@ FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FIL
  * took ms) when a store is in use; returns its id, or 0 when nothing was
  * recorded (no store, or EXPR called no intent). A store error is written
  * to diagnostics and returned as -1. */
+/* v as the store records it (run.c): its JSON, or past 64 KiB (unless
+ * keep) a summary; big integers are summarised without their digits. */
+void fx_api_value_json(FxValue v, bool keep, FxBuf *out);
 long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
                         FILE *diagnostics);
 

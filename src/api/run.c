@@ -7,6 +7,17 @@
  * arguments are never evaluated twice. Recording queues the execution in
  * the store; the caller flushes (the CLI after printing the value, or
  * before printing it when --json needs the id).
+ *
+ * A value recorded is written whole up to SUMMARY_BYTES of JSON, and past
+ * that summarised. A value holding big integers of more digits than that
+ * is summarised without ever being turned into decimal, which for 10^8
+ * digits costs ten times the evaluation: its bits, an estimate of its
+ * digits, its last digits and fx_val_hash (summarise_integers). The value
+ * printed on stdout stays exact: the user asked for it.
+ *
+ * A run stopped by a budget is recorded too (record_stop), with no output,
+ * a decision naming the budget, and its message as the reason; the
+ * analyzer leaves such runs out (traces.c).
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <stdlib.h>
@@ -117,6 +128,30 @@ FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FIL
     return ok ? e : NULL;
 }
 
+/* The decimal digits of the big integers v holds, at most (sizeinbase may
+ * count one more), stopping once past `cap`. */
+static size_t big_digits(FxValue v, size_t cap)
+{
+    size_t n = 0;
+    switch (v.kind) {
+    case FX_VAL_BIG: return fx_val_int_digits(v);
+    case FX_VAL_LIST:
+        for (size_t i = 0; i < fx_val_list_len(v) && n <= cap; i++)
+            n += big_digits(fx_val_list_at(v, i), cap);
+        return n;
+    case FX_VAL_MATRIX:
+        for (size_t i = 0; i < fx_val_matrix_rows(v) && n <= cap; i++)
+            for (size_t j = 0; j < fx_val_matrix_cols(v) && n <= cap; j++)
+                n += big_digits(fx_val_matrix_at(v, i, j), cap);
+        return n;
+    case FX_VAL_RECORD:
+        for (size_t i = 0; i < fx_val_record_size(v) && n <= cap; i++)
+            n += big_digits(fx_val_record_at(v, i), cap);
+        return n;
+    default: return 0;
+    }
+}
+
 /* How many elements a value holds: a list's or a string's length, a
  * matrix's cells, a record's fields; 1 for a scalar. */
 static size_t elements(FxValue v)
@@ -134,9 +169,69 @@ static size_t elements(FxValue v)
     }
 }
 
+/* The summary of a value whose big integers have more than SUMMARY_BYTES
+ * digits, made without converting them to decimal: for an integer its bits,
+ * its digits (sizeinbase's, which may be one too many), its last 20 digits
+ * and sign; for anything else its elements; and fx_val_hash. *out_bytes
+ * gets the size its JSON text would have, at most. */
+static void summarise_integers(FxValue v, FxBuf *out, char hash[17], int64_t *out_bytes)
+{
+    snprintf(hash, 17, "%016llx", (unsigned long long)fx_val_hash(v));
+    if (v.kind == FX_VAL_BIG) {
+        char last[24];
+        fx_val_int_last_digits(v, last, sizeof(last));
+        size_t digits = fx_val_int_digits(v);
+        unsigned long long bits = fx_val_int_bits(v);
+        *out_bytes = (int64_t)digits + (fx_val_int_sign(v) < 0);
+        fx_buf_printf(out, "{\"summary\": \"an integer of %llu bits (about %zu decimal digits), "
+                      "not written out\", \"hash\": \"%s\", \"bits\": %llu, \"sign\": %d, "
+                      "\"last_digits\": \"%s\"}", bits, digits, hash, bits,
+                      fx_val_int_sign(v), last);
+        return;
+    }
+    size_t digits = big_digits(v, SIZE_MAX);
+    *out_bytes = (int64_t)digits;
+    fx_buf_printf(out, "{\"summary\": \"a value holding integers of about %zu decimal digits "
+                  "in all, not written out\", \"hash\": \"%s\", \"elements\": %zu}",
+                  digits, hash, elements(v));
+}
+
+/* A value as the store keeps it: its JSON text, whole (keep, or up to
+ * SUMMARY_BYTES), or summarised: as its size and the hash of its text,
+ * or, when it holds big integers of more digits than SUMMARY_BYTES, by
+ * summarise_integers. hash and *bytes (when asked) get the hash and the
+ * size of the whole text. */
+static void value_json(FxValue v, bool keep, FxBuf *out, char *hash, int64_t *bytes)
+{
+    char h[17];
+    int64_t size;
+    if (!keep && big_digits(v, SUMMARY_BYTES) > SUMMARY_BYTES) {
+        summarise_integers(v, out, h, &size);
+    } else {
+        size_t at = out->len;
+        fx_val_print_json(v, out);
+        size = (int64_t)(out->len - at);
+        fx_store_hash(out->data + at, out->len - at, h);
+        if (!keep && size > SUMMARY_BYTES) {
+            out->len = at;
+            fx_buf_printf(out, "{\"summary\": \"a value of %lld bytes as JSON\", \"hash\": "
+                          "\"%s\", \"elements\": %zu}", (long long)size, h, elements(v));
+        }
+    }
+    if (hash)
+        memcpy(hash, h, 17);
+    if (bytes)
+        *bytes = size;
+}
+
+void fx_api_value_json(FxValue v, bool keep, FxBuf *out)
+{
+    value_json(v, keep, out, NULL, NULL);
+}
+
 /* {"n": 100}: the arguments of the expression's call of an intent. With
- * `summarise`, an argument over SUMMARY_BYTES as JSON is written as its
- * size and hash, as a recorded output is (docs/store.md). */
+ * `summarise`, an argument over SUMMARY_BYTES as JSON is written as a
+ * summary, as a recorded output is (docs/store.md). */
 static void input_json(const FxGraph *callee, const FxValue *args, size_t n, bool summarise,
                        FxBuf *out)
 {
@@ -146,16 +241,7 @@ static void input_json(const FxGraph *callee, const FxValue *args, size_t n, boo
             fx_buf_puts(out, ", ");
         fx_api_json_string(callee->param_names[i], out);
         fx_buf_puts(out, ": ");
-        size_t at = out->len;
-        fx_val_print_json(args[i], out);
-        size_t bytes = out->len - at;
-        if (summarise && bytes > SUMMARY_BYTES) {
-            char hash[17];
-            fx_store_hash(out->data + at, bytes, hash);
-            out->len = at;
-            fx_buf_printf(out, "{\"summary\": \"a value of %zu bytes as JSON\", \"hash\": \"%s\", "
-                          "\"elements\": %zu}", bytes, hash, elements(args[i]));
-        }
+        value_json(args[i], !summarise, out, NULL, NULL);
     }
     fx_buf_putc(out, '}');
 }
@@ -303,7 +389,7 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
 
 /* The execution record of docs/cli.md. */
 static void record_json(FluxProgram *fp, const FxGraph *callee, const FxValue *args, size_t n,
-                        FxValue v, double ms, long long id, FxBuf *out)
+                        FxValue v, double ms, long long id, bool summarise, FxBuf *out)
 {
     VersionStory vs = version_story(fp, callee);
     if (id > 0)
@@ -322,7 +408,7 @@ static void record_json(FluxProgram *fp, const FxGraph *callee, const FxValue *a
     fx_buf_puts(out, ", \"input\": ");
     input_json(callee, args, n, false, out);
     fx_buf_puts(out, ", \"output\": ");
-    fx_val_print_json(v, out);
+    value_json(v, !summarise, out, NULL, NULL);
     fx_buf_puts(out, ", \"decision_tree\": ");
     if (callee)
         decisions_json(callee, &vs, out);
@@ -433,9 +519,13 @@ static size_t node_counts(FxRuntime *rt, const FxGraph *g, uint32_t **nodes, uin
     return n;
 }
 
-/* An execution of the intent EXPR called last: its arguments and its own
- * result (for `len(f(x))` that is f(x), not the length). */
-long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
+/* Queues an execution of the intent EXPR called last, with its arguments,
+ * its output (JSON, already summarised) and what the record says of how it
+ * was verified; `stop` (when a budget stopped the run) is one more
+ * decision. Returns the id, 0 when nothing is recorded, -1 on a store
+ * error. */
+static long long record(FluxProgram *fp, const char *expr, const char *output,
+                        const char *hash, int64_t bytes, double ms, const char *stop,
                         FILE *diagnostics)
 {
     const FxValue *args;
@@ -443,8 +533,6 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
     const FxGraph *g = fx_runtime_top_call(fp->rt, &args, &n_args);
     if (!fp->store || !g)
         return 0;
-    (void)v;
-    v = fx_runtime_top_result(fp->rt);
     const FxIntent *in = fx_program_find_intent(fp->prog, g->intent);
     int64_t version, id = 0;
     if (version_of(fp, in, g, &version) != FX_OK) {
@@ -452,35 +540,63 @@ long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
             fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
         return -1;
     }
-    FxBuf input = {0}, output = {0}, decisions = {0};
+    FxBuf input = {0}, decisions = {0};
     input_json(g, args, n_args, !fp->keep_values, &input);
-    fx_val_print_json(v, &output);
-    char hash[17];
-    fx_store_hash(fx_buf_str(&output), output.len, hash);
-    int64_t bytes = (int64_t)output.len;
-    if (output.len > SUMMARY_BYTES && !fp->keep_values) {
-        fx_buf_free(&output);
-        fx_buf_printf(&output, "{\"summary\": \"a value of %lld bytes as JSON\", \"hash\": \"%s\"}",
-                      (long long)bytes, hash);
-    }
     VersionStory vs = version_story(fp, g);
     decisions_json(g, &vs, &decisions);
+    char *verified = NULL;
+    if (stop) { /* the budget's decision ends the tree; nothing was verified */
+        const char *budget = fx_runtime_stopped_by(fp->rt);
+        decisions.len--; /* the closing ] */
+        fx_buf_printf(&decisions, ", {\"decision\": \"stopped by the %s budget\", \"reason\": ",
+                      budget);
+        fx_api_json_string(stop, &decisions);
+        fx_buf_puts(&decisions, ", \"proof_id\": null}]");
+        verified = fx_xasprintf("not verified: the %s budget stopped the run before a result",
+                                budget);
+    }
     uint32_t *nodes;
     uint64_t *counts;
     size_t n_counts = node_counts(fp->rt, g, &nodes, &counts);
-    FxExecution e = {version, g->intent, expr, fx_buf_str(&input), fx_buf_str(&output), hash,
-                     bytes, fx_buf_str(&decisions), fx_api_hardware(), ms, vs.optimizations,
-                     vs.proof_ids, vs.verified, n_counts, nodes, counts};
+    FxExecution e = {version, g->intent, expr, fx_buf_str(&input), output, hash, bytes,
+                     fx_buf_str(&decisions), fx_api_hardware(), ms, vs.optimizations,
+                     vs.proof_ids, verified ? verified : vs.verified, n_counts, nodes, counts};
     FxStatus st = fx_store_add_execution(fp->store->store, &e, &id);
     if (st != FX_OK && diagnostics)
         fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
     free(nodes);
     free(counts);
+    free(verified);
     fx_buf_free(&input);
-    fx_buf_free(&output);
     fx_buf_free(&decisions);
     version_story_free(&vs);
     return st == FX_OK ? id : -1;
+}
+
+/* An execution of the intent EXPR called last: its arguments and its own
+ * result (for `len(f(x))` that is f(x), not the length). */
+long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
+                        FILE *diagnostics)
+{
+    (void)v;
+    const FxValue *args;
+    size_t n_args;
+    if (!fp->store || !fx_runtime_top_call(fp->rt, &args, &n_args))
+        return 0;
+    FxBuf output = {0};
+    char hash[17];
+    int64_t bytes;
+    value_json(fx_runtime_top_result(fp->rt), fp->keep_values, &output, hash, &bytes);
+    long long id = record(fp, expr, fx_buf_str(&output), hash, bytes, ms, NULL, diagnostics);
+    fx_buf_free(&output);
+    return id;
+}
+
+/* A run a budget stopped, when it had called an intent: recorded with no
+ * output, and the budget's message as the reason of its last decision. */
+static long long record_stop(FluxProgram *fp, const char *expr, double ms, FILE *diagnostics)
+{
+    return record(fp, expr, "null", NULL, 0, ms, fx_runtime_error(fp->rt), diagnostics);
 }
 
 double fx_api_now_ms(void)
@@ -516,6 +632,10 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         if (diagnostics)
             fprintf(diagnostics, "%s\n", fx_runtime_error(rt));
         status = FLUX_ERR_RUNTIME;
+        /* a budget's stop is recorded at once: there is no answer to print
+         * first. A store error is told, but the run's failure is the status. */
+        if (fx_runtime_stopped_by(rt))
+            (void)record_stop(fp, expr, out->duration_ms, diagnostics);
     } else {
         free(fp->last_expr);
         fp->last_expr = fx_xstrdup(expr);
@@ -537,7 +657,8 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
             size_t n;
             const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
             FxBuf json = {0};
-            record_json(fp, callee, args, n, v, out->duration_ms, out->execution_id, &json);
+            record_json(fp, callee, args, n, v, out->duration_ms, out->execution_id,
+                        options->want_json == FLUX_JSON_SUMMARY, &json);
             out->json = fx_buf_take(&json);
         }
         fx_value_release(v);

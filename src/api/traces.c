@@ -7,6 +7,9 @@
  * Size of an input: the sum over its arguments of |x| for an integer, the
  * length of a list or a string, the cells of a matrix; what "n" means in a
  * cost model's class.
+ *
+ * A run stopped by a budget (its decision tree ends in "stopped by the ...
+ * budget") is left out: it has no result, and its time is the budget's.
  */
 #include <jansson.h>
 #include <math.h>
@@ -23,9 +26,11 @@ static double size_of(json_t *v)
         return (double)json_string_length(v);
     if (json_is_array(v))
         return (double)json_array_size(v);
-    json_t *summary = json_object_get(v, "elements");
+    json_t *summary = json_object_get(v, "elements"), *bits = json_object_get(v, "bits");
     if (json_is_object(v) && summary && json_object_get(v, "summary")) /* a value kept as its size */
         return json_number_value(summary);
+    if (json_is_object(v) && bits && json_object_get(v, "summary")) /* an integer kept as its bits */
+        return ldexp(1.0, (int)fmin(json_number_value(bits), 1000));
     if (json_is_object(v)) { /* a matrix {"rows":..,"cols":..} or a record: its fields */
         double s = 0;
         const char *k;
@@ -80,13 +85,20 @@ static void keep(void *ctx, const char *text)
         t.expr = fx_xstrdup(json_string_value(expr) ? json_string_value(expr) : "-");
         size_t i;
         json_t *d;
+        bool stopped = false;
         json_array_foreach(decisions, i, d)
         {
             const char *what = json_string_value(json_object_get(d, "decision"));
             if (what && !strncmp(what, "variant ", 8))
                 t.variant = !strcmp(what + 8, "power") ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
+            stopped |= what && !strncmp(what, "stopped by the ", 15);
         }
-        fx_vec_push(&r->out->v, t);
+        if (stopped) {
+            free(t.input);
+            free(t.expr);
+        } else {
+            fx_vec_push(&r->out->v, t);
+        }
     }
     json_t *all[] = {lin, version, input, ms, expr, decisions};
     for (size_t i = 0; i < FX_ARRAY_LEN(all); i++)

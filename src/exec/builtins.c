@@ -5,11 +5,16 @@
  * the string library (str, int, float, split, join, ...; text.c does the
  * work), with the slices of lists and strings and the code point at `s[i]`
  * (`char_at`, which the compiler emits for an index into a String).
+ *
+ * A builtin that walks a list counts a unit of work an element on the
+ * meter (meter.h), and one that makes a value of the program's size asks
+ * the meter first; arithmetic on the elements is priced by value.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "interp_int.h"
+#include "meter.h"
 #include "text.h"
 
 /* ORDER FX_BUILTIN */
@@ -33,6 +38,7 @@ bool fx_builtin_lookup(const char *name, FxBuiltin *out)
 
 static bool fold_list(FxValue list, bool product, FxValue *out, FxValueError *err)
 {
+    fx_meter_work(fx_val_list_len(list));
     FxValue acc = fx_val_int(product ? 1 : 0);
     for (size_t i = 0; i < fx_val_list_len(list); i++) {
         FxValue next;
@@ -70,6 +76,7 @@ static bool extreme(FxValue list, bool larger, FxValue *out, FxValueError *err)
                  larger ? "max" : "min");
         return false;
     }
+    fx_meter_work(n);
     FxValue best = fx_val_list_at(list, 0);
     for (size_t i = 1; i < n; i++) {
         bool ok;
@@ -89,6 +96,7 @@ static bool extreme(FxValue list, bool larger, FxValue *out, FxValueError *err)
 
 static bool contains(FxValue list, FxValue x)
 {
+    fx_meter_work(fx_val_list_len(list));
     for (size_t i = 0; i < fx_val_list_len(list); i++)
         if (fx_val_equal(fx_val_list_at(list, i), x))
             return true;
@@ -105,6 +113,11 @@ static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxValueError *err
         return true;
     }
     size_t r = fx_val_list_len(rows), c = r ? fx_val_list_len(fx_val_list_at(rows, 0)) : 0;
+    /* the cells gathered, then the matrix's own copy */
+    if (!fx_meter_afford(r * c, 2 * r * c * sizeof(FxValue))) {
+        fx_meter_message(NULL, err->message, sizeof(err->message));
+        return false;
+    }
     FxValue *cells = fx_xmalloc((r * c > 0 ? r * c : 1) * sizeof(FxValue));
     for (size_t i = 0; i < r; i++) {
         FxValue row = fx_val_list_at(rows, i);
@@ -131,6 +144,19 @@ static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxValueError *err
 static bool text_builtin(FxBuiltin b, const FxValue *args, size_t n, FxValue *out,
                          FxValueError *err)
 {
+    /* a result of the argument's size (or its code points, each a string):
+     * asked for before it is made (split, join and replace ask in text.c) */
+    if (args[0].kind == FX_VAL_STRING &&
+        (b == FX_BUILTIN_CHARS || b == FX_BUILTIN_REVERSE || b == FX_BUILTIN_UPPER ||
+         b == FX_BUILTIN_LOWER || b == FX_BUILTIN_TRIM)) {
+        size_t len;
+        fx_val_string_data(args[0], &len);
+        size_t points = b == FX_BUILTIN_CHARS ? len : 1;
+        if (!fx_meter_afford(len, points * (fx_val_string_bytes(4) + sizeof(FxValue)) + 2 * len)) {
+            fx_meter_message(NULL, err->message, sizeof(err->message));
+            return false;
+        }
+    }
     switch (b) {
     case FX_BUILTIN_CHAR_AT:
         return fx_text_at(args[0], args[1], out, err);

@@ -872,7 +872,10 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
                      : !strcmp(cell, "false") ? fx_val_bool(false)
                                               : fx_val_int_text(cell);
         }
-        fx_memo_insert(&f->hot, row, g->n_params, row[g->n_params]);
+        /* compiled before a run starts: the meter refuses nothing then */
+        bool added = fx_memo_insert(&f->hot, row, g->n_params, row[g->n_params]);
+        FX_ASSERT(added);
+        (void)added;
         for (uint32_t i = 0; i < w; i++)
             fx_value_release(row[i]);
         free(row);

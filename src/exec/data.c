@@ -26,12 +26,19 @@
  * name from the header, so their order is free and extra columns are
  * skipped. Every message names the file and the line the row starts on.
  *
+ * A load is part of a run and spends its budgets (meter.h): the file's
+ * bytes and the list of rows are charged before they grow, and the clock is
+ * looked at after each chunk read, so a source that never ends (a symlink
+ * to /dev/zero, a pipe) stops at the run's memory or time budget; the rows
+ * are adopted by the list, not copied.
+ *
  * SQLite sources are opened read-only and read with one prepared SELECT
  * naming the fields, every identifier quoted; the database is never
  * written and nothing is interpolated unquoted into SQL. Messages name the
  * file, the table and the row.
  */
 #include "data.h"
+#include "meter.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -204,14 +211,30 @@ static void drop_fields(Load *ld)
     }
 }
 
-/* Makes a record of the completed row and appends it. */
-static void push_row(Load *ld)
+/* The run's budget refused a load: its message. */
+static FxStatus over_budget(Load *ld)
 {
+    fx_meter_message(NULL, ld->why, ld->why_len);
+    return FX_ERR_RUNTIME;
+}
+
+/* Makes a record of the completed row and appends it; the list of rows
+ * doubles, charged first. */
+static FxStatus push_row(Load *ld)
+{
+    if (ld->rows.len == ld->rows.cap) {
+        size_t cap = ld->rows.cap ? 2 * ld->rows.cap : 64;
+        if (!fx_meter_charge((cap - ld->rows.cap) * sizeof(FxValue)))
+            return over_budget(ld);
+        ld->rows.data = fx_xrealloc(ld->rows.data, cap * sizeof(FxValue));
+        ld->rows.cap = cap;
+    }
     // The names are the program's, which outlives every value of a run.
     FxValue r = fx_val_record(ld->n_fields, (const char *const *)ld->rec->def->field_names,
                               ld->fields);
     drop_fields(ld); // the record retained what it keeps
-    fx_vec_push(&ld->rows, r);
+    ld->rows.data[ld->rows.len++] = r;
+    return FX_OK;
 }
 
 /* -------------------------------------------------------------------- CSV */
@@ -375,25 +398,50 @@ static FxStatus csv_record(Load *ld, const Csv *c, const size_t *col_of, size_t 
         free(where);
         return st;
     }
-    push_row(ld);
-    return FX_OK;
+    return push_row(ld);
 }
 
-/* Reads all of path into *out (caller frees); returns 0 or an errno. */
-static int read_file(const char *path, char **out, size_t *out_len)
+/* Reads all of path into *out, NUL-terminated (caller frees, and credits
+ * *out_charged to the meter); returns 0, an errno, or -1 when the run's
+ * budget stopped the read. The buffer doubles, charged first, or grows by
+ * what the memory budget still allows, and the clock is looked at after
+ * every chunk. */
+static int read_file(const char *path, char **out, size_t *out_len, size_t *out_charged)
 {
-    FxBuf b = {0};
-    char chunk[1 << 14];
-    size_t n;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    int err = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return errno;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        fx_buf_append(&b, chunk, n);
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    for (;;) {
+        if (cap - len < (1 << 14) + 1) {
+            size_t more = cap ? cap : 1 << 16, room = fx_meter_room();
+            more = more > room && room > (1 << 14) + 1 ? room : more;
+            if (!fx_meter_charge(more)) {
+                err = -1;
+                break;
+            }
+            buf = fx_xrealloc(buf, cap + more);
+            cap += more;
+        }
+        size_t want = cap - len - 1 < (1 << 20) ? cap - len - 1 : 1 << 20; /* a look a MB */
+        if ((n = fread(buf + len, 1, want, f)) == 0)
+            break;
+        len += n;
+        if (!fx_meter_poll()) {
+            err = -1;
+            break;
+        }
+    }
+    if (!err && ferror(f))
+        err = errno ? errno : EIO;
     fclose(f);
-    *out_len = b.len;
-    *out = fx_buf_take(&b);
+    if (buf)
+        buf[len] = '\0';
+    *out_len = len;
+    *out = buf;
+    *out_charged = cap;
     return err;
 }
 
@@ -401,13 +449,13 @@ static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
     char *data = NULL;
-    size_t len = 0;
+    size_t len = 0, charged = 0;
     size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of));
     Csv c = {0};
 
-    int err = read_file(ld->file, &data, &len);
+    int err = read_file(ld->file, &data, &len, &charged);
     if (err) {
-        st = cannot_read(ld, strerror(err));
+        st = err < 0 ? over_budget(ld) : cannot_read(ld, strerror(err));
         goto out;
     }
     c = (Csv){.p = data, .end = data + len, .line = 1};
@@ -428,6 +476,7 @@ out:
     fx_vec_free(&c.cells);
     free(col_of);
     free(data);
+    fx_meter_sub(charged);
     return st;
 }
 
@@ -534,9 +583,10 @@ static FxStatus sqlite_load(Load *ld, const char *table)
         }
         for (size_t i = 0; i < ld->n_fields && st == FX_OK; i++)
             st = sqlite_field(ld, stmt, i, row);
+        if (st == FX_OK)
+            st = push_row(ld);
         if (st != FX_OK)
             goto out;
-        push_row(ld);
     }
 out:
     sqlite3_finalize(stmt); // both NULL-safe
@@ -599,14 +649,16 @@ FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, char *why, size_t why_
     }
     ld.file = dd->resolved_path ? dd->resolved_path : file;
     st = load_rows(&ld);
-    if (st == FX_OK) {
-        *out = fx_val_list_take(ld.rows.data, ld.rows.len);
-        ld.rows.len = 0; // the list took the references
+    if (st == FX_OK) { // the list takes the rows, array and references
+        *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap, false);
+        ld.rows.data = NULL;
+        ld.rows.len = ld.rows.cap = 0;
     }
 out:
     if (ld.fields)
         drop_fields(&ld);
     fx_vec_foreach(FxValue, r, &ld.rows) fx_value_release(*r);
+    fx_meter_sub(ld.rows.cap * sizeof(FxValue));
     fx_vec_free(&ld.rows);
     free(ld.fields);
     free(ld.where);
@@ -655,8 +707,9 @@ static FxFileStamp file_stamp(const char *path)
     s.ctime = st.st_ctim;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    s.racy = now.tv_sec - st.st_mtim.tv_sec <= RACY_SECONDS ||
-             now.tv_sec - st.st_ctim.tv_sec <= RACY_SECONDS;
+    // only a regular file's bytes can be hashed: a device or a pipe may never end
+    s.racy = S_ISREG(st.st_mode) && (now.tv_sec - st.st_mtim.tv_sec <= RACY_SECONDS ||
+                                     now.tv_sec - st.st_ctim.tv_sec <= RACY_SECONDS);
     if (s.racy)
         s.hash = file_hash(path);
     return s;

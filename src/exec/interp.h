@@ -7,9 +7,14 @@
  * bigger thread stack, and when it runs out of budget it stops with a
  * message, it does not crash.
  *
- * Budgets bound every run: steps (calls plus loop iterations), call depth,
- * memory (resident set size) and wall time. Exceeding one is a run-time
- * error naming the budget and the flag that raises it.
+ * Budgets bound every run: steps (calls, loop iterations, and big-number
+ * and kernel work counted in steps), call depth, memory (the process's
+ * resident memory: what the run allocates is charged as it allocates it,
+ * over the resident size when it began) and wall time. Exceeding one is a
+ * run-time error naming the budget and the flag that raises it; an
+ * operation that would exceed one is refused before it starts
+ * (docs/executor.md, "Budgets"). The accounting is the meter's (meter.h),
+ * which installs its own allocation functions in GMP.
  */
 #ifndef FX_INTERP_H
 #define FX_INTERP_H
@@ -22,10 +27,10 @@ typedef struct FxRuntime FxRuntime;
 typedef struct FxFunc FxFunc;
 
 typedef struct FxBudgets {
-    uint64_t max_steps;     /* calls + loop iterations; 0: unlimited */
+    uint64_t max_steps;     /* calls + loop iterations + work / 16 units; 0: unlimited */
     uint64_t max_depth;     /* nested calls */
-    uint64_t max_memory_mb; /* resident set size */
-    double max_seconds;     /* wall time */
+    uint64_t max_memory_mb; /* resident memory of the process */
+    double max_seconds;     /* wall time of the run */
 } FxBudgets;
 
 /* The defaults: 10^10 steps, depth 10^7, 4096 MB, 600 s. */
@@ -76,6 +81,9 @@ FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args,
                          FxValue *out) FX_MUST_CHECK;
 
 const char *fx_runtime_error(const FxRuntime *rt);
+/* The budget that stopped the last run: "step", "depth", "memory" or
+ * "time"; NULL when none did (it succeeded, or failed otherwise). */
+const char *fx_runtime_stopped_by(const FxRuntime *rt);
 
 /* The last call the evaluated expression itself made (not a call made
  * inside an intent): for `f(x)[2]` that is f with x's value. Borrowed until

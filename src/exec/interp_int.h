@@ -108,8 +108,10 @@ typedef struct FxMemoTable {
 } FxMemoTable;
 
 void fx_memo_free(FxMemoTable *t, uint32_t n_args);
-/* Adds the result v for arguments a[0..n) (both retained). */
-void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v);
+/* Adds the result v for arguments a[0..n) (both retained), charging the
+ * meter for the entry and the table's growth; false (nothing added, the
+ * run stopped by its memory budget) when the meter refuses. */
+bool fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v) FX_MUST_CHECK;
 
 /* A materialised result: kept for one recurring argument tuple while the
  * data sources are unchanged (epoch: the runtime's data epoch when kept). */

@@ -54,6 +54,13 @@
  *        f(2a+b) = f(b) nu + r1 ((2 f(b+1) - c_1 f(b)) r0
  *                                 + (f(b+2) + c_2 f(b)) r1)   (norm_final).
  *
+ * Budgets: the power asks the run's meter (meter.h) before each squaring,
+ * priced as value.c prices a product (fx_val_mul_cost): k(k+1)/2 squarings
+ * of the largest r[j], their results and scratch, so a squaring that would
+ * not fit the memory, the steps or the time left is never started. The
+ * loop's steps add a few limbs each: it counts the limbs it touched as work
+ * at each poll, and its polls stop it.
+ *
  * GMP's *_si functions take a long, which is int64 on the LP64 systems
  * Flux targets. Nothing here is global: every scratch value is a local or
  * lives in a struct on the caller's stack.
@@ -63,6 +70,8 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "meter.h"
+#include "value_gmp.h"
 
 _Static_assert(sizeof(long) == sizeof(int64_t), "linrec.c assumes a 64-bit long (LP64)");
 
@@ -346,6 +355,7 @@ static bool big_advance(const FxLinRecSpec *s, BigWindow *bw, uint64_t steps,
 
         limbs += k * mpz_size(next);
         if (++since_poll >= POLL_STEPS || limbs >= POLL_LIMBS) {
+            fx_meter_work(limbs + since_poll); /* about a nanosecond a limb */
             if (keep_going && !keep_going(ctx))
                 return false;
             since_poll = limbs = 0;
@@ -369,6 +379,7 @@ bool fx_linrec_loop(const FxLinRecSpec *s, uint64_t n, mpz_t out, FxKeepGoing ke
         while (left > 0) {
             uint64_t chunk = left < POLL_STEPS ? left : POLL_STEPS;
             uint64_t done = small_advance(s, w, chunk);
+            fx_meter_work(done);
             left -= done;
             if (done < chunk)
                 break; // f(next) is past int64
@@ -445,6 +456,19 @@ typedef struct Power {
     mpz_t p[2 * K_MAX - 1]; /* the polynomial square; scratch */
     mpz_t t;
 } Power;
+
+/* Asks the meter for the next squaring: its products (two with the norm,
+ * else k(k+1)/2) of the largest r[j], each priced as a product, and their
+ * results, the square's coefficients and the scratch at once. */
+static bool afford_square(const Power *pw, bool norm)
+{
+    uint64_t h = 0;
+    for (uint32_t j = 0; j < pw->k; j++)
+        h = mpz_size(pw->r[j]) > h ? mpz_size(pw->r[j]) : h;
+    uint64_t units, bytes, products = norm ? 2 : (uint64_t)pw->k * (pw->k + 1) / 2;
+    fx_val_mul_cost(h, h, &units, &bytes);
+    return fx_meter_afford(products * units, bytes + 8 * 2 * h * (3 * pw->k));
+}
 
 /* r := mul(r, r): the polynomial square of r, reduced modulo chi. */
 static void square_step(Power *pw)
@@ -642,7 +666,7 @@ bool fx_linrec_power(const FxLinRecSpec *s, uint64_t n, mpz_t out, FxKeepGoing k
     bool norm = k == 2 && (s->coeffs[1] == 1 || s->coeffs[1] == -1) && s->coeffs[0] != 0;
     bool ok = true;
     for (; bit >= 0; bit--) {
-        if (keep_going && !keep_going(ctx)) {
+        if ((keep_going && !keep_going(ctx)) || !afford_square(&pw, norm)) {
             ok = false;
             break;
         }

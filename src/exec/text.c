@@ -23,6 +23,8 @@
  */
 #include "text.h"
 
+#include "meter.h"
+
 #include <gmp.h>
 #include <math.h>
 #include <stdarg.h>
@@ -444,6 +446,18 @@ bool fx_text_ends_with(FxValue s, FxValue suffix)
 
 /* ---- building ---- */
 
+/* Asks the meter before making a result the program sizes: `pieces`
+ * strings of `bytes` in all (with the list that holds them), and `bytes`
+ * more for the buffer they are built in. */
+static bool ask(size_t pieces, size_t bytes, FxValueError *err)
+{
+    size_t need = pieces * (fx_val_string_bytes(0) + sizeof(FxValue)) + 2 * bytes;
+    if (fx_meter_afford(bytes + pieces, need))
+        return true;
+    fx_meter_message(NULL, err->message, sizeof(err->message));
+    return false;
+}
+
 typedef FX_VEC(FxValue) ValueVec;
 
 static FxValue take_list(ValueVec *items)
@@ -453,12 +467,23 @@ static FxValue take_list(ValueVec *items)
     return v;
 }
 
+/* The pieces split would make: a pass that counts them, to ask first. */
+static size_t count_words(const char *bytes, size_t n)
+{
+    size_t words = 0;
+    for (size_t i = 0; i < n; i++)
+        words += !is_space(bytes[i]) && (i == 0 || is_space(bytes[i - 1]));
+    return words;
+}
+
 bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxValueError *err)
 {
     size_t n;
     const char *bytes = fx_val_string_data(s, &n);
     ValueVec items = {0};
     if (!sep) {
+        if (!ask(count_words(bytes, n), n, err))
+            return false;
         for (size_t i = 0; i < n;) {
             while (i < n && is_space(bytes[i]))
                 i++;
@@ -480,7 +505,14 @@ bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxValueError *er
     }
     Finder f;
     finder_init(&f, pat, m);
-    size_t from = 0, at;
+    size_t from = 0, at, pieces = 1;
+    for (; (at = finder_next(&f, bytes, n, from)) != NOT_FOUND; from = at + m)
+        pieces++;
+    if (!ask(pieces, n, err)) {
+        finder_free(&f);
+        return false;
+    }
+    from = 0;
     while ((at = finder_next(&f, bytes, n, from)) != NOT_FOUND) {
         fx_vec_push(&items, str_of(bytes + from, at - from));
         from = at + m;
@@ -493,8 +525,17 @@ bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxValueError *er
 
 bool fx_text_join(FxValue xs, FxValue sep, FxValue *out, FxValueError *err)
 {
-    size_t m, n = fx_val_list_len(xs);
+    size_t m, n = fx_val_list_len(xs), total = 0;
     const char *between = fx_val_string_data(sep, &m);
+    for (size_t i = 0; i < n; i++) {
+        FxValue x = fx_val_list_at(xs, i);
+        size_t len = 0;
+        if (x.kind == FX_VAL_STRING)
+            fx_val_string_data(x, &len);
+        total += len + (i ? m : 0);
+    }
+    if (!ask(1, total, err))
+        return false;
     FxBuf b = {0};
     for (size_t i = 0; i < n; i++) {
         FxValue x = fx_val_list_at(xs, i);
@@ -600,8 +641,15 @@ bool fx_text_replace(FxValue s, FxValue old, FxValue with, FxValue *out, FxValue
     }
     Finder f;
     finder_init(&f, pat, m);
+    size_t from = 0, at, found = 0;
+    for (; (at = finder_next(&f, bytes, n, from)) != NOT_FOUND; from = at + m)
+        found++;
+    if (found && !ask(1, n - found * m + found * k, err)) {
+        finder_free(&f);
+        return false;
+    }
     FxBuf b = {0};
-    size_t from = 0, at;
+    from = 0;
     while ((at = finder_next(&f, bytes, n, from)) != NOT_FOUND) {
         fx_buf_append(&b, bytes + from, at - from);
         fx_buf_append(&b, rep, k);

@@ -17,6 +17,12 @@
  * Errors (division by zero, a type mismatch that the checker could not
  * rule out, an index out of range) are reported through FxValueError
  * rather than by aborting: the interpreter turns them into exit 1.
+ *
+ * Budgets: every heap value is counted on the run's meter (meter.h), and an
+ * operation whose size or work the program decides (big-number arithmetic,
+ * `++`) is priced first; when the meter refuses it, the operation returns
+ * false with the budget's message and fx_meter_state.stop says which.
+ * Outside a run nothing is refused.
  */
 #ifndef FX_VALUE_H
 #define FX_VALUE_H
@@ -74,8 +80,19 @@ FxValue fx_val_list(const FxValue *items, size_t n);
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
 /* A list of the n integers v[0..n). */
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n);
-/* A list that takes ownership of the n references in items (no retain). */
+/* A list that takes ownership of the n references in items (no retain);
+ * the array is copied. */
 FxValue fx_val_list_take(FxValue *items, size_t n);
+/* A list that takes over the array itself as well as its n references:
+ * items is a block from fx_xmalloc with room for cap values, whose
+ * cap * sizeof(FxValue) bytes the caller charged to the meter (meter.h).
+ * It is shrunk to n, the rest credited; nothing is copied, so a list built
+ * element by element is never held twice. */
+FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap, bool flat);
+/* The same for a rows x cols matrix of row-major cells. flat: the caller
+ * knows that no item is a heap value (numbers, booleans), so that freeing
+ * the value need not look at them one by one. */
+FxValue fx_val_matrix_adopt(size_t rows, size_t cols, FxValue *cells, size_t cap, bool flat);
 /* A rows x cols matrix from row-major cells (each retained). */
 FxValue fx_val_matrix(size_t rows, size_t cols, const FxValue *cells);
 /* A record with n fields; names are borrowed pointers that must outlive the
@@ -84,6 +101,10 @@ FxValue fx_val_record(size_t n, const char *const *names, const FxValue *fields)
 
 void fx_value_retain(FxValue v);
 void fx_value_release(FxValue v);
+
+/* What a string of len bytes costs the meter, header and all: for an
+ * operation to ask for the strings it will make before it makes them. */
+size_t fx_val_string_bytes(size_t len);
 
 /* ---- access ---- */
 size_t fx_val_list_len(FxValue list);
@@ -110,6 +131,13 @@ bool fx_val_is_integer(FxValue v);
 bool fx_val_to_int64(FxValue v, int64_t *out);
 /* Sign of an integer: -1, 0, 1. */
 int fx_val_int_sign(FxValue v);
+/* The bits of |v| (0 for 0), and its decimal digits (GMP's sizeinbase: exact
+ * or one too many), both without converting it to decimal. */
+uint64_t fx_val_int_bits(FxValue v);
+size_t fx_val_int_digits(FxValue v);
+/* The last (up to 20) decimal digits of |v|, into out (at least 21 bytes):
+ * one division by 10^20, not a conversion of the whole. */
+void fx_val_int_last_digits(FxValue v, char *out, size_t len);
 
 /* ---- arithmetic: exact on integers, IEEE on floats; an integer mixed
  * with a float is converted to the float ---- */

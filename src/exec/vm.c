@@ -10,9 +10,12 @@
  * So the depth of a Flux recursion is bounded by memory and the depth
  * budget, never by the C stack. Invariants:
  *   - every register holds an owned reference (or UNIT), including the
- *     stale ones above the top frame: a return does not clear its frame
- *     (that would cost more than the call), every write releases what it
- *     overwrites, and the run clears up to its high-water mark at the end;
+ *     stale ones above the top frame: a return of a small value does not
+ *     clear its frame (that would cost more than the call), a return of a
+ *     heap value does (else a deep recursion of big values keeps every
+ *     level's: the sum of all k! for a factorial), every write releases
+ *     what it overwrites, and the run clears up to its high-water mark at
+ *     the end;
  *   - the builder stack (for collecting lists) is empty between runs.
  * On an error the loop stops, releases every live register and builder,
  * and reports a message that names the intent, the source position and,
@@ -35,6 +38,7 @@
 #include "hw/pool.h"
 #include "linrec.h"
 #include "matmul.h"
+#include "meter.h"
 #include "sieve.h"
 #include "sortcost.h"
 #include "sortk.h"
@@ -50,6 +54,14 @@ typedef struct Frame {
 } Frame;
 
 typedef FX_VEC(FxValue) ValueVec;
+
+/* A list being collected: its elements, and whether any is a heap value
+ * (when none is, the list is freed without a look at them). */
+typedef struct Builder {
+    FxValue *data;
+    size_t len, cap;
+    bool heap;
+} Builder;
 
 typedef struct NamedFunc {
     const char *name;
@@ -93,7 +105,7 @@ struct FxRuntime {
     size_t stack_cap;
     Frame *frames;
     size_t n_frames, frames_cap;
-    FX_VEC(ValueVec) builders;
+    FX_VEC(Builder) builders;
     FxBudgets budgets;
     FxHooks hooks;
     const FxGraph *top_callee; /* the expression's own last call, for the record */
@@ -102,8 +114,8 @@ struct FxRuntime {
     bool has_hooks;
     FxRunStats stats;
     uint64_t side_steps; /* steps taken outside the loop's own count */
-    uint64_t kernel_polls;
     struct timespec started;
+    FxStop stopped_by; /* the budget that stopped the last run, or NONE */
     char switches[512]; /* this run's mid-run decisions, for the record */
     bool no_runaway;    /* run exactly the versions installed: no mid-run switch */
     FxVariantChooser chooser;
@@ -124,6 +136,7 @@ struct FxRuntime {
 };
 
 static void drop_top_call(FxRuntime *rt);
+static uint64_t window_bytes(const FxPrimeSet *s);
 
 /* A sorted index of one field of a list's records, for the query kernel:
  * the field's values (all Int or all String) with their positions, sorted
@@ -137,6 +150,7 @@ typedef struct QueryIndex {
     int64_t *ikeys;   /* ints: the keys, sorted */
     FxValue *skeys;   /* strings: the keys, sorted (borrowed from the list's records) */
     uint64_t *pos;    /* the position of each sorted key */
+    size_t charged;   /* bytes of the kept arrays, charged to the meter */
 } QueryIndex;
 
 FxBudgets fx_budgets_default(void)
@@ -147,6 +161,7 @@ FxBudgets fx_budgets_default(void)
 
 FxRuntime *fx_runtime_new(const FxProgram *prog)
 {
+    fx_meter_install();
     FxRuntime *rt = fx_xcalloc(1, sizeof(*rt));
     rt->prog = prog;
     rt->budgets = fx_budgets_default();
@@ -168,6 +183,11 @@ void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks)
 const char *fx_runtime_error(const FxRuntime *rt)
 {
     return rt->error;
+}
+
+const char *fx_runtime_stopped_by(const FxRuntime *rt)
+{
+    return fx_meter_stop_name(rt->stopped_by);
 }
 
 FxRunStats fx_runtime_stats(const FxRuntime *rt)
@@ -202,11 +222,15 @@ void fx_runtime_free(FxRuntime *rt)
         free(qi->ikeys);
         free(qi->skeys);
         free(qi->pos);
+        fx_meter_sub(qi->charged);
     }
     fx_vec_free(&rt->indexes);
+    if (rt->prime_window.bits)
+        fx_meter_sub(window_bytes(&rt->prime_window));
     fx_primeset_free(&rt->prime_window);
     free(rt->stack);
     free(rt->frames);
+    fx_meter_sub(rt->stack_cap * sizeof(FxValue) + rt->frames_cap * sizeof(Frame));
     fx_vec_free(&rt->builders);
     drop_top_call(rt);
     fx_vec_free(&rt->top_args);
@@ -334,31 +358,33 @@ static inline void put_bool(FxValue *r, bool b)
     r->u.i = b;
 }
 
-static void grow_stack(FxRuntime *rt, size_t need);
+static bool reserve(FxRuntime *rt, size_t bytes);
 
-static inline void ensure_stack(FxRuntime *rt, size_t need)
-{
-    if (need > rt->stack_cap)
-        grow_stack(rt, need);
-}
-
-static void grow_stack(FxRuntime *rt, size_t need)
+/* The register stack grows by doubling, charged to the meter: false (the
+ * run stopped by its memory budget) when the doubling would not fit. It
+ * stays charged while the runtime lives. */
+static bool grow_stack(FxRuntime *rt, size_t need)
 {
     size_t cap = rt->stack_cap ? rt->stack_cap : 1024;
     while (cap < need)
         cap *= 2;
+    if (!reserve(rt, (cap - rt->stack_cap) * sizeof(FxValue)))
+        return false;
     rt->stack = fx_xrealloc(rt->stack, cap * sizeof(FxValue));
     memset(rt->stack + rt->stack_cap, 0, (cap - rt->stack_cap) * sizeof(FxValue));
     rt->stack_cap = cap;
+    return true;
 }
 
-static inline void push_frame(FxRuntime *rt, Frame f)
+/* Room for one more frame, the same way. */
+static bool grow_frames(FxRuntime *rt)
 {
-    if (rt->n_frames == rt->frames_cap) {
-        rt->frames_cap = rt->frames_cap ? 2 * rt->frames_cap : 256;
-        rt->frames = fx_xrealloc(rt->frames, rt->frames_cap * sizeof(Frame));
-    }
-    rt->frames[rt->n_frames++] = f;
+    size_t cap = rt->frames_cap ? 2 * rt->frames_cap : 256;
+    if (!reserve(rt, (cap - rt->frames_cap) * sizeof(Frame)))
+        return false;
+    rt->frames = fx_xrealloc(rt->frames, cap * sizeof(Frame));
+    rt->frames_cap = cap;
+    return true;
 }
 
 static void clear_regs(FxValue *r, uint32_t n)
@@ -407,61 +433,84 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
     snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
 }
 
-/* ---- budgets ---- */
-
-static double elapsed(const FxRuntime *rt)
+/* A value operation failed: with the budget's message, as value.c wrote it,
+ * when the meter refused it; else with the place. */
+static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxValueError *err)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - rt->started.tv_sec) +
-           (double)(now.tv_nsec - rt->started.tv_nsec) / 1e9;
-}
-
-static uint64_t resident_mb(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long size = 0, resident = 0;
-    if (f) {
-        if (fscanf(f, "%lu %lu", &size, &resident) != 2)
-            resident = 0;
-        fclose(f);
+    if (fx_meter_state.stop == FX_STOP_NONE) {
+        fail(rt, fn, node, err->message);
+        return;
     }
-    return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE) / (1024 * 1024);
+    rt->stopped_by = fx_meter_state.stop;
+    snprintf(rt->error, sizeof(rt->error), "%s", err->message);
 }
 
-/* Called every 2^16 steps: the budgets that cost a system call. */
+/* ---- budgets ----
+ *
+ * The loop counts steps down in a local (`fuel`) and calls refuel when it
+ * runs out, every 2^16 steps; the operations that charge the meter (meter.h)
+ * with work or bytes are followed by SPEND_WORK, which takes their work out
+ * of the fuel, so big-number and kernel work brings the next check forward
+ * and a stop the meter decided is seen before the next step.
+ */
+
+/* The message of the budget that stopped the run (depth writes its own). */
+static void budget_error(FxRuntime *rt)
+{
+    rt->stopped_by = fx_meter_state.stop;
+    if (fx_meter_state.stop != FX_STOP_DEPTH)
+        fx_meter_message(NULL, rt->error, sizeof(rt->error));
+}
+
+/* The budgets that cost a clock read or a system call: the time on the
+ * coarse clock, the stop the meter decided, and, at most every 10 ms, the
+ * resident size as a backstop for what is not charged. */
 static bool slow_budgets_ok(FxRuntime *rt)
 {
-    if (rt->budgets.max_seconds > 0 && elapsed(rt) > rt->budgets.max_seconds) {
-        snprintf(rt->error, sizeof(rt->error), "the time budget of %g s is exhausted; raise it "
-                 "with --max-seconds", rt->budgets.max_seconds);
-        return false;
-    }
-    if (rt->budgets.max_memory_mb && resident_mb() > rt->budgets.max_memory_mb) {
-        snprintf(rt->error, sizeof(rt->error), "the memory budget of %llu MB is exhausted; raise "
-                 "it with --max-memory", (unsigned long long)rt->budgets.max_memory_mb);
+    if (!fx_meter_poll() || !fx_meter_poll_resident()) {
+        budget_error(rt);
         return false;
     }
     return true;
 }
 
-/* The step budget and the slow budgets, checked every 2^16 steps: the
- * loop counts steps down in a local (`fuel`) and calls this when it runs
- * out. Returns the next allowance, or 0 when a budget is exhausted. */
+/* The step budget and the slow budgets: `used` steps were taken since the
+ * last call. Returns the next allowance, or 0 when a budget is exhausted. */
 static uint64_t refuel(FxRuntime *rt, uint64_t used)
 {
+    if (fx_meter_state.stop != FX_STOP_NONE) { /* the meter stopped the run */
+        budget_error(rt);
+        return 0;
+    }
+    fx_meter_state.work = 0; /* counted in `used` by SPEND_WORK */
     rt->stats.steps += used;
     if (rt->budgets.max_steps && rt->stats.steps >= rt->budgets.max_steps) {
-        snprintf(rt->error, sizeof(rt->error), "the step budget of %llu steps (calls and loop "
-                 "iterations) is exhausted; raise it with --max-steps",
-                 (unsigned long long)rt->budgets.max_steps);
+        fx_meter_stop(FX_STOP_STEPS);
+        budget_error(rt);
         return 0;
     }
     if (!slow_budgets_ok(rt))
         return 0;
     uint64_t left = rt->budgets.max_steps ? rt->budgets.max_steps - rt->stats.steps : UINT64_MAX;
+    fx_meter_state.steps_left = left;
     return left < 0x10000 ? left : 0x10000;
 }
+
+/* Takes the work the meter counted out of the loop's fuel; refuels (and
+ * checks every budget) when it runs out. In the loop, after an operation
+ * that may have charged the meter. */
+#define SPEND_WORK()                                                                               \
+    do {                                                                                           \
+        uint64_t w_ = fx_meter_state.work;                                                         \
+        if (w_) {                                                                                  \
+            w_ = w_ / FX_METER_UNITS_PER_STEP;                                                     \
+            fx_meter_state.work %= FX_METER_UNITS_PER_STEP;                                        \
+            if (w_ < fuel)                                                                         \
+                fuel -= w_;                                                                        \
+            else if ((granted = fuel = refuel(rt, granted - fuel + w_)) == 0)                      \
+                goto error;                                                                        \
+        }                                                                                          \
+    } while (0)
 
 /* One step outside the loop (the bubble sort's comparisons): counted, with
  * the budgets checked as often as the loop checks them. */
@@ -470,6 +519,23 @@ static bool step_ok(FxRuntime *rt)
     if ((++rt->side_steps & 0xFFFF) != 0)
         return true;
     return refuel(rt, 0x10000) != 0;
+}
+
+/* The bits of n: about log2 n, for the work of a kernel. */
+static uint64_t bits_of(uint64_t n)
+{
+    return n ? 64 - (uint64_t)__builtin_clzll(n) : 0;
+}
+
+/* Asks the meter for a kernel's buffer of `bytes`: false (the run stopped
+ * by its memory budget) when it would not fit. Credit it with fx_meter_sub
+ * once freed. */
+static bool reserve(FxRuntime *rt, size_t bytes)
+{
+    if (fx_meter_charge(bytes))
+        return true;
+    budget_error(rt);
+    return false;
 }
 
 /* ---- data sources ---- */
@@ -515,6 +581,7 @@ static void check_sources(FxRuntime *rt)
             free(qi->ikeys);
             free(qi->skeys);
             free(qi->pos);
+            fx_meter_sub(qi->charged);
         }
         rt->indexes.len = left;
         fx_value_release(de->value);
@@ -691,20 +758,29 @@ static bool make_range(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
     if (I->c)
         hi++;
     size_t n = hi > lo ? (size_t)(hi - lo) : 0;
+    if (!reserve(rt, n * sizeof(FxValue)))
+        return false;
     FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
     for (size_t i = 0; i < n; i++)
         items[i] = fx_val_int(lo + (int64_t)i);
-    *out = fx_val_list_take(items, n);
-    free(items);
+    *out = fx_val_list_adopt(items, n, n, true);
+    fx_meter_work(n);
     return true;
 }
 
 /* The naive sort of version 1: a bubble sort, stable, by keys if given. */
-static FxValue join_matches(FxRuntime *rt, FxValue keys, FxValue key)
+static bool join_matches(FxRuntime *rt, FxValue keys, FxValue key, FxValue *out)
 {
     JoinIndex *x = &rt->join;
     size_t n = fx_val_list_len(keys);
     if (x->keys.kind != FX_VAL_LIST || x->keys.u.obj != keys.u.obj) {
+        size_t cap = 16;
+        while (cap < 2 * n)
+            cap *= 2;
+        if (!fx_meter_afford(n, (3 * cap + n + 1) * sizeof(size_t))) {
+            budget_error(rt);
+            return false;
+        }
         join_index_free(x);
         fx_value_retain(keys);
         x->keys = keys;
@@ -733,9 +809,9 @@ static FxValue join_matches(FxRuntime *rt, FxValue keys, FxValue key)
     FX_VEC(int64_t) pos = {0};
     for (size_t p = x->slot[h]; p; p = x->next[p - 1])
         fx_vec_push(&pos, (int64_t)(p - 1));
-    FxValue out = fx_val_list_of_i64(pos.data, pos.len);
+    *out = fx_val_list_of_i64(pos.data, pos.len);
     fx_vec_free(&pos);
-    return out;
+    return true;
 }
 
 /* The elements of list in groups of equal key (keys[i] is element i's), the
@@ -746,6 +822,11 @@ static bool group_by_key(FxRuntime *rt, FxValue list, FxValue keys, FxValue *out
     size_t n = fx_val_list_len(list), cap = 16;
     while (cap < 2 * n)
         cap *= 2;
+    /* the table, and the groups' elements held twice at most */
+    if (!fx_meter_afford(n, cap * sizeof(size_t) + 3 * n * sizeof(FxValue))) {
+        budget_error(rt);
+        return false;
+    }
     size_t *slot = fx_xmalloc(cap * sizeof(size_t)); /* group index + 1; 0: empty */
     memset(slot, 0, cap * sizeof(size_t));
     FX_VEC(ValueVec) groups = {0};
@@ -790,6 +871,9 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     FxValue list = R[I->a];
     size_t n = fx_val_list_len(list);
     bool keyed = I->b != FX_NO_REG, ok = true;
+    size_t peak = (keyed ? 2 : 1) * n * sizeof(FxValue); /* the items become the list */
+    if (!reserve(rt, peak))
+        return false;
     FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
     FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
     for (size_t i = 0; i < n; i++) {
@@ -819,15 +903,18 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             }
         }
     }
-    if (ok)
-        *out = fx_val_list_take(items, n);
-    else
-        for (size_t i = 0; i < n; i++)
-            fx_value_release(items[i]);
-    free(items);
     if (keyed)
         free(keys);
-    return ok;
+    fx_meter_sub(peak - n * sizeof(FxValue)); /* the keys */
+    if (ok) {
+        *out = fx_val_list_adopt(items, n, n, false);
+        return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        fx_value_release(items[i]);
+    free(items);
+    fx_meter_sub(n * sizeof(FxValue));
+    return false;
 }
 
 /* ---- the evolved sort: a kernel chosen per call ---- */
@@ -980,9 +1067,21 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     FxValue list = R[I->a];
     size_t n = fx_val_list_len(list);
     bool keyed = I->b != FX_NO_REG, desc = I->c & 1, ints = true;
+    /* the most any path holds at once, result included, in bytes an element:
+     * the keys (8) and a kernel's scratch (16) and the result (16), or with
+     * the items, keys and merge or pair buffers, 104 */
+    bool plain = !keyed;
+    for (size_t i = 0; i < n && plain; i++)
+        plain = fx_val_list_at(list, i).kind == FX_VAL_INT;
+    size_t peak = n * (plain ? 40 : 104);
+    if (!reserve(rt, peak))
+        return false;
+    fx_meter_work(n * (bits_of(n) + 1)); /* about n log2 n comparisons or moves */
     int64_t *k = malloc((n ? n : 1) * sizeof(int64_t));
-    if (!k)
+    if (!k) {
+        fx_meter_sub(peak);
         return bubble_sort(rt, fn, I, R, out);
+    }
     for (size_t i = 0; i < n && ints; i++) {
         FxValue x = fx_val_list_at(keyed ? R[I->b] : list, i);
         ints = x.kind == FX_VAL_INT;
@@ -1032,6 +1131,7 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         free(items); /* fx_val_list_take copied the references */
     }
     free(k);
+    fx_meter_sub(peak);
     if (no_memory)
         fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
     if (!ok)
@@ -1073,6 +1173,9 @@ static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, cha
 /* The primes p of [lo, hi) for which every p + c (c in the list `offsets`)
  * is prime too, listed or counted: one sieve of each window of 2^26 numbers
  * and the offsets beyond it, walked (twin primes, prime quadruplets). */
+static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
+                       uint64_t hi, FxValue *out);
+
 static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue offsets,
                          uint64_t lo, uint64_t hi, bool count, size_t segment, FxValue *out)
 {
@@ -1129,6 +1232,22 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
     return true;
 }
 
+/* The most a sieve of [lo, hi) holds at once, in bytes: the sieving primes
+ * up to sqrt(hi) (their bitmap, and a copy with its state on each thread),
+ * a segment a thread or the plain sieve's bitmap or a window's, and, when
+ * the primes are listed, each one three times over (the kernel's list, the
+ * value's, and the list's growth), at most 2 n / ln n of them in a range of
+ * n (Montgomery and Vaughan's form of the Brun-Titchmarsh bound). */
+static uint64_t sieve_bytes(uint64_t lo, uint64_t hi, bool listed, unsigned threads)
+{
+    double root = sqrt((double)hi) + 2, n = hi > lo ? (double)(hi - lo) : 0;
+    double sieving = root / 16 + 1.26 * root / log(root) * (4 + 16.0 * threads);
+    double map = hi <= ((uint64_t)1 << 20) ? (double)hi / 16 : (double)threads * (256 << 10);
+    map += (n < (double)((uint64_t)1 << 26) ? n : (double)((uint64_t)1 << 26)) / 30;
+    double primes = n <= 16 ? n : 2 * n / log(n);
+    return (uint64_t)(sieving + map + (listed ? 40 * primes : 0)) + 4096;
+}
+
 static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                           FxValue *out)
 {
@@ -1138,6 +1257,19 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         return false;
     }
     uint64_t lo = a < 0 ? 0 : (uint64_t)a, hi = b < 0 ? 0 : (uint64_t)b;
+    uint64_t peak = sieve_bytes(lo, hi, !(I->c & 1), fx_pool_default_size());
+    if (!reserve(rt, peak))
+        return false;
+    fx_meter_work(hi > lo ? hi - lo : 0); /* about a nanosecond a number sieved */
+    bool ok = primes_run(rt, fn, I, lo, hi, out);
+    fx_meter_sub(peak);
+    return ok;
+}
+
+/* The primes kernel on [lo, hi), its memory charged by the caller. */
+static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
+                       uint64_t hi, FxValue *out)
+{
     unsigned threads = fx_pool_default_size();
     char why[160];
     FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
@@ -1171,6 +1303,12 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
 #define PRIME_WINDOW_MIN ((uint64_t)1 << 16)
 #define PRIME_WINDOW_MAX ((uint64_t)1 << 26) /* 2.2 MB of wheel bitmap */
 
+/* The bytes of a window's bitmap, as charged while the runtime keeps it. */
+static uint64_t window_bytes(const FxPrimeSet *s)
+{
+    return (s->hi - s->lo) / 30 + 16;
+}
+
 /* Is x prime: 1 or 0, from the primes of a window [x, x + w) sieved when x
  * falls outside the last one (w doubling from 2^16 to 2^26 as windows are
  * left, so that an ascending walk sieves each number about once); -1 when
@@ -1184,10 +1322,19 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
         uint64_t w = rt->prime_window_width ? rt->prime_window_width * 2 : PRIME_WINDOW_MIN;
         rt->prime_window_width = w = w > PRIME_WINDOW_MAX ? PRIME_WINDOW_MAX : w;
         uint64_t hi = x < FX_SIEVE_HI_MAX - w ? x + w : FX_SIEVE_HI_MAX;
+        if (s->bits)
+            fx_meter_sub(window_bytes(s));
         fx_primeset_free(s);
         unsigned threads = w >= ((uint64_t)1 << 22) ? fx_pool_default_size() : 1;
-        if (!fx_sieve_set(x, hi, threads, 0, s, kernel_keep_going, rt))
+        uint64_t peak = sieve_bytes(x, hi, false, threads);
+        if (!reserve(rt, peak))
             return -1;
+        fx_meter_work(w);
+        bool ok = fx_sieve_set(x, hi, threads, 0, s, kernel_keep_going, rt);
+        fx_meter_sub(peak);
+        if (!ok)
+            return -1;
+        fx_meter_add(window_bytes(s)); /* kept by the runtime, until the next window */
     }
     return fx_primeset_has(s, x);
 }
@@ -1199,6 +1346,8 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
 static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue A, FxValue B,
                         size_t m, size_t k, size_t n, FxValue *out)
 {
+    if (!reserve(rt, m * n * sizeof(FxValue)))
+        return false;
     FxValue *cells = fx_xmalloc((m * n > 0 ? m * n : 1) * sizeof(FxValue));
     FxValueError err;
     bool ok = true;
@@ -1216,19 +1365,22 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
                     acc = sum;
                 } else {
                     fx_value_release(acc);
-                    fail(rt, fn, I->node, err.message);
+                    value_failed(rt, fn, I->node, &err);
                 }
             }
             if (ok)
                 cells[done++] = acc;
         }
     }
-    if (ok)
-        *out = fx_val_matrix(m, n, cells);
+    if (ok) {
+        *out = fx_val_matrix_adopt(m, n, cells, m * n, false);
+        return true;
+    }
     for (size_t i = 0; i < done; i++)
         fx_value_release(cells[i]);
     free(cells);
-    return ok;
+    fx_meter_sub(m * n * sizeof(FxValue));
+    return false;
 }
 
 /* May a product of doubles reorder its sums under the intent's tolerance
@@ -1294,6 +1446,11 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     if (!ints && !floats)
         return gemm_values(rt, fn, I, A, B, m, k, n, out);
     size_t sa = m * k, sb = k * n, sc = m * n;
+    /* the three arrays of numbers, and the result's cells, which it adopts */
+    size_t scratch = (sa + sb + sc) * 8;
+    if (!reserve(rt, scratch + sc * sizeof(FxValue)))
+        return false;
+    fx_meter_work((uint64_t)work / 2); /* blocked: under a nanosecond a multiply-add */
     FxValue *cells = fx_xmalloc((sc ? sc : 1) * sizeof(FxValue));
     bool ok;
     if (ints) {
@@ -1309,6 +1466,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         free(a);
         if (st == FX_MATMUL_OVERFLOW) { /* beyond int64: the exact loop */
             free(cells);
+            fx_meter_sub(scratch + sc * sizeof(FxValue));
             return gemm_values(rt, fn, I, A, B, m, k, n, out);
         }
         ok = st == FX_MATMUL_OK;
@@ -1338,10 +1496,14 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             cells[i] = fx_val_float(c[i]);
         free(a);
     }
-    if (ok)
-        *out = fx_val_matrix(m, n, cells);
-    free(cells);
-    return ok;
+    fx_meter_sub(scratch);
+    if (ok) {
+        *out = fx_val_matrix_adopt(m, n, cells, sc, true); /* int64s or doubles */
+        return true;
+    }
+    free(cells); /* numbers only: nothing to release */
+    fx_meter_sub(sc * sizeof(FxValue));
+    return false;
 }
 
 /* ---- the evolved query: a scan, then a sorted index ---- */
@@ -1370,6 +1532,16 @@ static bool build_index(QueryIndex *qi)
     }
     if (!ints && !strings)
         return false;
+    /* kept: the positions (8 bytes a row) and the keys (8 or 16); while it
+     * is built, the pairs or the merge's buffers (24) on top */
+    size_t keep = n * (ints ? 16 : 24);
+    if (fx_meter_room() < keep + n * 24)
+        return false; /* no room within the budget: the scan serves every query */
+    bool charged = fx_meter_charge(keep + n * 24);
+    FX_ASSERT(charged);
+    (void)charged;
+    qi->charged = keep;
+    fx_meter_work(n * (bits_of(n) + 1));
     qi->n = n;
     qi->ints = ints;
     qi->pos = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
@@ -1386,6 +1558,7 @@ static bool build_index(QueryIndex *qi)
             qi->pos[i] = p[i].index;
         }
         free(p);
+        fx_meter_sub(n * 24);
         return ok;
     }
     /* strings: a stable merge sort of (key, position) by key */
@@ -1420,6 +1593,7 @@ static bool build_index(QueryIndex *qi)
     }
     free(tk);
     free(tp);
+    fx_meter_sub(n * 24);
     qi->skeys = keys;
     return true;
 }
@@ -1464,7 +1638,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
     fx_vec_foreach(QueryIndex, q, &rt->indexes) if (q->list.u.obj == list.u.obj &&
                                                     !strcmp(q->field, field)) qi = q;
     if (!qi) {
-        QueryIndex fresh = {list, field, 0, false, false, 0, NULL, NULL, NULL};
+        QueryIndex fresh = {list, field, 0, false, false, 0, NULL, NULL, NULL, 0};
         fx_value_retain(list);
         fx_vec_push(&rt->indexes, fresh);
         qi = &rt->indexes.data[rt->indexes.len - 1];
@@ -1474,7 +1648,12 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         qi->built = build_index(qi);
     char why[160];
     bool use_index = qi->built && (qi->ints ? v.kind == FX_VAL_INT : v.kind == FX_VAL_STRING);
-    FX_VEC(FxValue) kept = {0};
+    /* room for every row, charged first; the list adopts what is kept (a
+     * block this large is mapped, so the rows not kept never take memory) */
+    if (!reserve(rt, n * sizeof(FxValue)))
+        return false;
+    fx_meter_work(n);
+    FX_VEC(FxValue) kept = {fx_xmalloc((n ? n : 1) * sizeof(FxValue)), 0, n};
     if (use_index) {
         size_t from = 0, to = qi->n;
         if (op == FX_NODE_GE || op == FX_NODE_GT || op == FX_NODE_EQ)
@@ -1502,6 +1681,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                 fail(rt, fn, I->node, "these values have no order to compare");
                 fx_vec_foreach(FxValue, y, &kept) fx_value_release(*y);
                 fx_vec_free(&kept);
+                fx_meter_sub(n * sizeof(FxValue));
                 return false;
             }
             if (select_holds(op, c)) {
@@ -1513,8 +1693,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                  "its index is built at the second)", n, field);
     }
     note_data_choice(rt, fn->g, n, use_index ? "query index" : "query scan", why);
-    *out = fx_val_list_take(kept.data, kept.len);
-    fx_vec_free(&kept);
+    *out = fx_val_list_adopt(kept.data, kept.len, n, false);
     return true;
 }
 
@@ -1539,32 +1718,52 @@ static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, cons
 
 static void begin_builder(FxRuntime *rt)
 {
-    ValueVec v = {0};
-    fx_vec_push(&rt->builders, v);
+    Builder b = {0};
+    fx_vec_push(&rt->builders, b);
 }
 
+/* Room for one more element in a builder: its capacity doubles, charged
+ * first; when the doubling would cross the memory budget it grows by what
+ * the budget still allows, and when nothing is left the run stops. So a
+ * list being built never takes the process past its budget, and never
+ * stops at half of it either. */
+static bool grow_builder(FxRuntime *rt, Builder *v)
+{
+    size_t want = v->cap ? v->cap : 16;
+    size_t room = fx_meter_room() / sizeof(FxValue);
+    if (want > room && room > 0)
+        want = room;
+    if (!reserve(rt, want * sizeof(FxValue)))
+        return false;
+    v->data = fx_xrealloc(v->data, (v->cap + want) * sizeof(FxValue));
+    v->cap += want;
+    return true;
+}
+
+/* The top builder as a list, which takes over its array (no copy). */
 static FxValue end_builder(FxRuntime *rt)
 {
-    ValueVec v = rt->builders.data[--rt->builders.len];
-    FxValue list = fx_val_list_take(v.data, v.len);
-    free(v.data);
-    return list;
+    Builder b = rt->builders.data[--rt->builders.len];
+    return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
 }
 
 static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                        FxValue *out)
 {
-    ValueVec v = rt->builders.data[--rt->builders.len];
+    Builder v = rt->builders.data[--rt->builders.len];
     int64_t rows, cols;
     bool ok = fx_val_to_int64(R[I->a], &rows) && fx_val_to_int64(R[I->b], &cols) &&
               (size_t)(rows * cols) == v.len;
-    if (ok)
-        *out = fx_val_matrix((size_t)rows, (size_t)cols, v.data);
-    else
-        fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
-    fx_vec_foreach(FxValue, x, &v) fx_value_release(*x);
+    if (ok) {
+        *out = fx_val_matrix_adopt((size_t)rows, (size_t)cols, v.data, v.cap, !v.heap);
+        return true;
+    }
+    fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
+    for (size_t i = 0; i < v.len; i++)
+        fx_value_release(v.data[i]);
     free(v.data);
-    return ok;
+    fx_meter_sub(v.cap * sizeof(FxValue));
+    return false;
 }
 
 static void clear_builders(FxRuntime *rt)
@@ -1781,18 +1980,11 @@ const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt)
 }
 
 /* A kernel's poll (every few thousand steps, or each squaring): the
- * clock each time, the memory (a read of /proc) one poll in 64. */
+ * coarse clock and the meter's stop each time, the resident size at most
+ * every 10 ms. */
 static bool kernel_keep_going(void *ctx)
 {
-    FxRuntime *rt = ctx;
-    if ((++rt->kernel_polls & 63) == 0)
-        return slow_budgets_ok(rt);
-    if (rt->budgets.max_seconds > 0 && elapsed(rt) > rt->budgets.max_seconds) {
-        snprintf(rt->error, sizeof(rt->error), "the time budget of %g s is exhausted; raise it "
-                 "with --max-seconds", rt->budgets.max_seconds);
-        return false;
-    }
-    return true;
+    return slow_budgets_ok(ctx);
 }
 
 /* f(n) by f's recurrence kernel, in the variant chosen for this call.
@@ -1873,17 +2065,28 @@ static void memo_place(FxMemoTable *t, FxMemoEntry e)
     t->slots[i] = e;
 }
 
-void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
+/* The bytes of an entry's argument tuple, as charged. */
+static size_t memo_args_bytes(uint32_t n)
+{
+    return (n ? n : 1) * sizeof(FxValue) + FX_METER_BLOCK_OVERHEAD;
+}
+
+bool fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
 {
     if ((t->len + 1) * 2 > t->cap) {
-        FxMemoTable bigger = {fx_xcalloc(t->cap ? 2 * t->cap : 64, sizeof(FxMemoEntry)),
-                              t->cap ? 2 * t->cap : 64, t->len};
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        if (!fx_meter_charge(cap * sizeof(FxMemoEntry))) /* the old slots go after */
+            return false;
+        FxMemoTable bigger = {fx_xcalloc(cap, sizeof(FxMemoEntry)), cap, t->len};
         for (size_t i = 0; i < t->cap; i++)
             if (t->slots[i].args)
                 memo_place(&bigger, t->slots[i]);
         free(t->slots);
+        fx_meter_sub(t->cap * sizeof(FxMemoEntry));
         *t = bigger;
     }
+    if (!fx_meter_charge(memo_args_bytes(n)))
+        return false;
     FxMemoEntry e = {args_hash(a, n), fx_xmalloc((n ? n : 1) * sizeof(FxValue)), v};
     for (uint32_t i = 0; i < n; i++) {
         fx_value_retain(a[i]);
@@ -1892,6 +2095,7 @@ void fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
     fx_value_retain(v);
     memo_place(t, e);
     t->len++;
+    return true;
 }
 
 void fx_memo_free(FxMemoTable *t, uint32_t n_args)
@@ -1902,9 +2106,11 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
         for (uint32_t k = 0; k < n_args; k++)
             fx_value_release(t->slots[i].args[k]);
         free(t->slots[i].args);
+        fx_meter_sub(memo_args_bytes(n_args));
         fx_value_release(t->slots[i].value);
     }
     free(t->slots);
+    fx_meter_sub(t->cap * sizeof(FxMemoEntry));
     memset(t, 0, sizeof(*t));
 }
 
@@ -2025,15 +2231,21 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
+    rt->stopped_by = FX_STOP_NONE;
     rt->evals++;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
-    ensure_stack(rt, entry->n_regs);
+    fx_meter_begin(rt->budgets.max_steps, rt->budgets.max_memory_mb, rt->budgets.max_seconds);
+    if ((entry->n_regs > rt->stack_cap && !grow_stack(rt, entry->n_regs)) ||
+        (!rt->frames_cap && !grow_frames(rt))) {
+        fx_meter_end();
+        return FX_ERR_RUNTIME;
+    }
     for (uint32_t i = 0; i < n_args; i++) {
         fx_value_retain(args[i]);
         rt->stack[i] = args[i];
     }
-    rt->n_frames = 0;
-    push_frame(rt, (Frame){entry, NULL, 0, 0}); /* the entry: returning from it ends the run */
+    rt->n_frames = 1; /* the entry: returning from it ends the run */
+    rt->frames[0] = (Frame){entry, NULL, 0, 0};
     Frame *frames = rt->frames;
     size_t nframes = 1;
     const uint64_t max_depth = rt->budgets.max_depth ? rt->budgets.max_depth : UINT64_MAX;
@@ -2087,6 +2299,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!ok)
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         }
         CASE(OP_CMPK): {
@@ -2137,11 +2350,13 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!generic_op(I, R, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_NEG):
             if (!fx_val_neg(R[I->a], &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_NOT):
             put_bool(&R[I->d], !R[I->a].u.b);
@@ -2153,6 +2368,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 if (!fx_val_add(R[I->d], fx_val_int(1), &tmp, &verr))
                     goto value_error;
                 put(&R[I->d], tmp);
+                SPEND_WORK();
             }
             NEXT;
         CASE(OP_JMP):
@@ -2198,6 +2414,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 int is = sieved_prime(rt, (uint64_t)R[I->b].u.i);
                 if (is < 0)
                     goto error;
+                SPEND_WORK();
                 if (hooked && rt->hooks.on_call)
                     rt->hooks.on_call(rt->hooks.ctx, fn->callees[I->a]->g, R + I->b, 1, nframes);
                 calls++;
@@ -2213,6 +2430,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
                          "is exhausted in `%s`; raise it with --max-depth",
                          (unsigned long long)max_depth, callee->g->intent);
+                fx_meter_stop(FX_STOP_DEPTH);
                 goto error;
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
@@ -2268,6 +2486,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 }
                 calls++;
                 put(&R[I->d], v);
+                SPEND_WORK();
                 NEXT;
             }
             if (callee->memo) { /* a result computed before is the result */
@@ -2293,7 +2512,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             size_t need = (size_t)nb + callee->n_regs;
             if (need > stack_cap) {
-                grow_stack(rt, need);
+                if (!grow_stack(rt, need))
+                    goto error;
                 stack = rt->stack;
                 stack_cap = rt->stack_cap;
                 R = stack + base;
@@ -2301,9 +2521,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (need > high)
                 high = need;
             if (nframes == rt->frames_cap) {
-                rt->n_frames = nframes;
-                push_frame(rt, (Frame){0});
-                rt->n_frames--;
+                if (!grow_frames(rt))
+                    goto error;
                 frames = rt->frames;
             }
             if (nframes == 1)
@@ -2334,13 +2553,18 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxValue v = R[I->a];
             if (is_heap(v.kind))
                 fx_value_retain(v);
-            if (fn->memo)
-                fx_memo_insert(&fn->table, R, fn->g->n_params, v);
+            if (fn->memo) {
+                if (!fx_memo_insert(&fn->table, R, fn->g->n_params, v)) {
+                    fx_value_release(v);
+                    goto error; /* the meter refused the table's growth */
+                }
+            }
             if (fn->n_kept)
                 keep_result(rt, fn, R, v);
             if (nframes == 1) {
                 clear_regs(rt->stack, (uint32_t)high);
                 finish_stats(rt, granted - fuel, calls, deepest);
+                fx_meter_end();
                 *out = v;
                 return FX_OK;
             }
@@ -2349,6 +2573,13 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 fx_value_release(rt->top_result);
                 rt->top_result = v;
             }
+            /* a frame that made a heap value lets go of what it holds: a deep
+             * recursion building big values (n * f(n - 1)) would otherwise
+             * keep every level's until the run ends (the sum of all k! for
+             * a factorial); a frame of small values is left as it is, for
+             * the next call to overwrite */
+            if (is_heap(v.kind))
+                clear_regs(R, fn->n_regs);
             Frame back = frames[--nframes];
             fn = back.fn;
             counts = fn->block_counts;
@@ -2362,6 +2593,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!fx_builtin_call((FxBuiltin)I->a, R + I->b, I->c, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_INDEX): {
             size_t k;
@@ -2393,16 +2625,19 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             NEXT;
         }
-        CASE(OP_LIST):
+        CASE(OP_LIST): /* a literal's few elements: counted, and looked at after */
             put(&R[I->d], fx_val_list(R + I->a, I->b));
+            SPEND_WORK();
             NEXT;
         CASE(OP_RECORD):
             put(&R[I->d], fx_val_record(I->b, fn->records[I->c], R + I->a));
+            SPEND_WORK();
             NEXT;
         CASE(OP_RANGE):
             if (!make_range(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_LEN):
             put_int(&R[I->d], (int64_t)fx_val_list_len(R[I->a]));
@@ -2434,35 +2669,52 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_BEGIN):
             begin_builder(rt);
             NEXT;
-        CASE(OP_PUSH):
-            fx_value_retain(R[I->a]);
-            fx_vec_push(&rt->builders.data[rt->builders.len - 1], R[I->a]);
+        CASE(OP_PUSH): {
+            Builder *b = &rt->builders.data[rt->builders.len - 1];
+            if (b->len == b->cap && !grow_builder(rt, b))
+                goto error;
+            if (is_heap(R[I->a].kind)) {
+                fx_value_retain(R[I->a]);
+                b->heap = true;
+            }
+            b->data[b->len++] = R[I->a];
             NEXT;
+        }
         CASE(OP_EXTEND): {
-            ValueVec *b = &rt->builders.data[rt->builders.len - 1];
+            Builder *b = &rt->builders.data[rt->builders.len - 1];
             size_t n = fx_val_list_len(R[I->a]);
             for (size_t i = 0; i < n; i++) {
+                if (b->len == b->cap && !grow_builder(rt, b))
+                    goto error;
                 FxValue v = fx_val_list_at(R[I->a], i);
-                fx_value_retain(v);
-                fx_vec_push(b, v);
+                if (is_heap(v.kind)) {
+                    fx_value_retain(v);
+                    b->heap = true;
+                }
+                b->data[b->len++] = v;
             }
             NEXT;
         }
         CASE(OP_END):
             put(&R[I->d], end_builder(rt));
+            SPEND_WORK();
             NEXT;
         CASE(OP_ENDM):
             if (!end_matrix(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_SORT):
             if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_JOIN):
-            put(&R[I->d], join_matches(rt, R[I->a], R[I->b]));
+            if (!join_matches(rt, R[I->a], R[I->b], &tmp))
+                goto error;
+            put(&R[I->d], tmp);
             NEXT;
         CASE(OP_GROUP):
             if (!group_by_key(rt, R[I->a], R[I->b], &tmp))
@@ -2473,16 +2725,19 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!select_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_GEMM):
             if (!gemm_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_PRIMES):
             if (!primes_kernel(rt, fn, I, R, &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP_CHECKF):
         CASE(OP_FAIL):
@@ -2493,6 +2748,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (!data_value(rt, fx_val_string_data(fn->consts[I->a], &len), &tmp))
                 goto error;
             put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         }
         CASE(OP_CHOICE):
@@ -2509,12 +2765,16 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FX_UNREACHABLE();
     VM_LOOP_END
 value_error:
-    fail(rt, fn, I->node, verr.message);
+    value_failed(rt, fn, I->node, &verr);
 error:
+    /* whatever failed after the meter stopped the run, a budget stopped it */
+    if (fx_meter_state.stop != FX_STOP_NONE && rt->stopped_by == FX_STOP_NONE)
+        budget_error(rt);
     finish_stats(rt, granted - fuel, calls, deepest);
     clear_regs(rt->stack, (uint32_t)high);
     rt->n_frames = 0;
     clear_builders(rt);
+    fx_meter_end();
     return FX_ERR_RUNTIME;
 }
 
