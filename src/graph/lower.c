@@ -232,6 +232,20 @@ static FxNodeId lower_compare(Lower *L, const FxExpr *e)
     return acc;
 }
 
+/* A list of rows given where a matrix is expected (the checker accepts
+ * one, docs/language.md §10) becomes the matrix: as an argument, a field,
+ * or an intent's result. */
+static FxNodeId as_matrix(Lower *L, FxNodeId v, const FxType *want, FxSpan sp)
+{
+    if (want->kind != FX_TY_MATRIX || !strncmp(node(L, v)->type, "Matrix", 6))
+        return v;
+    char *t = fx_type_name(want);
+    const char *conv = want->elem->kind == FX_TY_FLOAT ? "to_float_matrix" : "to_matrix";
+    FxNodeId id = builtin(L, conv, t, &v, 1, sp);
+    free(t);
+    return id;
+}
+
 static FxNodeId lower_call(Lower *L, const FxExpr *e)
 {
     FxNodeId args[64];
@@ -245,15 +259,8 @@ static FxNodeId lower_call(Lower *L, const FxExpr *e)
         free(t);
         return id;
     }
-    for (size_t i = 0; i < n; i++) {
-        const FxType *want = e->ref_intent->params[i].type, *got = e->u.call.args[i]->type;
-        if (want->kind == FX_TY_MATRIX && got->kind != FX_TY_MATRIX) {
-            char *t = fx_type_name(want);
-            const char *conv = want->elem->kind == FX_TY_FLOAT ? "to_float_matrix" : "to_matrix";
-            args[i] = builtin(L, conv, t, &args[i], 1, e->u.call.args[i]->span);
-            free(t);
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        args[i] = as_matrix(L, args[i], e->ref_intent->params[i].type, e->u.call.args[i]->span);
     FxNodeId id = add(L, FX_NODE_CALL, e->type, args, (uint32_t)n, e->span);
     node(L, id)->text = fx_graph_intern(L->g, e->ref_intent->name);
     return id;
@@ -276,7 +283,8 @@ static FxNodeId lower_record(Lower *L, const FxExpr *e)
         }
         for (size_t j = 0; j < e->u.record.n; j++)
             if (strcmp(e->u.record.names[j], td->def->field_names[i]) == 0)
-                fields[i] = lower(L, e->u.record.values[j]);
+                fields[i] = as_matrix(L, lower(L, e->u.record.values[j]), td->field_types[i],
+                                      e->u.record.values[j]->span);
     }
     FxNodeId id = add(L, FX_NODE_RECORD, e->type, fields, (uint32_t)n, e->span);
     node(L, id)->text = fx_graph_intern(L->g, fx_buf_str(&names));
@@ -580,7 +588,7 @@ static FxNodeId lower_equations(Lower *L)
             continue;
         size_t mark = L->locals.len;
         equation_condition(L, eqs[i]);
-        acc = lower(L, eqs[i]->u.eq.rhs);
+        acc = as_matrix(L, lower(L, eqs[i]->u.eq.rhs), L->in->ret, eqs[i]->span);
         L->locals.len = mark;
     }
     if (!acc.v)
@@ -591,7 +599,7 @@ static FxNodeId lower_equations(Lower *L)
                 continue;
             size_t mark = L->locals.len;
             FxNodeId cond = equation_condition(L, eqs[i]);
-            FxNodeId val = lower(L, eqs[i]->u.eq.rhs);
+            FxNodeId val = as_matrix(L, lower(L, eqs[i]->u.eq.rhs), L->in->ret, eqs[i]->span);
             L->locals.len = mark;
             FxNodeId in[3] = {cond, val, acc};
             acc = add_named(L, FX_NODE_IF, L->g->ret_type, in, 3, eqs[i]->span);
@@ -777,7 +785,8 @@ static FxNodeId construct(Lower *L, bool *out_sorted)
     if ((k = find_form(L->in, FX_CON_CHOICE))) {
         FX_VEC(FxNodeId) cands = {0};
         for (size_t i = 0; i < k->u.choice.n; i++)
-            fx_vec_push(&cands, lower(L, k->u.choice.candidates[i]));
+            fx_vec_push(&cands, as_matrix(L, lower(L, k->u.choice.candidates[i]), L->in->ret,
+                                          k->u.choice.candidates[i]->span));
         FxNodeId id = add_named(L, FX_NODE_CHOOSE, L->g->ret_type, cands.data,
                                 (uint32_t)cands.len, k->span);
         fx_vec_free(&cands);
@@ -911,7 +920,7 @@ static bool maybe_not_natural(Lower *L, FxNodeId id)
 static FxNodeId lower_intent_body(Lower *L)
 {
     bool sorted;
-    FxNodeId value = construct(L, &sorted);
+    FxNodeId value = as_matrix(L, construct(L, &sorted), L->in->ret, L->in->name_span);
     /* a measured intent runs only once its measure holds: its one
      * implementation is a choice of one */
     if (find_form(L->in, FX_CON_ACCURACY) && !find_form(L->in, FX_CON_CHOICE))

@@ -244,6 +244,10 @@ typedef struct FxConstraint {
             FxExpr *rhs;
             FxExpr *guard; /* may be NULL */
             FxTier tier;   /* checker */
+            /* `g(x) = E` whose head may name another function: the same
+             * tokens read as one boolean expression, which the line is when
+             * the checker finds g is not the intent (NULL if they do not read) */
+            FxExpr *as_post;
         } eq;
         struct {
             size_t n_indices;

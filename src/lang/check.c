@@ -495,6 +495,8 @@ static FxType *check_binary(Checker *c, FxExpr *e)
     case FX_OP_CONCAT:
         if (fx_type_is_error(l) || fx_type_is_error(r)) /* reported already */
             return fx_type_is_error(l) ? r : l;
+        if (l->kind == FX_TY_ANY || r->kind == FX_TY_ANY) /* the element of `[]`: anything */
+            return l->kind == FX_TY_ANY ? r : l;
         if (l->kind == FX_TY_STRING && r->kind == FX_TY_STRING)
             return l;
         if (!fx_type_is_collection(l) || !fx_type_is_collection(r)) {
@@ -907,7 +909,9 @@ static FxType *check_record(Checker *c, FxExpr *e)
         fx_vec_foreach(FxTypeDecl *, tdp, &(*m)->types)
         {
             FxTypeDecl *td = *tdp;
-            if (!td->type || td->type->kind != FX_TY_RECORD || td->def->n_fields != e->u.record.n)
+            /* a record's own declaration; an alias of one (def names it) is not */
+            if (!td->type || td->type->kind != FX_TY_RECORD || td->def->name ||
+                td->def->n_fields != e->u.record.n)
                 continue;
             bool all = true;
             for (size_t i = 0; i < e->u.record.n && all; i++) {
@@ -1391,6 +1395,11 @@ static void make_postcondition(Checker *c, FxConstraint *k)
         fx_diag_error(c->diag, k->u.eq.guard->span,
                       "`when` guards only the equations that define `%s`; `%s` is another "
                       "function", c->intent->name, k->u.eq.head);
+    } else if (k->u.eq.as_post) { /* the line read as the expression it is */
+        FxExpr *e = k->u.eq.as_post;
+        k->kind = FX_CON_POST;
+        k->u.post.expr = e;
+        return;
     }
     FxExpr *call = FX_NEW(c->arena, FxExpr);
     call->kind = FX_EXPR_CALL;

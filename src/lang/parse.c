@@ -840,6 +840,29 @@ static FxConstraint *parse_is(Parser *p, FxSpan start)
     return c;
 }
 
+/* The tokens from..to read as one expression, quietly: what a line that
+ * looked like an equation is when its head names another function (the
+ * checker decides, knowing every name). NULL when they do not read so. */
+static FxExpr *as_expression(Parser *p, size_t from, size_t to)
+{
+    size_t save = p->pos, depth = p->depth;
+    bool panic = p->panic, dropped = p->dropped;
+    FxDiag *diag = p->diag, scratch = {0};
+    p->diag = &scratch;
+    p->pos = from;
+    p->panic = false;
+    FxExpr *e = parse_expr(p);
+    bool ok = !p->panic && fx_diag_errors(&scratch) == 0 && p->pos == to &&
+              !fx_expr_too_deep(e);
+    fx_diag_free(&scratch);
+    p->diag = diag;
+    p->pos = save;
+    p->panic = panic;
+    p->dropped = dropped;
+    p->depth = depth;
+    return ok ? e : NULL;
+}
+
 /* Tries `LHS = EXPR [when COND]` where LHS is `result`, `result[i, ...]` or
  * `NAME(ARGS)`. Returns NULL (with the position restored and nothing
  * reported) when the line is not of that shape. */
@@ -892,6 +915,8 @@ static FxConstraint *try_equation(Parser *p)
         c->u.eq.rhs = rhs;
         if (accept(p, FX_TOK_WHEN))
             c->u.eq.guard = parse_expr(p);
+        if (c->u.eq.head && !p->panic && !(p->intent && !strcmp(c->u.eq.head, p->intent->name)))
+            c->u.eq.as_post = as_expression(p, save, p->pos);
     }
     c->span = span_from(p, start);
     return c;

@@ -101,6 +101,34 @@ expect 'trace([[1, 2], [3, 4]])' 5
 expect 'corner([[1, 2, 3], [4, 5, 6]])' 6
 "$FLUX" run p.flux 'corner([[1, 2], [4, 5]])' >out 2>err; rc=$?
 [ $rc = 1 ] && grep -q '`A` must have 3 columns' err || fail "Matrix[2, 3]: rc=$rc $(cat err)"
+# found by the generator of well-typed programs (tests/fuzz/found):
+cat > found.flux <<'F'
+type Pair = {name: Int}
+type P2 = Pair
+type Box = {}
+intent post_or(xs: List[Int]) -> List[Int]:
+    constraints:
+        - result = xs
+        - len(result) = 2 or true
+intent any_concat(s: String) -> String:
+    constraints:
+        - result = if len(s) > 0 then s else max([]) ++ s
+intent empty_box(b: Box) -> Box:
+    constraints:
+        - result = {}
+intent corner(A: Matrix[R, C, Int]) -> Int:
+    constraints:
+        - result = A[0, 0]
+intent one(n: Int) -> Matrix[1, 1, Int]:
+    constraints:
+        - one(0) = [[7]]
+        - one(n) = [[n]]
+F
+"$FLUX" check found.flux 2>err || fail "found.flux: $(cat err)"
+[ "$("$FLUX" run found.flux 'post_or([1, 2, 3])')" = '[1, 2, 3]' ] || fail "005: a postcondition read as an equation"
+[ "$("$FLUX" run found.flux 'any_concat("a")')" = '"a"' ] || fail "006"
+[ "$("$FLUX" run found.flux 'empty_box({})')" = '{}' ] || fail "007: an alias taken for a record"
+[ "$("$FLUX" run found.flux 'corner(one(0)) + corner(one(3))')" = 10 ] || fail "008: a list of rows as a matrix result"
 # every equation counts, however many (the 257th was dropped, a wrong answer)
 python3 -c "
 print('intent many(n: Natural) -> Natural:\n    constraints:')
