@@ -256,7 +256,7 @@ void fx_runtime_set_choice(FxRuntime *rt, const char *intent, uint32_t index, co
         }
     }
     if (!known) {
-        Choice c = {fx_program_find_intent(rt->prog, intent)->name, index,
+        Choice c = {fx_program_find_intent(rt->prog, intent)->key, index,
                     why ? fx_xstrdup(why) : NULL};
         fx_vec_push(&rt->choices, c);
     }
@@ -270,9 +270,9 @@ FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
     FX_CHECK(in, "no intent `%s` to compile", intent);
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     f->owns_graph = true;
-    f->choice = chosen(rt, in->name);
+    f->choice = chosen(rt, in->key);
     /* registered before compiling, so that recursive calls find it */
-    NamedFunc nf = {in->name, f};
+    NamedFunc nf = {in->key, f};
     fx_vec_push(&rt->funcs, nf);
     fx_compile(rt, fx_lower_intent(rt->prog, in), f);
     return f;
@@ -281,13 +281,13 @@ FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
 bool fx_runtime_use_graph(FxRuntime *rt, FxGraph *g)
 {
     const FxIntent *in = fx_program_find_intent(rt->prog, g->intent);
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (in && strcmp(nf->name, in->name) == 0) return false;
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (in && strcmp(nf->name, in->key) == 0) return false;
     if (!in)
         return false;
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     f->owns_graph = true;
-    f->choice = chosen(rt, in->name);
-    NamedFunc nf = {in->name, f};
+    f->choice = chosen(rt, in->key);
+    NamedFunc nf = {in->key, f};
     fx_vec_push(&rt->funcs, nf);
     fx_compile(rt, g, f);
     return true;

@@ -262,7 +262,7 @@ static FxNodeId lower_call(Lower *L, const FxExpr *e)
     for (size_t i = 0; i < n; i++)
         args[i] = as_matrix(L, args[i], e->ref_intent->params[i].type, e->u.call.args[i]->span);
     FxNodeId id = add(L, FX_NODE_CALL, e->type, args, (uint32_t)n, e->span);
-    node(L, id)->text = fx_graph_intern(L->g, e->ref_intent->name);
+    node(L, id)->text = fx_graph_intern(L->g, e->ref_intent->key);
     return id;
 }
 
@@ -707,7 +707,7 @@ static FxNodeId lower_comprehension(Lower *L, const FxConstraint *k)
     if (k->u.comp.kind_pred) {
         FxNodeId v = var(L, slot, vt, k->u.comp.var_span);
         FxNodeId call = add_named(L, FX_NODE_CALL, "Bool", &v, 1, k->u.comp.first_span);
-        node(L, call)->text = fx_graph_intern(L->g, k->u.comp.kind_pred->name);
+        node(L, call)->text = fx_graph_intern(L->g, k->u.comp.kind_pred->key);
         /* a collection's element outside the kind's type is not of that kind */
         const FxType *elem = walked && walked->type->elem ? walked->type->elem : NULL;
         if (elem && k->u.comp.kind_pred->params[0].type->kind == FX_TY_NATURAL &&
@@ -750,7 +750,7 @@ static FxNodeId lower_sort(Lower *L, FxNodeId list, const FxConstraint *order)
             node(L, key)->text = fx_graph_intern(L->g, k->u.text);
         } else if (order->u.order.key_form == FX_KEY_FUNCTION) {
             key = add(L, FX_NODE_CALL, order->u.order.key_fn->ret, &v, 1, k->span);
-            node(L, key)->text = fx_graph_intern(L->g, order->u.order.key_fn->name);
+            node(L, key)->text = fx_graph_intern(L->g, order->u.order.key_fn->key);
         } else {
             push_local(L, order->u.order.key_var, false, (uint32_t)slot);
             key = lower(L, k);
@@ -939,7 +939,7 @@ static FxNodeId lower_intent_body(Lower *L)
 FxGraph *fx_lower_intent(const FxProgram *prog, const FxIntent *in)
 {
     Lower L = {.prog = prog, .in = in, .result_slot = -1};
-    L.g = fx_graph_new(in->name, "v1");
+    L.g = fx_graph_new(in->key, "v1");
     for (size_t i = 0; i < in->n_params; i++) {
         char *t = fx_type_name(in->params[i].type);
         fx_graph_add_param(L.g, in->params[i].name, t);

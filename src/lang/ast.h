@@ -364,6 +364,10 @@ struct FxIntent {
     bool has_section[3];
     FxSpan section_span[3];
     bool from_prelude;
+    /* the name graphs and the runtime know it by: its name, or for a
+     * prelude intent a user intent shadows, "prelude.NAME" (the prelude's
+     * own calls keep reaching it, docs/language.md §2) */
+    const char *key;
     bool has_syntax_errors; /* some lines were dropped: don't judge what is left */
     const char *alias; /* checker: the head of its defining equations when it differs */
     bool recursive;    /* checker: some equation calls the function itself */

@@ -88,12 +88,31 @@ static FxProgram *new_program(FxDiag *d)
     return prog;
 }
 
+/* Each intent's key: its name, unless it is a prelude intent that a user
+ * intent of the same name shadows. */
+static void assign_keys(FxProgram *prog)
+{
+    fx_vec_foreach(FxModule *, m, &prog->modules)
+    {
+        fx_vec_foreach(FxIntent *, in, &(*m)->intents)
+        {
+            (*in)->key = (*in)->name;
+            if ((*in)->from_prelude && fx_program_find_intent(prog, (*in)->name) != *in) {
+                char *k = fx_xasprintf("%s%s", FX_PRELUDE_PREFIX, (*in)->name);
+                (*in)->key = fx_arena_strdup(&prog->arena, k);
+                free(k);
+            }
+        }
+    }
+}
+
 static FxProgram *finish(FxProgram *prog, FxSource *src, const FxCheckOptions *options)
 {
     if (src) {
         PathStack loading = {0};
         prog->root = load_module(prog, src, &loading);
         fx_vec_free(&loading);
+        assign_keys(prog);
         fx_check_program(prog, options);
     }
     return prog;
@@ -114,6 +133,12 @@ FxProgram *fx_program_load_text(FxDiag *d, const char *name, const char *text, s
 
 const FxIntent *fx_program_find_intent(const FxProgram *prog, const char *name)
 {
+    size_t pre = strlen(FX_PRELUDE_PREFIX);
+    if (!strncmp(name, FX_PRELUDE_PREFIX, pre)) {
+        fx_vec_foreach(FxIntent *, in, &prog->prelude->intents) if (!strcmp((*in)->name,
+                                                                              name + pre)) return *in;
+        return NULL;
+    }
     for (size_t i = prog->modules.len; i-- > 0;) {
         fx_vec_foreach(FxIntent *, in, &prog->modules.data[i]->intents)
         {

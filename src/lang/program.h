@@ -15,6 +15,10 @@ typedef struct FxProgram {
     FxArena arena;    /* checked types and other derived data */
 } FxProgram;
 
+/* The key of a prelude intent a user intent shadows: "prelude.gcd". A dot
+ * is in no name a program can write. */
+#define FX_PRELUDE_PREFIX "prelude."
+
 /* Reads, parses and checks `path` with its imports and the prelude. Problems
  * are reported to d. Returns the program (never NULL) for inspection even
  * when there are errors; check fx_diag_errors(d). Caller frees with
@@ -30,7 +34,7 @@ FxProgram *fx_program_load_text(FxDiag *d, const char *name, const char *text, s
                                 const FxCheckOptions *options);
 
 /* The intent of that name visible from the root module (root and imports
- * first, then the prelude), or NULL. */
+ * first, then the prelude), or NULL. "prelude.NAME" finds the prelude's. */
 const FxIntent *fx_program_find_intent(const FxProgram *prog, const char *name);
 
 void fx_program_free(FxProgram *prog);

@@ -129,6 +129,17 @@ F
 [ "$("$FLUX" run found.flux 'any_concat("a")')" = '"a"' ] || fail "006"
 [ "$("$FLUX" run found.flux 'empty_box({})')" = '{}' ] || fail "007: an alias taken for a record"
 [ "$("$FLUX" run found.flux 'corner(one(0)) + corner(one(3))')" = 10 ] || fail "008: a list of rows as a matrix result"
+# the prelude sees only the prelude, at run time too (found/012)
+cat > shadow.flux <<'F'
+intent abs(x: Int) -> Int:
+    constraints:
+        - result = 0 - x
+intent gcd_of(a: Int, b: Int) -> Natural:
+    constraints:
+        - result = gcd(a, b)
+F
+[ "$("$FLUX" run shadow.flux 'gcd_of(-6, 4)')" = 2 ] || fail "the prelude's gcd called the program's abs"
+[ "$("$FLUX" run shadow.flux 'abs(5)')" = -5 ] || fail "the program's abs"
 # every equation counts, however many (the 257th was dropped, a wrong answer)
 python3 -c "
 print('intent many(n: Natural) -> Natural:\n    constraints:')
