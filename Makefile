@@ -41,9 +41,13 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# the generator of well-typed programs and its harness (docs/testing.md)
+GEN_FUZZ_SRC := tests/fuzz/gen.c tests/fuzz/gen_src.c tests/fuzz/gen_types.c \
+                tests/fuzz/gen_expr.c tests/fuzz/gen_prog.c tests/fuzz/gen_run.c
+GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test asan demo fuzz deps format clean bench proofs
-all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN)
+all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz
 
 deps:
 	@scripts/install-deps
@@ -92,6 +96,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libflux.a tests/fx_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
+$(BUILD)/tests/gen_fuzz: tests/fuzz/gen_main.c $(GEN_FUZZ_OBJ) $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) tests/fuzz/gen_main.c $(GEN_FUZZ_OBJ) $(BUILD)/libflux.a $(LDFLAGS) \
+	    $(LDLIBS) -o $@
+
 test: deps
 	@$(MAKE) --no-print-directory all
 	@tests/run-tests.sh $(BUILD)
@@ -122,7 +131,7 @@ clean:
 	rm -rf build
 	rm -f proofs/*.vo proofs/*.vok proofs/*.vos proofs/*.glob proofs/.*.aux proofs/.lia.cache proofs/.nia.cache
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(GEN_FUZZ_OBJ:.o=.d)
 
 $(BUILD)/bench/record: bench/record.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)

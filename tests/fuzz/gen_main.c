@@ -1,0 +1,241 @@
+/*
+ * gen_main.c: the standalone driver of the program generator
+ * (build/tests/gen_fuzz; tests/run-tests.sh runs it for 30 s).
+ *
+ *   gen_fuzz [--seconds S] [--count N] [--start SEED] [--avoid-known] [-v]
+ *       generates and runs programs from seeds START, START+1, ... until S
+ *       seconds (default $FLUX_GEN_SECONDS, else 30) or N programs have
+ *       gone by; prints the rate and the seeds; exits 1 at the first
+ *       finding, with the program and the line to replay it.
+ *   gen_fuzz --seed SEED [--print] [--write DIR] [--avoid-known]
+ *       the one program of SEED: prints it (with --print, without running
+ *       it), writes its files into DIR, and runs it.
+ *
+ * A crash is reported by the signal handler (or, under the sanitizers, by
+ * their death callback) with the seed and the call in flight. Under ASan
+ * each program ends with a leak check, so a leak names its seed too.
+ */
+#define _XOPEN_SOURCE 700 /* sigaltstack */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gen.h"
+
+/* The sanitizers' hooks, when the build has them. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
+
+static char crash_note[256]; /* written before each program, for the handlers */
+static char tmpdir[] = "/tmp/flux-gen-XXXXXX";
+
+static void say_crash(void)
+{
+    ssize_t w = write(2, crash_note, strlen(crash_note));
+    const char *cur = gen_run_current;
+    if (cur) {
+        w = write(2, "gen_fuzz: in flight: ", 21);
+        w = write(2, cur, strnlen(cur, 2000));
+        w = write(2, "\n", 1);
+    }
+    (void)w;
+}
+
+static void on_signal(int sig)
+{
+    say_crash();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    if (&__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(say_crash);
+    // a stack overflow needs a stack of its own to report on
+    static char altstack[64 * 1024];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof(altstack)};
+    sigaltstack(&ss, NULL);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+static void cleanup_dir(const char *dir, const GenProgram *p)
+{
+    char path[4096];
+    for (size_t i = 0; i < p->n_files; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, p->files[i].name);
+        unlink(path);
+    }
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: gen_fuzz [--seconds S] [--count N] [--start SEED] [--avoid-known] [-v]\n"
+                    "       gen_fuzz --seed SEED [--print] [--write DIR] [--avoid-known]\n");
+    exit(2);
+}
+
+static void print_stats(const GenStats *st, double secs, unsigned long long first)
+{
+    printf("gen_fuzz: %lu programs in %.1f s (%.1f programs/s), seeds %llu..%llu\n",
+           st->programs, secs, secs > 0 ? (double)st->programs / secs : 0.0, first,
+           first + (st->programs ? st->programs - 1 : 0));
+    printf("gen_fuzz: %lu accepted, %lu rejected as allowed; %lu graphs; %lu calls: %lu values, "
+           "%lu errors (budget %lu, division %lu, index %lu, postcondition %lu, uncovered %lu, "
+           "natural %lu, data %lu, other %lu); %lu values read back\n",
+           st->accepted, st->rejected_expected, st->graphs, st->calls, st->values, st->errors,
+           st->err_budget, st->err_div, st->err_index, st->err_post, st->err_cover,
+           st->err_natural, st->err_data, st->err_other, st->roundtrips);
+}
+
+/* Runs the program of one seed; prints it and why when something is found. */
+static int one(unsigned long long seed, const GenOptions *go, const GenRunOptions *ro,
+               GenStats *st, const char *dir, bool print_always)
+{
+    GenSource src;
+    GenProgram p;
+    gen_source_seed(&src, seed);
+    gen_program(&src, go, &p);
+    snprintf(crash_note, sizeof(crash_note),
+             "gen_fuzz: crashed on seed %llu; replay with: gen_fuzz --seed %llu%s\n", seed, seed,
+             go->avoid ? " --avoid-known" : "");
+    if (print_always)
+        gen_program_print(&p, stdout);
+    fflush(stdout);
+    char why[8192];
+    int res = gen_run(&p, dir, ro, st, why, sizeof(why));
+    if (!res && &__lsan_do_recoverable_leak_check && __lsan_do_recoverable_leak_check()) {
+        snprintf(why, sizeof(why), "a leak (LeakSanitizer's report is above)");
+        res = 1;
+    }
+    if (res) {
+        if (!print_always)
+            gen_program_print(&p, stdout);
+        printf("gen_fuzz: FOUND on seed %llu: %s\n", seed, why);
+        printf("gen_fuzz: replay with: gen_fuzz --seed %llu%s\n", seed,
+               go->avoid ? " --avoid-known" : "");
+    }
+    cleanup_dir(dir, &p);
+    gen_program_free(&p);
+    return res;
+}
+
+static int write_program(unsigned long long seed, const GenOptions *go, const char *dir)
+{
+    GenSource src;
+    GenProgram p;
+    gen_source_seed(&src, seed);
+    gen_program(&src, go, &p);
+    mkdir(dir, 0777);
+    for (size_t i = 0; i < p.n_files; i++) {
+        if (p.files[i].kind == GEN_FILE_SQL) {
+            fprintf(stderr, "gen_fuzz: %s is SQL: make it with sqlite3 %s/%s < ...\n",
+                    p.files[i].name, dir, p.files[i].name);
+            continue;
+        }
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, p.files[i].name);
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            fprintf(stderr, "gen_fuzz: cannot write %s: %s\n", path, strerror(errno));
+            return 1;
+        }
+        fputs(p.files[i].text, f);
+        fclose(f);
+    }
+    gen_program_free(&p);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 30;
+    const char *env = getenv("FLUX_GEN_SECONDS");
+    if (env && *env)
+        seconds = atof(env);
+    unsigned long count = 0;
+    unsigned long long start = (unsigned long long)time(NULL) * 1000 + (unsigned)getpid() % 1000;
+    unsigned long long seed = 0;
+    bool have_seed = false, print = false, verbose = false;
+    const char *write_dir = NULL;
+    GenOptions go = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool more = i + 1 < argc;
+        if (!strcmp(a, "--seconds") && more)
+            seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--count") && more)
+            count = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--start") && more)
+            start = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--seed") && more) {
+            seed = strtoull(argv[++i], NULL, 10);
+            have_seed = true;
+        } else if (!strcmp(a, "--avoid-known"))
+            go.avoid = GEN_KNOWN_ALL;
+        else if (!strcmp(a, "--print"))
+            print = true;
+        else if (!strcmp(a, "--write") && more)
+            write_dir = argv[++i];
+        else if (!strcmp(a, "-v"))
+            verbose = true;
+        else
+            usage();
+    }
+    if (have_seed && write_dir)
+        return write_program(seed, &go, write_dir);
+    if (have_seed && print) {
+        GenSource src;
+        GenProgram p;
+        gen_source_seed(&src, seed);
+        gen_program(&src, &go, &p);
+        gen_program_print(&p, stdout);
+        gen_program_free(&p);
+        return 0;
+    }
+    if (!mkdtemp(tmpdir)) {
+        perror("gen_fuzz: mkdtemp");
+        return 2;
+    }
+    install_handlers();
+    GenRunOptions ro = {.max_steps = 1000000, .max_memory_mb = 512, .max_seconds = 1,
+                        .log = verbose || have_seed ? stdout : NULL};
+    GenStats st = {0};
+    int res = 0;
+    double t0 = now();
+    if (have_seed) {
+        res = one(seed, &go, &ro, &st, tmpdir, true);
+        print_stats(&st, now() - t0, seed);
+    } else {
+        printf("gen_fuzz: from seed %llu for %.0f s%s\n", start, seconds,
+               go.avoid ? ", avoiding the known bugs" : "");
+        fflush(stdout);
+        for (unsigned long long s = start; !res; s++) {
+            if (count ? st.programs >= count : now() - t0 >= seconds)
+                break;
+            res = one(s, &go, &ro, &st, tmpdir, false);
+        }
+        print_stats(&st, now() - t0, start);
+    }
+    rmdir(tmpdir);
+    return res;
+}
