@@ -55,16 +55,32 @@ enum {
     GEN_FEAT_MATRIX_LEN = 1u << 3,        /* len(A) of a matrix: not generated yet */
 };
 
-/* Bugs known and being fixed elsewhere (docs/testing.md lists them, and
- * tests/fuzz/found/ has a reproducer of each): with the bit set in
- * GenOptions.avoid, the generator steers clear of the form. */
+/* Bugs known and not yet fixed here: each has a reproducer in
+ * tests/fuzz/found/ whose `# avoid:` line names it, and with its bit set in
+ * GenOptions.avoid the generator steers clear of the form, so that a run
+ * finds something new. gen_probe_found() sets the bits of the reproducers
+ * that still fail, so that a bit turns itself off once its bug is fixed.
+ * ORDER GEN_KNOWN: keep in sync with known_names[] in gen_run.c. */
 enum {
-    GEN_KNOWN_COMP_EQ_VAR = 1u << 0,  /* comprehension condition `E = v`, E mentions v */
-    GEN_KNOWN_COMP_IN_LIST = 1u << 1, /* `all x where x in xs and ...` */
-    GEN_KNOWN_DEEP_STACK = 1u << 2,   /* nesting past ~1000 levels overflows the C stack */
-    GEN_KNOWN_MINMAX_EMPTY = 1u << 3, /* min/max over nested generators, empty inner slice */
+    GEN_KNOWN_COMP_EQ_VAR = 1u << 0,  /* comp-eq-var: `all x where ... E = x`, E mentions x */
+    GEN_KNOWN_COMP_IN_LIST = 1u << 1, /* comp-in-list: `all x where x in xs and ...` */
+    GEN_KNOWN_DEEP_STACK = 1u << 2,   /* deep-stack: nesting past ~10^4 levels overflows */
+    GEN_KNOWN_MINMAX_EMPTY = 1u << 3, /* minmax-empty: max over nested generators, empty slice */
+    GEN_KNOWN_POST_CALL_EQ = 1u << 4, /* post-call-eq: `- f(x) = 1 or b` read as an equation */
+    GEN_KNOWN_ANY_CONCAT = 1u << 5,   /* any-concat: `max([]) ++ s` rejected */
+    GEN_KNOWN_ALIAS_EMPTY_REC = 1u << 6, /* alias-empty-record: `{}` takes a record's alias */
+    GEN_KNOWN_MATRIX_FROM_LIST = 1u << 7, /* matrix-from-list: a Matrix result from `[[1]]` */
+    GEN_KNOWN_BUDGET_POLL = 1u << 8,  /* budget-poll: growing steps outrun the budgets */
+    GEN_KNOWN_BIG_POWER = 1u << 9,    /* big-power: one `2 ^ n` ignores the budgets */
     GEN_KNOWN_ALL = 0xffffffffu,
 };
+
+/* The bit a found file's `# avoid: NAME` names, or 0. */
+unsigned gen_known_bit(const char *name);
+/* Runs each reproducer in dir (tests/fuzz/found) in a child process, as its
+ * `# probe:` line says, and returns the bits of those that still fail.
+ * Writes one line per reproducer to log when it is not NULL. */
+unsigned gen_probe_found(const char *dir, FILE *log);
 
 typedef struct GenOptions {
     unsigned avoid;    /* GEN_KNOWN_*: steer clear of these known bugs */

@@ -218,6 +218,17 @@ static GExp leaf(Gen *g, const GType *t, int depth)
 
 /* ---- productions shared by every type ---- */
 
+/* The element type of a list expression as the checker sees it (the
+ * element of `[]` included), or fallback when l is no list. */
+static const GType *elem_of(const GExp *l, const GType *fallback)
+{
+    if (l->t->k == GT_LIST || l->t->k == GT_STREAM)
+        return l->t->elem;
+    if (l->t->k == GT_ANY)
+        return &gt_any;
+    return fallback;
+}
+
 static GExp var_ref(Gen *g, const GVar *v)
 {
     return ex(g, P_POST, v->t, "%s", v->name);
@@ -253,11 +264,16 @@ static GExp decreasing_arg(Gen *g, int depth)
 static GExp call(Gen *g, const GIntent *in, int depth)
 {
     bool self = in == g->cur;
+    // arguments that grow at each recursive call outrun the budgets
+    // (tests/fuzz/found/009-*): pass the others on as they came
+    bool pass_on = self && (g->opt->avoid & GEN_KNOWN_BUDGET_POLL);
     GenBuf b = {0};
     gb_printf(&b, "%s(", self ? g->self_name : in->name);
     for (size_t i = 0; i < in->n; i++) {
         GExp a = self && (int)i == g->dec_param ? decreasing_arg(g, depth)
-                                                : gen_expr(g, in->params[i].t, depth);
+                 : pass_on && g->eq_names[i] ? ex(g, P_POST, in->params[i].t, "%s", g->eq_names[i])
+                 : pass_on                   ? leaf(g, in->params[i].t, 1)
+                                             : gen_expr(g, in->params[i].t, depth);
         gb_printf(&b, "%s%s", i ? sep(g) : "", a.s);
     }
     gb_puts(&b, ")");
@@ -339,7 +355,7 @@ static GExp index_of(Gen *g, const GType *t, int depth)
     }
     GExp base = gen_list(g, lt, depth - 1);
     GExp i = small_int(g, depth - 1);
-    const GType *et = base.t->k == GT_LIST || base.t->k == GT_STREAM ? base.t->elem : t;
+    const GType *et = elem_of(&base, t);
     return ex(g, P_POST, et, "%s[%s]", W(base, P_POST), i.s);
 }
 
@@ -359,7 +375,8 @@ static GExp field_of(Gen *g, const GType *t, int depth)
     size_t k = gx(g, (uint32_t)n);
     const GRecord *r = &g->recs[rc[k]];
     GExp base = gen_rec(g, gt_record(g, rc[k]), depth - 1);
-    return ex(g, P_POST, r->types[fc[k]], "%s.%s", W(base, P_POST), r->fields[fc[k]]);
+    return ex(g, P_POST, base.t->k == GT_ANY ? &gt_any : r->types[fc[k]], "%s.%s",
+              W(base, P_POST), r->fields[fc[k]]);
 }
 
 /* A generator's domain: a range or a list. *elem gets its element type. */
@@ -373,7 +390,7 @@ static GExp domain(Gen *g, const GType **elem, int depth)
     if (gchance(g, 3)) {
         const GType *et = gt_random(g, 1, false);
         GExp l = gen_list(g, gt_list(g, et), depth - 1);
-        *elem = l.t->k == GT_LIST && l.t->elem->k != GT_ANY ? l.t->elem : et;
+        *elem = elem_of(&l, et);
         return ex(g, P_POST, l.t, "%s", W(l, P_RANGE));
     }
     GExp lo = gchance(g, 3) ? small_int(g, depth - 1) : ex(g, P_POST, &gt_nat, "%u", gx(g, 3));
@@ -462,8 +479,11 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
     }
     case POW: {
         GExp a = gen_int(g, t, depth - 1);
-        GExp e = gchance(g, 6) ? small_int(g, depth - 1)
-                               : ex(g, P_POST, &gt_nat, "%u", gx(g, gchance(g, 5) ? 130 : 6));
+        // a power of an argument may be huge (tests/fuzz/found/010-*)
+        bool tame = g->opt->avoid & GEN_KNOWN_BIG_POWER;
+        GExp e = gchance(g, 6) && !tame
+                         ? small_int(g, depth - 1)
+                         : ex(g, P_POST, &gt_nat, "%u", gx(g, gchance(g, 5) && !tame ? 130 : 6));
         return ex(g, P_POW, a.t, "%s ^ %s", W(a, P_POST), W(e, P_UNARY));
     }
     case NEG: {
@@ -483,7 +503,7 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
     case SUMLIST: {
         static const char *const fns[] = {"sum", "product", "min", "max"};
         GExp l = gen_list(g, gt_list(g, rt), depth - 1);
-        const GType *et = l.t->k == GT_LIST && l.t->elem->k != GT_ANY ? l.t->elem : rt;
+        const GType *et = elem_of(&l, rt);
         return ex(g, P_POST, et, "%s(%s)", fns[gx(g, 4)], l.s);
     }
     case MINMAX2: {
@@ -574,7 +594,7 @@ static GExp gen_float(Gen *g, int depth)
     case SUMLIST: {
         static const char *const fns[] = {"sum", "product", "min", "max"};
         GExp l = gen_list(g, gt_list(g, &gt_float), depth - 1);
-        const GType *et = l.t->k == GT_LIST && l.t->elem->k != GT_ANY ? l.t->elem : &gt_float;
+        const GType *et = elem_of(&l, &gt_float);
         return ex(g, P_POST, et, "%s(%s)", fns[gx(g, 4)], l.s);
     }
     case AGG: {
@@ -622,8 +642,8 @@ static bool mentions_name(const char *s, const char *name)
 }
 
 /* Avoiding GEN_KNOWN_COMP_EQ_VAR: in a comprehension's condition, an
- * operand that is the bare variable next to one that mentions it becomes a
- * literal. */
+ * operand of `=` or `in` that is the bare variable, next to one that
+ * mentions it, becomes a literal. */
 static void steer_clear(Gen *g, const char **s, size_t n, const GType *t)
 {
     if (!g->comp_var)
@@ -675,8 +695,11 @@ static GExp membership(Gen *g, int depth)
     if (gchance(g, 2)) {
         GExp x = gen_int(g, &gt_int, depth - 1);
         GExp lo = small_int(g, depth - 1), hi = small_int(g, depth - 1);
-        return ex(g, P_CMP, &gt_bool, "%s %s %s%s%s", W(x, P_RANGE), op(g, "in"), W(lo, P_ADD),
-                  gchance(g, 2) ? ".." : "..=", W(hi, P_ADD));
+        const char *r = ga_printf(&g->arena, "%s%s%s", W(lo, P_ADD), gchance(g, 2) ? ".." : "..=",
+                                  W(hi, P_ADD));
+        const char *s[2] = {W(x, P_RANGE), r};
+        steer_clear(g, s, 2, &gt_int);
+        return ex(g, P_CMP, &gt_bool, "%s %s %s", s[0], op(g, "in"), s[1]);
     }
     const GType *et = gt_random(g, 1, false);
     GExp l = gen_list(g, gt_list(g, et), depth - 1);
@@ -684,7 +707,9 @@ static GExp membership(Gen *g, int depth)
                               ? l.t->elem
                               : et;
     GExp x = gen_expr(g, lt, depth - 1);
-    return ex(g, P_CMP, &gt_bool, "%s %s %s", W(x, P_RANGE), op(g, "in"), W(l, P_RANGE));
+    const char *s[2] = {W(x, P_RANGE), W(l, P_RANGE)};
+    steer_clear(g, s, 2, lt);
+    return ex(g, P_CMP, &gt_bool, "%s %s %s", s[0], op(g, "in"), s[1]);
 }
 
 static GExp quantifier(Gen *g, int depth)
@@ -768,6 +793,11 @@ static GExp gen_string(Gen *g, int depth)
     case VAR: return var_ref(g, v);
     case CONCAT: {
         GExp a = gen_string(g, depth - 1), b = gen_string(g, depth - 1);
+        // the element of `[]` next to a string (tests/fuzz/found/006-*)
+        if ((g->opt->avoid & GEN_KNOWN_ANY_CONCAT) && a.t->k == GT_ANY)
+            a = leaf(g, &gt_string, 0);
+        if ((g->opt->avoid & GEN_KNOWN_ANY_CONCAT) && b.t->k == GT_ANY)
+            b = leaf(g, &gt_string, 0);
         return ex(g, P_ADD, &gt_string, "%s ++ %s", W(a, P_ADD), W(b, P_MUL));
     }
     case IF: return if_of(g, &gt_string, depth);
@@ -776,11 +806,14 @@ static GExp gen_string(Gen *g, int depth)
     case FIELD: return field_of(g, &gt_string, depth);
     case MINMAX2: {
         GExp a = gen_string(g, depth - 1), b = gen_string(g, depth - 1);
-        return ex(g, P_POST, &gt_string, "%s(%s, %s)", gchance(g, 2) ? "min" : "max", a.s, b.s);
+        const GType *j = gt_join(g, a.t, b.t);
+        return ex(g, P_POST, j ? j : &gt_string, "%s(%s, %s)", gchance(g, 2) ? "min" : "max", a.s,
+                  b.s);
     }
     case MINLIST: {
         GExp l = gen_list(g, gt_list(g, &gt_string), depth - 1);
-        return ex(g, P_POST, &gt_string, "%s(%s)", gchance(g, 2) ? "min" : "max", l.s);
+        return ex(g, P_POST, elem_of(&l, &gt_string), "%s(%s)", gchance(g, 2) ? "min" : "max",
+                  l.s);
     }
     case AGG: return aggregate(g, gchance(g, 2) ? "min" : "max", &gt_string, NULL, depth);
     default: return leaf(g, &gt_string, 0);
@@ -1034,6 +1067,8 @@ GExp gen_key_about(Gen *g, const char *var, const GType *et, int depth)
         if (gchance(g, 2))
             return x;
         GExp e = gen_string(g, depth - 1);
+        if ((g->opt->avoid & GEN_KNOWN_ANY_CONCAT) && e.t->k == GT_ANY)
+            e = leaf(g, &gt_string, 0);
         return ex(g, P_ADD, &gt_string, "%s ++ %s", W(x, P_ADD), W(e, P_MUL));
     }
     if (gt_is_coll(x.t))

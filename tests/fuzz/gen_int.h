@@ -172,6 +172,7 @@ typedef struct Gen {
     const char *self_name; /* the name or alias its equations define */
     int dec_param;         /* a Natural parameter that decreases, or -1 */
     const char *dec_name;  /* its name in this equation's scope */
+    const char *eq_names[GEN_MAX_PARAMS]; /* each parameter's name in this equation, or NULL */
     bool recurse;          /* self-calls allowed (only where dec_name is > 0) */
     bool wild_recursion;   /* self-calls without a decreasing argument */
     bool result_ok;        /* `result` may appear (postconditions) */

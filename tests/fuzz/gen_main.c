@@ -89,8 +89,11 @@ static double now(void)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: gen_fuzz [--seconds S] [--count N] [--start SEED] [--avoid-known] [-v]\n"
-                    "       gen_fuzz --seed SEED [--print] [--write DIR] [--avoid-known]\n");
+    fprintf(stderr, "usage: gen_fuzz [--seconds S] [--count N] [--start SEED] [AVOID] [-v]\n"
+                    "       gen_fuzz --seed SEED [--print] [--write DIR] [AVOID]\n"
+                    "AVOID: --avoid-known (every known bug) or --avoid-known=auto [--found DIR]\n"
+                    "       (the bugs whose reproducers in DIR, tests/fuzz/found, still fail)\n"
+                    "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n");
     exit(2);
 }
 
@@ -107,17 +110,27 @@ static void print_stats(const GenStats *st, double secs, unsigned long long firs
            st->err_natural, st->err_data, st->err_other, st->roundtrips);
 }
 
+/* The option that replays go's choice of bugs to avoid. */
+static const char *avoid_flag(const GenOptions *go)
+{
+    static char buf[64];
+    if (!go->avoid)
+        return "";
+    snprintf(buf, sizeof(buf), " --avoid 0x%x", go->avoid);
+    return buf;
+}
+
 /* Runs the program of one seed; prints it and why when something is found. */
 static int one(unsigned long long seed, const GenOptions *go, const GenRunOptions *ro,
                GenStats *st, const char *dir, bool print_always)
 {
     GenSource src;
     GenProgram p;
-    gen_source_seed(&src, seed);
-    gen_program(&src, go, &p);
     snprintf(crash_note, sizeof(crash_note),
              "gen_fuzz: crashed on seed %llu; replay with: gen_fuzz --seed %llu%s\n", seed, seed,
-             go->avoid ? " --avoid-known" : "");
+             avoid_flag(go));
+    gen_source_seed(&src, seed);
+    gen_program(&src, go, &p);
     if (print_always)
         gen_program_print(&p, stdout);
     fflush(stdout);
@@ -131,8 +144,7 @@ static int one(unsigned long long seed, const GenOptions *go, const GenRunOption
         if (!print_always)
             gen_program_print(&p, stdout);
         printf("gen_fuzz: FOUND on seed %llu: %s\n", seed, why);
-        printf("gen_fuzz: replay with: gen_fuzz --seed %llu%s\n", seed,
-               go->avoid ? " --avoid-known" : "");
+        printf("gen_fuzz: replay with: gen_fuzz --seed %llu%s\n", seed, avoid_flag(go));
     }
     cleanup_dir(dir, &p);
     gen_program_free(&p);
@@ -176,7 +188,8 @@ int main(int argc, char **argv)
     unsigned long long start = (unsigned long long)time(NULL) * 1000 + (unsigned)getpid() % 1000;
     unsigned long long seed = 0;
     bool have_seed = false, print = false, verbose = false;
-    const char *write_dir = NULL;
+    const char *write_dir = NULL, *found_dir = "tests/fuzz/found";
+    bool auto_avoid = false, probe_only = false;
     GenOptions go = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -192,6 +205,14 @@ int main(int argc, char **argv)
             have_seed = true;
         } else if (!strcmp(a, "--avoid-known"))
             go.avoid = GEN_KNOWN_ALL;
+        else if (!strcmp(a, "--avoid-known=auto"))
+            auto_avoid = true;
+        else if (!strcmp(a, "--probe"))
+            probe_only = true;
+        else if (!strcmp(a, "--found") && more)
+            found_dir = argv[++i];
+        else if (!strcmp(a, "--avoid") && more)
+            go.avoid = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(a, "--print"))
             print = true;
         else if (!strcmp(a, "--write") && more)
@@ -200,6 +221,12 @@ int main(int argc, char **argv)
             verbose = true;
         else
             usage();
+    }
+    if (auto_avoid || probe_only) {
+        go.avoid = gen_probe_found(found_dir, stdout);
+        printf("gen_fuzz: the known bugs avoided: --avoid 0x%x\n", go.avoid);
+        if (probe_only)
+            return 0;
     }
     if (have_seed && write_dir)
         return write_program(seed, &go, write_dir);

@@ -150,16 +150,18 @@ static const char *param_name(Gen *g, const GIntent *in, const GType *t)
     return gfresh(g, stem);
 }
 
-static void add_param(Gen *g, GIntent *in, const GType *t, int at)
+/* Inserts a parameter at position at (or last); returns its position. */
+static int add_param(Gen *g, GIntent *in, const GType *t, int at)
 {
     if (in->n >= GEN_MAX_PARAMS)
-        in->n = GEN_MAX_PARAMS - 1;
+        abort(); // plan_intent leaves room
     if (at < 0 || (size_t)at > in->n)
         at = (int)in->n;
     memmove(&in->params[at + 1], &in->params[at], (in->n - (size_t)at) * sizeof(GParam));
     in->params[at].t = t;
     in->params[at].name = param_name(g, in, t);
     in->n++;
+    return at;
 }
 
 static int find_list_param(const GIntent *in)
@@ -183,13 +185,14 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
     pl->dec = -1;
     pl->wild = gx(g, 15) == 1;
     in->name = gfresh(g, stems[gx(g, GEN_LEN(stems))]);
-    size_t n = gx(g, 5);
+    size_t n = gx(g, GEN_MAX_PARAMS + 1);
+    if (n == GEN_MAX_PARAMS && (pl->form == F_REC || pl->form == F_COMP_COLL))
+        n--; // room for the parameter the form adds
     for (size_t i = 0; i < n; i++)
         add_param(g, in, gx(g, 8) == 1 ? matrix_type(g, pl, true) : gt_random(g, 2, false), -1);
     switch (pl->form) {
     case F_REC:
-        pl->dec = (int)gx(g, (uint32_t)in->n + 1);
-        add_param(g, in, &gt_nat, pl->dec);
+        pl->dec = add_param(g, in, &gt_nat, (int)gx(g, (uint32_t)in->n + 1));
         in->ret = gt_random(g, 1, false);
         break;
     case F_ELEM_LIST: in->ret = gt_list(g, gt_random(g, 1, false)); break;
@@ -219,7 +222,10 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
     }
     case F_PERM: in->ret = gt_list(g, gt_random(g, 1, false)); break;
     default:
-        in->ret = gx(g, 10) == 1 ? matrix_type(g, pl, false) : gt_random(g, 2, false);
+        // a Matrix result built from a list stays a list (tests/fuzz/found/008-*)
+        in->ret = gx(g, 10) == 1 && !(g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST)
+                          ? matrix_type(g, pl, false)
+                          : gt_random(g, 2, false);
         break;
     }
 }
@@ -244,6 +250,7 @@ static void open_scope(Gen *g, const GIntent *in, const IPlan *pl)
     g->wild_recursion = false;
     g->result_ok = false;
     g->comp_var = NULL;
+    memset(g->eq_names, 0, sizeof(g->eq_names));
 }
 
 /* An expression for a constraint: a depth of 1 to 4 mostly, now and then
@@ -343,6 +350,8 @@ static const char *equation(Gen *g, const GIntent *in, const IPlan *pl, const ch
     g->dec_name = NULL;
     if (pl->form == F_REC && p->kind[pl->dec] != PAT_LIT)
         g->dec_name = p->text[pl->dec];
+    for (size_t i = 0; i < in->n; i++)
+        g->eq_names[i] = !head ? in->params[i].name : p->kind[i] != PAT_LIT ? p->text[i] : NULL;
     g->dec_param = pl->dec;
     g->recurse = rec && g->dec_name;
     g->wild_recursion = pl->wild && pl->form == F_REC;
@@ -727,6 +736,15 @@ static void permutation(Gen *g, const GIntent *in, const IPlan *pl, Lines *out)
 
 /* ---- postconditions ---- */
 
+static bool starts_with_call(const char *s)
+{
+    const char *p = s;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '_')
+        p++;
+    return p > s && *p == '(';
+}
+
 static const char *postcondition(Gen *g, const GIntent *in)
 {
     size_t mark = g->n_vars;
@@ -738,6 +756,10 @@ static const char *postcondition(Gen *g, const GIntent *in)
     gen_pop(g, mark);
     // `result = E` or `result[i] = E` at the start of a line would define
     if (strncmp(e.s, "result", 6) == 0)
+        return ga_printf(&g->arena, "(%s)", e.s);
+    // `f(x) = E or b` is read as an equation whose right side is `E or b`
+    // (tests/fuzz/found/001-*)
+    if ((g->opt->avoid & GEN_KNOWN_POST_CALL_EQ) && starts_with_call(e.s))
         return ga_printf(&g->arena, "(%s)", e.s);
     return e.s;
 }
@@ -941,7 +963,9 @@ void gen_write_intent(Gen *g, size_t k, const void *plans, GenProgram *p, GenBuf
 {
     const IPlan *pl = &((const IPlan *)plans)[k];
     GIntent *in = &g->intents[g->n_prelude + k];
-    g->callable = pl->wild ? g->n_intents : g->n_prelude + k;
+    // calls in a cycle may pass growing arguments round (tests/fuzz/found/009-*)
+    bool cycles = pl->wild && !(g->opt->avoid & GEN_KNOWN_BUDGET_POLL);
+    g->callable = cycles ? g->n_intents : g->n_prelude + k;
     open_scope(g, in, pl);
     Lines cons = {0}, props = {0}, hl = {0};
     switch (pl->form) {

@@ -22,10 +22,15 @@
  * range, a failed postcondition, an uncovered call, a negative Natural, a
  * bad data file) are answers, not findings; they are counted by kind.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -360,4 +365,154 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
     }
     flux_program_free(prog);
     return res;
+}
+
+/* ---- the known bugs and their reproducers ---- */
+
+/* ORDER GEN_KNOWN */
+static const char *const known_names[] = {
+    "comp-eq-var", "comp-in-list", "deep-stack", "minmax-empty", "post-call-eq", "any-concat",
+    "alias-empty-record", "matrix-from-list", "budget-poll", "big-power",
+};
+
+unsigned gen_known_bit(const char *name)
+{
+    for (size_t i = 0; i < sizeof(known_names) / sizeof(known_names[0]); i++)
+        if (strcmp(known_names[i], name) == 0)
+            return 1u << i;
+    return 0;
+}
+
+/* The value of a `# KEY: value` line of text, in buf, or NULL. */
+static const char *header(const char *text, const char *key, char *buf, size_t len)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "# %s: ", key);
+    const char *p = strstr(text, pat);
+    if (!p)
+        return NULL;
+    p += strlen(pat);
+    size_t n = strcspn(p, "\n");
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* In the child: 0 when the reproducer passes (the bug is fixed). */
+static int probe_child(const char *path, const char *probe)
+{
+    FluxLoadOptions lo = {.smt_timeout_ms = 2000};
+    FluxProgram *prog = NULL;
+    if (flux_program_load(path, &lo, NULL, &prog) != FLUX_OK)
+        return 1;
+    if (strcmp(probe, "check") == 0)
+        return 0;
+    static char expr[1 << 20];
+    if (strncmp(probe, "deep ", 5) == 0) {
+        // `deep N`: N parentheses around id(1): an answer or an error, not a crash
+        size_t n = strtoul(probe + 5, NULL, 10);
+        if (2 * n + 16 > sizeof(expr))
+            return 2;
+        memset(expr, '(', n);
+        strcpy(expr + n, "id(1)");
+        memset(expr + n + 5, ')', n);
+        expr[2 * n + 5] = '\0';
+        FluxRunOptions ro = {.max_steps = 1000, .no_learn = 1};
+        FluxResult r;
+        if (flux_run(prog, expr, &ro, NULL, &r) == FLUX_OK)
+            flux_result_free(&r);
+        return 0;
+    } else if (strncmp(probe, "budget ", 7) == 0 || strncmp(probe, "budget-store ", 13) == 0) {
+        // `budget EXPR`: with budgets of 1 s and 64 MB, done within 3 s and
+        // 500 MB; `budget-store EXPR` the same, recorded in a new store
+        bool store = probe[6] == '-';
+        char dir[] = "/tmp/flux-probe-XXXXXX";
+        FluxStore *st = NULL;
+        if (store && (!mkdtemp(dir) || flux_store_open(dir, NULL, &st) != FLUX_OK))
+            return 2;
+        if (st)
+            flux_program_use_store(prog, st, 0);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        FluxRunOptions ro = {.max_seconds = 1, .max_memory_mb = 64, .no_learn = 1};
+        FluxResult r;
+        if (flux_run(prog, probe + (store ? 13 : 7), &ro, NULL, &r) == FLUX_OK)
+            flux_result_free(&r);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        return secs < 3 && ru.ru_maxrss < 500 * 1024 ? 0 : 1;
+    } else if (strncmp(probe, "run ", 4) == 0) {
+        snprintf(expr, sizeof(expr), "%s", probe + 4);
+    } else {
+        return 2;
+    }
+    char *want = strstr(expr, " => ");
+    if (want) {
+        *want = '\0';
+        want += 4;
+    }
+    FluxRunOptions ro = {.max_steps = 10000000, .max_memory_mb = 1024, .max_seconds = 10,
+                         .no_learn = 1};
+    FluxResult r;
+    int rc = flux_run(prog, expr, &ro, NULL, &r);
+    if (rc == FLUX_OK) {
+        bool same = !want || strcmp(r.text, want) == 0;
+        flux_result_free(&r);
+        return same ? 0 : 1;
+    }
+    return rc == FLUX_ERR_RUNTIME && !want ? 0 : 1;
+}
+
+unsigned gen_probe_found(const char *dir, FILE *log)
+{
+    unsigned mask = 0;
+    struct dirent **list = NULL;
+    int count = scandir(dir, &list, NULL, alphasort);
+    if (count < 0) {
+        if (log)
+            fprintf(log, "gen_fuzz: no reproducers in %s\n", dir);
+        return 0;
+    }
+    for (int k = 0; k < count; k++) {
+        const struct dirent *e = list[k];
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".flux") != 0)
+            continue;
+        char path[4096], text[8192] = "", name[64], probe[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t got = fread(text, 1, sizeof(text) - 1, f);
+        text[got] = '\0';
+        fclose(f);
+        if (!header(text, "avoid", name, sizeof(name)) ||
+            !header(text, "probe", probe, sizeof(probe)))
+            continue;
+        unsigned bit = gen_known_bit(name);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            _exit(probe_child(path, probe));
+        }
+        int status = 0;
+        bool fails = pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+                     WEXITSTATUS(status) != 0;
+        if (fails)
+            mask |= bit;
+        if (log)
+            fprintf(log, "gen_fuzz: %s (%s): %s\n", e->d_name, name,
+                    !bit ? "unknown name" : fails ? "still fails, avoided" : "passes");
+    }
+    for (int k = 0; k < count; k++)
+        free(list[k]);
+    free(list);
+    return mask;
 }
