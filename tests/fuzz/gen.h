@@ -71,7 +71,8 @@ enum {
     GEN_KNOWN_ALIAS_EMPTY_REC = 1u << 6, /* alias-empty-record: `{}` takes a record's alias */
     GEN_KNOWN_MATRIX_FROM_LIST = 1u << 7, /* matrix-from-list: a Matrix result from `[[1]]` */
     GEN_KNOWN_BUDGET_POLL = 1u << 8,  /* budget-poll: growing steps outrun the budgets */
-    GEN_KNOWN_BIG_POWER = 1u << 9,    /* big-power: one `2 ^ n` ignores the budgets */
+    GEN_KNOWN_BIG_POWER = 1u << 9,    /* big-power: recording `2 ^ n` ignores the budgets */
+    GEN_KNOWN_RANGE_BUDGET = 1u << 10, /* range-budget: `0..n` built whatever the budget */
     GEN_KNOWN_ALL = 0xffffffffu,
 };
 

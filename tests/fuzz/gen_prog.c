@@ -515,7 +515,7 @@ static void elementwise(Gen *g, GIntent *in, const IPlan *pl, Lines *out)
     if (!matrix) {
         // the length first: it reads the parameters only
         GExp len = top(g, &gt_nat);
-        if (gchance(g, 2))
+        if (gchance(g, 2) || (g->opt->avoid & GEN_KNOWN_RANGE_BUDGET))
             len = (GExp){ga_printf(&g->arena, "min(%s, %u)", len.s, 5 + gx(g, 20)), P_POST,
                          &gt_nat};
         add_line(out, ga_printf(&g->arena, "len(result) = %s", len.s));
@@ -569,8 +569,12 @@ static size_t bounds(Gen *g, const char *v, bool need_lower, const char **out)
     GExp lo = gx(g, 3) ? (GExp){ga_printf(&g->arena, "%u", gx(g, 4)), P_POST, &gt_nat}
                        : top(g, &gt_int);
     GExp hi = top(g, &gt_nat);
-    if (gchance(g, 2))
+    // the candidates are a range, built whole (tests/fuzz/found/011-*)
+    bool tame = g->opt->avoid & GEN_KNOWN_RANGE_BUDGET;
+    if (gchance(g, 2) || tame)
         hi = (GExp){ga_printf(&g->arena, "min(%s, %u)", hi.s, 10 + gx(g, 40)), P_POST, &gt_nat};
+    if (tame && lo.t->k != GT_NAT)
+        lo = (GExp){ga_printf(&g->arena, "max(%s, -%u)", lo.s, gx(g, 40)), P_POST, &gt_int};
     const char *los = gen_wrap(g, lo, P_RANGE), *his = gen_wrap(g, hi, P_RANGE);
     size_t n = 0;
     switch (gx(g, 7)) {
