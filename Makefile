@@ -5,7 +5,9 @@
 #   make test       build, then run every test (unit, language goldens, CLI)
 #   make asan       the same tests under AddressSanitizer + UBSan (build/asan)
 #   make demo       install what is missing, build, run the guided demo
-#   make fuzz       fuzz the parser with libFuzzer (FUZZ_SECONDS=60)
+#   make fuzz       libFuzzer: generated well-typed programs through check, lower
+#                   and run (FUZZ_SECONDS=60), then the parser on raw bytes
+#                   (FUZZ_PARSE_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
 #   make bench      the interpreter against Lua and Python; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
@@ -114,10 +116,17 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(BUILD)/flux demo
 
+# The generator of well-typed programs for FUZZ_SECONDS, then the parser on
+# raw bytes for FUZZ_PARSE_SECONDS (tests/fuzz/run-fuzz.sh, docs/testing.md).
 FUZZ_SECONDS ?= 60
+FUZZ_PARSE_SECONDS ?= 60
 fuzz: deps
-	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c
+	@$(MAKE) --no-print-directory $(BUILD)/tests/gen_fuzz
+	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c \
+		build/fuzz/gen/schema_src.c build/fuzz/gen/migrate_1_2_src.c \
+		build/fuzz/gen/migrate_2_3_src.c
 	@PRELUDE_SRC=build/fuzz/gen/prelude_src.c FUZZ_LDLIBS="$(LDLIBS)" \
+		FUZZ_PARSE_SECONDS=$(FUZZ_PARSE_SECONDS) GEN_FUZZ=$(BUILD)/tests/gen_fuzz \
 		tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS) build/fuzz
 
 format:

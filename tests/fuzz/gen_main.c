@@ -8,8 +8,13 @@
  *       gone by; prints the rate and the seeds; exits 1 at the first
  *       finding, with the program and the line to replay it.
  *   gen_fuzz --seed SEED [--print] [--write DIR] [--avoid-known]
- *       the one program of SEED: prints it (with --print, without running
- *       it), writes its files into DIR, and runs it.
+ *       the one program of SEED: prints it and runs it; with --print only
+ *       prints it, with --write only writes its files into DIR.
+ *   gen_fuzz --avoid-known=auto [--found DIR] ...
+ *       avoids the known bugs whose reproducers in DIR (tests/fuzz/found)
+ *       still fail; --avoid MASK replays a choice; --probe only reports.
+ *   gen_fuzz --emit DIR [--count N] [--start SEED]
+ *       writes the main file of N programs into DIR (parser fuzzer seeds).
  *
  * A crash is reported by the signal handler (or, under the sanitizers, by
  * their death callback) with the seed and the call in flight. Under ASan
@@ -36,6 +41,8 @@ static char tmpdir[] = "/tmp/flux-gen-XXXXXX";
 
 static void say_crash(void)
 {
+    if (!crash_note[0])
+        return;
     ssize_t w = write(2, crash_note, strlen(crash_note));
     const char *cur = gen_run_current;
     if (cur) {
@@ -93,7 +100,8 @@ static void usage(void)
                     "       gen_fuzz --seed SEED [--print] [--write DIR] [AVOID]\n"
                     "AVOID: --avoid-known (every known bug) or --avoid-known=auto [--found DIR]\n"
                     "       (the bugs whose reproducers in DIR, tests/fuzz/found, still fail)\n"
-                    "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n");
+                    "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n"
+                    "       gen_fuzz --emit DIR [--count N] [--start SEED]: N programs' main files\n");
     exit(2);
 }
 
@@ -121,8 +129,39 @@ static const char *avoid_flag(const GenOptions *go)
 }
 
 /* Runs the program of one seed; prints it and why when something is found. */
+/* A leak check after every program halves the rate under ASan, so the
+ * loop checks after every LEAK_BATCH programs and, on a leak, runs the
+ * batch's seeds again one by one to name the one that leaks. */
+#define LEAK_BATCH 16
+
+static bool leaked(void)
+{
+    return &__lsan_do_recoverable_leak_check && __lsan_do_recoverable_leak_check();
+}
+
+/* A leak was seen after seeds first..last: the leaked blocks stay in this
+ * process, so each seed runs again in a fresh one (this program, --seed K),
+ * whose leak check at exit decides. */
+static void blame_leak(unsigned long long first, unsigned long long last, const GenOptions *go)
+{
+    printf("gen_fuzz: a leak in seeds %llu..%llu; running each alone\n", first, last);
+    fflush(stdout);
+    for (unsigned long long k = first; k <= last; k++) {
+        char cmd[512];
+        snprintf(cmd, sizeof(cmd), "/proc/%d/exe --seed %llu --avoid 0x%x >/dev/null 2>&1",
+                 (int)getpid(), k, go->avoid);
+        int status = system(cmd);
+        if (status != 0) {
+            printf("gen_fuzz: FOUND on seed %llu: a leak\n", k);
+            printf("gen_fuzz: replay with: gen_fuzz --seed %llu%s\n", k, avoid_flag(go));
+            return;
+        }
+    }
+    printf("gen_fuzz: FOUND a leak in seeds %llu..%llu, but in none alone\n", first, last);
+}
+
 static int one(unsigned long long seed, const GenOptions *go, const GenRunOptions *ro,
-               GenStats *st, const char *dir, bool print_always)
+               GenStats *st, const char *dir, bool print_always, bool leak_check)
 {
     GenSource src;
     GenProgram p;
@@ -136,7 +175,7 @@ static int one(unsigned long long seed, const GenOptions *go, const GenRunOption
     fflush(stdout);
     char why[8192];
     int res = gen_run(&p, dir, ro, st, why, sizeof(why));
-    if (!res && &__lsan_do_recoverable_leak_check && __lsan_do_recoverable_leak_check()) {
+    if (!res && leak_check && leaked()) {
         snprintf(why, sizeof(why), "a leak (LeakSanitizer's report is above)");
         res = 1;
     }
@@ -148,6 +187,7 @@ static int one(unsigned long long seed, const GenOptions *go, const GenRunOption
     }
     cleanup_dir(dir, &p);
     gen_program_free(&p);
+    crash_note[0] = '\0';
     return res;
 }
 
@@ -178,6 +218,31 @@ static int write_program(unsigned long long seed, const GenOptions *go, const ch
     return 0;
 }
 
+/* Writes the root files of n programs into dir (seeds for the parser
+ * fuzzer: well-formed programs that use every form). */
+static int emit(const char *dir, unsigned long long start, unsigned long n, const GenOptions *go)
+{
+    mkdir(dir, 0777);
+    for (unsigned long i = 0; i < n; i++) {
+        GenSource src;
+        GenProgram p;
+        gen_source_seed(&src, start + i);
+        gen_program(&src, go, &p);
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/gen-%llu.flux", dir, start + i);
+        FILE *f = fopen(path, "wb");
+        if (!f) {
+            fprintf(stderr, "gen_fuzz: cannot write %s: %s\n", path, strerror(errno));
+            gen_program_free(&p);
+            return 1;
+        }
+        fputs(p.files[0].text, f);
+        fclose(f);
+        gen_program_free(&p);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 30;
@@ -188,7 +253,7 @@ int main(int argc, char **argv)
     unsigned long long start = (unsigned long long)time(NULL) * 1000 + (unsigned)getpid() % 1000;
     unsigned long long seed = 0;
     bool have_seed = false, print = false, verbose = false;
-    const char *write_dir = NULL, *found_dir = "tests/fuzz/found";
+    const char *write_dir = NULL, *found_dir = "tests/fuzz/found", *emit_dir = NULL;
     bool auto_avoid = false, probe_only = false;
     GenOptions go = {0};
     for (int i = 1; i < argc; i++) {
@@ -207,6 +272,8 @@ int main(int argc, char **argv)
             go.avoid = GEN_KNOWN_ALL;
         else if (!strcmp(a, "--avoid-known=auto"))
             auto_avoid = true;
+        else if (!strcmp(a, "--emit") && more)
+            emit_dir = argv[++i];
         else if (!strcmp(a, "--probe"))
             probe_only = true;
         else if (!strcmp(a, "--found") && more)
@@ -230,6 +297,8 @@ int main(int argc, char **argv)
     }
     if (have_seed && write_dir)
         return write_program(seed, &go, write_dir);
+    if (emit_dir)
+        return emit(emit_dir, start, count ? count : 100, &go);
     if (have_seed && print) {
         GenSource src;
         GenProgram p;
@@ -250,19 +319,32 @@ int main(int argc, char **argv)
     int res = 0;
     double t0 = now();
     if (have_seed) {
-        res = one(seed, &go, &ro, &st, tmpdir, true);
+        res = one(seed, &go, &ro, &st, tmpdir, true, true);
         print_stats(&st, now() - t0, seed);
     } else {
         printf("gen_fuzz: from seed %llu for %.0f s%s\n", start, seconds,
                go.avoid ? ", avoiding the known bugs" : "");
         fflush(stdout);
-        for (unsigned long long s = start; !res; s++) {
-            if (count ? st.programs >= count : now() - t0 >= seconds)
+        unsigned long long batch = start, s = start;
+        for (; !res; s++) {
+            bool last = count ? st.programs + 1 >= count : now() - t0 >= seconds;
+            res = one(s, &go, &ro, &st, tmpdir, false, false);
+            if (!res && (last || s + 1 - batch >= LEAK_BATCH)) {
+                if (leaked()) {
+                    blame_leak(batch, s, &go);
+                    res = 1;
+                }
+                batch = s + 1;
+            }
+            if (last)
                 break;
-            res = one(s, &go, &ro, &st, tmpdir, false);
         }
         print_stats(&st, now() - t0, start);
     }
     rmdir(tmpdir);
+    fflush(stdout);
+    // what was found is reported: no second report of the leaks at exit
+    if (res && &__lsan_do_recoverable_leak_check)
+        _exit(res);
     return res;
 }

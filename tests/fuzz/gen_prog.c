@@ -639,6 +639,8 @@ static void comprehension_var(Gen *g, const GIntent *in, const IPlan *pl, Lines 
     const GType *lt = gt_list(g, &gt_int);
     if (!(g->opt->avoid & GEN_KNOWN_COMP_IN_LIST) && gx(g, 5) == 1) {
         GExp l = top(g, lt);
+        if (l.t->k == GT_ANY) // `[][4]`: no list the checker can see
+            l = (GExp){"[3, 1, 4, 1, 5]", P_POST, lt};
         n = 0;
         cs[n++] = ga_printf(&g->arena, "%s in %s", v, gen_wrap(g, l, P_RANGE));
     }

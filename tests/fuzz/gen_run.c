@@ -235,11 +235,15 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
     if (o->log)
         fprintf(o->log, "  %s -> [%d] %.200s\n", expr, a.rc, a.text);
     if (strstr(a.text, "internal error")) {
-        res = found(why, why_len, "internal error running %s: %s", expr, a.text);
+        res = found(why, why_len, "internal error running %.300s: %.2000s", expr, a.text);
+        goto out;
+    }
+    if (a.rc == FLUX_ERR_USAGE && p->very_deep && strstr(a.text, "nests deeper than")) {
+        count_error(st, a.text); // past the nesting limit: refused, as it should be
         goto out;
     }
     if (a.rc == FLUX_ERR_USAGE || a.rc > FLUX_ERR_RUNTIME) {
-        res = found(why, why_len, "flux_run(%s) gave %d: %s", expr, a.rc, a.text);
+        res = found(why, why_len, "flux_run(%.300s) gave %d: %.2000s", expr, a.rc, a.text);
         goto out;
     }
     if (a.rc == FLUX_OK)
@@ -251,7 +255,7 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
     Outcome b = run_once(prog, expr, &ro);
     bool steady = !unsteady(a.text) && !unsteady(b.text);
     if (steady && (a.rc != b.rc || (a.rc == FLUX_OK && strcmp(a.text, b.text) != 0)))
-        res = found(why, why_len, "%s gave two answers: [%d] %s, then [%d] %s", expr, a.rc,
+        res = found(why, why_len, "%.300s gave two answers: [%d] %.1000s, then [%d] %.1000s", expr, a.rc,
                     a.text, b.rc, b.text);
     free(b.text);
     if (res)
@@ -263,9 +267,9 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
         Outcome c = run_once(prog, expr, &ro);
         ro.no_learn = 1;
         if (a.rc == FLUX_OK && c.rc == FLUX_OK && strcmp(a.text, c.text) != 0)
-            res = found(why, why_len, "%s: %s without learning, %s with", expr, a.text, c.text);
+            res = found(why, why_len, "%.300s: %.1000s without learning, %.1000s with", expr, a.text, c.text);
         else if (strstr(c.text, "internal error"))
-            res = found(why, why_len, "internal error running %s with learning: %s", expr,
+            res = found(why, why_len, "internal error running %.300s with learning: %.2000s", expr,
                         c.text);
         free(c.text);
         if (res)
@@ -278,7 +282,7 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
         Outcome r = run_once(prog, a.text, &ro);
         st->roundtrips++;
         if (r.rc != FLUX_OK || strcmp(r.text, a.text) != 0)
-            res = found(why, why_len, "the value of %s, %s, reads back as [%d] %s", expr, a.text,
+            res = found(why, why_len, "the value of %.300s, %.1000s, reads back as [%d] %.1000s", expr, a.text,
                         r.rc, r.text);
         free(r.text);
     }
