@@ -246,6 +246,14 @@ static GExp var_ref(Gen *g, const GVar *v)
     return ex(g, P_POST, v->t, "%s", v->name);
 }
 
+/* May the intent recurse here on its decreasing parameter? Not where a
+ * binder hides its name. */
+static bool dec_visible(Gen *g)
+{
+    const GType *t = g->recurse && g->dec_name ? gen_lookup(g, g->dec_name) : NULL;
+    return t && t->k == GT_NAT;
+}
+
 /* Intents whose result goes where t is wanted: the callable ones and, where
  * recursion is allowed, the intent itself. Returns how many, in out. */
 static size_t callees(Gen *g, const GType *t, const GIntent **out)
@@ -254,7 +262,7 @@ static size_t callees(Gen *g, const GType *t, const GIntent **out)
     for (size_t i = 0; i < g->callable && i < g->n_intents; i++)
         if (gt_assignable(g->intents[i].ret, t) && g->intents[i].ret->k != GT_ANY)
             out[n++] = &g->intents[i];
-    if (g->cur && (g->recurse || g->wild_recursion) && gt_assignable(g->cur->ret, t))
+    if (g->cur && (dec_visible(g) || g->wild_recursion) && gt_assignable(g->cur->ret, t))
         out[n++] = g->cur;
     return n;
 }
@@ -262,7 +270,7 @@ static size_t callees(Gen *g, const GType *t, const GIntent **out)
 /* The argument for a self-call's decreasing parameter. */
 static GExp decreasing_arg(Gen *g, int depth)
 {
-    if (!g->dec_name || (g->wild_recursion && gchance(g, 2)))
+    if (!dec_visible(g) || (g->wild_recursion && gchance(g, 2)))
         return gen_expr(g, &gt_nat, depth); // need not decrease: a budget stops it
     switch (gx(g, 4)) {
     case 1: return ex(g, P_MUL, &gt_nat, "%s div 2", g->dec_name);
@@ -311,7 +319,11 @@ static GExp if_of(Gen *g, const GType *t, int depth)
     GExp c = gen_bool(g, depth - 1);
     GExp a = gen_expr(g, t, depth - 1), b = gen_expr(g, t, depth - 1);
     const GType *j = gt_join(g, a.t, b.t);
-    return ex(g, P_IF, j ? j : t, "if %s then %s else %s", c.s, a.s, b.s);
+    if (!j) { // an Int matrix and a list of Float rows both go where a Float matrix does
+        b = a;
+        j = a.t;
+    }
+    return ex(g, P_IF, j, "if %s then %s else %s", c.s, a.s, b.s);
 }
 
 /* Small integers, for range bounds, exponents and indices, so that loops
@@ -723,6 +735,10 @@ static GExp membership(Gen *g, int depth)
     const GType *lt = elem_of(&l, et);
     lt = lt->k == GT_ANY ? et : without_any(g, lt);
     GExp x = gen_expr(g, lt, depth - 1);
+    // `v in xs` bounds a comprehension's v by xs, and v takes xs's element
+    // type: over integers, keep xs a list of integers
+    if (g->comp_int && strcmp(x.s, g->comp_int) == 0 && !gt_is_int(elem_of(&l, &gt_int)))
+        l = ex(g, P_POST, gt_list(g, &gt_int), "[%u, %u]", gx(g, 5), gx(g, 5));
     const char *s[2] = {W(x, P_RANGE), W(l, P_RANGE)};
     steer_clear(g, s, 2, lt);
     return ex(g, P_CMP, &gt_bool, "%s %s %s", s[0], op(g, "in"), s[1]);
@@ -1008,6 +1024,8 @@ static GExp about(Gen *g, GExp x, int depth)
     }
     case EQ: {
         GExp e = gen_expr(g, t, depth - 1);
+        if (!gt_join(g, x.t, e.t)) // a matrix and rows of another element type
+            e = x;
         return ex(g, P_CMP, &gt_bool, "%s %s %s", W(x, P_RANGE), op(g, gchance(g, 2) ? "=" : "!="),
                   W(e, P_RANGE));
     }

@@ -179,6 +179,7 @@ typedef struct Gen {
     bool newlines;         /* line breaks inside brackets are allowed */
     bool in_expr;          /* an EXPR for flux_run: no scope, no newlines */
     const char *comp_var;  /* avoiding GEN_KNOWN_COMP_EQ_VAR: the comprehension's variable */
+    const char *comp_int;  /* the variable of a comprehension over integers */
     int budget;            /* nodes left for the current expression */
 } Gen;
 

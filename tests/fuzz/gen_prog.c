@@ -249,7 +249,7 @@ static void open_scope(Gen *g, const GIntent *in, const IPlan *pl)
     g->recurse = false;
     g->wild_recursion = false;
     g->result_ok = false;
-    g->comp_var = NULL;
+    g->comp_var = g->comp_int = NULL;
     memset(g->eq_names, 0, sizeof(g->eq_names));
 }
 
@@ -648,12 +648,13 @@ static void comprehension_var(Gen *g, const GIntent *in, const IPlan *pl, Lines 
     gen_push(g, v, vt);
     if (g->opt->avoid & GEN_KNOWN_COMP_EQ_VAR)
         g->comp_var = v;
+    g->comp_int = v;
     size_t nf = gx(g, 3);
     for (size_t i = 0; i < nf; i++) {
         GExp f = gchance(g, 2) ? gen_bool_about(g, v, vt, 2) : top_bool(g);
         cs[n++] = gen_wrap(g, f, P_NOT);
     }
-    g->comp_var = NULL;
+    g->comp_var = g->comp_int = NULL;
     gen_pop(g, mark);
     const char *cond = conjunction(g, cs, n);
     add_line(out, ga_printf(&g->arena, "result contains all %s%s%s where %s", kind ? kind : "",
