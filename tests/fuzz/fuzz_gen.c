@@ -15,6 +15,7 @@
  *                   in FLUX_GEN_FOUND (default tests/fuzz/found) still
  *                   fail; all; none; or a number (GEN_KNOWN_* bits).
  *   FLUX_GEN_PRINT  set: print every program (with a replayed artifact).
+ *   FLUX_GEN_FEATURES  GEN_FEAT_* bits: forms being added, off by default.
  * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`).
  */
 #include <stdint.h>
@@ -51,6 +52,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fprintf(stderr, "fuzz_gen: programs in %s; the known bugs avoided: 0x%x\n", dir,
             options.avoid);
     print_all = getenv("FLUX_GEN_PRINT") != NULL;
+    const char *features = getenv("FLUX_GEN_FEATURES");
+    if (features)
+        options.features = (unsigned)strtoul(features, NULL, 0);
     return 0;
 }
 

@@ -884,7 +884,7 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
         [LEAF] = 2, [VAR] = v ? 6 : 0, [LIT] = 4, [CONCAT] = 2, [RANGE] = ints ? 2 : 0, [IF] = 1,
         [CALL] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
         // [f(x) for x in xs if c]: being added in parallel (docs/language.md)
-        [MAPCOMP] = 0 * (g->opt->features & GEN_FEAT_MAP_COMPREHENSION),
+        [MAPCOMP] = g->opt->features & GEN_FEAT_MAP_COMPREHENSION ? 2 : 0,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, t, 1);
@@ -907,6 +907,18 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
     case CALL: return call_of(g, t, depth);
     case INDEX: return index_of(g, t, depth);
     case FIELD: return field_of(g, t, depth);
+    case MAPCOMP: {
+        // [E for x in XS ... if C] (or `where C`), GEN_FEAT_MAP_COMPREHENSION
+        size_t mark = g->n_vars;
+        const char *bs = binders(g, depth, gchance(g, 3));
+        const char *filter = "";
+        if (gchance(g, 3))
+            filter = ga_printf(&g->arena, " %s %s", gchance(g, 2) ? "if" : "where",
+                               gen_bool(g, depth - 1).s);
+        GExp body = gen_expr(g, t->elem, depth - 1);
+        gen_pop(g, mark);
+        return ex(g, P_POST, gt_list(g, body.t), "[%s %s%s]", body.s, bs, filter);
+    }
     default: return leaf(g, t, 1);
     }
 }

@@ -99,6 +99,7 @@ static void usage(void)
     fprintf(stderr, "usage: gen_fuzz [--seconds S] [--count N] [--start SEED] [AVOID] [-v]\n"
                     "       gen_fuzz --seed SEED [--print] [--write DIR] [AVOID]\n"
                     "AVOID: --avoid-known (every known bug) or --avoid-known=auto [--found DIR]\n"
+                    "       --features MASK turns on forms being added (GEN_FEAT_* of gen.h)\n"
                     "       (the bugs whose reproducers in DIR, tests/fuzz/found, still fail)\n"
                     "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n"
                     "       gen_fuzz --emit DIR [--count N] [--start SEED]: N programs' main files\n");
@@ -118,17 +119,19 @@ static void print_stats(const GenStats *st, double secs, unsigned long long firs
            st->err_natural, st->err_data, st->err_other, st->roundtrips);
 }
 
-/* The option that replays go's choice of bugs to avoid. */
+/* The options that replay go's choices (bugs avoided, forms turned on). */
 static const char *avoid_flag(const GenOptions *go)
 {
-    static char buf[64];
-    if (!go->avoid)
-        return "";
-    snprintf(buf, sizeof(buf), " --avoid 0x%x", go->avoid);
+    static char buf[96];
+    int n = 0;
+    buf[0] = '\0';
+    if (go->avoid)
+        n = snprintf(buf, sizeof(buf), " --avoid 0x%x", go->avoid);
+    if (go->features)
+        snprintf(buf + n, sizeof(buf) - (size_t)n, " --features 0x%x", go->features);
     return buf;
 }
 
-/* Runs the program of one seed; prints it and why when something is found. */
 /* A leak check after every program halves the rate under ASan, so the
  * loop checks after every LEAK_BATCH programs and, on a leak, runs the
  * batch's seeds again one by one to name the one that leaks. */
@@ -148,8 +151,8 @@ static void blame_leak(unsigned long long first, unsigned long long last, const 
     fflush(stdout);
     for (unsigned long long k = first; k <= last; k++) {
         char cmd[512];
-        snprintf(cmd, sizeof(cmd), "/proc/%d/exe --seed %llu --avoid 0x%x >/dev/null 2>&1",
-                 (int)getpid(), k, go->avoid);
+        snprintf(cmd, sizeof(cmd), "/proc/%d/exe --seed %llu%s >/dev/null 2>&1", (int)getpid(),
+                 k, avoid_flag(go));
         int status = system(cmd);
         if (status != 0) {
             printf("gen_fuzz: FOUND on seed %llu: a leak\n", k);
@@ -272,6 +275,8 @@ int main(int argc, char **argv)
             go.avoid = GEN_KNOWN_ALL;
         else if (!strcmp(a, "--avoid-known=auto"))
             auto_avoid = true;
+        else if (!strcmp(a, "--features") && more)
+            go.features = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(a, "--emit") && more)
             emit_dir = argv[++i];
         else if (!strcmp(a, "--probe"))
