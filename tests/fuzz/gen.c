@@ -283,7 +283,7 @@ static void gen_calls(Gen *g, const void *plans, size_t n_user, GenProgram *p)
         g->callable = g->n_intents;
         g->in_expr = true;
         g->budget = 15;
-        GExp e = gen_expr(g, gt_random(g, 1, false), 2);
+        GExp e = gen_expr(g, gt_random(g, 1), 2);
         g->in_expr = false;
         p->calls[p->n_calls++] = strdup(e.s);
     }
@@ -330,6 +330,7 @@ void gen_program(GenSource *s, const GenOptions *o, GenProgram *out)
     out->learn = gx(g, 3) == 1;
     out->want_json = gx(g, 4) == 1;
     out->explain = gx(g, 8) == 1;
+    out->max_depth = gx(g, 10) == 1 ? 20 + gx(g, 200) : 0;
 
     GenBuf root = {0}, lib = {0};
     bool use_lib = gx(g, 6) == 1;
@@ -377,10 +378,10 @@ void gen_program_print(const GenProgram *p, FILE *out)
     }
     for (size_t i = 0; i < p->n_calls; i++)
         fprintf(out, "--> %s\n", p->calls[i]);
-    fprintf(out, "(load: %s, smt %u ms; learn %s; json %s; explain %s)\n",
+    fprintf(out, "(load: %s, smt %u ms; learn %s; json %s; explain %s; max depth %llu)\n",
             p->types_only ? "types only" : "with the solver", p->smt_timeout_ms,
             p->learn ? "on and off" : "off", p->want_json ? "on" : "off",
-            p->explain ? "on" : "off");
+            p->explain ? "on" : "off", p->max_depth);
 }
 
 void gen_program_free(GenProgram *p)

@@ -114,6 +114,7 @@ typedef struct GenProgram {
     bool learn;     /* also run with no_learn off, and compare */
     bool want_json; /* ask flux_run for the JSON record too */
     bool explain;   /* also flux_explain the first call */
+    unsigned long long max_depth; /* the depth budget of the calls; 0: the default */
 } GenProgram;
 
 void gen_program(GenSource *s, const GenOptions *o, GenProgram *out);

@@ -417,7 +417,7 @@ static GExp domain(Gen *g, const GType **elem, int depth)
         return var_ref(g, v);
     }
     if (gchance(g, 3)) {
-        const GType *et = gt_random(g, 1, false);
+        const GType *et = gt_random(g, 1);
         GExp l = gen_list(g, gt_list(g, et), depth - 1);
         *elem = elem_of(&l, et);
         return ex(g, P_POST, l.t, "%s", W(l, P_RANGE));
@@ -525,10 +525,10 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
         if (gchance(g, 3))
             return ex(g, P_POST, &gt_nat, "len(%s)", gen_string(g, depth - 1).s);
         return ex(g, P_POST, &gt_nat, "len(%s)",
-                  gen_list(g, gt_list(g, gt_random(g, 1, false)), depth - 1).s);
+                  gen_list(g, gt_list(g, gt_random(g, 1)), depth - 1).s);
     case COUNT:
         return ex(g, P_POST, &gt_nat, "count(%s)",
-                  gen_list(g, gt_list(g, gt_random(g, 1, false)), depth - 1).s);
+                  gen_list(g, gt_list(g, gt_random(g, 1)), depth - 1).s);
     case SUMLIST: {
         static const char *const fns[] = {"sum", "product", "min", "max"};
         GExp l = gen_list(g, gt_list(g, rt), depth - 1);
@@ -544,7 +544,7 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
         static const char *const aggs[] = {"sum", "product", "min", "max", "count"};
         const char *agg = aggs[gx(g, 5)];
         if (agg[0] == 'c')
-            return aggregate(g, agg, gt_random(g, 1, false), &gt_nat, depth);
+            return aggregate(g, agg, gt_random(g, 1), &gt_nat, depth);
         return aggregate(g, agg, rt, NULL, depth);
     }
     case INDEX: return index_of(g, t, depth);
@@ -712,7 +712,7 @@ static GExp comparison(Gen *g, int depth)
 /* `a = b` or `a != b` of any one type. */
 static GExp equality(Gen *g, int depth)
 {
-    const GType *t = gt_random(g, 1, false);
+    const GType *t = gt_random(g, 1);
     const char *s[2] = {W(gen_expr(g, t, depth - 1), P_RANGE), W(gen_expr(g, t, depth - 1), P_RANGE)};
     steer_clear(g, s, 2, t);
     return ex(g, P_CMP, &gt_bool, "%s %s %s", s[0], op(g, gchance(g, 2) ? "=" : "!="), s[1]);
@@ -730,7 +730,7 @@ static GExp membership(Gen *g, int depth)
         steer_clear(g, s, 2, &gt_int);
         return ex(g, P_CMP, &gt_bool, "%s %s %s", s[0], op(g, "in"), s[1]);
     }
-    const GType *et = gt_random(g, 1, false);
+    const GType *et = gt_random(g, 1);
     GExp l = gen_list(g, gt_list(g, et), depth - 1);
     const GType *lt = elem_of(&l, et);
     lt = lt->k == GT_ANY ? et : without_any(g, lt);

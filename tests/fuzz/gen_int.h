@@ -204,7 +204,7 @@ bool gt_assignable(const GType *from, const GType *to); /* as fx_type_assignable
 bool gt_same(const GType *a, const GType *b);
 const char *gt_text(Gen *g, const GType *t); /* as written in a signature (maybe an alias) */
 /* A random type; depth bounds nesting; sizes lets matrices name size variables. */
-const GType *gt_random(Gen *g, int depth, bool matrices);
+const GType *gt_random(Gen *g, int depth);
 const GType *gt_random_scalar(Gen *g);
 void gen_records(Gen *g, GenBuf *out);
 int gen_scalar_record(Gen *g, GenBuf *out); /* a new record of scalars, for data; -1 if full */

@@ -175,6 +175,8 @@ static int one(unsigned long long seed, const GenOptions *go, const GenRunOption
     gen_program(&src, go, &p);
     if (print_always)
         gen_program_print(&p, stdout);
+    else if (ro->log)
+        fprintf(ro->log, "seed %llu\n", seed);
     fflush(stdout);
     char why[8192];
     int res = gen_run(&p, dir, ro, st, why, sizeof(why));

@@ -189,13 +189,13 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
     if (n == GEN_MAX_PARAMS && (pl->form == F_REC || pl->form == F_COMP_COLL))
         n--; // room for the parameter the form adds
     for (size_t i = 0; i < n; i++)
-        add_param(g, in, gx(g, 8) == 1 ? matrix_type(g, pl, true) : gt_random(g, 2, false), -1);
+        add_param(g, in, gx(g, 8) == 1 ? matrix_type(g, pl, true) : gt_random(g, 2), -1);
     switch (pl->form) {
     case F_REC:
         pl->dec = add_param(g, in, &gt_nat, (int)gx(g, (uint32_t)in->n + 1));
-        in->ret = gt_random(g, 1, false);
+        in->ret = gt_random(g, 1);
         break;
-    case F_ELEM_LIST: in->ret = gt_list(g, gt_random(g, 1, false)); break;
+    case F_ELEM_LIST: in->ret = gt_list(g, gt_random(g, 1)); break;
     case F_ELEM_MATRIX: in->ret = matrix_type(g, pl, false); break;
     case F_COMP_VAR: {
         static const GType *const es[] = {&gt_nat, &gt_int, &gt_float};
@@ -210,7 +210,7 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
         } else {
             int i = find_list_param(in);
             if (i < 0) {
-                add_param(g, in, gt_list(g, gt_random(g, 1, false)), -1);
+                add_param(g, in, gt_list(g, gt_random(g, 1)), -1);
                 i = find_list_param(in);
             }
             pl->coll = in->params[i].name;
@@ -220,12 +220,12 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
         in->ret = gt_is_int(e) && gchance(g, 4) ? gt_list(g, &gt_float) : gt_list(g, e);
         break;
     }
-    case F_PERM: in->ret = gt_list(g, gt_random(g, 1, false)); break;
+    case F_PERM: in->ret = gt_list(g, gt_random(g, 1)); break;
     default:
         // a Matrix result built from a list stays a list (tests/fuzz/found/008-*)
         in->ret = gx(g, 10) == 1 && !(g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST)
                           ? matrix_type(g, pl, false)
-                          : gt_random(g, 2, false);
+                          : gt_random(g, 2);
         break;
     }
 }
@@ -354,6 +354,8 @@ static const char *equation(Gen *g, const GIntent *in, const IPlan *pl, const ch
         g->eq_names[i] = !head ? in->params[i].name : p->kind[i] != PAT_LIT ? p->text[i] : NULL;
     g->dec_param = pl->dec;
     g->recurse = rec && g->dec_name;
+    // a recursive call by the intent's name or by the alias its equations use
+    g->self_name = head && gchance(g, 2) ? head : in->name;
     g->wild_recursion = pl->wild && pl->form == F_REC;
     GExp rhs = top(g, in->ret);
     g->recurse = g->wild_recursion = false;
@@ -623,7 +625,7 @@ static const char *conjunction(Gen *g, const char **cs, size_t n)
     return r;
 }
 
-static const char *order_constraint(Gen *g, const GIntent *in, bool constructs);
+static const char *order_constraint(Gen *g, const GIntent *in);
 
 static void comprehension_var(Gen *g, const GIntent *in, const IPlan *pl, Lines *out)
 {
@@ -660,7 +662,7 @@ static void comprehension_var(Gen *g, const GIntent *in, const IPlan *pl, Lines 
     add_line(out, ga_printf(&g->arena, "result contains all %s%s%s where %s", kind ? kind : "",
                             kind ? " " : "", v, cond));
     if (gchance(g, 2))
-        add_line(out, order_constraint(g, in, true));
+        add_line(out, order_constraint(g, in));
 }
 
 static void comprehension_coll(Gen *g, const GIntent *in, const IPlan *pl, Lines *out)
@@ -678,17 +680,16 @@ static void comprehension_coll(Gen *g, const GIntent *in, const IPlan *pl, Lines
     add_line(out, ga_printf(&g->arena, "result contains all %s where %s", pl->coll,
                             conjunction(g, cs, n)));
     if (gchance(g, 2))
-        add_line(out, order_constraint(g, in, true));
+        add_line(out, order_constraint(g, in));
 }
 
 /* ---- order and permutation ---- */
 
-/* `result is sorted [ascending|descending] [by KEY]`. constructs: next to a
- * comprehension or a permutation (else it is a postcondition, still
- * checked). */
-static const char *order_constraint(Gen *g, const GIntent *in, bool constructs)
+/* `result is sorted [ascending|descending] [by KEY]`: it constructs next to
+ * a comprehension or a permutation, and is a postcondition (still checked)
+ * next to equations. */
+static const char *order_constraint(Gen *g, const GIntent *in)
 {
-    (void)constructs;
     const GType *et = in->ret->elem;
     static const char *const dirs[] = {"", " ascending", " descending"};
     const char *dir = dirs[gx(g, 3)];
@@ -731,7 +732,7 @@ static void permutation(Gen *g, const GIntent *in, const IPlan *pl, Lines *out)
     add_line(out, ga_printf(&g->arena, "result is %s permutation of %s", arts[gx(g, 8) == 1],
                             of.s));
     if (gx(g, 4) != 1) {
-        const char *o = order_constraint(g, in, true);
+        const char *o = order_constraint(g, in);
         if (gchance(g, 2))
             add_line(out, o);
         else {
@@ -987,7 +988,7 @@ void gen_write_intent(Gen *g, size_t k, const void *plans, GenProgram *p, GenBuf
     }
     // an order next to equations is a postcondition
     if (gt_is_coll(in->ret) && (pl->form == F_RESULT || pl->form == F_EQS) && gx(g, 6) == 1)
-        add_line(&cons, order_constraint(g, in, false));
+        add_line(&cons, order_constraint(g, in));
     size_t npost = gx(g, 3) == 1 ? 1 + gx(g, 2) : 0;
     for (size_t i = 0; i < npost; i++)
         add_line(&cons, postcondition(g, in));

@@ -226,6 +226,7 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
         .max_steps = o->max_steps,
         .max_memory_mb = o->max_memory_mb,
         .max_seconds = o->max_seconds,
+        .max_depth = p->max_depth,
         .want_json = p->want_json,
         .no_learn = 1,
     };
@@ -356,7 +357,8 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
         res = check_call(p, prog, p->calls[i], o, st, why, why_len);
     if (!res && p->explain && p->n_calls) {
         FluxRunOptions ro = {.max_steps = o->max_steps, .max_memory_mb = o->max_memory_mb,
-                             .max_seconds = o->max_seconds, .no_learn = 1};
+                             .max_seconds = o->max_seconds, .max_depth = p->max_depth,
+                             .no_learn = 1};
         Diag e;
         diag_open(&e);
         gen_run_current = p->calls[0];

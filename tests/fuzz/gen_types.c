@@ -179,15 +179,15 @@ const GType *gt_random_scalar(Gen *g)
     return ts[gpickw(g, w, 5)];
 }
 
-const GType *gt_random(Gen *g, int depth, bool matrices)
+/* Matrices need size variables: gen_prog.c makes them. */
+const GType *gt_random(Gen *g, int depth)
 {
-    (void)matrices; // matrices need size variables: gen_prog.c makes them
     enum { SCALAR, LIST, RECORD, STREAM };
     unsigned w[] = {10, depth > 0 ? 4u : 0u, g->n_recs ? 2u : 0u, depth > 0 ? 1u : 0u};
     switch (gpickw(g, w, 4)) {
-    case LIST: return gt_list(g, gt_random(g, depth - 1, false));
+    case LIST: return gt_list(g, gt_random(g, depth - 1));
     case RECORD: return gt_record(g, (int)gx(g, (uint32_t)g->n_recs));
-    case STREAM: return gt_stream(g, gt_random(g, depth - 1, false));
+    case STREAM: return gt_stream(g, gt_random(g, depth - 1));
     default: return gt_random_scalar(g);
     }
 }
@@ -223,7 +223,7 @@ static void gen_record(Gen *g, GRecord *r, bool scalar_only)
     size_t start = gx(g, GEN_LEN(field_pool));
     for (size_t i = 0; i < r->n; i++) {
         r->fields[i] = field_pool[(start + i * 5) % GEN_LEN(field_pool)];
-        const GType *t = scalar_only || gchance(g, 2) ? gt_random_scalar(g) : gt_random(g, 1, false);
+        const GType *t = scalar_only || gchance(g, 2) ? gt_random_scalar(g) : gt_random(g, 1);
         r->types[i] = t;
         r->scalar &= gt_is_scalar(t);
     }
@@ -280,7 +280,7 @@ void gen_records(Gen *g, GenBuf *out)
             GAlias *a = &g->aliases[g->n_aliases];
             static const char *const stems[] = {"Age", "Count", "Names", "Alias", "T"};
             a->name = gfresh(g, stems[gx(g, GEN_LEN(stems))]);
-            a->t = gchance(g, 3) ? gt_record(g, (int)g->n_recs - 1) : gt_random(g, 1, false);
+            a->t = gchance(g, 3) ? gt_record(g, (int)g->n_recs - 1) : gt_random(g, 1);
             // the alias's own definition is written without aliases to itself
             gb_printf(out, "type %s = %s\n", a->name, gt_text(g, a->t));
             g->n_aliases++;
