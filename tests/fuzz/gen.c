@@ -230,7 +230,8 @@ static const char *call_text(Gen *g, const GIntent *in, const char *const *sizes
     GenBuf b = {0};
     gb_printf(&b, "%s(", in->name);
     for (size_t i = 0; i < in->n; i++)
-        gb_printf(&b, "%s%s", i ? ", " : "", gen_value(g, in->params[i].t, sizes, vals, n_sizes, 2));
+        gb_printf(&b, "%s%s", i ? ", " : "",
+                  gen_value(g, in->params[i].t, sizes, vals, n_sizes, 2));
     gb_puts(&b, ")");
     char *s = gb_take(&b);
     const char *c = ga_strdup(&g->arena, s);

@@ -6,7 +6,10 @@
  * bytes of a libFuzzer input (tests/fuzz/fuzz_gen.c: the input *is* the
  * list of decisions, so coverage guides them) or a seeded PRNG (the
  * standalone driver tests/fuzz/gen_main.c, built as build/tests/gen_fuzz).
- * The same source and options always give the same program.
+ * The same source and options always give the same program, with one
+ * compiler: a few decisions are drawn inside the arguments of one call,
+ * whose order C leaves to the compiler, so a seed of the gcc build
+ * (gen_fuzz) may mean another program in the clang one (fuzz_gen).
  *
  * The generator is in pieces: gen_src.c (the source of decisions, the
  * string arena), gen_types.c (types, records, literal values), gen_expr.c

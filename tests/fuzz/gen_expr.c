@@ -658,8 +658,9 @@ static bool mentions_name(const char *s, const char *name)
                 p++;
             continue;
         }
-        bool start = (p == s || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-                                  (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')));
+        bool start =
+                (p == s || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+                             (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')));
         char after = p[n];
         if (start && strncmp(p, name, n) == 0 &&
             !(after == '_' || (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') ||
@@ -713,7 +714,8 @@ static GExp comparison(Gen *g, int depth)
 static GExp equality(Gen *g, int depth)
 {
     const GType *t = gt_random(g, 1);
-    const char *s[2] = {W(gen_expr(g, t, depth - 1), P_RANGE), W(gen_expr(g, t, depth - 1), P_RANGE)};
+    const char *s[2] = {W(gen_expr(g, t, depth - 1), P_RANGE),
+                        W(gen_expr(g, t, depth - 1), P_RANGE)};
     steer_clear(g, s, 2, t);
     return ex(g, P_CMP, &gt_bool, "%s %s %s", s[0], op(g, gchance(g, 2) ? "=" : "!="), s[1]);
 }
@@ -1049,8 +1051,9 @@ static GExp about(Gen *g, GExp x, int depth)
     }
     case LEN: {
         GExp n = small_int(g, depth - 1);
-        return ex(g, P_CMP, &gt_bool, "%s(%s) %s %s", gt_is_coll(t) && gchance(g, 3) ? "count" : "len",
-                  x.s, op(g, cmp_ops[gx(g, 6)]), W(n, P_RANGE));
+        return ex(g, P_CMP, &gt_bool, "%s(%s) %s %s",
+                  gt_is_coll(t) && gchance(g, 3) ? "count" : "len", x.s, op(g, cmp_ops[gx(g, 6)]),
+                  W(n, P_RANGE));
     }
     case IN_IT: {
         GExp e = gen_expr(g, without_any(g, t->elem), depth - 1);

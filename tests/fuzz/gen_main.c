@@ -96,13 +96,14 @@ static double now(void)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: gen_fuzz [--seconds S] [--count N] [--start SEED] [AVOID] [-v]\n"
-                    "       gen_fuzz --seed SEED [--print] [--write DIR] [AVOID]\n"
-                    "AVOID: --avoid-known (every known bug) or --avoid-known=auto [--found DIR]\n"
-                    "       --features MASK turns on forms being added (GEN_FEAT_* of gen.h)\n"
-                    "       (the bugs whose reproducers in DIR, tests/fuzz/found, still fail)\n"
-                    "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n"
-                    "       gen_fuzz --emit DIR [--count N] [--start SEED]: N programs' main files\n");
+    fprintf(stderr,
+            "usage: gen_fuzz [--seconds S] [--count N] [--start SEED] [AVOID] [-v]\n"
+            "       gen_fuzz --seed SEED [--print] [--write DIR] [AVOID]\n"
+            "AVOID: --avoid-known (every known bug) or --avoid-known=auto [--found DIR]\n"
+            "       --features MASK turns on forms being added (GEN_FEAT_* of gen.h)\n"
+            "       (the bugs whose reproducers in DIR, tests/fuzz/found, still fail)\n"
+            "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n"
+            "       gen_fuzz --emit DIR [--count N] [--start SEED]: N programs' main files\n");
     exit(2);
 }
 

@@ -74,7 +74,8 @@ static int write_file(const char *dir, const GenFile *f, char *why, size_t why_l
         if (rc == SQLITE_OK)
             rc = sqlite3_exec(db, f->text, NULL, NULL, &err);
         if (rc != SQLITE_OK) {
-            found(why, why_len, "harness: cannot make %s: %s", path, err ? err : sqlite3_errmsg(db));
+            found(why, why_len, "harness: cannot make %s: %s", path,
+                  err ? err : sqlite3_errmsg(db));
             sqlite3_free(err);
             sqlite3_close(db);
             return 1;
@@ -256,8 +257,8 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
     Outcome b = run_once(prog, expr, &ro);
     bool steady = !unsteady(a.text) && !unsteady(b.text);
     if (steady && (a.rc != b.rc || (a.rc == FLUX_OK && strcmp(a.text, b.text) != 0)))
-        res = found(why, why_len, "%.300s gave two answers: [%d] %.1000s, then [%d] %.1000s", expr, a.rc,
-                    a.text, b.rc, b.text);
+        res = found(why, why_len, "%.300s gave two answers: [%d] %.1000s, then [%d] %.1000s", expr,
+                    a.rc, a.text, b.rc, b.text);
     free(b.text);
     if (res)
         goto out;
@@ -268,7 +269,8 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
         Outcome c = run_once(prog, expr, &ro);
         ro.no_learn = 1;
         if (a.rc == FLUX_OK && c.rc == FLUX_OK && strcmp(a.text, c.text) != 0)
-            res = found(why, why_len, "%.300s: %.1000s without learning, %.1000s with", expr, a.text, c.text);
+            res = found(why, why_len, "%.300s: %.1000s without learning, %.1000s with", expr,
+                        a.text, c.text);
         else if (strstr(c.text, "internal error"))
             res = found(why, why_len, "internal error running %.300s with learning: %.2000s", expr,
                         c.text);
@@ -283,8 +285,8 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
         Outcome r = run_once(prog, a.text, &ro);
         st->roundtrips++;
         if (r.rc != FLUX_OK || strcmp(r.text, a.text) != 0)
-            res = found(why, why_len, "the value of %.300s, %.1000s, reads back as [%d] %.1000s", expr, a.text,
-                        r.rc, r.text);
+            res = found(why, why_len, "the value of %.300s, %.1000s, reads back as [%d] %.1000s",
+                        expr, a.text, r.rc, r.text);
         free(r.text);
     }
 out:

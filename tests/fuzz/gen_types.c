@@ -327,10 +327,22 @@ const char *gen_float_literal(Gen *g)
 const char *gen_string_literal(Gen *g)
 {
     static const char *const ss[] = {
-        "\"\"",         "\"a\"",           "\"hello\"",       "\"Ann\"",
-        "\"h\xc3\xa9llo\"", "\"\xe6\x97\xa5\xe6\x9c\xac\"", "\"say \\\"hi\\\"\"", "\"back\\\\slash\"",
-        "\"tab\\there\"", "\"line\\nbreak\"", "\"# not a comment\"", "\"// nor this\"",
-        "\"a, b\"",     "\"zz\"",          "\"B\"",           "\" spaced \"",
+            "\"\"",
+            "\"a\"",
+            "\"hello\"",
+            "\"Ann\"",
+            "\"h\xc3\xa9llo\"",
+            "\"\xe6\x97\xa5\xe6\x9c\xac\"",
+            "\"say \\\"hi\\\"\"",
+            "\"back\\\\slash\"",
+            "\"tab\\there\"",
+            "\"line\\nbreak\"",
+            "\"# not a comment\"",
+            "\"// nor this\"",
+            "\"a, b\"",
+            "\"zz\"",
+            "\"B\"",
+            "\" spaced \"",
     };
     return ss[gx(g, GEN_LEN(ss))];
 }
