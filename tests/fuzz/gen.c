@@ -156,6 +156,8 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
     GenBuf b = {0};
     const char *ret = "Int", *arg = "3";
     int form = (int)gx(g, 9);
+    if (form == 7 && !gen_prelude_visible(g, "abs"))
+        form = 0; // a user intent took the name
     if (form == 8) { // a type nested D levels
         gb_printf(&b, "intent %s(xs: ", name);
         repeat(&b, "List[", d);
@@ -353,17 +355,28 @@ void gen_program(GenSource *s, const GenOptions *o, GenProgram *out)
     gen_calls(g, plans, n_user, out);
     free(plans);
 
+    // imports anywhere at the top level, and now and then a file imported
+    // along two paths (main and more.flux both import lib.flux: read once)
     char *body = gb_take(&root);
     GenBuf main = {0};
-    if (use_lib)
-        gb_puts(&main, "import \"lib.flux\"\n");
+    bool diamond = use_lib && gchance(g, 3), at_end = gchance(g, 4);
+    const char *imports = !use_lib   ? ""
+                          : diamond ? "import \"more.flux\"\nimport \"lib.flux\"\n"
+                                    : "import \"lib.flux\"\n";
+    if (!at_end)
+        gb_puts(&main, imports);
     gb_puts(&main, body);
+    if (at_end)
+        gb_printf(&main, "%s%s", body[0] && body[strlen(body) - 1] != '\n' ? "\n" : "", imports);
     free(body);
     out->files[0].text = spell(g, gb_take(&main));
     if (use_lib)
         add_file(out, GEN_FILE_FLUX, "lib.flux", spell(g, gb_take(&lib)));
     else
         free(gb_take(&lib));
+    if (diamond)
+        add_file(out, GEN_FILE_FLUX, "more.flux",
+                 strdup("// imports what main imports too\nimport \"lib.flux\"\n"));
     ga_free(&g->arena);
     free(g);
 }

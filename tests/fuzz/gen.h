@@ -76,6 +76,7 @@ enum {
     GEN_KNOWN_BUDGET_POLL = 1u << 8,  /* budget-poll: growing steps outrun the budgets */
     GEN_KNOWN_BIG_POWER = 1u << 9,    /* big-power: recording `2 ^ n` ignores the budgets */
     GEN_KNOWN_RANGE_BUDGET = 1u << 10, /* range-budget: `0..n` built whatever the budget */
+    GEN_KNOWN_PRELUDE_SEES_USER = 1u << 11, /* prelude-sees-user: `lcm` calls a user `gcd` */
     GEN_KNOWN_ALL = 0xffffffffu,
 };
 

@@ -260,7 +260,8 @@ static size_t callees(Gen *g, const GType *t, const GIntent **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < g->callable && i < g->n_intents; i++)
-        if (gt_assignable(g->intents[i].ret, t) && g->intents[i].ret->k != GT_ANY)
+        if (!g->intents[i].hidden && gt_assignable(g->intents[i].ret, t) &&
+            g->intents[i].ret->k != GT_ANY)
             out[n++] = &g->intents[i];
     if (g->cur && (dec_visible(g) || g->wild_recursion) && gt_assignable(g->cur->ret, t))
         out[n++] = g->cur;
@@ -551,6 +552,8 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
     case FIELD: return field_of(g, t, depth);
     case ABSDIFF: {
         GExp a = gen_int(g, &gt_int, depth - 1), b = gen_int(g, &gt_int, depth - 1);
+        if (!gen_prelude_visible(g, "abs"))
+            return ex(g, P_ADD, &gt_int, "%s - %s", W(a, P_ADD), W(b, P_MUL));
         return ex(g, P_POST, &gt_nat, "abs(%s - %s)", W(a, P_ADD), W(b, P_MUL));
     }
     default: return int_lit(g, t, !gchance(g, 4));
@@ -1010,7 +1013,7 @@ static GExp about(Gen *g, GExp x, int depth)
     const GIntent *preds[GEN_MAX_GINTENTS];
     size_t np = 0;
     for (size_t i = 0; i < g->callable && i < g->n_intents; i++)
-        if (takes_one(&g->intents[i], t))
+        if (!g->intents[i].hidden && takes_one(&g->intents[i], t))
             preds[np++] = &g->intents[i];
     bool fields = t->k == GT_RECORD && g->recs[t->rec].n > 0;
     unsigned w[N] = {
@@ -1129,7 +1132,7 @@ GExp gen_key_about(Gen *g, const char *var, const GType *et, int depth)
     case 1: return ex(g, P_UNARY, x.t->k == GT_FLOAT ? &gt_float : &gt_int, "-%s", W(x, P_UNARY));
     case 2: return ex(g, P_MUL, x.t, "%s * %s", W(x, P_MUL), W(x, P_UNARY));
     case 3:
-        if (gt_is_int(x.t))
+        if (gt_is_int(x.t) && gen_prelude_visible(g, "abs"))
             return ex(g, P_POST, &gt_nat, "abs(%s)", x.s);
         return x;
     case 4: {

@@ -97,6 +97,7 @@ typedef struct GIntent {
     GParam params[GEN_MAX_PARAMS];
     const GType *ret;
     bool prelude;
+    bool hidden;        /* a prelude intent a user intent of the same name shadows */
     bool elementwise;   /* constructed element-wise (parallelizable_over applies) */
     const char *eindex[2]; /* its index names */
 } GIntent;
@@ -224,6 +225,9 @@ void gen_plan_set_file(void *plans, size_t k, size_t file);
 size_t gen_plan_file(const void *plans, size_t k);
 size_t gen_plan_sizes(const void *plans, size_t k, const char *const **out);
 void gen_write_intent(Gen *g, size_t k, const void *plans, GenProgram *p, GenBuf *out);
+
+/* Is the prelude's intent name still the prelude's (not shadowed)? */
+bool gen_prelude_visible(const Gen *g, const char *name);
 
 /* gen_expr.c */
 GExp gen_expr(Gen *g, const GType *t, int depth);

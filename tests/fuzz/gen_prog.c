@@ -98,6 +98,14 @@ void gen_add_prelude(Gen *g)
     g->n_prelude = g->n_intents;
 }
 
+bool gen_prelude_visible(const Gen *g, const char *name)
+{
+    for (size_t i = 0; i < g->n_prelude; i++)
+        if (strcmp(g->intents[i].name, name) == 0)
+            return !g->intents[i].hidden;
+    return false;
+}
+
 /* ---- signatures ---- */
 
 static const char *const size_pool[] = {"M", "N", "K", "R", "C", "P", "Q", "m"};
@@ -185,6 +193,18 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
     pl->dec = -1;
     pl->wild = gx(g, 15) == 1;
     in->name = gfresh(g, stems[gx(g, GEN_LEN(stems))]);
+    // now and then the name of a prelude intent, which it then shadows for
+    // the whole program (docs/language.md §2), whatever its signature
+    if (gx(g, 30) == 1) {
+        GIntent *pre = &g->intents[gx(g, (uint32_t)g->n_prelude)];
+        // the prelude's gcd and lcm call the user's abs and gcd
+        // (tests/fuzz/found/012-*): shadow only the others then
+        bool used = !strcmp(pre->name, "abs") || !strcmp(pre->name, "gcd");
+        if (!pre->hidden && !(used && (g->opt->avoid & GEN_KNOWN_PRELUDE_SEES_USER))) {
+            pre->hidden = true;
+            in->name = pre->name;
+        }
+    }
     size_t n = gx(g, GEN_MAX_PARAMS + 1);
     if (n == GEN_MAX_PARAMS && (pl->form == F_REC || pl->form == F_COMP_COLL))
         n--; // room for the parameter the form adds
@@ -548,7 +568,7 @@ static const char *kind_word(Gen *g, const GType **vt)
     size_t n = 0;
     for (size_t i = 0; i < g->callable && i < g->n_intents; i++) {
         const GIntent *in = &g->intents[i];
-        if (in->n == 1 && in->ret->k == GT_BOOL && gt_is_int(in->params[0].t))
+        if (!in->hidden && in->n == 1 && in->ret->k == GT_BOOL && gt_is_int(in->params[0].t))
             c[n++] = in;
     }
     if (!n)
@@ -706,7 +726,8 @@ static const char *order_constraint(Gen *g, const GIntent *in)
         const GIntent *c[GEN_MAX_GINTENTS];
         size_t n = 0;
         for (size_t i = 0; i < g->callable && i < g->n_intents; i++)
-            if (g->intents[i].n == 1 && gt_assignable(et, g->intents[i].params[0].t) &&
+            if (!g->intents[i].hidden && g->intents[i].n == 1 &&
+                gt_assignable(et, g->intents[i].params[0].t) &&
                 gt_is_ordered(g->intents[i].ret))
                 c[n++] = &g->intents[i];
         if (n)
