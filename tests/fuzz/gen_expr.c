@@ -934,7 +934,11 @@ static GExp gen_matrix(Gen *g, const GType *t, int depth)
 {
     enum { LEAF, VAR, LIT, IF, CALL, N };
     const GVar *v = pick_var(g, t);
-    unsigned w[N] = {[LEAF] = 1, [VAR] = v ? 8 : 0, [LIT] = 2, [IF] = 1, [CALL] = 1};
+    // rows written as a list are converted to a matrix only as an argument
+    // itself, not inside an `if` (tests/fuzz/found/008-*)
+    bool lists_stay = g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST;
+    unsigned w[N] = {[LEAF] = 1, [VAR] = v ? 8 : 0, [LIT] = 2, [IF] = lists_stay ? 0 : 1,
+                     [CALL] = 1};
     if (depth <= 0 || g->budget-- <= 0)
         return v ? var_ref(g, v) : leaf(g, t, 0);
     switch (gpickw(g, w, N)) {

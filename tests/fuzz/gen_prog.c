@@ -165,9 +165,10 @@ static int add_param(Gen *g, GIntent *in, const GType *t, int at)
         abort(); // plan_intent leaves room
     if (at < 0 || (size_t)at > in->n)
         at = (int)in->n;
+    const char *name = param_name(g, in, t); // before the others move
     memmove(&in->params[at + 1], &in->params[at], (in->n - (size_t)at) * sizeof(GParam));
     in->params[at].t = t;
-    in->params[at].name = param_name(g, in, t);
+    in->params[at].name = name;
     in->n++;
     return at;
 }

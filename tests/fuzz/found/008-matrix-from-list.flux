@@ -2,7 +2,9 @@
 # accepts a list of rows where a matrix is expected, docs/language.md §3)
 # returns the list as it is; indexing it as a matrix, in a postcondition or
 # in a caller, trips an assertion. (A list literal passed as a matrix
-# argument is converted at the call; a result is not.)
+# argument is converted at the call; a result is not, and neither is an
+# argument `if c then [[1.5]] else A`, whose size variable then trips the
+# same assertion: gen_fuzz seed 602595.)
 # Found by gen_fuzz (seed 546).
 # run: flux run 008-matrix-from-list.flux 'j(3)'
 # symptom: flux: internal error at src/exec/value.c:377: assertion failed: m.kind == FX_VAL_MATRIX (abort)
