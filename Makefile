@@ -5,7 +5,9 @@
 #   make test       build, then run every test (unit, language goldens, CLI)
 #   make asan       the same tests under AddressSanitizer + UBSan (build/asan)
 #   make demo       install what is missing, build, run the guided demo
-#   make fuzz       fuzz the parser with libFuzzer (FUZZ_SECONDS=60)
+#   make fuzz       libFuzzer: generated well-typed programs through check, lower
+#                   and run (FUZZ_SECONDS=60), then the parser on raw bytes
+#                   (FUZZ_PARSE_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
 #   make bench      the interpreter against Lua and Python; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
@@ -41,9 +43,13 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# the generator of well-typed programs and its harness (docs/testing.md)
+GEN_FUZZ_SRC := tests/fuzz/gen.c tests/fuzz/gen_src.c tests/fuzz/gen_types.c \
+                tests/fuzz/gen_expr.c tests/fuzz/gen_prog.c tests/fuzz/gen_run.c
+GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test asan demo fuzz deps format clean bench proofs
-all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN)
+all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz
 
 deps:
 	@scripts/install-deps
@@ -92,6 +98,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libflux.a tests/fx_test.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
+$(BUILD)/tests/gen_fuzz: tests/fuzz/gen_main.c $(GEN_FUZZ_OBJ) $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) tests/fuzz/gen_main.c $(GEN_FUZZ_OBJ) $(BUILD)/libflux.a $(LDFLAGS) \
+	    $(LDLIBS) -o $@
+
 test: deps
 	@$(MAKE) --no-print-directory all
 	@tests/run-tests.sh $(BUILD)
@@ -105,10 +116,17 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(BUILD)/flux demo
 
+# The generator of well-typed programs for FUZZ_SECONDS, then the parser on
+# raw bytes for FUZZ_PARSE_SECONDS (tests/fuzz/run-fuzz.sh, docs/testing.md).
 FUZZ_SECONDS ?= 60
+FUZZ_PARSE_SECONDS ?= 60
 fuzz: deps
-	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c
+	@$(MAKE) --no-print-directory $(BUILD)/tests/gen_fuzz
+	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c \
+		build/fuzz/gen/schema_src.c build/fuzz/gen/migrate_1_2_src.c \
+		build/fuzz/gen/migrate_2_3_src.c
 	@PRELUDE_SRC=build/fuzz/gen/prelude_src.c FUZZ_LDLIBS="$(LDLIBS)" \
+		FUZZ_PARSE_SECONDS=$(FUZZ_PARSE_SECONDS) GEN_FUZZ=$(BUILD)/tests/gen_fuzz \
 		tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS) build/fuzz
 
 format:
@@ -122,7 +140,7 @@ clean:
 	rm -rf build
 	rm -f proofs/*.vo proofs/*.vok proofs/*.vos proofs/*.glob proofs/.*.aux proofs/.lia.cache proofs/.nia.cache
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(GEN_FUZZ_OBJ:.o=.d)
 
 $(BUILD)/bench/record: bench/record.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)

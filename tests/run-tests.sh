@@ -11,6 +11,10 @@
 #   lang/errors  .flux files whose stderr must equal NAME.expected, exit 3
 #   lang/warn    .flux files whose stderr must equal NAME.expected, exit 0
 #   cli          tests/cli/*.sh, run with $FLUX set; exit 0 means pass
+#   fuzz/gen     BUILD/tests/gen_fuzz: generated well-typed programs through
+#                check, lower and run for $FLUX_GEN_SECONDS (default 30),
+#                avoiding the known bugs of tests/fuzz/found that still fail
+#                (docs/testing.md); 0 skips it
 set -u
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,6 +97,19 @@ for t in "$root"/tests/cli/*.sh; do
         fail "cli/$(basename "$t")"
     fi
 done
+
+# generated programs, as many as fit in the time (docs/testing.md)
+gen="$root/$build/tests/gen_fuzz"
+gen_secs=${FLUX_GEN_SECONDS:-30}
+if [ -x "$gen" ] && [ "$gen_secs" != 0 ]; then
+    out=$(cd "$root" && FLUX_GEN_SECONDS=$gen_secs "$gen" --avoid-known=auto 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | grep -E '^gen_fuzz: [0-9]+ programs' | sed 's/^gen_fuzz:/fuzz\/gen:/'
+    if [ $rc = 0 ]; then pass; else
+        printf '%s\n' "$out" | tail -n 40
+        fail "fuzz/gen (rc=$rc; the line to replay it is above)"
+    fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,0 +1,529 @@
+/*
+ * gen_run.c: the harness. One generated program goes through the public
+ * API (include/flux.h) the way an embedder drives it: written to files,
+ * loaded and checked (with a short solver timeout, or types only), every
+ * intent graphed in each format, every call run with tight budgets and no
+ * store, and the answers compared.
+ *
+ * What counts as a finding (docs/testing.md):
+ *   - a signal, a sanitizer report or a leak: the caller's process dies or
+ *     LeakSanitizer complains; gen_run_current names the call in flight;
+ *   - an internal error (FX_CHECK prints "internal error" and aborts);
+ *   - a false rejection: the checker refuses a program the generator
+ *     believes well-typed, unless every error is one the program allows
+ *     (a refuted property where it claims one that may be false; the
+ *     nesting limit where it nests past it);
+ *   - a malformed call: flux_run says the generated EXPR is not an
+ *     expression of the program (exit 2);
+ *   - a difference: the same call run twice, or with and without mid-run
+ *     learning, gives two different answers; or a printed value does not
+ *     read back as itself.
+ * Run-time errors (exit 1: budgets, division by zero, an index out of
+ * range, a failed postcondition, an uncovered call, a negative Natural, a
+ * bad data file) are answers, not findings; they are counted by kind.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "flux.h"
+#include "gen.h"
+
+const char *volatile gen_run_current;
+
+static FILE *devnull(void)
+{
+    static FILE *f;
+    if (!f)
+        f = fopen("/dev/null", "w");
+    return f;
+}
+
+static int found(char *why, size_t why_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int found(char *why, size_t why_len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, why_len, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* ---- files ---- */
+
+static int write_file(const char *dir, const GenFile *f, char *why, size_t why_len)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir, f->name);
+    unlink(path);
+    if (f->kind == GEN_FILE_SQL) {
+        sqlite3 *db = NULL;
+        char *err = NULL;
+        int rc = sqlite3_open(path, &db);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_exec(db, f->text, NULL, NULL, &err);
+        if (rc != SQLITE_OK) {
+            found(why, why_len, "harness: cannot make %s: %s", path,
+                  err ? err : sqlite3_errmsg(db));
+            sqlite3_free(err);
+            sqlite3_close(db);
+            return 1;
+        }
+        sqlite3_close(db);
+        return 0;
+    }
+    FILE *out = fopen(path, "wb");
+    if (!out || fputs(f->text, out) < 0 || fclose(out) != 0)
+        return found(why, why_len, "harness: cannot write %s", path);
+    return 0;
+}
+
+/* ---- diagnostics ---- */
+
+/* A memory stream for diagnostics, read back after. */
+typedef struct Diag {
+    char *text;
+    size_t len;
+    FILE *f;
+} Diag;
+
+static void diag_open(Diag *d)
+{
+    d->text = NULL;
+    d->len = 0;
+    d->f = open_memstream(&d->text, &d->len);
+}
+
+static const char *diag_close(Diag *d)
+{
+    fclose(d->f);
+    d->f = NULL;
+    return d->text ? d->text : "";
+}
+
+static void diag_free(Diag *d)
+{
+    free(d->text);
+    d->text = NULL;
+}
+
+/* Is every error line of a rejection one the program allows? */
+static bool rejection_allowed(const GenProgram *p, const char *diags)
+{
+    bool any = false;
+    for (const char *line = diags; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *err = strstr(line, ": error: ");
+        if (err && (size_t)(err - line) < n) {
+            any = true;
+            const char *msg = err + 9;
+            bool ok = false;
+            if (p->may_refute && strncmp(msg, "property `", 10) == 0) {
+                const char *fa = strstr(msg, " is false: ");
+                ok = fa && (size_t)(fa - line) < n;
+            }
+            if (p->very_deep && strstr(msg, "nests deeper than") &&
+                (size_t)(strstr(msg, "nests deeper than") - line) < n)
+                ok = true;
+            if (!ok)
+                return false;
+        }
+        line = end ? end + 1 : line + n;
+    }
+    return any;
+}
+
+/* The kind of a run-time error, from its message. */
+static void count_error(GenStats *st, const char *msg)
+{
+    st->errors++;
+    if (strstr(msg, "budget"))
+        st->err_budget++;
+    else if (strstr(msg, "division by zero"))
+        st->err_div++;
+    else if (strstr(msg, "out of range"))
+        st->err_index++;
+    else if (strstr(msg, "postcondition"))
+        st->err_post++;
+    else if (strstr(msg, "covers"))
+        st->err_cover++;
+    else if (strstr(msg, "is a Natural"))
+        st->err_natural++;
+    else if (strstr(msg, "data file") || strstr(msg, "column") || strstr(msg, ".csv") ||
+             strstr(msg, ".db"))
+        st->err_data++;
+    else
+        st->err_other++;
+}
+
+/* Budgets of time and memory depend on the machine's load and on what ran
+ * before (the memory budget is the whole process's resident size, which
+ * under ASan and libFuzzer is most of 512 MB before anything runs): an
+ * answer stopped by one is not compared. */
+static bool unsteady(const char *msg)
+{
+    return strstr(msg, "time budget") || strstr(msg, "memory budget");
+}
+
+/* Does the printed value read back? Not when it holds inf or nan (outside
+ * strings), and not worth it when it is long. */
+static bool reads_back(const char *text)
+{
+    if (strlen(text) > 4096)
+        return false;
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                return false;
+            continue;
+        }
+        if (strncmp(p, "inf", 3) == 0 || strncmp(p, "nan", 3) == 0)
+            return false;
+    }
+    return true;
+}
+
+/* ---- one call ---- */
+
+typedef struct Outcome {
+    int rc;
+    char *text; /* the value, or the error message */
+} Outcome;
+
+static Outcome run_once(FluxProgram *prog, const char *expr, const FluxRunOptions *ro)
+{
+    Diag d;
+    diag_open(&d);
+    FluxResult r;
+    Outcome o;
+    gen_run_current = expr;
+    o.rc = flux_run(prog, expr, ro, d.f, &r);
+    gen_run_current = NULL;
+    const char *msg = diag_close(&d);
+    o.text = strdup(o.rc == FLUX_OK ? (r.text ? r.text : "") : msg);
+    if (o.rc == FLUX_OK)
+        flux_result_free(&r);
+    diag_free(&d);
+    return o;
+}
+
+static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
+                      const GenRunOptions *o, GenStats *st, char *why, size_t why_len)
+{
+    FluxRunOptions ro = {
+        .max_steps = o->max_steps,
+        .max_memory_mb = o->max_memory_mb,
+        .max_seconds = o->max_seconds,
+        .max_depth = p->max_depth,
+        .want_json = p->want_json,
+        .no_learn = 1,
+    };
+    int res = 0;
+    st->calls++;
+    Outcome a = run_once(prog, expr, &ro);
+    if (o->log)
+        fprintf(o->log, "  %s -> [%d] %.200s\n", expr, a.rc, a.text);
+    if (strstr(a.text, "internal error")) {
+        res = found(why, why_len, "internal error running %.300s: %.2000s", expr, a.text);
+        goto out;
+    }
+    if (a.rc == FLUX_ERR_USAGE && p->very_deep && strstr(a.text, "nests deeper than")) {
+        count_error(st, a.text); // past the nesting limit: refused, as it should be
+        goto out;
+    }
+    if (a.rc == FLUX_ERR_USAGE || a.rc > FLUX_ERR_RUNTIME) {
+        res = found(why, why_len, "flux_run(%.300s) gave %d: %.2000s", expr, a.rc, a.text);
+        goto out;
+    }
+    if (a.rc == FLUX_OK)
+        st->values++;
+    else
+        count_error(st, a.text);
+
+    // the same call again: the same answer
+    Outcome b = run_once(prog, expr, &ro);
+    bool steady = !unsteady(a.text) && !unsteady(b.text);
+    if (steady && (a.rc != b.rc || (a.rc == FLUX_OK && strcmp(a.text, b.text) != 0)))
+        res = found(why, why_len, "%.300s gave two answers: [%d] %.1000s, then [%d] %.1000s", expr,
+                    a.rc, a.text, b.rc, b.text);
+    free(b.text);
+    if (res)
+        goto out;
+
+    // with mid-run learning on, the same value
+    if (p->learn) {
+        ro.no_learn = 0;
+        Outcome c = run_once(prog, expr, &ro);
+        ro.no_learn = 1;
+        if (a.rc == FLUX_OK && c.rc == FLUX_OK && strcmp(a.text, c.text) != 0)
+            res = found(why, why_len, "%.300s: %.1000s without learning, %.1000s with", expr,
+                        a.text, c.text);
+        else if (strstr(c.text, "internal error"))
+            res = found(why, why_len, "internal error running %.300s with learning: %.2000s", expr,
+                        c.text);
+        free(c.text);
+        if (res)
+            goto out;
+    }
+
+    // the printed value, read back as an EXPR, prints the same
+    if (a.rc == FLUX_OK && reads_back(a.text)) {
+        ro.want_json = 0;
+        Outcome r = run_once(prog, a.text, &ro);
+        st->roundtrips++;
+        if ((r.rc != FLUX_OK && !unsteady(r.text)) || (r.rc == FLUX_OK && strcmp(r.text, a.text)))
+            res = found(why, why_len, "the value of %.300s, %.1000s, reads back as [%d] %.1000s",
+                        expr, a.text, r.rc, r.text);
+        free(r.text);
+    }
+out:
+    free(a.text);
+    return res;
+}
+
+/* ---- one program ---- */
+
+static int graph_all(const GenProgram *p, FluxProgram *prog, GenStats *st, char *why,
+                     size_t why_len)
+{
+    static const char *const formats[] = {"text", "json", "dot"};
+    for (size_t i = 0; i < p->n_intents; i++) {
+        for (size_t f = 0; f < 3; f++) {
+            Diag d;
+            diag_open(&d);
+            int rc = flux_graph(prog, p->intents[i], f == 2 ? "v1" : NULL, formats[f], devnull(),
+                                d.f);
+            const char *msg = diag_close(&d);
+            int res = rc == FLUX_OK ? 0
+                                    : found(why, why_len, "flux_graph(%s, %s) gave %d: %s",
+                                            p->intents[i], formats[f], rc, msg);
+            diag_free(&d);
+            if (res)
+                return res;
+            st->graphs++;
+        }
+    }
+    return 0;
+}
+
+int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenStats *st,
+            char *why, size_t why_len)
+{
+    st->programs++;
+    for (size_t i = 0; i < p->n_files; i++)
+        if (write_file(dir, &p->files[i], why, why_len))
+            return 1;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir, p->files[0].name);
+    FluxLoadOptions lo = {.smt_timeout_ms = p->smt_timeout_ms, .types_only = p->types_only};
+    FluxProgram *prog = NULL;
+    Diag d;
+    diag_open(&d);
+    gen_run_current = "(loading)";
+    int rc = flux_program_load(path, &lo, d.f, &prog);
+    gen_run_current = NULL;
+    const char *diags = diag_close(&d);
+    int res = 0;
+    if (strstr(diags, "internal error")) {
+        res = found(why, why_len, "internal error while loading:\n%s", diags);
+    } else if (rc == FLUX_ERR_REJECTED && rejection_allowed(p, diags)) {
+        st->rejected_expected++;
+    } else if (rc != FLUX_OK) {
+        res = found(why, why_len, "%s (flux_program_load gave %d):\n%s",
+                    rc == FLUX_ERR_REJECTED ? "false rejection" : "cannot load", rc, diags);
+    }
+    diag_free(&d);
+    if (rc != FLUX_OK || res) {
+        flux_program_free(prog);
+        return res;
+    }
+    st->accepted++;
+    if (o->log)
+        fprintf(o->log, "accepted (%zu warnings)\n", flux_program_warnings(prog));
+    flux_program_describe(prog, devnull());
+    res = graph_all(p, prog, st, why, why_len);
+    for (size_t i = 0; i < p->n_calls && !res; i++)
+        res = check_call(p, prog, p->calls[i], o, st, why, why_len);
+    if (!res && p->explain && p->n_calls) {
+        FluxRunOptions ro = {.max_steps = o->max_steps, .max_memory_mb = o->max_memory_mb,
+                             .max_seconds = o->max_seconds, .max_depth = p->max_depth,
+                             .no_learn = 1};
+        Diag e;
+        diag_open(&e);
+        gen_run_current = p->calls[0];
+        flux_explain(prog, p->calls[0], &ro, p->want_json, devnull(), e.f);
+        gen_run_current = NULL;
+        const char *msg = diag_close(&e);
+        if (strstr(msg, "internal error"))
+            res = found(why, why_len, "internal error explaining %s: %s", p->calls[0], msg);
+        diag_free(&e);
+    }
+    flux_program_free(prog);
+    return res;
+}
+
+/* ---- the known bugs and their reproducers ---- */
+
+/* ORDER GEN_KNOWN */
+static const char *const known_names[] = {
+    "comp-eq-var", "comp-in-list", "deep-stack", "minmax-empty", "post-call-eq", "any-concat",
+    "alias-empty-record", "matrix-from-list", "budget-poll", "big-power",
+    "range-budget", "prelude-sees-user",
+};
+
+unsigned gen_known_bit(const char *name)
+{
+    for (size_t i = 0; i < sizeof(known_names) / sizeof(known_names[0]); i++)
+        if (strcmp(known_names[i], name) == 0)
+            return 1u << i;
+    return 0;
+}
+
+/* The value of a `# KEY: value` line of text, in buf, or NULL. */
+static const char *header(const char *text, const char *key, char *buf, size_t len)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "# %s: ", key);
+    const char *p = strstr(text, pat);
+    if (!p)
+        return NULL;
+    p += strlen(pat);
+    size_t n = strcspn(p, "\n");
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* In the child: 0 when the reproducer passes (the bug is fixed). */
+static int probe_child(const char *path, const char *probe)
+{
+    FluxLoadOptions lo = {.smt_timeout_ms = 2000};
+    FluxProgram *prog = NULL;
+    if (flux_program_load(path, &lo, NULL, &prog) != FLUX_OK)
+        return 1;
+    if (strcmp(probe, "check") == 0)
+        return 0;
+    static char expr[1 << 20];
+    if (strncmp(probe, "deep ", 5) == 0) {
+        // `deep N`: N parentheses around id(1): an answer or an error, not a crash
+        size_t n = strtoul(probe + 5, NULL, 10);
+        if (2 * n + 16 > sizeof(expr))
+            return 2;
+        memset(expr, '(', n);
+        strcpy(expr + n, "id(1)");
+        memset(expr + n + 5, ')', n);
+        expr[2 * n + 5] = '\0';
+        FluxRunOptions ro = {.max_steps = 1000, .no_learn = 1};
+        FluxResult r;
+        if (flux_run(prog, expr, &ro, NULL, &r) == FLUX_OK)
+            flux_result_free(&r);
+        return 0;
+    } else if (strncmp(probe, "budget ", 7) == 0 || strncmp(probe, "budget-store ", 13) == 0) {
+        // `budget EXPR`: with budgets of 1 s and 64 MB, done within 3 s and
+        // 500 MB; `budget-store EXPR` the same, recorded in a new store
+        bool store = probe[6] == '-';
+        char dir[] = "/tmp/flux-probe-XXXXXX";
+        FluxStore *st = NULL;
+        if (store && (!mkdtemp(dir) || flux_store_open(dir, NULL, &st) != FLUX_OK))
+            return 2;
+        if (st)
+            flux_program_use_store(prog, st, 0);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        FluxRunOptions ro = {.max_seconds = 1, .max_memory_mb = 64, .no_learn = 1};
+        FluxResult r;
+        if (flux_run(prog, probe + (store ? 13 : 7), &ro, NULL, &r) == FLUX_OK)
+            flux_result_free(&r);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        return secs < 3 && ru.ru_maxrss < 500 * 1024 ? 0 : 1;
+    } else if (strncmp(probe, "run ", 4) == 0) {
+        snprintf(expr, sizeof(expr), "%s", probe + 4);
+    } else {
+        return 2;
+    }
+    char *want = strstr(expr, " => ");
+    if (want) {
+        *want = '\0';
+        want += 4;
+    }
+    FluxRunOptions ro = {.max_steps = 10000000, .max_memory_mb = 1024, .max_seconds = 10,
+                         .no_learn = 1};
+    FluxResult r;
+    int rc = flux_run(prog, expr, &ro, NULL, &r);
+    if (rc == FLUX_OK) {
+        bool same = !want || strcmp(r.text, want) == 0;
+        flux_result_free(&r);
+        return same ? 0 : 1;
+    }
+    return rc == FLUX_ERR_RUNTIME && !want ? 0 : 1;
+}
+
+unsigned gen_probe_found(const char *dir, FILE *log)
+{
+    unsigned mask = 0;
+    struct dirent **list = NULL;
+    int count = scandir(dir, &list, NULL, alphasort);
+    if (count < 0) {
+        if (log)
+            fprintf(log, "gen_fuzz: no reproducers in %s\n", dir);
+        return 0;
+    }
+    for (int k = 0; k < count; k++) {
+        const struct dirent *e = list[k];
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".flux") != 0)
+            continue;
+        char path[4096], text[8192] = "", name[64], probe[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t got = fread(text, 1, sizeof(text) - 1, f);
+        text[got] = '\0';
+        fclose(f);
+        if (!header(text, "avoid", name, sizeof(name)) ||
+            !header(text, "probe", probe, sizeof(probe)))
+            continue;
+        unsigned bit = gen_known_bit(name);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            _exit(probe_child(path, probe));
+        }
+        int status = 0;
+        bool fails = pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+                     WEXITSTATUS(status) != 0;
+        if (fails)
+            mask |= bit;
+        if (log)
+            fprintf(log, "gen_fuzz: %s (%s): %s\n", e->d_name, name,
+                    !bit ? "unknown name" : fails ? "still fails, avoided" : "passes");
+    }
+    for (int k = 0; k < count; k++)
+        free(list[k]);
+    free(list);
+    return mask;
+}
