@@ -437,8 +437,9 @@ static FxNodeId lower(Lower *L, const FxExpr *e)
     }
     case FX_EXPR_COMPARE: return lower_compare(L, e);
     case FX_EXPR_IF: {
-        FxNodeId in[3] = {lower(L, e->u.if_.cond), lower(L, e->u.if_.then_e),
-                          lower(L, e->u.if_.else_e)};
+        FxNodeId in[3] = {lower(L, e->u.if_.cond),
+                          as_matrix(L, lower(L, e->u.if_.then_e), e->type, e->u.if_.then_e->span),
+                          as_matrix(L, lower(L, e->u.if_.else_e), e->type, e->u.if_.else_e->span)};
         return add(L, FX_NODE_IF, e->type, in, 3, e->span);
     }
     case FX_EXPR_CALL: return lower_call(L, e);
@@ -468,7 +469,8 @@ static FxNodeId lower(Lower *L, const FxExpr *e)
     case FX_EXPR_LIST: {
         FX_VEC(FxNodeId) items = {0};
         for (size_t i = 0; i < e->u.list.n; i++)
-            fx_vec_push(&items, lower(L, e->u.list.items[i]));
+            fx_vec_push(&items, as_matrix(L, lower(L, e->u.list.items[i]), e->type->elem,
+                                          e->u.list.items[i]->span));
         FxNodeId id = add(L, FX_NODE_LIST, e->type, items.data, (uint32_t)items.len, e->span);
         fx_vec_free(&items);
         return id;
