@@ -237,8 +237,18 @@ static const char *resolve_size(Checker *c, const FxTypeExpr *te, bool bind_size
     if (te->len_of) { /* len(p): p a list, a stream or a string parameter */
         int p = find_param(c->intent, te->len_of);
         const FxTypeExpr *pt = p >= 0 ? c->intent->params[p].type_expr : NULL;
-        bool sized = pt && pt->name && (!strcmp(pt->name, "List") || !strcmp(pt->name, "Vec") ||
-                                        !strcmp(pt->name, "Stream") || !strcmp(pt->name, "String"));
+        const FxType *t = p >= 0 ? c->intent->params[p].type : NULL;
+        FxTypeDecl *alias = pt && pt->name && !t ? find_type_decl(c, pt->name) : NULL;
+        if (alias) { /* `xs: Names` with `type Names = List[Int]` */
+            resolve_type_decl(c, alias);
+            t = alias->type;
+        }
+        bool sized = t ? !fx_type_is_error(t) && (fx_type_is_collection(t) ||
+                                                  t->kind == FX_TY_STRING)
+                       : pt && pt->name && (!strcmp(pt->name, "List") ||
+                                            !strcmp(pt->name, "Vec") ||
+                                            !strcmp(pt->name, "Stream") ||
+                                            !strcmp(pt->name, "String"));
         if (p < 0)
             fx_diag_error(c->diag, te->len_span, "`len(%s)`: `%s` is not a parameter of `%s`",
                           te->len_of, te->len_of, c->intent ? c->intent->name : "?");

@@ -106,6 +106,10 @@ cat > found.flux <<'F'
 type Pair = {name: Int}
 type P2 = Pair
 type Box = {}
+type Names = List[Int]
+intent column(n: Int, xs: Names) -> Matrix[len(xs), 1, Int]:
+    constraints:
+        - result[i, j] = n
 intent post_or(xs: List[Int]) -> List[Int]:
     constraints:
         - result = xs
@@ -126,6 +130,7 @@ intent one(n: Int) -> Matrix[1, 1, Int]:
 F
 "$FLUX" check found.flux 2>err || fail "found.flux: $(cat err)"
 [ "$("$FLUX" run found.flux 'post_or([1, 2, 3])')" = '[1, 2, 3]' ] || fail "005: a postcondition read as an equation"
+[ "$("$FLUX" run found.flux 'column(3, [1, 2])')" = '[[3], [3]]' ] || fail "013: len() of a parameter whose type is an alias"
 [ "$("$FLUX" run found.flux 'any_concat("a")')" = '"a"' ] || fail "006"
 [ "$("$FLUX" run found.flux 'empty_box({})')" = '{}' ] || fail "007: an alias taken for a record"
 [ "$("$FLUX" run found.flux 'corner(one(0)) + corner(one(3))')" = 10 ] || fail "008: a list of rows as a matrix result"
