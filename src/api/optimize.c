@@ -1248,6 +1248,12 @@ int flux_optimize(FluxProgram *fp, FluxStore *fs, const char *intent, FILE *out,
         if (optimize_intent(fp, fs, *in, out) != FLUX_OK)
             status = FLUX_ERR_STORE;
     }
+    if (!found && !intent) { /* a file of imports only: its intents learn in their own files */
+        if (out)
+            fprintf(out, "no intent of its own in this file to optimize; an imported file's "
+                         "intents are optimized with that file\n");
+        return FLUX_OK;
+    }
     if (!found) {
         if (diagnostics)
             fprintf(diagnostics, "flux: no intent `%s` in this program\n", intent);

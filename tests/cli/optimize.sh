@@ -101,4 +101,8 @@ esac
 out=$("$FLUX" optimize "$root/examples/sort.flux")
 case $out in *"v1 stays: "*"memoization does not apply (the intent does not call itself)"*) ;; *) fail "sort: $out" ;; esac
 "$FLUX" optimize "$fib" nosuch 2>/dev/null; [ $? = 2 ] || fail "unknown intent: not exit 2"
+# a file of imports only has nothing of its own to optimize (found/014)
+printf 'import "%s"\n' "$fib" > "$tmp/imports.flux"
+out=$("$FLUX" optimize "$tmp/imports.flux" 2>&1) || fail "imports only: exit $?: $out"
+case $out in "no intent of its own in this file to optimize"*) ;; *) fail "imports only: $out" ;; esac
 exit 0
