@@ -150,12 +150,16 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
     if ((g->opt->avoid & GEN_KNOWN_DEEP_STACK) && d > 990)
         d = 990;
     // a chain, an operator or a bracket adds one level per step; a few
-    // more come from the constraint around it
+    // more come from the constraint around it: past 1100 the language's
+    // limit of 1000 certainly applies, near 1000 it may
     p->very_deep |= d + 8 > 1000;
     const char *name = gfresh(g, "deep");
     GenBuf b = {0};
     const char *ret = "Int", *arg = "3";
     int form = (int)gx(g, 9);
+    bool shallow = gchance(g, 3); // only the call nests
+    if (shallow)
+        form = 0;
     if (form == 7 && !gen_prelude_visible(g, "abs"))
         form = 0; // a user intent took the name
     if (form == 8) { // a type nested D levels
@@ -200,9 +204,9 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
             repeat(&b, ")", d);
             break;
         default:
-            repeat(&b, "(", d);
+            repeat(&b, "(", shallow ? 1 : d);
             gb_puts(&b, "n");
-            repeat(&b, ")", d);
+            repeat(&b, ")", shallow ? 1 : d);
             break;
         }
         gb_puts(&b, "\n");
@@ -215,12 +219,15 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
         p->intents[p->n_intents++] = strdup(name);
     if (p->n_calls >= GEN_MAX_CALLS)
         return;
+    p->too_deep |= !shallow && d >= 1100;
     // the call itself, now and then inside deep parentheses too
     GenBuf c = {0};
-    size_t dc = gchance(g, 3) ? d : 0;
+    size_t dc = shallow || gchance(g, 3) ? d : 0;
     repeat(&c, "(", dc);
     gb_printf(&c, "%s(%s)", name, arg);
     repeat(&c, ")", dc);
+    if (dc >= 1100)
+        p->too_deep_call = (int)p->n_calls + 1;
     p->calls[p->n_calls++] = gb_take(&c);
 }
 

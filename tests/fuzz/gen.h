@@ -112,7 +112,9 @@ typedef struct GenProgram {
     char *calls[GEN_MAX_CALLS]; /* EXPRs for flux_run */
     size_t n_calls;
     bool may_refute; /* claims a property that may be false: a refutation is fine */
-    bool very_deep;  /* nests past the limit: a "too deep" rejection is fine */
+    bool very_deep;  /* nests near or past the limit: a "too deep" rejection is fine */
+    bool too_deep;   /* nests past the limit of 1000 levels: it must be rejected */
+    int too_deep_call; /* 1 + the index of a call past the limit, which must be refused */
     bool types_only; /* load without the solver */
     unsigned smt_timeout_ms;
     bool learn;     /* also run with no_learn off, and compare */

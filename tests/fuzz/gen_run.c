@@ -296,6 +296,16 @@ out:
     return res;
 }
 
+/* Is a call nested past the limit refused as such (exit 2, positioned)? */
+static bool refused_as_deep(FluxProgram *prog, const char *expr)
+{
+    FluxRunOptions ro = {.max_steps = 1000, .no_learn = 1};
+    Outcome o = run_once(prog, expr, &ro);
+    bool refused = o.rc == FLUX_ERR_USAGE && strstr(o.text, "nests deeper than");
+    free(o.text);
+    return refused;
+}
+
 /* ---- one program ---- */
 
 static int graph_all(const GenProgram *p, FluxProgram *prog, GenStats *st, char *why,
@@ -353,12 +363,21 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
         return res;
     }
     st->accepted++;
+    if (p->too_deep) {
+        flux_program_free(prog);
+        return found(why, why_len, "accepted a program nested past the limit of 1000 levels "
+                                   "(docs/language.md §5)");
+    }
     if (o->log)
         fprintf(o->log, "accepted (%zu warnings)\n", flux_program_warnings(prog));
     flux_program_describe(prog, devnull());
     res = graph_all(p, prog, st, why, why_len);
-    for (size_t i = 0; i < p->n_calls && !res; i++)
+    for (size_t i = 0; i < p->n_calls && !res; i++) {
         res = check_call(p, prog, p->calls[i], o, st, why, why_len);
+        if (!res && (int)i + 1 == p->too_deep_call && !refused_as_deep(prog, p->calls[i]))
+            res = found(why, why_len, "ran a call nested past the limit of 1000 levels "
+                                      "(docs/language.md §5)");
+    }
     if (!res && p->explain && p->n_calls) {
         FluxRunOptions ro = {.max_steps = o->max_steps, .max_memory_mb = o->max_memory_mb,
                              .max_seconds = o->max_seconds, .max_depth = p->max_depth,
