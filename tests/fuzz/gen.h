@@ -140,6 +140,10 @@ typedef struct GenStats {
 
 typedef struct GenRunOptions {
     unsigned long long max_steps;
+    /* The memory budget counts the whole process's resident size, which
+     * ASan's quarantine and libFuzzer's corpus make large and growing: the
+     * harness gives each program this much above what is resident when it
+     * starts. */
     unsigned long long max_memory_mb;
     double max_seconds;
     FILE *log; /* non-NULL: each call's outcome is written here */

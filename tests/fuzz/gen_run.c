@@ -169,8 +169,7 @@ static void count_error(GenStats *st, const char *msg)
 }
 
 /* Budgets of time and memory depend on the machine's load and on what ran
- * before (the memory budget is the whole process's resident size, which
- * under ASan and libFuzzer is most of 512 MB before anything runs): an
+ * before (the memory budget is the whole process's resident size): an
  * answer stopped by one is not compared. */
 static bool unsteady(const char *msg)
 {
@@ -222,12 +221,25 @@ static Outcome run_once(FluxProgram *prog, const char *expr, const FluxRunOption
     return o;
 }
 
+/* The resident size now, in MB, as the memory budget reads it. */
+static unsigned long long resident_mb(void)
+{
+    unsigned long long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (unsigned long long)sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
 static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
                       const GenRunOptions *o, GenStats *st, char *why, size_t why_len)
 {
     FluxRunOptions ro = {
         .max_steps = o->max_steps,
-        .max_memory_mb = o->max_memory_mb,
+        .max_memory_mb = resident_mb() + o->max_memory_mb,
         .max_seconds = o->max_seconds,
         .max_depth = p->max_depth,
         .want_json = p->want_json,
@@ -379,7 +391,8 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
                                       "(docs/language.md §5)");
     }
     if (!res && p->explain && p->n_calls) {
-        FluxRunOptions ro = {.max_steps = o->max_steps, .max_memory_mb = o->max_memory_mb,
+        FluxRunOptions ro = {.max_steps = o->max_steps,
+                             .max_memory_mb = resident_mb() + o->max_memory_mb,
                              .max_seconds = o->max_seconds, .max_depth = p->max_depth,
                              .no_learn = 1};
         Diag e;
