@@ -54,8 +54,8 @@ uint32_t gen_choose(GenSource *s, uint32_t n);
 enum {
     GEN_FEAT_MAP_COMPREHENSION = 1u << 0, /* [f(x) for x in xs if c] / where c */
     GEN_FEAT_STRING_FNS = 1u << 1,        /* the string built-ins (gen_expr.c: string_fns[]) */
-    GEN_FEAT_GROUP_BY = 1u << 2,          /* not generated yet: a hook only */
-    GEN_FEAT_MATRIX_LEN = 1u << 3,        /* len(A) of a matrix: not generated yet */
+    GEN_FEAT_GROUP_BY = 1u << 2,          /* [E for x in XS group by K]: a hook only */
+    GEN_FEAT_MATRIX_LEN = 1u << 3,        /* a result Matrix[len(u), len(v)] */
 };
 
 /* Bugs known and not yet fixed here: each has a reproducer in
@@ -77,6 +77,7 @@ enum {
     GEN_KNOWN_BIG_POWER = 1u << 9,    /* big-power: recording `2 ^ n` ignores the budgets */
     GEN_KNOWN_RANGE_BUDGET = 1u << 10, /* range-budget: `0..n` built whatever the budget */
     GEN_KNOWN_PRELUDE_SEES_USER = 1u << 11, /* prelude-sees-user: `lcm` calls a user `gcd` */
+    GEN_KNOWN_LEN_SIZE_ALIAS = 1u << 12, /* len-size-alias: Matrix[len(u), ..] with u an alias */
     GEN_KNOWN_ALL = 0xffffffffu,
 };
 

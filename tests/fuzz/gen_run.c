@@ -415,7 +415,7 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
 static const char *const known_names[] = {
     "comp-eq-var", "comp-in-list", "deep-stack", "minmax-empty", "post-call-eq", "any-concat",
     "alias-empty-record", "matrix-from-list", "budget-poll", "big-power",
-    "range-budget", "prelude-sees-user",
+    "range-budget", "prelude-sees-user", "len-size-alias",
 };
 
 unsigned gen_known_bit(const char *name)
