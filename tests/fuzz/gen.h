@@ -78,6 +78,7 @@ enum {
     GEN_KNOWN_RANGE_BUDGET = 1u << 10, /* range-budget: `0..n` built whatever the budget */
     GEN_KNOWN_PRELUDE_SEES_USER = 1u << 11, /* prelude-sees-user: `lcm` calls a user `gcd` */
     GEN_KNOWN_LEN_SIZE_ALIAS = 1u << 12, /* len-size-alias: Matrix[len(u), ..] with u an alias */
+    GEN_KNOWN_OPTIMIZE_IMPORTED = 1u << 13, /* optimize-imported: no root intents: exit 2 */
     GEN_KNOWN_ALL = 0xffffffffu,
 };
 
@@ -122,6 +123,8 @@ typedef struct GenProgram {
     bool want_json; /* ask flux_run for the JSON record too */
     bool explain;   /* also flux_explain the first call */
     unsigned long long max_depth; /* the depth budget of the calls; 0: the default */
+    bool optimize; /* also: with a store, record the calls, run an optimization
+                    * round, and run them again on what it installed */
 } GenProgram;
 
 void gen_program(GenSource *s, const GenOptions *o, GenProgram *out);
@@ -137,6 +140,7 @@ typedef struct GenStats {
     unsigned long err_budget, err_div, err_index, err_post, err_cover, err_natural, err_data,
             err_other;
     unsigned long roundtrips;
+    unsigned long optimized; /* programs that went through an optimization round */
 } GenStats;
 
 typedef struct GenRunOptions {

@@ -131,10 +131,11 @@ static void print_stats(const GenStats *st, double secs, unsigned long long firs
            first + (st->programs ? st->programs - 1 : 0), resident_mb(), ru.ru_maxrss / 1024);
     printf("gen_fuzz: %lu accepted, %lu rejected as allowed; %lu graphs; %lu calls: %lu values, "
            "%lu errors (budget %lu, division %lu, index %lu, postcondition %lu, uncovered %lu, "
-           "natural %lu, data %lu, other %lu); %lu values read back\n",
+           "natural %lu, data %lu, other %lu); %lu values read back; %lu optimization "
+           "rounds\n",
            st->accepted, st->rejected_expected, st->graphs, st->calls, st->values, st->errors,
            st->err_budget, st->err_div, st->err_index, st->err_post, st->err_cover,
-           st->err_natural, st->err_data, st->err_other, st->roundtrips);
+           st->err_natural, st->err_data, st->err_other, st->roundtrips, st->optimized);
 }
 
 /* The options that replay go's choices (bugs avoided, forms turned on). */

@@ -318,6 +318,106 @@ static bool refused_as_deep(FluxProgram *prog, const char *expr)
     return refused;
 }
 
+/* ---- with a store: an optimization round ---- */
+
+/* Removes dir and everything under it (the store's files). */
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0)
+            remove_tree(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* The calls recorded in a new store, one round of flux_optimize, and the
+ * calls again on the versions it installed: a proved rewrite gives the
+ * values the naive graph gave. The store's reports (traces, history,
+ * proofs) are written to /dev/null on the way. */
+static int check_optimized(const GenProgram *p, FluxProgram *prog, const char *dir,
+                           const GenRunOptions *o, GenStats *st, char *why, size_t why_len)
+{
+    char sdir[4096];
+    snprintf(sdir, sizeof(sdir), "%s/store", dir);
+    remove_tree(sdir);
+    FluxStore *store = NULL;
+    Diag d;
+    diag_open(&d);
+    int rc = flux_store_open(sdir, d.f, &store);
+    const char *msg = diag_close(&d);
+    int res = 0;
+    if (rc != FLUX_OK) {
+        res = found(why, why_len, "flux_store_open(%s) gave %d: %s", sdir, rc, msg);
+        diag_free(&d);
+        return res;
+    }
+    diag_free(&d);
+    flux_program_use_store(prog, store, 0);
+    FluxRunOptions ro = {.max_steps = o->max_steps,
+                         .max_memory_mb = resident_mb() + o->max_memory_mb,
+                         .max_seconds = o->max_seconds, .max_depth = p->max_depth,
+                         .no_learn = 1};
+    Outcome before[GEN_MAX_CALLS];
+    size_t n = p->n_calls;
+    for (size_t i = 0; i < n; i++)
+        before[i] = run_once(prog, p->calls[i], &ro);
+    diag_open(&d);
+    rc = flux_store_flush(store, d.f); // a run counts once it is written
+    msg = diag_close(&d);
+    if (rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_flush gave %d: %.2000s", rc, msg);
+    diag_free(&d);
+    diag_open(&d);
+    gen_run_current = "(flux_optimize)";
+    rc = flux_optimize(prog, store, NULL, o->log ? o->log : devnull(), d.f);
+    gen_run_current = NULL;
+    msg = diag_close(&d);
+    if (!res && (rc != FLUX_OK || strstr(msg, "internal error")))
+        res = found(why, why_len, "flux_optimize gave %d: %.2000s", rc, msg);
+    diag_free(&d);
+    flux_program_use_store(prog, store, 0); // the newest versions
+    for (size_t i = 0; i < n; i++) {
+        if (!res) {
+            ro.max_memory_mb = resident_mb() + o->max_memory_mb;
+            Outcome after = run_once(prog, p->calls[i], &ro);
+            bool steady = !unsteady(before[i].text) && !unsteady(after.text);
+            if (steady && before[i].rc == FLUX_OK && after.rc == FLUX_OK &&
+                strcmp(before[i].text, after.text) != 0)
+                res = found(why, why_len, "%.300s: %.1000s before an optimization round, "
+                                          "%.1000s after", p->calls[i], before[i].text,
+                            after.text);
+            else if (strstr(after.text, "internal error"))
+                res = found(why, why_len, "internal error running %.300s after an "
+                                          "optimization round: %.2000s", p->calls[i],
+                            after.text);
+            free(after.text);
+        }
+        free(before[i].text);
+    }
+    flux_traces(store, prog, NULL, 0, p->want_json, devnull(), NULL);
+    flux_history(store, prog, NULL, p->want_json, devnull(), NULL);
+    flux_proofs(store, prog, 0, 0, 0, p->want_json, devnull(), NULL);
+    flux_program_use_store(prog, NULL, 0); // back to v1, before the store goes
+    diag_open(&d);
+    rc = flux_store_close(store, d.f);
+    msg = diag_close(&d);
+    if (!res && rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_close gave %d: %s", rc, msg);
+    diag_free(&d);
+    remove_tree(sdir);
+    st->optimized++;
+    return res;
+}
+
 /* ---- one program ---- */
 
 static int graph_all(const GenProgram *p, FluxProgram *prog, GenStats *st, char *why,
@@ -390,6 +490,8 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
             res = found(why, why_len, "ran a call nested past the limit of 1000 levels "
                                       "(docs/language.md §5)");
     }
+    if (!res && p->optimize)
+        res = check_optimized(p, prog, dir, o, st, why, why_len);
     if (!res && p->explain && p->n_calls) {
         FluxRunOptions ro = {.max_steps = o->max_steps,
                              .max_memory_mb = resident_mb() + o->max_memory_mb,
@@ -415,7 +517,7 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
 static const char *const known_names[] = {
     "comp-eq-var", "comp-in-list", "deep-stack", "minmax-empty", "post-call-eq", "any-concat",
     "alias-empty-record", "matrix-from-list", "budget-poll", "big-power",
-    "range-budget", "prelude-sees-user", "len-size-alias",
+    "range-budget", "prelude-sees-user", "len-size-alias", "optimize-imported",
 };
 
 unsigned gen_known_bit(const char *name)
@@ -452,6 +554,15 @@ static int probe_child(const char *path, const char *probe)
         return 1;
     if (strcmp(probe, "check") == 0)
         return 0;
+    if (strcmp(probe, "optimize") == 0) {
+        // `optimize`: one round over the whole program, in a new store, is fine
+        char dir[] = "/tmp/flux-probe-XXXXXX";
+        FluxStore *st = NULL;
+        if (!mkdtemp(dir) || flux_store_open(dir, NULL, &st) != FLUX_OK)
+            return 2;
+        FILE *null = fopen("/dev/null", "w");
+        return flux_optimize(prog, st, NULL, null, null) == FLUX_OK ? 0 : 1;
+    }
     static char expr[1 << 20];
     if (strncmp(probe, "deep ", 5) == 0) {
         // `deep N`: N parentheses around id(1): an answer or an error, not a crash
