@@ -3,7 +3,9 @@
  * API (include/flux.h) the way an embedder drives it: written to files,
  * loaded and checked (with a short solver timeout, or types only), every
  * intent graphed in each format, every call run with tight budgets and no
- * store, and the answers compared.
+ * store, and the answers compared; one program in 8 then goes through a
+ * store and an optimization round. Last, the known bugs' probes
+ * (gen_probe_found), which run the reproducers of tests/fuzz/found.
  *
  * What counts as a finding (docs/testing.md):
  *   - a signal, a sanitizer report or a leak: the caller's process dies or
@@ -16,8 +18,10 @@
  *   - a malformed call: flux_run says the generated EXPR is not an
  *     expression of the program (exit 2);
  *   - a difference: the same call run twice, or with and without mid-run
- *     learning, gives two different answers; or a printed value does not
- *     read back as itself.
+ *     learning, or before and after an optimization round, gives two
+ *     different answers; or a printed value does not read back as itself;
+ *   - the nesting limit not kept: a program or a call nested past 1000
+ *     levels (by a margin) accepted or run.
  * Run-time errors (exit 1: budgets, division by zero, an index out of
  * range, a failed postcondition, an uncovered call, a negative Natural, a
  * bad data file) are answers, not findings; they are counted by kind.
