@@ -66,10 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gen_program(&src, &options, &p);
     if (print_all)
         gen_program_print(&p, stderr);
-    // libFuzzer stops an input after -timeout seconds: half a second a
-    // run; the memory budget counts the whole process, which libFuzzer's
-    // corpus and ASan's shadow make large
-    GenRunOptions ro = {.max_steps = 1000000, .max_memory_mb = 2048, .max_seconds = 0.5};
+    // libFuzzer stops an input after -timeout seconds: half a second a run
+    GenRunOptions ro = {.max_steps = 1000000, .max_memory_mb = 512, .max_seconds = 0.5};
     GenStats st = {0};
     char why[8192];
     if (gen_run(&p, dir, &ro, &st, why, sizeof(why))) {

@@ -150,12 +150,16 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
     if ((g->opt->avoid & GEN_KNOWN_DEEP_STACK) && d > 990)
         d = 990;
     // a chain, an operator or a bracket adds one level per step; a few
-    // more come from the constraint around it
+    // more come from the constraint around it: past 1100 the language's
+    // limit of 1000 certainly applies, near 1000 it may
     p->very_deep |= d + 8 > 1000;
     const char *name = gfresh(g, "deep");
     GenBuf b = {0};
     const char *ret = "Int", *arg = "3";
     int form = (int)gx(g, 9);
+    bool shallow = gchance(g, 3); // only the call nests
+    if (shallow)
+        form = 0;
     if (form == 7 && !gen_prelude_visible(g, "abs"))
         form = 0; // a user intent took the name
     if (form == 8) { // a type nested D levels
@@ -200,9 +204,9 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
             repeat(&b, ")", d);
             break;
         default:
-            repeat(&b, "(", d);
+            repeat(&b, "(", shallow ? 1 : d);
             gb_puts(&b, "n");
-            repeat(&b, ")", d);
+            repeat(&b, ")", shallow ? 1 : d);
             break;
         }
         gb_puts(&b, "\n");
@@ -215,12 +219,15 @@ static void gen_deep(Gen *g, GenProgram *p, GenBuf *root)
         p->intents[p->n_intents++] = strdup(name);
     if (p->n_calls >= GEN_MAX_CALLS)
         return;
+    p->too_deep |= !shallow && d >= 1100;
     // the call itself, now and then inside deep parentheses too
     GenBuf c = {0};
-    size_t dc = gchance(g, 3) ? d : 0;
+    size_t dc = shallow || gchance(g, 3) ? d : 0;
     repeat(&c, "(", dc);
     gb_printf(&c, "%s(%s)", name, arg);
     repeat(&c, ")", dc);
+    if (dc >= 1100)
+        p->too_deep_call = (int)p->n_calls + 1;
     p->calls[p->n_calls++] = gb_take(&c);
 }
 
@@ -334,6 +341,12 @@ void gen_program(GenSource *s, const GenOptions *o, GenProgram *out)
     out->want_json = gx(g, 4) == 1;
     out->explain = gx(g, 8) == 1;
     out->max_depth = gx(g, 10) == 1 ? 20 + gx(g, 200) : 0;
+    out->optimize = gx(g, 8) == 1;
+    // a recursion 10^6 calls deep doubles its stack to 1 GB in one step,
+    // past the memory budget (tests/fuzz/found/009-*): the depth budget,
+    // read at every call, stops it first
+    if (!out->max_depth && (o->avoid & GEN_KNOWN_BUDGET_POLL))
+        out->max_depth = 100000;
 
     GenBuf root = {0}, lib = {0};
     bool use_lib = gx(g, 6) == 1;
@@ -344,14 +357,21 @@ void gen_program(GenSource *s, const GenOptions *o, GenProgram *out)
     size_t n = 1 + gx(g, gchance(g, 5) ? 7 : 4);
     void *plans = calloc(n, gen_plan_size());
     size_t n_user = gen_plan_intents(g, n, plans);
+    size_t in_root = 0;
     for (size_t k = 0; k < n_user; k++) {
         gen_plan_set_file(plans, k, use_lib && gx(g, 3) == 1 ? 1 : 0);
+        in_root += gen_plan_file(plans, k) == 0;
         gen_write_intent(g, k, plans, out, gen_plan_file(plans, k) ? &lib : &root);
         if (out->n_intents < GEN_MAX_INTENTS)
             out->intents[out->n_intents++] = strdup(g->intents[g->n_prelude + k].name);
     }
-    if (gx(g, 25) == 1)
+    if (gx(g, 25) == 1) {
         gen_deep(g, out, &root);
+        in_root++;
+    }
+    // a round over a root file without intents fails (tests/fuzz/found/014-*)
+    if (!in_root && (o->avoid & GEN_KNOWN_OPTIMIZE_IMPORTED))
+        out->optimize = false;
     gen_calls(g, plans, n_user, out);
     free(plans);
 
@@ -392,10 +412,12 @@ void gen_program_print(const GenProgram *p, FILE *out)
     }
     for (size_t i = 0; i < p->n_calls; i++)
         fprintf(out, "--> %s\n", p->calls[i]);
-    fprintf(out, "(load: %s, smt %u ms; learn %s; json %s; explain %s; max depth %llu)\n",
+    fprintf(out,
+            "(load: %s, smt %u ms; learn %s; json %s; explain %s; max depth %llu; "
+            "optimize %s)\n",
             p->types_only ? "types only" : "with the solver", p->smt_timeout_ms,
             p->learn ? "on and off" : "off", p->want_json ? "on" : "off",
-            p->explain ? "on" : "off", p->max_depth);
+            p->explain ? "on" : "off", p->max_depth, p->optimize ? "on" : "off");
 }
 
 void gen_program_free(GenProgram *p)

@@ -54,8 +54,8 @@ uint32_t gen_choose(GenSource *s, uint32_t n);
 enum {
     GEN_FEAT_MAP_COMPREHENSION = 1u << 0, /* [f(x) for x in xs if c] / where c */
     GEN_FEAT_STRING_FNS = 1u << 1,        /* the string built-ins (gen_expr.c: string_fns[]) */
-    GEN_FEAT_GROUP_BY = 1u << 2,          /* not generated yet: a hook only */
-    GEN_FEAT_MATRIX_LEN = 1u << 3,        /* len(A) of a matrix: not generated yet */
+    GEN_FEAT_GROUP_BY = 1u << 2,          /* [E for x in XS group by K]: a hook only */
+    GEN_FEAT_MATRIX_LEN = 1u << 3,        /* a result Matrix[len(u), len(v)] */
 };
 
 /* Bugs known and not yet fixed here: each has a reproducer in
@@ -77,6 +77,8 @@ enum {
     GEN_KNOWN_BIG_POWER = 1u << 9,    /* big-power: recording `2 ^ n` ignores the budgets */
     GEN_KNOWN_RANGE_BUDGET = 1u << 10, /* range-budget: `0..n` built whatever the budget */
     GEN_KNOWN_PRELUDE_SEES_USER = 1u << 11, /* prelude-sees-user: `lcm` calls a user `gcd` */
+    GEN_KNOWN_LEN_SIZE_ALIAS = 1u << 12, /* len-size-alias: Matrix[len(u), ..] with u an alias */
+    GEN_KNOWN_OPTIMIZE_IMPORTED = 1u << 13, /* optimize-imported: no root intents: exit 2 */
     GEN_KNOWN_ALL = 0xffffffffu,
 };
 
@@ -112,13 +114,17 @@ typedef struct GenProgram {
     char *calls[GEN_MAX_CALLS]; /* EXPRs for flux_run */
     size_t n_calls;
     bool may_refute; /* claims a property that may be false: a refutation is fine */
-    bool very_deep;  /* nests past the limit: a "too deep" rejection is fine */
+    bool very_deep;  /* nests near or past the limit: a "too deep" rejection is fine */
+    bool too_deep;   /* nests past the limit of 1000 levels: it must be rejected */
+    int too_deep_call; /* 1 + the index of a call past the limit, which must be refused */
     bool types_only; /* load without the solver */
     unsigned smt_timeout_ms;
     bool learn;     /* also run with no_learn off, and compare */
     bool want_json; /* ask flux_run for the JSON record too */
     bool explain;   /* also flux_explain the first call */
     unsigned long long max_depth; /* the depth budget of the calls; 0: the default */
+    bool optimize; /* also: with a store, record the calls, run an optimization
+                    * round, and run them again on what it installed */
 } GenProgram;
 
 void gen_program(GenSource *s, const GenOptions *o, GenProgram *out);
@@ -134,10 +140,15 @@ typedef struct GenStats {
     unsigned long err_budget, err_div, err_index, err_post, err_cover, err_natural, err_data,
             err_other;
     unsigned long roundtrips;
+    unsigned long optimized; /* programs that went through an optimization round */
 } GenStats;
 
 typedef struct GenRunOptions {
     unsigned long long max_steps;
+    /* The memory budget counts the whole process's resident size, which
+     * ASan's quarantine and libFuzzer's corpus make large and growing: the
+     * harness gives each program this much above what is resident when it
+     * starts. */
     unsigned long long max_memory_mb;
     double max_seconds;
     FILE *log; /* non-NULL: each call's outcome is written here */

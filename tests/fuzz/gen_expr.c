@@ -218,6 +218,18 @@ static GExp leaf(Gen *g, const GType *t, int depth)
 
 /* ---- productions shared by every type ---- */
 
+/* A product, a power or a join of two results of the recursion doubles
+ * their size at each level, and the budgets, read every 2^16 steps, come
+ * far too late (tests/fuzz/found/009-*): while that stands, the second
+ * operand of such an operator makes no call of the intent itself: between
+ * tame_on() and `g->no_self -= on`. */
+static int tame_on(Gen *g)
+{
+    int on = (g->opt->avoid & GEN_KNOWN_BUDGET_POLL) != 0;
+    g->no_self += on;
+    return on;
+}
+
 /* t with the element of `[]` inside it made Int: something to generate
  * for (nothing is generated *for* the element of `[]`). */
 static const GType *without_any(Gen *g, const GType *t)
@@ -263,7 +275,8 @@ static size_t callees(Gen *g, const GType *t, const GIntent **out)
         if (!g->intents[i].hidden && gt_assignable(g->intents[i].ret, t) &&
             g->intents[i].ret->k != GT_ANY)
             out[n++] = &g->intents[i];
-    if (g->cur && (dec_visible(g) || g->wild_recursion) && gt_assignable(g->cur->ret, t))
+    if (g->cur && !g->no_self && (dec_visible(g) || g->wild_recursion) &&
+        gt_assignable(g->cur->ret, t))
         out[n++] = g->cur;
     return n;
 }
@@ -469,7 +482,9 @@ static GExp aggregate(Gen *g, const char *agg, const GType *body_t, const GType 
     const char *filter = "";
     if (gchance(g, 3))
         filter = ga_printf(&g->arena, " if %s", gen_bool(g, depth - 1).s);
+    int on = agg[0] == 'p' ? tame_on(g) : 0; // a product
     GExp body = gen_expr(g, body_t, depth - 1);
+    g->no_self -= on;
     gen_pop(g, mark);
     const GType *t = ret ? ret : body.t;
     return ex(g, P_POST, t, "%s(%s %s%s)", agg, body.s, bs, filter);
@@ -496,7 +511,10 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
     case VAR: return var_ref(g, v);
     case ADD:
     case MUL: {
-        GExp a = gen_int(g, t, depth - 1), b = gen_int(g, t, depth - 1);
+        GExp a = gen_int(g, t, depth - 1);
+        int on = tame_on(g);
+        GExp b = gen_int(g, t, depth - 1);
+        g->no_self -= on;
         bool add = a.s[0] && gchance(g, 2);
         const GType *j = gt_join(g, a.t, b.t);
         if (add || gx(g, 2))
@@ -516,7 +534,9 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
                   W(b, P_UNARY));
     }
     case POW: {
+        int on = tame_on(g);
         GExp a = gen_int(g, t, depth - 1);
+        g->no_self -= on;
         // a power of an argument may be huge (tests/fuzz/found/010-*)
         bool tame = g->opt->avoid & GEN_KNOWN_BIG_POWER;
         GExp e = gchance(g, 6) && !tame
@@ -599,7 +619,10 @@ static GExp gen_float(Gen *g, int depth)
     case ARITH: {
         static const char *const ops[] = {"+", "-", "*"};
         int k = (int)gx(g, 3);
-        GExp a = gen_float(g, depth - 1), b = gen_float(g, depth - 1);
+        GExp a = gen_float(g, depth - 1);
+        int on = tame_on(g);
+        GExp b = gen_float(g, depth - 1);
+        g->no_self -= on;
         const GType *j = gt_join(g, a.t, b.t);
         if (k == 1 && gt_is_int(j))
             j = &gt_int;
@@ -619,7 +642,9 @@ static GExp gen_float(Gen *g, int depth)
         return ex(g, P_MUL, &gt_float, "%s / %s", W(a, P_MUL), W(b, P_UNARY));
     }
     case POW: {
+        int on = tame_on(g);
         GExp a = strict_float(g, depth - 1);
+        g->no_self -= on;
         GExp e = gchance(g, 3) ? strict_float(g, depth - 1)
                                : ex(g, P_POST, &gt_nat, "%u", gx(g, 5));
         return ex(g, P_POW, &gt_float, "%s ^ %s", W(a, P_POST), W(e, P_UNARY));
@@ -837,7 +862,10 @@ static GExp gen_string(Gen *g, int depth)
     switch (gpickw(g, w, N)) {
     case VAR: return var_ref(g, v);
     case CONCAT: {
-        GExp a = gen_string(g, depth - 1), b = gen_string(g, depth - 1);
+        GExp a = gen_string(g, depth - 1);
+        int on = tame_on(g);
+        GExp b = gen_string(g, depth - 1);
+        g->no_self -= on;
         // the element of `[]` next to a string (tests/fuzz/found/006-*)
         if ((g->opt->avoid & GEN_KNOWN_ANY_CONCAT) && a.t->k == GT_ANY)
             a = leaf(g, &gt_string, 0);
@@ -905,7 +933,10 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
     case VAR: return var_ref(g, v);
     case LIT: return list_literal(g, t, depth);
     case CONCAT: {
-        GExp a = gen_list(g, t, depth - 1), b = gen_list(g, t, depth - 1);
+        GExp a = gen_list(g, t, depth - 1);
+        int on = tame_on(g);
+        GExp b = gen_list(g, t, depth - 1);
+        g->no_self -= on;
         const GType *j = gt_join(g, a.t, b.t);
         return ex(g, P_ADD, j ? j : t, "%s ++ %s", W(a, P_ADD), W(b, P_MUL));
     }

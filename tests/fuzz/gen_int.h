@@ -89,6 +89,7 @@ typedef struct GAlias {
 typedef struct GParam {
     const char *name;
     const GType *t;
+    const char *text; /* its type as the signature writes it (maybe an alias) */
 } GParam;
 
 typedef struct GIntent {
@@ -175,6 +176,7 @@ typedef struct Gen {
     const char *dec_name;  /* its name in this equation's scope */
     const char *eq_names[GEN_MAX_PARAMS]; /* each parameter's name in this equation, or NULL */
     bool recurse;          /* self-calls allowed (only where dec_name is > 0) */
+    int no_self;           /* > 0: no self-calls here (see tame() in gen_expr.c) */
     bool wild_recursion;   /* self-calls without a decreasing argument */
     bool result_ok;        /* `result` may appear (postconditions) */
     bool newlines;         /* line breaks inside brackets are allowed */

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -107,17 +108,34 @@ static void usage(void)
     exit(2);
 }
 
+/* The resident size now, in MB (the memory budget reads the same). */
+static long resident_mb(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
 static void print_stats(const GenStats *st, double secs, unsigned long long first)
 {
-    printf("gen_fuzz: %lu programs in %.1f s (%.1f programs/s), seeds %llu..%llu\n",
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("gen_fuzz: %lu programs in %.1f s (%.1f programs/s), seeds %llu..%llu; "
+           "%ld MB resident, %ld MB at most\n",
            st->programs, secs, secs > 0 ? (double)st->programs / secs : 0.0, first,
-           first + (st->programs ? st->programs - 1 : 0));
+           first + (st->programs ? st->programs - 1 : 0), resident_mb(), ru.ru_maxrss / 1024);
     printf("gen_fuzz: %lu accepted, %lu rejected as allowed; %lu graphs; %lu calls: %lu values, "
            "%lu errors (budget %lu, division %lu, index %lu, postcondition %lu, uncovered %lu, "
-           "natural %lu, data %lu, other %lu); %lu values read back\n",
+           "natural %lu, data %lu, other %lu); %lu values read back; %lu optimization "
+           "rounds\n",
            st->accepted, st->rejected_expected, st->graphs, st->calls, st->values, st->errors,
            st->err_budget, st->err_div, st->err_index, st->err_post, st->err_cover,
-           st->err_natural, st->err_data, st->err_other, st->roundtrips);
+           st->err_natural, st->err_data, st->err_other, st->roundtrips, st->optimized);
 }
 
 /* The options that replay go's choices (bugs avoided, forms turned on). */

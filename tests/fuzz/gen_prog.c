@@ -169,6 +169,7 @@ static int add_param(Gen *g, GIntent *in, const GType *t, int at)
     memmove(&in->params[at + 1], &in->params[at], (in->n - (size_t)at) * sizeof(GParam));
     in->params[at].t = t;
     in->params[at].name = name;
+    in->params[at].text = gt_text(g, t);
     in->n++;
     return at;
 }
@@ -217,7 +218,22 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
         in->ret = gt_random(g, 1);
         break;
     case F_ELEM_LIST: in->ret = gt_list(g, gt_random(g, 1)); break;
-    case F_ELEM_MATRIX: in->ret = matrix_type(g, pl, false); break;
+    case F_ELEM_MATRIX:
+        in->ret = matrix_type(g, pl, false);
+        // a size from a list's length, `Matrix[len(u), len(v)]`: being added
+        // in parallel (GEN_FEAT_MATRIX_LEN)
+        int u = find_list_param(in);
+        // not of a list spelt as an alias (tests/fuzz/found/013-*)
+        if (u >= 0 && (g->opt->avoid & GEN_KNOWN_LEN_SIZE_ALIAS) &&
+            strncmp(in->params[u].text, "List[", 5) != 0 &&
+            strncmp(in->params[u].text, "Stream[", 7) != 0)
+            u = -1;
+        if ((g->opt->features & GEN_FEAT_MATRIX_LEN) && u >= 0 && gchance(g, 2)) {
+            const char *len = ga_printf(&g->arena, "len(%s)", in->params[u].name);
+            in->ret = gt_matrix(g, gchance(g, 2) ? len : in->ret->rows,
+                                gchance(g, 2) ? len : in->ret->cols, in->ret->elem);
+        }
+        break;
     case F_COMP_VAR: {
         static const GType *const es[] = {&gt_nat, &gt_int, &gt_float};
         in->ret = gt_list(g, es[gx(g, 3)]);
@@ -929,7 +945,7 @@ static void write_intent(Gen *g, const GIntent *in, const Lines *cons, const Lin
     const Style *st = &styles[gx(g, 6) == 1 ? 1 + gx(g, 2) : 0];
     gb_printf(out, "intent %s(", in->name);
     for (size_t i = 0; i < in->n; i++)
-        gb_printf(out, "%s%s: %s", i ? ", " : "", in->params[i].name, gt_text(g, in->params[i].t));
+        gb_printf(out, "%s%s: %s", i ? ", " : "", in->params[i].name, in->params[i].text);
     gb_printf(out, ") %s %s:\n", st->arrow, gt_text(g, in->ret));
     // the sections in any order, once each
     int order[3] = {0, 1, 2};

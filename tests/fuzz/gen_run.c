@@ -3,7 +3,9 @@
  * API (include/flux.h) the way an embedder drives it: written to files,
  * loaded and checked (with a short solver timeout, or types only), every
  * intent graphed in each format, every call run with tight budgets and no
- * store, and the answers compared.
+ * store, and the answers compared; one program in 8 then goes through a
+ * store and an optimization round. Last, the known bugs' probes
+ * (gen_probe_found), which run the reproducers of tests/fuzz/found.
  *
  * What counts as a finding (docs/testing.md):
  *   - a signal, a sanitizer report or a leak: the caller's process dies or
@@ -16,8 +18,10 @@
  *   - a malformed call: flux_run says the generated EXPR is not an
  *     expression of the program (exit 2);
  *   - a difference: the same call run twice, or with and without mid-run
- *     learning, gives two different answers; or a printed value does not
- *     read back as itself.
+ *     learning, or before and after an optimization round, gives two
+ *     different answers; or a printed value does not read back as itself;
+ *   - the nesting limit not kept: a program or a call nested past 1000
+ *     levels (by a margin) accepted or run.
  * Run-time errors (exit 1: budgets, division by zero, an index out of
  * range, a failed postcondition, an uncovered call, a negative Natural, a
  * bad data file) are answers, not findings; they are counted by kind.
@@ -169,8 +173,7 @@ static void count_error(GenStats *st, const char *msg)
 }
 
 /* Budgets of time and memory depend on the machine's load and on what ran
- * before (the memory budget is the whole process's resident size, which
- * under ASan and libFuzzer is most of 512 MB before anything runs): an
+ * before (the memory budget is the whole process's resident size): an
  * answer stopped by one is not compared. */
 static bool unsteady(const char *msg)
 {
@@ -222,12 +225,25 @@ static Outcome run_once(FluxProgram *prog, const char *expr, const FluxRunOption
     return o;
 }
 
+/* The resident size now, in MB, as the memory budget reads it. */
+static unsigned long long resident_mb(void)
+{
+    unsigned long long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu %llu", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (unsigned long long)sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
 static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
                       const GenRunOptions *o, GenStats *st, char *why, size_t why_len)
 {
     FluxRunOptions ro = {
         .max_steps = o->max_steps,
-        .max_memory_mb = o->max_memory_mb,
+        .max_memory_mb = resident_mb() + o->max_memory_mb,
         .max_seconds = o->max_seconds,
         .max_depth = p->max_depth,
         .want_json = p->want_json,
@@ -296,6 +312,116 @@ out:
     return res;
 }
 
+/* Is a call nested past the limit refused as such (exit 2, positioned)? */
+static bool refused_as_deep(FluxProgram *prog, const char *expr)
+{
+    FluxRunOptions ro = {.max_steps = 1000, .no_learn = 1};
+    Outcome o = run_once(prog, expr, &ro);
+    bool refused = o.rc == FLUX_ERR_USAGE && strstr(o.text, "nests deeper than");
+    free(o.text);
+    return refused;
+}
+
+/* ---- with a store: an optimization round ---- */
+
+/* Removes dir and everything under it (the store's files). */
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0)
+            remove_tree(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* The calls recorded in a new store, one round of flux_optimize, and the
+ * calls again on the versions it installed: a proved rewrite gives the
+ * values the naive graph gave. The store's reports (traces, history,
+ * proofs) are written to /dev/null on the way. */
+static int check_optimized(const GenProgram *p, FluxProgram *prog, const char *dir,
+                           const GenRunOptions *o, GenStats *st, char *why, size_t why_len)
+{
+    char sdir[4096];
+    snprintf(sdir, sizeof(sdir), "%s/store", dir);
+    remove_tree(sdir);
+    FluxStore *store = NULL;
+    Diag d;
+    diag_open(&d);
+    int rc = flux_store_open(sdir, d.f, &store);
+    const char *msg = diag_close(&d);
+    int res = 0;
+    if (rc != FLUX_OK) {
+        res = found(why, why_len, "flux_store_open(%s) gave %d: %s", sdir, rc, msg);
+        diag_free(&d);
+        return res;
+    }
+    diag_free(&d);
+    flux_program_use_store(prog, store, 0);
+    FluxRunOptions ro = {.max_steps = o->max_steps,
+                         .max_memory_mb = resident_mb() + o->max_memory_mb,
+                         .max_seconds = o->max_seconds, .max_depth = p->max_depth,
+                         .no_learn = 1};
+    Outcome before[GEN_MAX_CALLS];
+    size_t n = p->n_calls;
+    for (size_t i = 0; i < n; i++)
+        before[i] = run_once(prog, p->calls[i], &ro);
+    diag_open(&d);
+    rc = flux_store_flush(store, d.f); // a run counts once it is written
+    msg = diag_close(&d);
+    if (rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_flush gave %d: %.2000s", rc, msg);
+    diag_free(&d);
+    diag_open(&d);
+    gen_run_current = "(flux_optimize)";
+    rc = flux_optimize(prog, store, NULL, o->log ? o->log : devnull(), d.f);
+    gen_run_current = NULL;
+    msg = diag_close(&d);
+    if (!res && (rc != FLUX_OK || strstr(msg, "internal error")))
+        res = found(why, why_len, "flux_optimize gave %d: %.2000s", rc, msg);
+    diag_free(&d);
+    flux_program_use_store(prog, store, 0); // the newest versions
+    for (size_t i = 0; i < n; i++) {
+        if (!res) {
+            ro.max_memory_mb = resident_mb() + o->max_memory_mb;
+            Outcome after = run_once(prog, p->calls[i], &ro);
+            bool steady = !unsteady(before[i].text) && !unsteady(after.text);
+            if (steady && before[i].rc == FLUX_OK && after.rc == FLUX_OK &&
+                strcmp(before[i].text, after.text) != 0)
+                res = found(why, why_len, "%.300s: %.1000s before an optimization round, "
+                                          "%.1000s after", p->calls[i], before[i].text,
+                            after.text);
+            else if (strstr(after.text, "internal error"))
+                res = found(why, why_len, "internal error running %.300s after an "
+                                          "optimization round: %.2000s", p->calls[i],
+                            after.text);
+            free(after.text);
+        }
+        free(before[i].text);
+    }
+    flux_traces(store, prog, NULL, 0, p->want_json, devnull(), NULL);
+    flux_history(store, prog, NULL, p->want_json, devnull(), NULL);
+    flux_proofs(store, prog, 0, 0, 0, p->want_json, devnull(), NULL);
+    flux_program_use_store(prog, NULL, 0); // back to v1, before the store goes
+    diag_open(&d);
+    rc = flux_store_close(store, d.f);
+    msg = diag_close(&d);
+    if (!res && rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_close gave %d: %s", rc, msg);
+    diag_free(&d);
+    remove_tree(sdir);
+    st->optimized++;
+    return res;
+}
+
 /* ---- one program ---- */
 
 static int graph_all(const GenProgram *p, FluxProgram *prog, GenStats *st, char *why,
@@ -353,14 +479,26 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
         return res;
     }
     st->accepted++;
+    if (p->too_deep) {
+        flux_program_free(prog);
+        return found(why, why_len, "accepted a program nested past the limit of 1000 levels "
+                                   "(docs/language.md §5)");
+    }
     if (o->log)
         fprintf(o->log, "accepted (%zu warnings)\n", flux_program_warnings(prog));
     flux_program_describe(prog, devnull());
     res = graph_all(p, prog, st, why, why_len);
-    for (size_t i = 0; i < p->n_calls && !res; i++)
+    for (size_t i = 0; i < p->n_calls && !res; i++) {
         res = check_call(p, prog, p->calls[i], o, st, why, why_len);
+        if (!res && (int)i + 1 == p->too_deep_call && !refused_as_deep(prog, p->calls[i]))
+            res = found(why, why_len, "ran a call nested past the limit of 1000 levels "
+                                      "(docs/language.md §5)");
+    }
+    if (!res && p->optimize)
+        res = check_optimized(p, prog, dir, o, st, why, why_len);
     if (!res && p->explain && p->n_calls) {
-        FluxRunOptions ro = {.max_steps = o->max_steps, .max_memory_mb = o->max_memory_mb,
+        FluxRunOptions ro = {.max_steps = o->max_steps,
+                             .max_memory_mb = resident_mb() + o->max_memory_mb,
                              .max_seconds = o->max_seconds, .max_depth = p->max_depth,
                              .no_learn = 1};
         Diag e;
@@ -383,7 +521,7 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
 static const char *const known_names[] = {
     "comp-eq-var", "comp-in-list", "deep-stack", "minmax-empty", "post-call-eq", "any-concat",
     "alias-empty-record", "matrix-from-list", "budget-poll", "big-power",
-    "range-budget", "prelude-sees-user",
+    "range-budget", "prelude-sees-user", "len-size-alias", "optimize-imported",
 };
 
 unsigned gen_known_bit(const char *name)
@@ -420,6 +558,15 @@ static int probe_child(const char *path, const char *probe)
         return 1;
     if (strcmp(probe, "check") == 0)
         return 0;
+    if (strcmp(probe, "optimize") == 0) {
+        // `optimize`: one round over the whole program, in a new store, is fine
+        char dir[] = "/tmp/flux-probe-XXXXXX";
+        FluxStore *st = NULL;
+        if (!mkdtemp(dir) || flux_store_open(dir, NULL, &st) != FLUX_OK)
+            return 2;
+        FILE *null = fopen("/dev/null", "w");
+        return flux_optimize(prog, st, NULL, null, null) == FLUX_OK ? 0 : 1;
+    }
     static char expr[1 << 20];
     if (strncmp(probe, "deep ", 5) == 0) {
         // `deep N`: N parentheses around id(1): an answer or an error, not a crash
