@@ -1232,12 +1232,15 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
     return true;
 }
 
-/* The most a sieve of [lo, hi) holds at once, in bytes: the sieving primes
- * up to sqrt(hi) (their bitmap, and a copy with its state on each thread),
- * a segment a thread or the plain sieve's bitmap or a window's, and, when
- * the primes are listed, each one three times over (the kernel's list, the
- * value's, and the list's growth), at most 2 n / ln n of them in a range of
- * n (Montgomery and Vaughan's form of the Brun-Titchmarsh bound). */
+/* The most a sieve of [lo, hi) holds at once, in bytes, besides the list
+ * value it returns (charged when it is made): the sieving primes up to
+ * sqrt(hi) (their bitmap, and a copy with its state on each thread), a
+ * segment a thread or the plain sieve's bitmap or a window's, and, when the
+ * primes are listed, the kernel's list of them with its growth (16 bytes a
+ * prime). There are at most 2 n / ln n primes in a range of n (Montgomery
+ * and Vaughan's form of the Brun-Titchmarsh bound) and at most
+ * x / ln x (1 + 1.2762 / ln x) up to x (Dusart, x > 1); the smaller bound
+ * holds. */
 static uint64_t sieve_bytes(uint64_t lo, uint64_t hi, bool listed, unsigned threads)
 {
     double root = sqrt((double)hi) + 2, n = hi > lo ? (double)(hi - lo) : 0;
@@ -1245,7 +1248,11 @@ static uint64_t sieve_bytes(uint64_t lo, uint64_t hi, bool listed, unsigned thre
     double map = hi <= ((uint64_t)1 << 20) ? (double)hi / 16 : (double)threads * (256 << 10);
     map += (n < (double)((uint64_t)1 << 26) ? n : (double)((uint64_t)1 << 26)) / 30;
     double primes = n <= 16 ? n : 2 * n / log(n);
-    return (uint64_t)(sieving + map + (listed ? 40 * primes : 0)) + 4096;
+    if (hi > 16) {
+        double x = (double)hi, upto = x / log(x) * (1 + 1.2762 / log(x));
+        primes = upto < primes ? upto : primes;
+    }
+    return (uint64_t)(sieving + map + (listed ? 16 * primes : 0)) + 4096;
 }
 
 static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
