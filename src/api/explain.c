@@ -151,9 +151,8 @@ static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
             : fx_xstrdup("the naive graph read from the constraints");
     char *line = fx_xasprintf("%s of `%s`: %s", g->version, g->intent, why);
     branch(t, "version", line);
-    if (g->kernel && !strcmp(g->kernel, "memo"))
-        leaf(t, "each distinct call's result is kept in a table and answered from it when "
-                "asked again");
+    if (g->kernel == FX_KERNEL_MEMO)
+        leaf(t, fx_kernel(FX_KERNEL_MEMO)->explain);
     if (g->n_table) {
         FxBuf tab = {0};
         fx_graph_print_table(g, &tab);
@@ -163,10 +162,10 @@ static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
         free(kept);
         fx_buf_free(&tab);
     }
-    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+    if (g->kernel == FX_KERNEL_RECURRENCE) {
         FxBuf rec = {0};
         fx_graph_print_recurrence(g, &rec);
-        char *how = fx_xasprintf("computes the certified recurrence directly: %s",
+        char *how = fx_xasprintf("%s: %s", fx_kernel(FX_KERNEL_RECURRENCE)->explain,
                                  fx_buf_str(&rec) + 2);
         leaf(t, how);
         free(how);

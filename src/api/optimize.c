@@ -587,7 +587,7 @@ static int try_iteration(Round *R, bool *installed)
 static int try_power(Round *R, bool *installed)
 {
     const FxGraph *g = R->current;
-    if (!g->kernel || strcmp(g->kernel, "recurrence")) {
+    if (g->kernel != FX_KERNEL_RECURRENCE) {
         stays(R, "matrix power", "the version is not a recurrence kernel yet");
         return FLUX_OK;
     }

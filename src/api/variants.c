@@ -1,5 +1,5 @@
 /*
- * variants.c: which variant of a "recurrence" kernel runs a call, and the
+ * variants.c: which variant of a recurrence kernel runs a call, and the
  * cost models that decide it.
  *
  * A version holding several proven variants keeps, in the store, a cost

@@ -469,7 +469,7 @@ static uint32_t compile_join(Compiler *C, FxNodeId id, const FxNode *n, FxNodeId
 static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 {
     FxNodeId outer_key, inner_key, rest;
-    if (!n->text && join_shape(C->g, n, &outer_key, &inner_key, &rest))
+    if (!n->kernel && join_shape(C->g, n, &outer_key, &inner_key, &rest))
         return compile_join(C, id, n, outer_key, inner_key, rest);
     FxFoldKind kind = (FxFoldKind)n->num;
     uint32_t acc = new_reg(C), slot = (uint32_t)n->num2;
@@ -484,12 +484,12 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     bool builds = kind == FX_FOLD_COLLECT || kind == FX_FOLD_CONCAT;
     if (builds)
         emit(C, OP_BEGIN, 0, 0, 0, 0, id);
-    bool primes = n->text && !strcmp(n->text, "primes");
+    bool primes = n->kernel == FX_KERNEL_SIEVE;
     const FxNode *body = fx_graph_node(C->g, n->inputs[2]);
     bool itself = body->op == FX_NODE_VAR && body->num == n->num2;
     if (primes && !n->inputs[1].v && (kind == FX_FOLD_COUNT || (kind == FX_FOLD_COLLECT && itself))) {
         /* fused: the kernel counts, or its list is the result */
-        uint32_t r = compile_primes(C, fx_graph_node(C->g, n->inputs[0]), kind == FX_FOLD_COUNT,
+        uint32_t r = compile_primes(C, fx_graph_node(C->g, n->kargs[0]), kind == FX_FOLD_COUNT,
                                     id);
         emit(C, OP_MOVE, acc, r, 0, 0, id);
         return acc;
@@ -505,14 +505,14 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
         FxValue list = fx_val_list_take(cs, n_offs);
         free(cs);
         uint32_t k = add_const(C, list);
-        uint32_t r = compile_primes_tuple(C, fx_graph_node(C->g, n->inputs[0]),
+        uint32_t r = compile_primes_tuple(C, fx_graph_node(C->g, n->kargs[0]),
                                           kind == FX_FOLD_COUNT, k + 1, id);
         emit(C, OP_MOVE, acc, r, 0, 0, id);
         return acc;
     }
-    FxNodeId cmp, value;
-    if (n->text && !strcmp(n->text, "index") && fx_graph_selection_shape(C->g, id, &cmp, &value)) {
+    if (n->kernel == FX_KERNEL_INDEX) {
         /* the query kernel selects; the loop runs the body on what it kept */
+        FxNodeId cmp = n->kargs[0], value = n->kargs[1];
         const FxNode *c = fx_graph_node(C->g, cmp), *field = fx_graph_node(C->g, c->inputs[0]);
         uint32_t list = compile(C, n->inputs[0]), v = compile(C, value), kept = new_reg(C);
         emit(C, OP_SELECT, kept, list, v, (uint32_t)c->op | string_const(C, field->text) << 8,
@@ -573,9 +573,8 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 static uint32_t compile_map(Compiler *C, FxNodeId id, const FxNode *n)
 {
     uint32_t r = new_reg(C);
-    FxNodeId a, b, fold;
-    if (n->text && !strcmp(n->text, "gemm") && fx_graph_matmul_shape(C->g, id, &a, &b, &fold)) {
-        emit(C, OP_GEMM, r, compile(C, a), compile(C, b), 0, id);
+    if (n->kernel == FX_KERNEL_GEMM) { /* its shape bound the two matrices */
+        emit(C, OP_GEMM, r, compile(C, n->kargs[0]), compile(C, n->kargs[1]), 0, id);
         return r;
     }
     uint32_t rows = compile(C, n->inputs[0]);
@@ -646,7 +645,7 @@ static uint32_t compile_sort(Compiler *C, FxNodeId id, const FxNode *n)
     if (n->inputs[1].v)
         keys = compile_keys(C, id, list, (uint32_t)n->num2, n->inputs[1]);
     /* c: bit 0 descending, bit 1 the kernels (the evolved sort) */
-    bool kernels = n->text && !strcmp(n->text, "kernels");
+    bool kernels = n->kernel == FX_KERNEL_SORT;
     emit(C, OP_SORT, r, list, keys, (uint32_t)n->num | (kernels ? 2u : 0u), id);
     return r;
 }
@@ -862,7 +861,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     for (uint32_t i = 0; i <= g->n_nodes; i++)
         C.reg_of[i] = FX_NO_REG;
     f->g = g;
-    f->memo = g->kernel && !strcmp(g->kernel, "memo");
+    f->memo = g->kernel == FX_KERNEL_MEMO;
     for (uint32_t r = 0; r < g->n_table; r++) { /* read.c checked every cell */
         uint32_t w = g->n_params + 1;
         FxValue *row = fx_xmalloc(w * sizeof(FxValue));
@@ -891,7 +890,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
                                                           : fx_val_int_text(cell);
         }
     }
-    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+    if (g->kernel == FX_KERNEL_RECURRENCE) {
         f->rec = fx_xcalloc(1, sizeof(*f->rec));
         if (!fx_linrec_init(f->rec, g->rec.order, g->rec.coeffs, g->rec.initial)) {
             free(f->rec); /* read.c checked it: cannot happen; the nodes still define f */

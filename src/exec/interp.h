@@ -98,7 +98,7 @@ void fx_runtime_set_runaway_protection(FxRuntime *rt, bool on);
  * table by runaway protection, with the evidence), or NULL: none. */
 const char *fx_runtime_switches(const FxRuntime *rt);
 
-/* Which variant of a "recurrence" kernel (graph.h: FX_VARIANT_*) runs a
+/* Which variant of a recurrence kernel (graph.h: FX_VARIANT_*) runs a
  * call, and why: the cost model's decision, kept for the record. */
 typedef struct FxVariantChoice {
     const FxGraph *g;

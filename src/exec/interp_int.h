@@ -124,8 +124,8 @@ typedef struct FxKept {
 
 struct FxFunc {
     const FxGraph *g;
-    struct FxLinRecSpec *rec; /* kernel "recurrence": the certificate, ready to run; else NULL */
-    bool memo;           /* calls look in the table first: the graph's kernel is "memo",
+    struct FxLinRecSpec *rec; /* FX_KERNEL_RECURRENCE: the certificate, ready to run; else NULL */
+    bool memo;           /* calls look in the table first: the graph's kernel is FX_KERNEL_MEMO,
                           * or the run switched it on (runaway protection) */
     FxMemoTable table;
     FxMemoTable hot;     /* the graph's hot-input table, looked up first; never grows */

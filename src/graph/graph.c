@@ -128,7 +128,7 @@ bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNod
         return a.v == b.v;
     const FxNode *x = fx_graph_node(ga, a), *y = fx_graph_node(gb, b);
     if (x->op != y->op || strcmp(x->type, y->type) || x->n_inputs != y->n_inputs ||
-        x->num != y->num || x->num2 != y->num2)
+        x->num != y->num || x->num2 != y->num2 || x->kernel != y->kernel)
         return false;
     /* a call of the graph itself is the same call in both, whatever its name */
     bool self_x = x->op == FX_NODE_CALL && same_text(x->text, ga->intent);
@@ -252,6 +252,8 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
         m->text = fx_graph_intern(c, self ? intent : n->text);
         m->num = n->num;
         m->num2 = n->num2;
+        m->kernel = n->kernel; /* node for node: what the shape bound is the same */
+        memcpy(m->kargs, n->kargs, sizeof(m->kargs));
     }
     c->root = g->root;
     c->tolerance = g->tolerance;
@@ -260,12 +262,25 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
     return c;
 }
 
+bool fx_graph_mark_kernel(FxGraph *g, FxNodeId at, FxKernelId k)
+{
+    const FxKernel *K = fx_kernel(k);
+    FxNode *n = fx_graph_node(g, at);
+    uint32_t args[FX_KERNEL_MAX_ARGS] = {0};
+    if (!K->shape || K->marks != (int)n->op || !K->shape(g, at.v, args))
+        return false;
+    n->kernel = k;
+    for (int i = 0; i < FX_KERNEL_MAX_ARGS; i++)
+        n->kargs[i].v = args[i];
+    return true;
+}
+
 void fx_graph_copy_kernel(FxGraph *into, const FxGraph *from)
 {
-    if (from->kernel && !strcmp(from->kernel, "recurrence"))
+    if (from->kernel == FX_KERNEL_RECURRENCE)
         fx_graph_set_recurrence(into, &from->rec, from->variants);
     else
-        into->kernel = fx_graph_intern(into, from->kernel);
+        into->kernel = from->kernel;
     fx_graph_set_table(into, from->n_table, from->table);
     fx_graph_set_materialised(into, from->n_materialised, from->materialised);
 }
@@ -295,7 +310,7 @@ const char *fx_graph_variant_name(uint32_t variant)
 
 void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants)
 {
-    g->kernel = fx_graph_intern(g, "recurrence");
+    g->kernel = FX_KERNEL_RECURRENCE;
     g->rec.order = rec->order;
     for (uint32_t i = 0; i < rec->order; i++) {
         g->rec.coeffs[i] = rec->coeffs[i];

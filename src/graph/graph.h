@@ -24,6 +24,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "graph/kernel.h"
 
 typedef struct {
     uint32_t v; /* index + 1; 0 is "no node" */
@@ -61,13 +62,13 @@ typedef enum {
     FX_NODE_RECORD,  /* text: field names, comma separated */
     FX_NODE_RANGE,   /* lo, hi; num: 1 when inclusive */
     FX_NODE_FOLD,    /* num: FxFoldKind; num2: slot; domain, lazy filter (or none), lazy body;
-                      * text: NULL, "primes" (over the primes of its range domain, listed
-                      * or counted by a sieve kernel) or "index" (over the elements its
-                      * selection filter keeps, found by a query kernel) */
+                      * kernel: none, FX_KERNEL_SIEVE (over the primes of its range domain,
+                      * listed or counted by a sieve kernel) or FX_KERNEL_INDEX (over the
+                      * elements its selection filter keeps, found by a query kernel) */
     FX_NODE_MAP,     /* num: slot i; num2: slot j or -1; rows, cols (or none), lazy body;
-                      * text: NULL, or "gemm" (a matrix product by a kernel) */
+                      * kernel: none, or FX_KERNEL_GEMM (a matrix product) */
     FX_NODE_SORT,    /* num: 1 descending; num2: key slot or -1; list, lazy key (or none);
-                      * text: NULL (v1's bubble sort) or "kernels" (a kernel per call) */
+                      * kernel: none (v1's bubble sort) or FX_KERNEL_SORT (one per call) */
     FX_NODE_CHECK,   /* num2: slot of the value; text: what is checked; value, lazy cond */
     FX_NODE_FAIL,    /* inputs: the arguments; num 0: no equation covers the call (text: the
                       * intent), num 1: the arguments are invalid (text: why) */
@@ -100,7 +101,7 @@ typedef enum {
 
 /* The certificate of a linear recurrence with constant coefficients:
  * f(n) = c_1 f(n-1) + ... + c_k f(n-k) for n >= k, and f(i) = initial[i]
- * for i < k. It is what the "recurrence" kernel computes and what its
+ * for i < k. It is what the recurrence kernel computes and what its
  * proof (fx_prove_linear_recurrence) checked against the equations. */
 #define FX_RECURRENCE_MAX_ORDER 8
 typedef struct FxRecurrence {
@@ -109,7 +110,7 @@ typedef struct FxRecurrence {
     const char *initial[FX_RECURRENCE_MAX_ORDER]; /* decimal, arena strings */
 } FxRecurrence;
 
-/* The algorithms a "recurrence" kernel holds, one per bit: the cost model
+/* The algorithms a recurrence kernel holds, one per bit: the cost model
  * picks one per call among those the version holds. */
 enum {
     FX_VARIANT_LOOP = 1,  /* O(n) steps over the last k values */
@@ -131,6 +132,9 @@ typedef struct FxNode {
     const char *text; /* see the op */
     int64_t num, num2;
     FxOrigin origin;
+    /* the kernel that runs the node, and the nodes its shape bound (kernel.h) */
+    FxKernelId kernel;
+    FxNodeId kargs[FX_KERNEL_MAX_ARGS];
 } FxNode;
 
 typedef struct FxGraph {
@@ -145,13 +149,13 @@ typedef struct FxGraph {
     FxNode *nodes;
     uint32_t n_nodes, cap_nodes;
     FxNodeId root;
-    /* a kernel wrapped around the whole function: "memo" (results kept by
-     * argument, for a pure function with repeated sub-calls), "recurrence"
-     * (a linear recurrence computed by the variants below, the nodes kept
-     * as its definition), or NULL */
-    const char *kernel;
-    FxRecurrence rec;  /* kernel "recurrence" */
-    uint32_t variants; /* kernel "recurrence": FX_VARIANT_* bits */
+    /* a kernel wrapped around the whole function: FX_KERNEL_MEMO (results
+     * kept by argument, for a pure function with repeated sub-calls),
+     * FX_KERNEL_RECURRENCE (a linear recurrence computed by the variants
+     * below, the nodes kept as its definition), or FX_KERNEL_NONE */
+    FxKernelId kernel;
+    FxRecurrence rec;  /* FX_KERNEL_RECURRENCE */
+    uint32_t variants; /* FX_KERNEL_RECURRENCE: FX_VARIANT_* bits */
     /* the hot-input table: results kept for arguments that recur, looked up
      * before anything else runs; n_table rows of n_params argument texts
      * then the result's text (integers, true, false), arena strings */
@@ -228,7 +232,7 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
 
 /* "loop", "power": the name of one variant bit. */
 const char *fx_graph_variant_name(uint32_t variant);
-/* Sets g's kernel to "recurrence" with certificate rec and the variants. */
+/* Sets g's kernel to the recurrence, with certificate rec and the variants. */
 void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants);
 
 /* Sets g's hot-input table: n rows of n_params + 1 texts (copied). */
@@ -236,6 +240,11 @@ void fx_graph_set_table(FxGraph *g, uint32_t n, const char *const *cells);
 /* Sets the arguments whose results are materialised: n rows of n_params
  * texts (copied). */
 void fx_graph_set_materialised(FxGraph *g, uint32_t n, const char *const *cells);
+/* Puts the node at `at` of g (a candidate still being made) on kernel k, which must mark
+ * its op: matches k's shape there and keeps what it binds. False, the
+ * node unchanged, when the node does not have that shape. */
+bool fx_graph_mark_kernel(FxGraph *g, FxNodeId at, FxKernelId k);
+
 /* Copies what wraps from's nodes (kernel, certificate, variants, tables)
  * into `into`, a graph of the same intent. */
 void fx_graph_copy_kernel(FxGraph *into, const FxGraph *from);
@@ -253,7 +262,7 @@ const char *fx_graph_fold_name(FxFoldKind k);
 void fx_graph_print_text(const FxGraph *g, FxBuf *out);
 void fx_graph_print_dot(const FxGraph *g, FxBuf *out);
 void fx_graph_print_json(const FxGraph *g, FxBuf *out);
-/* A "recurrence" kernel's certificate and variants, in one line:
+/* A recurrence kernel's certificate and variants, in one line:
  * "  fib(n) = fib(n-1) + fib(n-2) for n >= 2; fib(0) = 0, fib(1) = 1; variants loop" */
 void fx_graph_print_recurrence(const FxGraph *g, FxBuf *out);
 /* The hot-input table in one line: "  table: f(30) = 832040; f(25) = 75025" */

@@ -33,23 +33,23 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
     case FX_NODE_FOLD:
         fx_buf_printf(out, " %s [slot %lld]", fx_graph_fold_name((FxFoldKind)n->num),
                       (long long)n->num2);
-        if (n->text) /* "primes": over the primes of its range, by a sieve kernel */
-            fx_buf_printf(out, " [%s]", n->text);
+        if (n->kernel) /* over the primes of its range, or what a query kernel selects */
+            fx_buf_printf(out, " [%s]", fx_kernel_name(n->kernel));
         return;
     case FX_NODE_MAP:
         fx_buf_printf(out, " [slot %lld", (long long)n->num);
         if (n->num2 >= 0)
             fx_buf_printf(out, ", slot %lld", (long long)n->num2);
         fx_buf_puts(out, "]");
-        if (n->text) /* "gemm": a matrix product by a kernel */
-            fx_buf_printf(out, " [%s]", n->text);
+        if (n->kernel) /* a matrix product by a kernel */
+            fx_buf_printf(out, " [%s]", fx_kernel_name(n->kernel));
         return;
     case FX_NODE_SORT:
         fx_buf_printf(out, " %s", n->num ? "descending" : "ascending");
         if (n->num2 >= 0)
             fx_buf_printf(out, " [slot %lld]", (long long)n->num2);
-        if (n->text) /* "kernels": the evolved sort, a kernel chosen per call */
-            fx_buf_printf(out, " [%s]", n->text);
+        if (n->kernel) /* the evolved sort, a kernel chosen per call */
+            fx_buf_printf(out, " [%s]", fx_kernel_name(n->kernel));
         return;
     case FX_NODE_CHECK:
     case FX_NODE_GROUP:
@@ -78,11 +78,11 @@ void fx_graph_print_text(const FxGraph *g, FxBuf *out)
         fx_buf_printf(out, "%s%s: %s", i ? ", " : "", g->param_names[i], g->param_types[i]);
     fx_buf_printf(out, ") -> %s", g->ret_type);
     if (g->kernel)
-        fx_buf_printf(out, " [kernel %s]", g->kernel);
+        fx_buf_printf(out, " [kernel %s]", fx_kernel_name(g->kernel));
     if (g->tolerance > 0)
         fx_buf_printf(out, " [tolerance %g]", g->tolerance);
     fx_buf_putc(out, '\n');
-    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+    if (g->kernel == FX_KERNEL_RECURRENCE) {
         fx_graph_print_recurrence(g, out);
         fx_buf_putc(out, '\n');
     }
@@ -178,7 +178,9 @@ static json_t *node_json(const FxNode *n, uint32_t id)
     json_object_set_new(j, "op", json_string(fx_graph_op_name(n->op)));
     json_object_set_new(j, "type", json_string(n->type));
     json_object_set_new(j, "inputs", inputs);
-    json_object_set_new(j, "text", n->text ? json_string(n->text) : json_null());
+    /* a node's kernel is stored in its text, by name (read.c finds it) */
+    const char *text = n->kernel ? fx_kernel_name(n->kernel) : n->text;
+    json_object_set_new(j, "text", text ? json_string(text) : json_null());
     json_object_set_new(j, "num", json_integer(n->num));
     json_object_set_new(j, "num2", json_integer(n->num2));
     json_object_set_new(j, "origin", origin_json(&n->origin));
@@ -270,11 +272,12 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
     json_object_set_new(j, "returns", json_string(g->ret_type));
     json_object_set_new(j, "slots", json_integer(g->n_slots));
     json_object_set_new(j, "root", json_integer(g->root.v));
-    json_object_set_new(j, "kernel", g->kernel ? json_string(g->kernel) : json_null());
+    json_object_set_new(j, "kernel",
+                        g->kernel ? json_string(fx_kernel_name(g->kernel)) : json_null());
     if (g->tolerance > 0)
         json_object_set_new(j, "tolerance", json_real(g->tolerance));
-    if (g->kernel && !strcmp(g->kernel, "recurrence"))
-        json_object_set_new(j, "recurrence", recurrence_json(g));
+    if (g->kernel == FX_KERNEL_RECURRENCE)
+        json_object_set_new(j, fx_kernel_name(FX_KERNEL_RECURRENCE), recurrence_json(g));
     if (g->n_table) {
         json_t *rows = json_array();
         for (uint32_t r = 0; r < g->n_table; r++) {
@@ -283,7 +286,7 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
                 json_array_append_new(row, json_string(g->table[r * (g->n_params + 1) + i]));
             json_array_append_new(rows, row);
         }
-        json_object_set_new(j, "table", rows);
+        json_object_set_new(j, fx_kernel_name(FX_KERNEL_TABLE), rows);
     }
     if (g->n_materialised) {
         json_t *rows = json_array();
@@ -293,7 +296,7 @@ void fx_graph_print_json(const FxGraph *g, FxBuf *out)
                 json_array_append_new(row, json_string(g->materialised[r * g->n_params + i]));
             json_array_append_new(rows, row);
         }
-        json_object_set_new(j, "materialised", rows);
+        json_object_set_new(j, fx_kernel_name(FX_KERNEL_KEPT), rows);
     }
     json_object_set_new(j, "nodes", nodes);
     char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_COMPACT);

@@ -77,9 +77,25 @@ static bool read_node(FxGraph *g, json_t *jn, uint32_t expect_id, char *why, siz
     }
     FxNodeId nid = fx_graph_add(g, op, type, ids, (uint32_t)n, o);
     FxNode *node = fx_graph_node(g, nid);
-    node->text = json_is_string(text) ? fx_graph_intern(g, json_string_value(text)) : NULL;
     node->num = num;
     node->num2 = num2;
+    const char *s = json_string_value(text);
+    if (!s || !fx_kernel_marks(op)) {
+        node->text = fx_graph_intern(g, s);
+        return true;
+    }
+    /* the text of a node a kernel may mark names its kernel, whose shape
+     * must still match: a node never silently loses its kernel */
+    FxKernelId k = fx_kernel_by_name(s);
+    if (fx_kernel(k)->marks != (int)op) {
+        snprintf(why, why_len, "node %u names an unknown kernel `%s`", expect_id, s);
+        return false;
+    }
+    if (!fx_graph_mark_kernel(g, nid, k)) {
+        snprintf(why, why_len, "node %u no longer has the shape of its kernel `%s` (%s)",
+                 expect_id, s, fx_kernel(k)->shape_text);
+        return false;
+    }
     return true;
 }
 
@@ -200,12 +216,15 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
     json_t *kernel = json_object_get(j, "kernel"); /* optional: older documents lack it */
     if (kernel && json_is_string(kernel)) {
         const char *k = json_string_value(kernel);
-        if (!strcmp(k, "memo")) {
-            g->kernel = fx_graph_intern(g, "memo");
-        } else if (!strcmp(k, "recurrence")) {
-            if (!read_recurrence(g, json_object_get(j, "recurrence"), why, why_len))
+        switch (fx_kernel_by_name(k)) {
+        case FX_KERNEL_MEMO:
+            g->kernel = FX_KERNEL_MEMO;
+            break;
+        case FX_KERNEL_RECURRENCE:
+            if (!read_recurrence(g, json_object_get(j, fx_kernel_name(FX_KERNEL_RECURRENCE)), why, why_len))
                 goto fail;
-        } else {
+            break;
+        default:
             snprintf(why, why_len, "unknown kernel `%s`", k);
             goto fail;
         }
@@ -217,8 +236,8 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
         goto fail;
     }
     g->tolerance = tolerance ? json_number_value(tolerance) : 0;
-    if (!read_table(g, json_object_get(j, "table"), true, why, why_len) ||
-        !read_table(g, json_object_get(j, "materialised"), false, why, why_len))
+    if (!read_table(g, json_object_get(j, fx_kernel_name(FX_KERNEL_TABLE)), true, why, why_len) ||
+        !read_table(g, json_object_get(j, fx_kernel_name(FX_KERNEL_KEPT)), false, why, why_len))
         goto fail;
     if (!fx_graph_verify(g, why, why_len))
         goto fail;

@@ -94,7 +94,7 @@ static uint64_t node_hash(const Cse *S, uint32_t i)
     const FxNode *n = fx_graph_node(S->g, (FxNodeId){i});
     uint64_t h = mix(1469598103934665603ULL, n->op);
     h = mix_text(mix_text(h, n->type), n->text);
-    h = mix(mix(h, (uint64_t)n->num), (uint64_t)n->num2);
+    h = mix(mix(mix(h, (uint64_t)n->num), (uint64_t)n->num2), n->kernel);
     for (uint32_t k = 0; k < n->n_inputs; k++)
         h = mix(h, n->inputs[k].v ? S->cls[n->inputs[k].v] : 0);
     return h;
@@ -110,7 +110,7 @@ static bool same_node(const Cse *S, uint32_t i, uint32_t j)
 {
     const FxNode *a = fx_graph_node(S->g, (FxNodeId){i}), *b = fx_graph_node(S->g, (FxNodeId){j});
     if (a->op != b->op || a->n_inputs != b->n_inputs || a->num != b->num || a->num2 != b->num2 ||
-        strcmp(a->type, b->type) || !same_text(a->text, b->text))
+        a->kernel != b->kernel || strcmp(a->type, b->type) || !same_text(a->text, b->text))
         return false;
     for (uint32_t k = 0; k < a->n_inputs; k++) {
         uint32_t x = a->inputs[k].v, y = b->inputs[k].v;

@@ -44,6 +44,9 @@ FxNodeId fx_rule_copy_node(FxGraph *into, const FxNode *n, const FxNodeId *map)
     m->text = fx_graph_intern(into, n->text);
     m->num = n->num;
     m->num2 = n->num2;
+    m->kernel = n->kernel; /* what its shape bound moves with it */
+    for (int k = 0; k < FX_KERNEL_MAX_ARGS; k++)
+        m->kargs[k] = map[n->kargs[k].v];
     return id;
 }
 

@@ -4,8 +4,6 @@
  */
 #include "rule_gemm.h"
 
-#include <string.h>
-
 bool fx_rule_gemm_find(const FxGraph *g, FxNodeId *map, const char **why)
 {
     *why = "no element-wise definition has the shape of a matrix product";
@@ -13,7 +11,7 @@ bool fx_rule_gemm_find(const FxGraph *g, FxNodeId *map, const char **why)
         FxNodeId id = {i + 1}, a, b, fold;
         if (!fx_graph_matmul_shape(g, id, &a, &b, &fold))
             continue;
-        if (g->nodes[i].text && !strcmp(g->nodes[i].text, "gemm")) {
+        if (g->nodes[i].kernel == FX_KERNEL_GEMM) {
             *why = "the matrix product runs on the kernel already";
             continue;
         }
@@ -27,7 +25,7 @@ FxGraph *fx_rule_gemm_candidate(const FxGraph *g, FxNodeId map, const char *labe
 {
     FxGraph *c = fx_graph_copy_as(g, g->intent, label);
     FxNode *n = fx_graph_node(c, map);
-    n->text = fx_graph_intern(c, "gemm");
+    FX_CHECK(fx_graph_mark_kernel(c, map, FX_KERNEL_GEMM), "the map found is no matrix product");
     n->origin.rewrite = fx_graph_intern(c, "matrix kernel");
     return c;
 }

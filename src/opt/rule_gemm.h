@@ -14,7 +14,7 @@
  * (fx_graph_matmul_shape) that is not on the kernel yet. */
 bool fx_rule_gemm_find(const FxGraph *g, FxNodeId *map, const char **why);
 
-/* The candidate: g with that map on the kernel (text "gemm"). */
+/* The candidate: g with that map on the kernel (FX_KERNEL_GEMM). */
 FxGraph *fx_rule_gemm_candidate(const FxGraph *g, FxNodeId map, const char *label);
 
 #endif

@@ -13,7 +13,7 @@ bool fx_rule_index_find(const FxGraph *g, FxNodeId *fold, const char **why)
         FxNodeId id = {i + 1}, cmp, value;
         if (!fx_graph_selection_shape(g, id, &cmp, &value))
             continue;
-        if (g->nodes[i].text && !strcmp(g->nodes[i].text, "index")) {
+        if (g->nodes[i].kernel == FX_KERNEL_INDEX) {
             *why = "the query runs on the kernel already";
             continue;
         }
@@ -27,7 +27,7 @@ FxGraph *fx_rule_index_candidate(const FxGraph *g, FxNodeId fold, const char *la
 {
     FxGraph *c = fx_graph_copy_as(g, g->intent, label);
     FxNode *n = fx_graph_node(c, fold);
-    n->text = fx_graph_intern(c, "index");
+    FX_CHECK(fx_graph_mark_kernel(c, fold, FX_KERNEL_INDEX), "the fold found is no selection");
     n->origin.rewrite = fx_graph_intern(c, "query index");
     return c;
 }

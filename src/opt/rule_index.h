@@ -14,7 +14,7 @@
  * on the query kernel yet. */
 bool fx_rule_index_find(const FxGraph *g, FxNodeId *fold, const char **why);
 
-/* The candidate: g with that fold on the query kernel (text "index"). */
+/* The candidate: g with that fold on the query kernel (FX_KERNEL_INDEX). */
 FxGraph *fx_rule_index_candidate(const FxGraph *g, FxNodeId fold, const char *label);
 
 #endif

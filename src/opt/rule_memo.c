@@ -32,6 +32,6 @@ bool fx_rule_memo_applies(const FxGraph *g, const FxCallEvidence *ev, const char
 FxGraph *fx_rule_memo_candidate(const FxGraph *g, const char *label)
 {
     FxGraph *c = fx_graph_copy_as(g, g->intent, label);
-    c->kernel = fx_graph_intern(c, "memo");
+    c->kernel = FX_KERNEL_MEMO;
     return c;
 }

@@ -31,7 +31,7 @@ static uint32_t offset_of(const FxGraph *g, FxNodeId id)
 bool fx_rule_recurrence_shape(const FxGraph *g, uint32_t *offsets, const char **why)
 {
     *offsets = 0;
-    if (g->kernel && !strcmp(g->kernel, "recurrence")) {
+    if (g->kernel == FX_KERNEL_RECURRENCE) {
         *why = "this version already computes the recurrence directly";
         return false;
     }

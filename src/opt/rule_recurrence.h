@@ -2,7 +2,7 @@
  * rule_recurrence.h: recursion to iteration. An intent of one Natural
  * parameter whose every call of itself takes n - d (d a constant) and that
  * is a linear recurrence with constant coefficients becomes the
- * "recurrence" kernel: a loop over the last k values, and later the
+ * recurrence kernel: a loop over the last k values, and later the
  * companion matrix's power (graph.h: FX_VARIANT_*).
  *
  * The rule matches structure, then finds the certificate (order,

@@ -46,7 +46,7 @@ bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLoo
         const FxNode *n = &g->nodes[i];
         if (n->op != FX_NODE_FOLD || fx_graph_node(g, n->inputs[0])->op != FX_NODE_RANGE)
             continue;
-        if (n->text && !strcmp(n->text, "primes")) {
+        if (n->kernel == FX_KERNEL_SIEVE) {
             *why = "the fold runs on the sieve already";
             continue;
         }
@@ -69,7 +69,7 @@ FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
     for (uint32_t i = 0; i < g->n_nodes; i++) /* prime(p + 2): from a sieve too */
         if (fx_prove_sieved_call(g, n->inputs[1], (FxNodeId){i + 1}, prime_shape, lookup, ctx))
             c->nodes[i].num = 1;
-    n->text = fx_graph_intern(c, "primes");
+    FX_CHECK(fx_graph_mark_kernel(c, fold, FX_KERNEL_SIEVE), "the fold found is not over a range");
     n->origin.rewrite = fx_graph_intern(c, "sieve");
     return c;
 }

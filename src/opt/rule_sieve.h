@@ -18,8 +18,8 @@
 bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLookup lookup,
                         void *ctx, FxNodeId *fold, FxNodeId *conj, const char **why);
 
-/* The candidate: g with that fold over the primes of its range (text
- * "primes"), its filter without the conjunct conj and without what the
+/* The candidate: g with that fold over the primes of its range
+ * (FX_KERNEL_SIEVE), its filter without the conjunct conj and without what the
  * range implies (fx_prove_sieve_rest), and the calls of prime-shaped
  * predicates left in it marked sieved (fx_prove_sieved_call). Caller
  * frees. */

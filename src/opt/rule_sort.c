@@ -16,7 +16,7 @@ bool fx_rule_sort_applies(const FxGraph *g, const char **why)
         *why = "the result is not a sort";
         return false;
     }
-    if (root->text && !strcmp(root->text, "kernels")) {
+    if (root->kernel == FX_KERNEL_SORT) {
         *why = "the sort runs the kernels already";
         return false;
     }
@@ -27,7 +27,7 @@ FxGraph *fx_rule_sort_candidate(const FxGraph *g, const char *label)
 {
     FxGraph *c = fx_graph_copy_as(g, g->intent, label);
     FxNode *root = fx_graph_node(c, c->root);
-    root->text = fx_graph_intern(c, "kernels");
+    FX_CHECK(fx_graph_mark_kernel(c, c->root, FX_KERNEL_SORT), "the root is not a sort");
     root->origin.rewrite = fx_graph_intern(c, "sort kernels");
     return c;
 }

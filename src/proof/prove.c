@@ -1465,11 +1465,12 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
     return p;
 }
 
-/* Is node i of a the same as node i of b: op, type, text, attributes and
- * input ids? */
+/* Is node i of a the same as node i of b: op, type, text, attributes,
+ * kernel and input ids? */
 static bool same_node(const FxNode *x, const FxNode *y)
 {
     if (x->op != y->op || strcmp(x->type, y->type) || x->num != y->num || x->num2 != y->num2 ||
+        x->kernel != y->kernel ||
         x->n_inputs != y->n_inputs || (!x->text != !y->text) ||
         (x->text && strcmp(x->text, y->text)))
         return false;
@@ -1612,8 +1613,8 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
         }
         same = y->op == FX_NODE_FOLD && y->num == x->num && y->num2 == x->num2 &&
                y->n_inputs == 3 && y->inputs[0].v == x->inputs[0].v &&
-               y->inputs[2].v == x->inputs[2].v && y->inputs[1].v == rest.v && y->text &&
-               !strcmp(y->text, "primes");
+               y->inputs[2].v == x->inputs[2].v && y->inputs[1].v == rest.v &&
+               y->kernel == FX_KERNEL_SIEVE && y->kargs[0].v == x->inputs[0].v;
     }
     c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
     if (!same)
@@ -1674,10 +1675,11 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     return p;
 }
 
-/* "the candidate is cur with node `at` marked `mark`, and nothing else
- * changed": every other node the same, that one the same but its text. */
+/* "the candidate is cur with node `at` on kernel `mark`, and nothing else
+ * changed": every other node the same, that one the same but its kernel,
+ * which runs on what its shape binds in cur (what the compiler will use). */
 static FxObligation marked_candidate(const FxGraph *cur, const FxGraph *cand, FxNodeId at,
-                                     const char *mark, bool shaped, const char *what)
+                                     FxKernelId mark, bool shaped, const char *what)
 {
     FxObligation c = new_obligation("candidate", fx_xstrdup(what));
     bool same = shaped && cand->n_nodes == cur->n_nodes && cand->root.v == cur->root.v;
@@ -1685,11 +1687,14 @@ static FxObligation marked_candidate(const FxGraph *cur, const FxGraph *cand, Fx
         const FxNode *x = &cur->nodes[i], *y = &cand->nodes[i];
         if (i + 1 != at.v) {
             same = same_node(x, y);
-        } else {
-            FxNode z = *y;
-            z.text = x->text;
-            same = same_node(x, &z) && y->text && !strcmp(y->text, mark);
+            continue;
         }
+        FxNode z = *y;
+        z.kernel = x->kernel;
+        uint32_t args[FX_KERNEL_MAX_ARGS] = {0};
+        same = same_node(x, &z) && y->kernel == mark && fx_kernel(mark)->shape(cur, at.v, args);
+        for (int k = 0; same && k < FX_KERNEL_MAX_ARGS; k++)
+            same = y->kargs[k].v == args[k];
     }
     c.verdict = same ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
     if (!same)
@@ -1711,7 +1716,7 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
         t.counterexample = fx_xstrdup("the node is not the element-wise definition of a "
                                       "matrix product");
     add_result(p, t);
-    add_result(p, marked_candidate(cur, cand, map, "gemm", shaped, "the candidate is the version "
+    add_result(p, marked_candidate(cur, cand, map, FX_KERNEL_GEMM, shaped, "the candidate is the version "
                                    "with that map on the matrix kernel, and nothing else "
                                    "changed"));
     if (!shaped)
@@ -1768,7 +1773,7 @@ FxProof *fx_prove_index_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     if (!shaped)
         t.counterexample = fx_xstrdup("the fold is not such a selection");
     add_result(p, t);
-    add_result(p, marked_candidate(cur, cand, fold, "index", shaped, "the candidate is the "
+    add_result(p, marked_candidate(cur, cand, fold, FX_KERNEL_INDEX, shaped, "the candidate is the "
                                    "version with that fold on the query kernel, and nothing "
                                    "else changed"));
     FxObligation o = new_obligation("order", fx_xstrdup(

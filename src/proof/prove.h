@@ -105,7 +105,7 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
 
 /* The sieve rewrite of the fold at node `fold` of cur: cand must be cur
  * node for node except that fold, which iterates over the primes of its
- * range (text "primes") and keeps only the conditions other than the
+ * range (FX_KERNEL_SIEVE) and keeps only the conditions other than the
  * predicate (the checker derives that candidate itself). Obligations: the
  * template (a fold over a range whose filter calls, on the fold's
  * variable, a predicate with exactly the shape of prime_shape, as a
@@ -133,7 +133,7 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
                                 unsigned timeout_ms);
 
 /* The matrix-kernel rewrite of the map at `map` of cur: cand must be cur
- * node for node except that map, on the kernel (text "gemm"). Obligations:
+ * node for node except that map, on the kernel (FX_KERNEL_GEMM). Obligations:
  * the template (fx_graph_matmul_shape); the candidate; the order of the
  * sums: for Int elements the sum's reassociation (any grouping, any order:
  * fx_prove_fold_reassociation), for Float ones the kernel's contract to
@@ -144,7 +144,7 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
                                FxProofCache *cache, unsigned timeout_ms);
 
 /* The query-kernel rewrite of the fold at `fold` of cur: cand must be cur
- * node for node except that fold, on the kernel (text "index").
+ * node for node except that fold, on the kernel (FX_KERNEL_INDEX).
  * Obligations: the template (fx_graph_selection_shape: the filter compares
  * a field of the element with a value that does not depend on it); the
  * candidate; the order (Int, Natural and String are totally ordered, so a
