@@ -87,8 +87,13 @@ static bool read_node(FxGraph *g, json_t *jn, uint32_t expect_id, char *why, siz
     /* the text of a node a kernel may mark names its kernel, whose shape
      * must still match: a node never silently loses its kernel */
     FxKernelId k = fx_kernel_by_name(s);
-    if (fx_kernel(k)->marks != (int)op) {
+    if (!k) {
         snprintf(why, why_len, "node %u names an unknown kernel `%s`", expect_id, s);
+        return false;
+    }
+    if (fx_kernel(k)->marks != (int)op) {
+        snprintf(why, why_len, "node %u is a %s, which the kernel `%s` does not run", expect_id,
+                 op_name, s);
         return false;
     }
     if (!fx_graph_mark_kernel(g, nid, k)) {

@@ -82,6 +82,60 @@ FX_TEST(damaged_json_is_refused)
     EXPECT(strstr(why, "node 1") != NULL);
 }
 
+/* A stored map that names the matrix kernel: `text` is its kernel. */
+static FxGraph *read_map_on(const char *kernel, char *why, size_t why_len)
+{
+    char *doc = fx_xasprintf(
+        "{\"format\": \"flux-graph-1\", \"intent\": \"f\", \"version\": \"v2\", "
+        "\"params\": [{\"name\": \"m\", \"type\": \"Matrix[Int]\"}], \"returns\": "
+        "\"List[Int]\", \"slots\": 2, \"root\": 4, \"nodes\": ["
+        "{\"id\": 1, \"op\": \"param\", \"type\": \"Matrix[Int]\", \"inputs\": [], "
+        "\"text\": null, \"num\": 0, \"num2\": 0, \"origin\": null}, "
+        "{\"id\": 2, \"op\": \"builtin\", \"type\": \"Natural\", \"inputs\": [1], "
+        "\"text\": \"rows\", \"num\": 0, \"num2\": 0, \"origin\": null}, "
+        "{\"id\": 3, \"op\": \"const\", \"type\": \"Int\", \"inputs\": [], "
+        "\"text\": \"0\", \"num\": 0, \"num2\": 0, \"origin\": null}, "
+        "{\"id\": 4, \"op\": \"map\", \"type\": \"List[Int]\", \"inputs\": [2, 0, 3], "
+        "\"text\": %s, \"num\": 1, \"num2\": -1, \"origin\": null}]}",
+        kernel);
+    FxGraph *g = fx_graph_read_json(doc, why, why_len);
+    free(doc);
+    return g;
+}
+
+/* A node whose kernel no longer matches its shape is refused, with the
+ * reason: the naive loop never runs in its place unnoticed. */
+FX_TEST(a_kernel_that_no_longer_matches_is_refused)
+{
+    char why[256] = "";
+    FxGraph *plain = read_map_on("null", why, sizeof(why));
+    EXPECT(plain != NULL);
+    EXPECT(plain && plain->nodes[3].kernel == FX_KERNEL_NONE);
+    fx_graph_free(plain);
+    EXPECT(read_map_on("\"gemm\"", why, sizeof(why)) == NULL);
+    EXPECT_STR_EQ(why, "node 4 no longer has the shape of its kernel `gemm` (result[i,j] = "
+                       "sum(A[i,k] * B[k,j] for k in 0..cols(A)) over rows(A) x cols(B))");
+    EXPECT(read_map_on("\"index\"", why, sizeof(why)) == NULL); /* a fold's kernel */
+    EXPECT_STR_EQ(why, "node 4 is a map, which the kernel `index` does not run");
+    EXPECT(read_map_on("\"blas\"", why, sizeof(why)) == NULL);
+    EXPECT_STR_EQ(why, "node 4 names an unknown kernel `blas`");
+}
+
+/* The registry: each descriptor at its id, found by its stored name. */
+FX_TEST(the_registry_finds_kernels_by_name_once)
+{
+    for (int k = FX_KERNEL_NONE + 1; k < FX_KERNEL__COUNT; k++) {
+        const FxKernel *K = fx_kernel((FxKernelId)k);
+        EXPECT_EQ(K->id, k);
+        EXPECT_EQ(fx_kernel_by_name(K->name), k);
+        EXPECT(K->n_variants >= 1 && !strcmp(K->variants[0].device, "cpu"));
+        EXPECT(K->explain && K->shape_text && K->contract);
+        EXPECT((K->marks < 0) == (K->shape == NULL));
+    }
+    EXPECT_EQ(fx_kernel_by_name("blas"), FX_KERNEL_NONE);
+    EXPECT(fx_kernel_name(FX_KERNEL_NONE) == NULL);
+}
+
 FX_TEST(lowering_keeps_origins)
 {
     FxDiag d = {0};
