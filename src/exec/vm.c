@@ -2121,6 +2121,54 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
     memset(t, 0, sizeof(*t));
 }
 
+/* ---- calls answered without running: the whole-function kernels ---- */
+
+typedef enum {
+    ANSWER_NONE,    /* the callee's code runs */
+    ANSWER_GIVEN,   /* *out holds the result, a reference of the caller's */
+    ANSWER_STOPPED, /* a budget stopped the kernel: rt->error says which */
+} Answer;
+
+/* Does a kernel wrapped around f answer some of its calls? (The memo table
+ * may be switched on mid-run: runaway protection.) */
+static inline bool answers_calls(const FxFunc *f)
+{
+    return f->hot.len || f->n_kept || f->rec || f->memo;
+}
+
+/* The call of f on args answered by a kernel wrapped around it, the first
+ * that can: its hot-input table (FX_KERNEL_TABLE), a materialised result
+ * (FX_KERNEL_KEPT), its recurrence (FX_KERNEL_RECURRENCE) or its memo
+ * table (FX_KERNEL_MEMO). *counted: whether the call counts in the run's
+ * calls (a memo hit does not: the memo saves exactly those). */
+static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n, bool top,
+                          FxValue *out, bool *counted)
+{
+    if (top) /* the expression's own call: the record names its input */
+        note_top_call(rt, f, args, n);
+    *counted = true;
+    const FxMemoEntry *hit;
+    if (f->hot.len && (hit = memo_find(&f->hot, args, n, args_hash(args, n)))) {
+        rt->top_from_table |= top;
+        fx_value_retain(*out = hit->value);
+        return ANSWER_GIVEN;
+    }
+    const FxValue *kept = f->n_kept ? kept_result(rt, f, args, n) : NULL;
+    if (kept) {
+        fx_value_retain(*out = *kept);
+        return ANSWER_GIVEN;
+    }
+    if (f->rec && args[0].kind == FX_VAL_INT && args[0].u.i >= 0)
+        return run_recurrence(rt, f, (uint64_t)args[0].u.i, top, out) ? ANSWER_GIVEN
+                                                                        : ANSWER_STOPPED;
+    if (f->memo && (hit = memo_find(&f->table, args, n, args_hash(args, n)))) {
+        *counted = false;
+        fx_value_retain(*out = hit->value);
+        return ANSWER_GIVEN;
+    }
+    return ANSWER_NONE;
+}
+
 /* ---- the loop ---- */
 
 #define INT_BINOP(builtin_op)                                                                      \
@@ -2442,78 +2490,28 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
-            if (callee->hot.len) { /* a recurring argument: its result was kept */
-                const FxMemoEntry *hit = memo_find(&callee->hot, R + I->b, I->c,
-                                                   args_hash(R + I->b, I->c));
-                if (hit) {
-                    if (hooked && rt->hooks.on_call)
-                        rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
-                    if (nframes == 1) {
-                        note_top_call(rt, callee, R + I->b, I->c);
-                        rt->top_from_table = true;
-                        fx_value_retain(hit->value);
-                        fx_value_release(rt->top_result);
-                        rt->top_result = hit->value;
-                    }
-                    calls++;
-                    fx_value_retain(hit->value);
-                    put(&R[I->d], hit->value);
-                    NEXT;
-                }
-            }
-            if (callee->n_kept) {
-                const FxValue *kept = kept_result(rt, callee, R + I->b, I->c);
-                if (kept) {
-                    if (hooked && rt->hooks.on_call)
-                        rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
-                    if (nframes == 1) {
-                        note_top_call(rt, callee, R + I->b, I->c);
-                        fx_value_retain(*kept);
-                        fx_value_release(rt->top_result);
-                        rt->top_result = *kept;
-                    }
-                    calls++;
-                    fx_value_retain(*kept);
-                    put(&R[I->d], *kept);
-                    NEXT;
-                }
-            }
-            if (callee->rec && R[I->b].kind == FX_VAL_INT && R[I->b].u.i >= 0) {
+            if (answers_calls(callee)) {
                 FxValue v;
-                if (nframes == 1)
-                    note_top_call(rt, callee, R + I->b, I->c);
-                if (!run_recurrence(rt, callee, (uint64_t)R[I->b].u.i, nframes == 1, &v))
+                bool counted;
+                Answer a = answer_call(rt, callee, R + I->b, I->c, nframes == 1, &v, &counted);
+                if (a == ANSWER_STOPPED)
                     goto error;
-                if (hooked && rt->hooks.on_call)
-                    rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
-                if (nframes == 1) {
-                    fx_value_retain(v);
-                    fx_value_release(rt->top_result);
-                    rt->top_result = v;
-                }
-                calls++;
-                put(&R[I->d], v);
-                SPEND_WORK();
-                NEXT;
-            }
-            if (callee->memo) { /* a result computed before is the result */
-                const FxMemoEntry *hit = memo_find(&callee->table, R + I->b, I->c,
-                                                   args_hash(R + I->b, I->c));
-                if (hit) {
+                if (a == ANSWER_GIVEN) {
                     if (hooked && rt->hooks.on_call) /* a call answered is still a call made */
                         rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
-                    if (nframes == 1) { /* the expression's own call, answered from the table */
-                        note_top_call(rt, callee, R + I->b, I->c);
-                        fx_value_retain(hit->value);
+                    if (nframes == 1) { /* the expression's own call */
+                        fx_value_retain(v);
                         fx_value_release(rt->top_result);
-                        rt->top_result = hit->value;
+                        rt->top_result = v;
                     }
-                    fx_value_retain(hit->value);
-                    put(&R[I->d], hit->value);
+                    calls += counted;
+                    put(&R[I->d], v);
+                    SPEND_WORK();
                     NEXT;
                 }
-            } else if (callee->memo_able && watching &&
-                       ++callee->watched >= RUNAWAY_AFTER + callee->watch_more) {
+            }
+            if (!callee->memo && callee->memo_able && watching &&
+                ++callee->watched >= RUNAWAY_AFTER + callee->watch_more) {
                 callee->watched--; /* stays at the mark while the sample fills */
                 watch_for_runaway(rt, callee, R + I->b, I->c);
             }
