@@ -41,10 +41,8 @@
 #include "opt/rule_cse.h"
 #include "opt/rule_dce.h"
 #include "opt/rule_fold.h"
-#include "opt/rule_gemm.h"
 #include "opt/rule_hot.h"
 #include "opt/rule_materialise.h"
-#include "opt/rule_index.h"
 #include "opt/rule_memo.h"
 #include "opt/rule_recurrence.h"
 #include "opt/rule_sieve.h"
@@ -753,38 +751,32 @@ static int try_sieve(Round *R, bool *installed)
     return status;
 }
 
-/* ---- rules that mark one node: matrix kernel, query index ---- */
+/* ---- rules that put one node on a kernel: the registry's (kernel.h) ---- */
 
-/* A rule that puts one node of the graph on a kernel: how it finds the
- * node, builds the candidate and has it proved. */
-typedef struct MarkRule {
-    const char *name, *effect, *node; /* node: "map", "fold" (for the evidence) */
-    bool (*find)(const FxGraph *g, FxNodeId *at, const char **why);
-    FxGraph *(*candidate)(const FxGraph *g, FxNodeId at, const char *label);
-    FxProof *(*prove)(Round *R, const FxGraph *cand, FxNodeId at);
-} MarkRule;
-
-static int try_marked(Round *R, bool *installed, const MarkRule *rule)
+/* The rule of kernel k: find the node with its shape, build the candidate,
+ * measure it, have it proved. */
+static int try_marked(Round *R, bool *installed, FxKernelId k)
 {
-    FxNodeId at;
+    const FxKernel *K = fx_kernel(k);
+    uint32_t at;
     const char *why;
-    if (!rule->find(R->current, &at, &why)) {
-        stays(R, rule->name, why);
+    if (!fx_kernel_find(R->current, k, &at, &why)) {
+        stays(R, K->rule, why);
         return FLUX_OK;
     }
-    if (rolled_back_before(R, rule->name)) {
-        stays(R, rule->name, "it was rolled back from this version before");
+    if (rolled_back_before(R, K->rule)) {
+        stays(R, K->rule, "it was rolled back from this version before");
         return FLUX_OK;
     }
     char *label = next_label(R);
-    FxGraph *cand = rule->candidate(R->current, at, label);
+    FxGraph *cand = fx_kernel_candidate(R->current, at, k, label);
     FxBuf evidence = {0};
-    char *extra = fx_xasprintf("\"%s\": %u, ", rule->node, at.v);
+    char *extra = fx_xasprintf("\"%s\": %u, ", fx_graph_op_name((FxNodeOp)K->marks), at);
     int status = FLUX_OK;
-    if (measured_gain(R, rule->name, cand, extra, &evidence)) {
-        FxProof *p = rule->prove(R, cand, at);
-        status = install(R, cand, p, rule->name, rule->effect, fx_buf_str(&evidence), NULL,
-                         installed);
+    if (measured_gain(R, K->rule, cand, extra, &evidence)) {
+        FxProof *p = fx_prove_kernel_rewrite(R->current, cand, (FxNodeId){at}, k,
+                                             R->fp->proof_cache, 5000);
+        status = install(R, cand, p, K->rule, K->effect, fx_buf_str(&evidence), NULL, installed);
         fx_proof_free(p);
     }
     free(extra);
@@ -794,34 +786,14 @@ static int try_marked(Round *R, bool *installed, const MarkRule *rule)
     return status;
 }
 
-static FxProof *prove_gemm(Round *R, const FxGraph *cand, FxNodeId at)
+/* Each kernel that has a rule of the registry's, in id order. */
+static int try_kernels(Round *R, bool *installed)
 {
-    return fx_prove_gemm_rewrite(R->current, cand, at, R->fp->proof_cache, 5000);
-}
-
-static FxProof *prove_index(Round *R, const FxGraph *cand, FxNodeId at)
-{
-    return fx_prove_index_rewrite(R->current, cand, at);
-}
-
-static int try_gemm(Round *R, bool *installed)
-{
-    static const MarkRule gemm = {
-        "matrix kernel",
-        "every element is computed from the parameters alone: the kernel may compute the "
-        "elements in any order and on any thread",
-        "map", fx_rule_gemm_find, fx_rule_gemm_candidate, prove_gemm};
-    return try_marked(R, installed, &gemm);
-}
-
-static int try_index(Round *R, bool *installed)
-{
-    static const MarkRule index = {
-        "query index",
-        "a scan compares each row natively; from a collection's second query in a run a "
-        "sorted index answers by binary search",
-        "fold", fx_rule_index_find, fx_rule_index_candidate, prove_index};
-    return try_marked(R, installed, &index);
+    int status = FLUX_OK;
+    for (int k = FX_KERNEL_NONE + 1; !*installed && status == FLUX_OK && k < FX_KERNEL__COUNT; k++)
+        if (fx_kernel((FxKernelId)k)->rule)
+            status = try_marked(R, installed, (FxKernelId)k);
+    return status;
 }
 
 /* ---- rule: hot inputs ---- */
@@ -1221,8 +1193,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     if (!done && status == FLUX_OK)
         status = refit_models(&R);
     int (*rules[])(Round *, bool *) = {try_simplify, try_memo, try_iteration, try_power,
-                                       try_sort, try_sieve, try_gemm, try_index, try_materialise,
-                                       try_hot};
+                                       try_sort, try_sieve, try_kernels, try_materialise, try_hot};
     for (size_t i = 0; !done && status == FLUX_OK && i < FX_ARRAY_LEN(rules); i++)
         status = rules[i](&R, &done);
     if (!done && status == FLUX_OK)

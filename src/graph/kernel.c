@@ -56,60 +56,83 @@ static const FxKernelVariant memo_variants[] = {{"table", "cpu"}};
 static const FxKernelVariant recurrence_variants[] = {{"loop", "cpu"}, {"power", "cpu"}};
 static const FxKernelVariant lookup_variants[] = {{"lookup", "cpu"}};
 
-#define VARIANTS(v) v, FX_ARRAY_LEN(v)
+#define VARIANTS(v) .variants = v, .n_variants = FX_ARRAY_LEN(v)
 
 /* ORDER FX_KERNEL */
 static const FxKernel kernels[FX_KERNEL__COUNT] = {
-    [FX_KERNEL_NONE] = {FX_KERNEL_NONE, NULL, -1, NULL, NULL, NULL, NULL, 0, NULL, NULL},
+    [FX_KERNEL_NONE] = {.id = FX_KERNEL_NONE, .marks = -1},
     [FX_KERNEL_SIEVE] = {
-        FX_KERNEL_SIEVE, "primes", FX_NODE_FOLD, sieve_shape,
-        "a fold over a range whose filter has, as a conjunct, the prelude's `prime` of the "
-        "fold's variable",
-        "the other conditions never fail; the crossing rule; Sieve.sieve_correct "
-        "(proofs/Sieve.v): the sieve keeps exactly the primes of the range",
-        VARIANTS(sieve_variants), "the range's bounds: its width and its top",
-        "the primes of the range, from a sieve chosen by its bounds"},
-    [FX_KERNEL_INDEX] = {
-        FX_KERNEL_INDEX, "index", FX_NODE_FOLD, index_shape,
-        "the fold keeps the elements x of a collection with x.FIELD OP v, v not depending on x",
-        "the field is totally ordered: a stable sorted index and a binary search keep exactly "
-        "the elements the comparison keeps, in the collection's order",
-        VARIANTS(index_variants), "the collection's length and whether it was indexed before",
-        "the rows a scan or a sorted index kept"},
+        .id = FX_KERNEL_SIEVE, .name = "primes", .marks = FX_NODE_FOLD, .shape = sieve_shape,
+        .shape_text = "a fold over a range whose filter has, as a conjunct, the prelude's "
+                      "`prime` of the fold's variable",
+        .contract = "the other conditions never fail; the crossing rule; Sieve.sieve_correct "
+                    "(proofs/Sieve.v): the sieve keeps exactly the primes of the range",
+        VARIANTS(sieve_variants), .features = "the range's bounds: its width and its top",
+        .explain = "the primes of the range, from a sieve chosen by its bounds"},
     [FX_KERNEL_GEMM] = {
-        FX_KERNEL_GEMM, "gemm", FX_NODE_MAP, gemm_shape,
-        "result[i,j] = sum(A[i,k] * B[k,j] for k in 0..cols(A)) over rows(A) x cols(B)",
-        "Int: the sum's reassociation; Float: k added in order from 0, each product rounded "
-        "(FX_MATMUL_BLOCKED_EXACT), reordered only within a declared tolerance",
-        VARIANTS(gemm_variants), "the matrices' sizes, the elements' type and the tolerance",
-        "the matrix product, by a blocked kernel"},
+        .id = FX_KERNEL_GEMM, .name = "gemm", .marks = FX_NODE_MAP, .shape = gemm_shape,
+        .shape_text = "result[i,j] = sum(A[i,k] * B[k,j] for k in 0..cols(A)) over rows(A) x "
+                      "cols(B)",
+        .contract = "Int: the sum's reassociation; Float: k added in order from 0, each "
+                    "product rounded (FX_MATMUL_BLOCKED_EXACT), reordered only within a "
+                    "declared tolerance",
+        VARIANTS(gemm_variants),
+        .features = "the matrices' sizes, the elements' type and the tolerance",
+        .explain = "the matrix product, by a blocked kernel",
+        .rule = "matrix kernel",
+        .effect = "every element is computed from the parameters alone: the kernel may "
+                  "compute the elements in any order and on any thread",
+        .no_shape = "no element-wise definition has the shape of a matrix product",
+        .done = "the matrix product runs on the kernel already"},
+    [FX_KERNEL_INDEX] = {
+        .id = FX_KERNEL_INDEX, .name = "index", .marks = FX_NODE_FOLD, .shape = index_shape,
+        .shape_text = "the fold keeps the elements x of a collection with x.FIELD OP v, v not "
+                      "depending on x",
+        .contract = "the field is totally ordered: a stable sorted index and a binary search "
+                    "keep exactly the elements the comparison keeps, in the collection's order",
+        VARIANTS(index_variants),
+        .features = "the collection's length and whether it was indexed before",
+        .explain = "the rows a scan or a sorted index kept",
+        .rule = "query index",
+        .effect = "a scan compares each row natively; from a collection's second query in a "
+                  "run a sorted index answers by binary search",
+        .no_shape = "no fold selects the elements of a collection by comparing a field",
+        .done = "the query runs on the kernel already"},
     [FX_KERNEL_SORT] = {
-        FX_KERNEL_SORT, "kernels", FX_NODE_SORT, sort_shape,
-        "both sort the same list the same way: same list, key and direction",
-        "a total order on the elements, a stable sort by key; SortUnique.sort_correct_any",
-        VARIANTS(sort_variants), "the list's length, its keys' spread and how sorted it is",
-        "the sort kernel the cost model chose from the input's features"},
+        .id = FX_KERNEL_SORT, .name = "kernels", .marks = FX_NODE_SORT, .shape = sort_shape,
+        .shape_text = "both sort the same list the same way: same list, key and direction",
+        .contract = "a total order on the elements, a stable sort by key; "
+                    "SortUnique.sort_correct_any",
+        VARIANTS(sort_variants),
+        .features = "the list's length, its keys' spread and how sorted it is",
+        .explain = "the sort kernel the cost model chose from the input's features"},
     [FX_KERNEL_MEMO] = {
-        FX_KERNEL_MEMO, "memo", -1, NULL, "a pure function of arguments that key a table",
-        "a pure function's result depends on its arguments alone", VARIANTS(memo_variants),
-        NULL,
-        "each distinct call's result is kept in a table and answered from it when asked again"},
+        .id = FX_KERNEL_MEMO, .name = "memo", .marks = -1,
+        .shape_text = "a pure function of arguments that key a table",
+        .contract = "a pure function's result depends on its arguments alone",
+        VARIANTS(memo_variants), .features = "the arguments, hashed",
+        .explain = "each distinct call's result is kept in a table and answered from it when "
+                   "asked again"},
     [FX_KERNEL_RECURRENCE] = {
-        FX_KERNEL_RECURRENCE, "recurrence", -1, NULL,
-        "f(n) = c_1 f(n-1) + ... + c_k f(n-k) for n >= k, f(i) given for i < k",
-        "the certificate matches the equations (fx_prove_linear_recurrence); the power "
-        "variant: the companion matrix's power (proofs/)",
-        VARIANTS(recurrence_variants), "n, the argument",
-        "computes the certified recurrence directly"},
+        .id = FX_KERNEL_RECURRENCE, .name = "recurrence", .marks = -1,
+        .shape_text = "f(n) = c_1 f(n-1) + ... + c_k f(n-k) for n >= k, f(i) given for i < k",
+        .contract = "the certificate matches the equations (fx_prove_linear_recurrence); the "
+                    "power variant computes the companion matrix's power",
+        VARIANTS(recurrence_variants), .features = "n, the argument",
+        .explain = "computes the certified recurrence directly"},
     [FX_KERNEL_TABLE] = {
-        FX_KERNEL_TABLE, "table", -1, NULL, "arguments that recur, with their results",
-        "each row is the result the version computes for its arguments",
-        VARIANTS(lookup_variants), NULL, "keeps the results of recurring inputs, looked up first"},
+        .id = FX_KERNEL_TABLE, .name = "table", .marks = -1,
+        .shape_text = "arguments that recur, with their results",
+        .contract = "each row is the result the version computes for its arguments",
+        VARIANTS(lookup_variants), .features = "the arguments, hashed",
+        .explain = "keeps the results of recurring inputs, looked up first"},
     [FX_KERNEL_KEPT] = {
-        FX_KERNEL_KEPT, "materialised", -1, NULL,
-        "arguments that recur, of a function that reads a data source",
-        "the kept result is the one computed while the sources it read are unchanged",
-        VARIANTS(lookup_variants), NULL, "answered from a result kept with its sources' stamps"},
+        .id = FX_KERNEL_KEPT, .name = "materialised", .marks = -1,
+        .shape_text = "arguments that recur, of a function that reads a data source",
+        .contract = "the kept result is the one computed while the sources it read are "
+                    "unchanged",
+        VARIANTS(lookup_variants), .features = "the arguments and the sources' sizes and times",
+        .explain = "answered from a result kept with its sources' stamps"},
 };
 
 const FxKernel *fx_kernel(FxKernelId id)
@@ -131,4 +154,34 @@ bool fx_kernel_marks(int op)
         if (kernels[k].marks == op)
             return true;
     return false;
+}
+
+bool fx_kernel_find(const FxGraph *g, FxKernelId k, uint32_t *at, const char **why)
+{
+    const FxKernel *K = fx_kernel(k);
+    *why = K->no_shape;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        uint32_t args[FX_KERNEL_MAX_ARGS];
+        if ((int)n->op != K->marks || !K->shape(g, i + 1, args))
+            continue;
+        if (n->kernel == k) {
+            *why = K->done;
+            continue;
+        }
+        if (n->kernel) /* on another kernel */
+            continue;
+        *at = i + 1;
+        return true;
+    }
+    return false;
+}
+
+FxGraph *fx_kernel_candidate(const FxGraph *g, uint32_t at, FxKernelId k, const char *label)
+{
+    FxGraph *c = fx_graph_copy_as(g, g->intent, label);
+    FX_CHECK(fx_graph_mark_kernel(c, (FxNodeId){at}, k), "node %u has not the shape of `%s`", at,
+             fx_kernel_name(k));
+    fx_graph_node(c, (FxNodeId){at})->origin.rewrite = fx_graph_intern(c, fx_kernel(k)->rule);
+    return c;
 }

@@ -32,8 +32,8 @@ struct FxGraph;
 typedef enum {
     FX_KERNEL_NONE,
     FX_KERNEL_SIEVE,      /* a fold over the primes of its range ("primes") */
-    FX_KERNEL_INDEX,      /* a selection by a query kernel ("index") */
     FX_KERNEL_GEMM,       /* a matrix product ("gemm") */
+    FX_KERNEL_INDEX,      /* a selection by a query kernel ("index") */
     FX_KERNEL_SORT,       /* the evolved sort, a kernel chosen per call ("kernels") */
     FX_KERNEL_MEMO,       /* results kept by argument ("memo") */
     FX_KERNEL_RECURRENCE, /* a linear recurrence, loop or matrix power ("recurrence") */
@@ -54,7 +54,7 @@ typedef struct FxKernelVariant {
 typedef struct FxKernel {
     FxKernelId id;
     const char *name; /* in the store and in `flux graph` */
-    /* what it runs: the op of the node it marks, or FX_NODE__COUNT for a
+    /* what it runs: the op (FxNodeOp) of the node it marks, or -1 for a
      * kernel wrapped around the whole function (g->kernel, or the tables) */
     int marks;
     /* The shape: does the node at `at` of g have the shape the kernel
@@ -67,6 +67,12 @@ typedef struct FxKernel {
     uint32_t n_variants;
     const char *features; /* what its cost model reads of a call's input */
     const char *explain;  /* how explain describes a call it ran */
+    /* The rewrite that puts a node on it when its shape alone makes it
+     * right (fx_kernel_find, fx_kernel_candidate; the prover's
+     * fx_prove_kernel_rewrite), tried in id order: its name, what it
+     * installs, and why it does not apply (no node has the shape; the node
+     * runs on it already). NULL when a rule of its own does more. */
+    const char *rule, *effect, *no_shape, *done;
 } FxKernel;
 
 /* The descriptor of id (FX_KERNEL_NONE has one too, named NULL). */
@@ -74,6 +80,14 @@ const FxKernel *fx_kernel(FxKernelId id);
 /* The kernel a stored name names, or FX_KERNEL_NONE. The one place a
  * kernel is found by name. */
 FxKernelId fx_kernel_by_name(const char *name);
+/* The first node of g with k's shape that is on no kernel yet (k has a
+ * rule): true with its id, or false with why not. */
+bool fx_kernel_find(const struct FxGraph *g, FxKernelId k, uint32_t *at, const char **why);
+/* The candidate of k's rule: a frozen copy of g labelled `label`, with the
+ * node at `at` on k. Caller frees. */
+struct FxGraph *fx_kernel_candidate(const struct FxGraph *g, uint32_t at, FxKernelId k,
+                                    const char *label);
+
 /* Does some kernel mark nodes of this op (FxNodeOp)? */
 bool fx_kernel_marks(int op);
 static inline const char *fx_kernel_name(FxKernelId id)

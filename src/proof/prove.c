@@ -1787,6 +1787,37 @@ FxProof *fx_prove_index_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     return p;
 }
 
+FxProof *fx_prove_kernel_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId at,
+                                 FxKernelId k, FxProofCache *cache, unsigned timeout_ms)
+{
+    if (k == FX_KERNEL_GEMM)
+        return fx_prove_gemm_rewrite(cur, cand, at, cache, timeout_ms);
+    if (k == FX_KERNEL_INDEX)
+        return fx_prove_index_rewrite(cur, cand, at);
+    const FxKernel *K = fx_kernel(k);
+    FxProof *p = fx_xcalloc(1, sizeof(*p));
+    p->verdict = FX_PROOF_PROVED;
+    FxObligation t = new_obligation("template", fx_xstrdup(K->shape_text));
+    uint32_t args[FX_KERNEL_MAX_ARGS];
+    bool shaped = K->shape && at.v && at.v <= cur->n_nodes &&
+                  (int)fx_graph_node(cur, at)->op == K->marks && K->shape(cur, at.v, args);
+    t.verdict = shaped ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!shaped)
+        t.counterexample = fx_xasprintf("the node has not the shape of the kernel `%s`", K->name);
+    add_result(p, t);
+    char *what = fx_xasprintf("the candidate is the version with that %s on the kernel `%s`, "
+                              "and nothing else changed", fx_graph_op_name((FxNodeOp)K->marks),
+                              K->name);
+    add_result(p, marked_candidate(cur, cand, at, k, shaped, what));
+    free(what);
+    FxObligation c = new_obligation("contract", fx_xstrdup(K->contract));
+    c.verdict = shaped ? FX_PROOF_PROVED : FX_PROOF_REFUTED;
+    if (!shaped)
+        c.counterexample = fx_xstrdup("no node of that shape for the contract to hold on");
+    add_result(p, c);
+    return p;
+}
+
 FxProof *fx_prove_sort_instance(const FxGraph *cur, const FxGraph *cand, bool stable)
 {
     FxProof *p = fx_xcalloc(1, sizeof(*p));

@@ -153,6 +153,14 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
  * order). */
 FxProof *fx_prove_index_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId fold);
 
+/* The rewrite of a kernel's rule (kernel.h: FxKernel.rule) at node `at`:
+ * the kernel's own proof where it has one (gemm, index); otherwise the
+ * template (the node has the kernel's shape), the candidate (cur with that
+ * node on the kernel, on what its shape binds, nothing else changed) and
+ * the kernel's contract, cited. */
+FxProof *fx_prove_kernel_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId at,
+                                 FxKernelId k, FxProofCache *cache, unsigned timeout_ms);
+
 /* A lemma instance: another sort. The candidate must sort the same list
  * the same way (the same list, key and direction); the elements must have
  * a total order (Float has NaN: refuted); a sort by key must be stable.

@@ -14,7 +14,6 @@
 #include "fx_test.h"
 #include "graph/lower.h"
 #include "lang/program.h"
-#include "opt/rule_gemm.h"
 #include "proof/prove.h"
 
 static FxProgram *prog;
@@ -33,16 +32,16 @@ static void versions(const char *intent, FxRuntime **v1, FxRuntime **evolved)
 {
     const FxIntent *in = fx_program_find_intent(prog, intent);
     FxGraph *g = fx_lower_intent(prog, in);
-    FxNodeId map;
+    uint32_t map = 0;
     const char *why;
-    EXPECT(fx_rule_gemm_find(g, &map, &why));
-    FxGraph *cand = fx_rule_gemm_candidate(g, map, "v2");
+    EXPECT(fx_kernel_find(g, FX_KERNEL_GEMM, &map, &why));
+    FxGraph *cand = fx_kernel_candidate(g, map, FX_KERNEL_GEMM, "v2");
     FxProofCache *cache = fx_proof_cache_new();
-    FxProof *p = fx_prove_gemm_rewrite(g, cand, map, cache, 5000);
+    FxProof *p = fx_prove_kernel_rewrite(g, cand, (FxNodeId){map}, FX_KERNEL_GEMM, cache, 5000);
     EXPECT_EQ(p->verdict, FX_PROOF_PROVED);
     fx_proof_free(p);
     fx_proof_cache_free(cache);
-    EXPECT(!fx_rule_gemm_find(cand, &map, &why));
+    EXPECT(!fx_kernel_find(cand, FX_KERNEL_GEMM, &map, &why));
     fx_graph_free(g);
     *v1 = fx_runtime_new(prog);
     *evolved = fx_runtime_new(prog);
@@ -114,9 +113,9 @@ FX_TEST(a_transposed_look_alike_is_not_a_product)
     FxProgram *p2 = fx_program_load(&d2, "tests/prove/not_gemm.flux", NULL);
     EXPECT_EQ(fx_diag_errors(&d2), 0);
     FxGraph *g = fx_lower_intent(p2, fx_program_find_intent(p2, "abt"));
-    FxNodeId map;
+    uint32_t map;
     const char *why;
-    EXPECT(!fx_rule_gemm_find(g, &map, &why));
+    EXPECT(!fx_kernel_find(g, FX_KERNEL_GEMM, &map, &why));
     fx_graph_free(g);
     fx_program_free(p2);
     fx_diag_free(&d2);

@@ -16,7 +16,6 @@
 #include "fx_test.h"
 #include "graph/lower.h"
 #include "lang/program.h"
-#include "opt/rule_index.h"
 #include "proof/prove.h"
 
 static FxProgram *prog;
@@ -66,11 +65,11 @@ FX_TEST(the_kernel_answers_as_v1)
     int asked = 0;
     for (size_t q = 0; q < sizeof(intents) / sizeof(intents[0]); q++) {
         FxGraph *g = fx_lower_intent(prog, fx_program_find_intent(prog, intents[q]));
-        FxNodeId fold;
+        uint32_t fold = 0;
         const char *why;
-        EXPECT(fx_rule_index_find(g, &fold, &why));
-        FxGraph *cand = fx_rule_index_candidate(g, fold, "v2");
-        FxProof *p = fx_prove_index_rewrite(g, cand, fold);
+        EXPECT(fx_kernel_find(g, FX_KERNEL_INDEX, &fold, &why));
+        FxGraph *cand = fx_kernel_candidate(g, fold, FX_KERNEL_INDEX, "v2");
+        FxProof *p = fx_prove_kernel_rewrite(g, cand, (FxNodeId){fold}, FX_KERNEL_INDEX, NULL, 5000);
         EXPECT_EQ(p->verdict, FX_PROOF_PROVED);
         fx_proof_free(p);
         fx_graph_free(g);
