@@ -465,8 +465,48 @@ static uint32_t compile_join(Compiler *C, FxNodeId id, const FxNode *n, FxNodeId
     return acc;
 }
 
+/* sum(e(i) for i in lo..hi), e affine in i (FX_KERNEL_AFFINE_SUM): with
+ * n terms, v0 = e(lo) and v1 = e(lo + 1), n v0 + (v1 - v0) n (n - 1) / 2.
+ * e runs only where the loop would: not at all when n = 0, at lo alone
+ * when n = 1. */
+static uint32_t compile_affine_sum(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    const FxNode *d = fx_graph_node(C->g, n->kargs[0]);
+    uint32_t slot = (uint32_t)n->num2, acc = new_reg(C), count = new_reg(C), t = new_reg(C);
+    uint32_t lo = compile(C, d->inputs[0]), hi = compile(C, d->inputs[1]);
+    emit(C, OP_SUB, count, hi, lo, 0, id);
+    if (d->num)
+        emit(C, OP_INC, count, 0, 0, 0, id);
+    emit(C, OP_CONST, acc, add_const(C, fx_val_int(0)), 0, 0, id);
+    emit(C, OP_CMPK, t, count, 0, cmp_mask(FX_NODE_GT), id);
+    uint32_t none = emit(C, OP_JMPF, t, 0, 0, 0, id);
+    emit(C, OP_MOVE, slot, lo, 0, 0, id);
+    size_t mark = scope_enter(C);
+    emit(C, OP_MOVE, acc, compile(C, n->inputs[2]), 0, 0, id); /* v0 */
+    scope_leave(C, mark);
+    emit(C, OP_CMPK, t, count, 1, cmp_mask(FX_NODE_GT), id);
+    uint32_t one = emit(C, OP_JMPF, t, 0, 0, 0, id);
+    emit(C, OP_ADDK, slot, slot, 1, 0, id);
+    mark = scope_enter(C);
+    uint32_t step = new_reg(C), pairs = new_reg(C);
+    emit(C, OP_SUB, step, compile(C, n->inputs[2]), acc, 0, id); /* v1 - v0 */
+    scope_leave(C, mark);
+    emit(C, OP_SUBK, pairs, count, 1, 0, id);
+    emit(C, OP_MUL, pairs, pairs, count, 0, id);
+    emit(C, OP_CONST, t, add_const(C, fx_val_int(2)), 0, 0, id);
+    emit(C, OP_IDIV, pairs, pairs, t, 0, id); /* n (n - 1) is even */
+    emit(C, OP_MUL, step, step, pairs, 0, id);
+    emit(C, OP_MUL, acc, acc, count, 0, id);
+    emit(C, OP_ADD, acc, acc, step, 0, id);
+    patch(C, one, here(C));
+    patch(C, none, here(C));
+    return acc;
+}
+
 static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 {
+    if (n->kernel == FX_KERNEL_AFFINE_SUM)
+        return compile_affine_sum(C, id, n);
     FxNodeId outer_key, inner_key, rest;
     if (!n->kernel && join_shape(C->g, n, &outer_key, &inner_key, &rest))
         return compile_join(C, id, n, outer_key, inner_key, rest);

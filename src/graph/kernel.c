@@ -39,6 +39,37 @@ static bool gemm_shape(const FxGraph *g, uint32_t at, uint32_t args[FX_KERNEL_MA
     return true;
 }
 
+/* Is the subgraph at id affine in the slot: the slot, what does not read
+ * it, and +, -, unary - and * by a factor that does not read it? */
+static bool affine_in(const FxGraph *g, FxNodeId id, int64_t slot)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (!fx_graph_reads_slot(g, id, slot))
+        return true;
+    switch (n->op) {
+    case FX_NODE_VAR: return true;
+    case FX_NODE_NEG: return affine_in(g, n->inputs[0], slot);
+    case FX_NODE_ADD:
+    case FX_NODE_SUB: return affine_in(g, n->inputs[0], slot) && affine_in(g, n->inputs[1], slot);
+    case FX_NODE_MUL:
+        return (!fx_graph_reads_slot(g, n->inputs[0], slot) && affine_in(g, n->inputs[1], slot)) ||
+               (!fx_graph_reads_slot(g, n->inputs[1], slot) && affine_in(g, n->inputs[0], slot));
+    default: return false;
+    }
+}
+
+/* sum(e(i) for i in lo..hi), unfiltered, integers, e affine in i. */
+static bool affine_sum_shape(const FxGraph *g, uint32_t at, uint32_t args[FX_KERNEL_MAX_ARGS])
+{
+    const FxNode *n = fx_graph_node(g, (FxNodeId){at});
+    if (n->op != FX_NODE_FOLD || n->num != FX_FOLD_SUM || n->inputs[1].v ||
+        fx_graph_node(g, n->inputs[0])->op != FX_NODE_RANGE || !fx_typeid_is_integer(n->tid) ||
+        !affine_in(g, n->inputs[2], n->num2))
+        return false;
+    args[0] = n->inputs[0].v;
+    return true;
+}
+
 static bool sort_shape(const FxGraph *g, uint32_t at, uint32_t args[FX_KERNEL_MAX_ARGS])
 {
     (void)args;
@@ -52,6 +83,7 @@ static const FxKernelVariant gemm_variants[] = {
     {"naive", "cpu"}, {"blocked exact", "cpu"}, {"blocked", "cpu"}};
 static const FxKernelVariant sort_variants[] = {
     {"insertion", "cpu"}, {"pdq", "cpu"}, {"radix", "cpu"}, {"parallel radix", "cpu"}};
+static const FxKernelVariant affine_sum_variants[] = {{"closed form", "cpu"}};
 static const FxKernelVariant memo_variants[] = {{"table", "cpu"}};
 static const FxKernelVariant recurrence_variants[] = {{"loop", "cpu"}, {"power", "cpu"}};
 static const FxKernelVariant lookup_variants[] = {{"lookup", "cpu"}};
@@ -98,6 +130,22 @@ static const FxKernel kernels[FX_KERNEL__COUNT] = {
                   "run a sorted index answers by binary search",
         .no_shape = "no fold selects the elements of a collection by comparing a field",
         .done = "the query runs on the kernel already"},
+    [FX_KERNEL_AFFINE_SUM] = {
+        .id = FX_KERNEL_AFFINE_SUM, .name = "affine_sum", .marks = FX_NODE_FOLD,
+        .shape = affine_sum_shape,
+        .shape_text = "sum(e(i) for i in lo..hi) of integers, unfiltered, e affine in i: i, "
+                      "what does not read i, and +, -, unary - and * by a factor without i",
+        .contract = "e affine in i: e(lo + j) = e(lo) + j * (e(lo + 1) - e(lo)), so the sum of "
+                    "the n terms is n * e(lo) + (e(lo + 1) - e(lo)) * n * (n - 1) / 2 (Gauss: "
+                    "0 + 1 + ... + (n - 1) = n * (n - 1) / 2); e runs at lo and lo + 1 only, "
+                    "terms the loop runs too (none when n = 0, lo alone when n = 1), so what "
+                    "fails fails alike",
+        VARIANTS(affine_sum_variants), .features = "none: constant time, whatever the range",
+        .explain = "the sum in closed form, from the body at the range's first two elements",
+        .rule = "closed-form sum",
+        .effect = "a sum over a range of a body affine in its variable takes constant time",
+        .no_shape = "no sum over a range has a body affine in its variable",
+        .done = "the sum runs in closed form already"},
     [FX_KERNEL_SORT] = {
         .id = FX_KERNEL_SORT, .name = "kernels", .marks = FX_NODE_SORT, .shape = sort_shape,
         .shape_text = "both sort the same list the same way: same list, key and direction",

@@ -34,6 +34,7 @@ typedef enum {
     FX_KERNEL_SIEVE,      /* a fold over the primes of its range ("primes") */
     FX_KERNEL_GEMM,       /* a matrix product ("gemm") */
     FX_KERNEL_INDEX,      /* a selection by a query kernel ("index") */
+    FX_KERNEL_AFFINE_SUM, /* a sum over a range of a body affine in its variable ("affine_sum") */
     FX_KERNEL_SORT,       /* the evolved sort, a kernel chosen per call ("kernels") */
     FX_KERNEL_MEMO,       /* results kept by argument ("memo") */
     FX_KERNEL_RECURRENCE, /* a linear recurrence, loop or matrix power ("recurrence") */
