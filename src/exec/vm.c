@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "choose.h"
 #include "data.h"
 #include "graph/lower.h"
 #include "interp_int.h"
@@ -941,50 +942,6 @@ static void note_data_choice(FxRuntime *rt, const FxGraph *g, size_t n, const ch
     }
 }
 
-/* Above 32 elements the insertion kernel is batch insertion: it lifts out
- * what breaks the order, sorts that, and merges it back. */
-static const char *sort_kernel_name(FxSortKind k, size_t n)
-{
-    return k == FX_SORTK_INSERTION && n > 32 ? "batch insertion" : fx_sortk_name(k);
-}
-
-static void print_ns(FxBuf *b, double ns)
-{
-    if (ns < 1e3)
-        fx_buf_printf(b, "%.0f ns", ns);
-    else if (ns < 1e6)
-        fx_buf_printf(b, "%.3g µs", ns / 1e3);
-    else
-        fx_buf_printf(b, "%.3g ms", ns / 1e6);
-}
-
-/* The kernel the cost model predicts fastest for an input with these
- * features (sortcost.h), and why: its prediction against the others'. */
-static FxSortKind choose_sort(FxRuntime *rt, const FxSortFeatures *f, unsigned threads,
-                              char *why, size_t len)
-{
-    double predicted[FX_SORTK__COUNT];
-    FxSortKind kind = fx_sortcost_choose(&rt->sort_costs, f, threads, predicted);
-    uint64_t range = (uint64_t)f->max - (uint64_t)f->min;
-    FxBuf b = {0};
-    fx_buf_printf(&b, "%s: n = %zu, %zu descents, key range %llu%s; predicted ",
-                  sort_kernel_name(kind, f->n), f->n, f->descents, (unsigned long long)range,
-                  f->sampled ? " (sampled)" : "");
-    print_ns(&b, predicted[kind]);
-    const char *sep = ", against ";
-    for (int k = 0; k < FX_SORTK__COUNT; k++) {
-        /* a kernel predicted the same runs the same code at this size */
-        if (k == (int)kind || !isfinite(predicted[k]) || predicted[k] == predicted[kind])
-            continue;
-        fx_buf_printf(&b, "%s%s ", sep, sort_kernel_name((FxSortKind)k, f->n));
-        print_ns(&b, predicted[k]);
-        sep = ", ";
-    }
-    fx_buf_printf(&b, " (the array in %s)", fx_sortcost_level_name(fx_sortcost_level(f->n)));
-    snprintf(why, len, "%s", fx_buf_str(&b));
-    fx_buf_free(&b);
-    return kind;
-}
 
 /* A stable merge sort of items by keys (any values with an order): the
  * evolved sort of lists that are not all int64. */
@@ -1044,7 +1001,7 @@ static bool sort_keys(FxRuntime *rt, int64_t *k, FxSortPair *p, size_t n, bool d
     FxSortFeatures f;
     fx_sortk_features(k, n, &f);
     unsigned threads = fx_pool_default_size();
-    FxSortKind kind = choose_sort(rt, &f, threads, why, why_len);
+    FxSortKind kind = fx_choose_sort(&rt->sort_costs, &f, threads, why, why_len);
     if (p) { /* by key: pairs, whose costs the int64 model does not measure */
         for (size_t i = 0; i < n; i++)
             p[i] = (FxSortPair){k[i], i};
@@ -1146,29 +1103,6 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
 /* ---- the evolved comprehension over primes: a sieve kernel per call ---- */
 
 static bool kernel_keep_going(void *ctx);
-
-/* The kernel for [lo, hi): trial division for a few candidates, the plain
- * sieve while its bitmap stays within the L2 cache, the segmented sieve on
- * every core otherwise. */
-static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, char *why,
-                                size_t len)
-{
-    uint64_t n = hi > lo ? hi - lo : 0;
-    if (n <= 64) {
-        snprintf(why, len, "%llu candidates: trial division", (unsigned long long)n);
-        return FX_SIEVE_TRIAL;
-    }
-    if (hi <= ((uint64_t)1 << 20)) {
-        snprintf(why, len, "hi = %llu <= 2^20: the plain sieve's bitmap fits the cache",
-                 (unsigned long long)hi);
-        return FX_SIEVE_ERATOSTHENES;
-    }
-    if (n < 10000000) /* a thread costs about 40 us to start: not worth it below */
-        *threads = 1;
-    snprintf(why, len, "hi = %llu: segmented, cache-sized segments, on %u thread%s",
-             (unsigned long long)hi, *threads, *threads == 1 ? "" : "s");
-    return FX_SIEVE_SEGMENTED;
-}
 
 /* The primes p of [lo, hi) for which every p + c (c in the list `offsets`)
  * is prime too, listed or counted: one sieve of each window of 2^26 numbers
@@ -1279,7 +1213,7 @@ static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64
 {
     unsigned threads = fx_pool_default_size();
     char why[160];
-    FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
+    FxSieveKind kind = fx_choose_sieve(lo, hi, &threads, why, sizeof(why));
     char what[64];
     snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
     FxHardware hw = fx_hw_detect();
@@ -1390,38 +1324,6 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
     return false;
 }
 
-/* May a product of doubles reorder its sums under the intent's tolerance
- * (docs/language.md §6)? A K-term sum in any order is within gamma_K =
- * K u / (1 - K u) (u = 2^-53) times the sum of its terms' magnitudes of the
- * exact sum when nothing overflows or underflows (Higham, Accuracy and
- * Stability of Numerical Algorithms, 2002, §3.1; a fused multiply-add
- * rounds less), so two orders are within 2 gamma_K of each other. Yes when
- * that is within the tolerance, every entry is finite, and every nonzero
- * entry lies in [2^-500, 2^500] with K < 2^20: no product or partial sum
- * can then overflow, and no product underflow (a sum of normal numbers
- * that lands below them is exact). *bound gets 2 gamma_K. */
-static bool may_reassociate(double tolerance, const double *a, size_t na, const double *b,
-                            size_t nb, size_t k, double *bound)
-{
-    double ku = (double)k * 0x1p-53;
-    *bound = 2 * ku / (1 - ku);
-    if (!(tolerance > 0) || k >= ((size_t)1 << 20) || *bound > tolerance)
-        return false;
-    for (size_t i = 0; i < na + nb; i++) {
-        double x = fabs(i < na ? a[i] : b[i - na]);
-        if (x != 0 && !(x >= 0x1p-500 && x <= 0x1p500)) /* NaN fails too */
-            return false;
-    }
-    return true;
-}
-
-/* Why a declared tolerance did not allow reordering. */
-static const char *tolerance_miss(double tolerance, double bound)
-{
-    return bound > tolerance ? " (the tolerance is below the reordering's bound at this K)"
-                             : " (an entry is infinite, NaN, or too large or small to bound)";
-}
-
 static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                         FxValue *out)
 {
@@ -1484,7 +1386,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         for (size_t i = 0; i < sb; i++)
             b[i] = fx_val_matrix_at(B, i / n, i % n).u.f;
         double bound;
-        bool reorder = may_reassociate(fn->g->tolerance, a, sa, b, sb, k, &bound);
+        bool reorder = fx_may_reassociate(fn->g->tolerance, a, sa, b, sb, k, &bound);
         if (reorder)
             snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, doubles, sums reordered (FMA, "
                      "blocked) under the declared tolerance %g: each element within %.2g times "
@@ -1493,7 +1395,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         else
             snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, doubles, each sum in the "
                      "definition's order%s, on %u thread%s", m, k, k, n,
-                     fn->g->tolerance > 0 ? tolerance_miss(fn->g->tolerance, bound) : "",
+                     fn->g->tolerance > 0 ? fx_tolerance_miss(fn->g->tolerance, bound) : "",
                      threads, threads == 1 ? "" : "s");
         note_data_choice(rt, fn->g, (size_t)work,
                          reorder ? "matmul reassociated" : "matmul blocked", why);
