@@ -203,7 +203,7 @@ static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in,
 {
     if (data_choice) {
         branch(t, "decisions", strncmp(data_choice, "materialised result", 19) == 0
-                                   ? "answered from a result kept with its sources' stamps"
+                                   ? fx_kernel(FX_KERNEL_KEPT)->explain
                                    : "the kernel its call ran, chosen from the input's features");
         char *line = fx_xstrdup(data_choice);
         leaf(t, line);
