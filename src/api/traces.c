@@ -90,7 +90,9 @@ static void keep(void *ctx, const char *text)
         {
             const char *what = json_string_value(json_object_get(d, "decision"));
             if (what && !strncmp(what, "variant ", 8))
-                t.variant = !strcmp(what + 8, "power") ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
+                t.variant = fx_graph_variant_by_name(what + 8) == FX_VARIANT_POWER
+                                ? FX_VARIANT_POWER
+                                : FX_VARIANT_LOOP;
             stopped |= what && !strncmp(what, "stopped by the ", 15);
         }
         if (stopped) {

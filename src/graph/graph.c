@@ -317,9 +317,24 @@ void fx_graph_set_table(FxGraph *g, uint32_t n, const char *const *cells)
         g->table[i] = fx_graph_intern(g, cells[i]);
 }
 
+/* The recurrence kernel's variants, in bit order (FX_VARIANT_*), are its
+ * descriptor's. */
 const char *fx_graph_variant_name(uint32_t variant)
 {
-    return variant == FX_VARIANT_POWER ? "power" : variant == FX_VARIANT_LOOP ? "loop" : "?";
+    const FxKernel *K = fx_kernel(FX_KERNEL_RECURRENCE);
+    for (uint32_t i = 0; i < K->n_variants; i++)
+        if (variant == 1u << i)
+            return K->variants[i].name;
+    return "?";
+}
+
+uint32_t fx_graph_variant_by_name(const char *name)
+{
+    const FxKernel *K = fx_kernel(FX_KERNEL_RECURRENCE);
+    for (uint32_t i = 0; name && i < K->n_variants; i++)
+        if (!strcmp(K->variants[i].name, name))
+            return 1u << i;
+    return 0;
 }
 
 void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants)

@@ -237,8 +237,9 @@ bool fx_graph_reads_slot(const FxGraph *g, FxNodeId id, int64_t slot);
  * version of the one it rewrites. Caller frees. */
 FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *version);
 
-/* "loop", "power": the name of one variant bit. */
+/* "loop", "power": the name of one variant bit, and back (0 for none). */
 const char *fx_graph_variant_name(uint32_t variant);
+uint32_t fx_graph_variant_by_name(const char *name);
 /* Sets g's kernel to the recurrence, with certificate rec and the variants. */
 void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t variants);
 

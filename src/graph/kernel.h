@@ -46,7 +46,9 @@ typedef enum {
 /* The most arguments a kernel binds. */
 #define FX_KERNEL_MAX_ARGS 3
 
-/* A variant of a kernel: an algorithm, on a device. */
+/* A variant of a kernel: an algorithm, on a device. A kernel that keeps
+ * several in one version (the recurrence) names them by bit: variant i is
+ * bit 1 << i (graph.h: FX_VARIANT_*). */
 typedef struct FxKernelVariant {
     const char *name;   /* "loop", "power", "segmented", ... */
     const char *device; /* "cpu": the device it runs on (src/hw) */

@@ -127,8 +127,7 @@ static bool read_recurrence(FxGraph *g, json_t *r, char *why, size_t why_len)
     uint32_t bits = 0;
     for (size_t i = 0; i < json_array_size(variants); i++) {
         const char *name = json_string_value(json_array_get(variants, i));
-        uint32_t v = !name ? 0 : !strcmp(name, "loop") ? FX_VARIANT_LOOP
-                               : !strcmp(name, "power") ? FX_VARIANT_POWER : 0;
+        uint32_t v = fx_graph_variant_by_name(name);
         if (!v) {
             snprintf(why, why_len, "unknown variant `%s`", name ? name : "?");
             return false;
