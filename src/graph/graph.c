@@ -376,6 +376,19 @@ bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len)
                 return false;
             }
         }
+        if (n->kernel && ((unsigned)n->kernel >= FX_KERNEL__COUNT ||
+                          fx_kernel(n->kernel)->marks != (int)n->op)) {
+            snprintf(why, why_len, "node %u is on a kernel that does not run a %s", i + 1,
+                     fx_graph_op_name(n->op));
+            return false;
+        }
+        for (int k = 0; k < FX_KERNEL_MAX_ARGS; k++) {
+            if (n->kargs[k].v > i || (n->kargs[k].v && !n->kernel)) {
+                snprintf(why, why_len, "node %u's kernel reads node %u, which it cannot",
+                         i + 1, n->kargs[k].v);
+                return false;
+            }
+        }
         if (n->op == FX_NODE_FOLD && (n->num < 0 || n->num > FX_FOLD_CONCAT)) {
             snprintf(why, why_len, "node %u is a fold of unknown kind %lld", i + 1,
                      (long long)n->num);

@@ -14,6 +14,8 @@
  *   - a node's inputs have smaller ids (the array is in dependency order);
  *   - a VAR reads a slot bound by an operation it is inside, or a parameter
  *     slot (< n_params);
+ *   - a node on a kernel is of the op the kernel runs, and what its shape
+ *     bound are nodes before it;
  *   - once fx_graph_freeze has run the graph is never changed again: a
  *     rewrite builds a new graph (a new version).
  */
