@@ -942,7 +942,6 @@ static void note_data_choice(FxRuntime *rt, const FxGraph *g, size_t n, const ch
     }
 }
 
-
 /* A stable merge sort of items by keys (any values with an order): the
  * evolved sort of lists that are not all int64. */
 static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
