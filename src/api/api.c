@@ -202,16 +202,20 @@ static FxRuntime *runtime(FluxProgram *fp)
     return fx_api_runtime(fp);
 }
 
-/* Version `label` of the intent's lineage as the store keeps it, or NULL. */
-static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *label)
+/* Version `label` of the intent's lineage as the store keeps it, or NULL:
+ * *why is empty when the store has no such version, and says why when the
+ * stored graph is refused (damaged, or a kernel that no longer matches). */
+static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *label,
+                               char *why, size_t why_len)
 {
-    char hash[17], *json = NULL, why[256];
+    char hash[17], *json = NULL;
     int64_t lineage = 0;
     FxGraph *g = NULL;
+    why[0] = '\0';
     fx_api_lineage_hash(in, hash);
     if (fp->store && fx_store_find_lineage(fp->store->store, in->name, hash, &lineage) == FX_OK &&
         lineage && fx_store_graph(fp->store->store, lineage, label, &json) == FX_OK && json)
-        g = fx_graph_read_json(json, why, sizeof(why));
+        g = fx_graph_read_json(json, why, why_len);
     free(json);
     return g;
 }
@@ -228,7 +232,14 @@ int flux_graph(FluxProgram *fp, const char *intent, const char *version, const c
     const FxGraph *g = fx_runtime_graph(runtime(fp), in->name);
     FxGraph *stored = NULL;
     if (version && strcmp(version, g->version) != 0) {
-        if (!(stored = stored_version(fp, in, version))) {
+        char why[256];
+        if (!(stored = stored_version(fp, in, version, why, sizeof(why))) && why[0]) {
+            if (diagnostics)
+                fprintf(diagnostics, "flux: version %s of `%s` is refused: %s\n", version,
+                        intent, why);
+            return FLUX_ERR_USAGE;
+        }
+        if (!stored) {
             if (diagnostics)
                 fprintf(diagnostics, "flux: `%s` has no version %s; `flux history FILE %s` lists "
                                      "the versions it has\n", intent, version, intent);
