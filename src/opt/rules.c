@@ -19,7 +19,8 @@
     X(fx_rule_gemm)                                                                              \
     X(fx_rule_index)                                                                             \
     X(fx_rule_materialise)                                                                       \
-    X(fx_rule_hot)
+    X(fx_rule_hot)                                                                               \
+    /* one line a rule, each ending in a backslash */
 
 #define DECLARE(rule) extern const FxRule rule;
 #define ENTRY(rule) &rule,
