@@ -20,6 +20,7 @@
     X(fx_rule_index)                                                                             \
     X(fx_rule_materialise)                                                                       \
     X(fx_rule_hot)                                                                               \
+    X(fx_rule_inline)                                                                            \
     /* one line a rule, each ending in a backslash */
 
 #define DECLARE(rule) extern const FxRule rule;
