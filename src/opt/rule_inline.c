@@ -26,16 +26,16 @@
 #define REWRITE "inline expansion"
 #define MAX_NODES 32 /* a larger body repeated at every call site costs more than the call */
 
-static bool scalar(const char *type)
+static bool scalar(FxTypeId t)
 {
-    return !strcmp(type, "Int") || !strcmp(type, "Natural") || !strcmp(type, "Bool");
+    return fx_typeid_is_integer(t) || fx_typeid_kind(t) == FX_TK_BOOL;
 }
 
 /* Integers and booleans, computed without a loop: what the prover encodes. */
 static bool plain(const FxGraph *g)
 {
     for (uint32_t i = 0; i < g->n_params; i++)
-        if (!scalar(g->param_types[i]))
+        if (!scalar(g->param_tids[i]))
             return false;
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const FxNode *n = &g->nodes[i];
@@ -44,11 +44,11 @@ static bool plain(const FxGraph *g)
         case FX_NODE_LET: case FX_NODE_DATA: case FX_NODE_CHOOSE:
             return false;
         default:
-            if (!scalar(n->type))
+            if (!scalar(n->tid))
                 return false;
         }
     }
-    return scalar(g->ret_type) && !g->kernel && !g->n_table && !g->n_materialised;
+    return scalar(g->ret_tid) && !g->kernel && !g->n_table && !g->n_materialised;
 }
 
 /* The graph of the intent call n calls when it may be inlined, or NULL. */
@@ -64,8 +64,9 @@ static const FxGraph *inlinable(const FxRuleRun *r, const FxGraph *g, const FxNo
         if (callee->nodes[i].op == FX_NODE_CALL || callee->nodes[i].op == FX_NODE_FAIL)
             return NULL;
     for (uint32_t k = 0; k < n->n_inputs; k++) {
-        const char *arg = fx_graph_node(g, n->inputs[k])->type, *param = callee->param_types[k];
-        if (strcmp(arg, param) && !(!strcmp(param, "Int") && !strcmp(arg, "Natural")))
+        FxTypeIdKind arg = fx_typeid_kind(fx_graph_node(g, n->inputs[k])->tid);
+        FxTypeIdKind param = fx_typeid_kind(callee->param_tids[k]);
+        if (arg != param && !(param == FX_TK_INT && arg == FX_TK_NATURAL))
             return NULL;
     }
     return callee;
