@@ -4,8 +4,9 @@
  * computation with fewer nodes; the same graph and a table; the recurrence
  * by a loop; a new algorithm beside the loop; a node run by a data kernel;
  * results kept while the data files are unchanged; a table of recurring
- * arguments' results in front of it all. Adding a rule is its file
- * (docs/extending.md) and one line here.
+ * arguments' results in front of it all. Inline expansion comes last: it
+ * changes the shapes the others match, so it waits until none applies.
+ * Adding a rule is its file (docs/extending.md) and one line here.
  */
 #include "rule.h"
 
