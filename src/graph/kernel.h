@@ -16,9 +16,12 @@
  * without matching again. A stored node whose kernel no longer matches
  * its shape is refused: the naive loop never stands in silently.
  *
- * Layering: this file is the graph layer's part of each descriptor. The
- * prover (proof/prove.c: fx_prove_kernel_rewrite) and the executor
- * (exec/compile.c, exec/vm.c) switch on the id for the code they own.
+ * Layering: the registry sits in the graph layer, so read.c can find a
+ * name and everything above can read a descriptor. The code a kernel owns
+ * in higher layers is found by its id: the prover's (proof/prove.c:
+ * fx_prove_kernel_rewrite), the compiler's and the interpreter's
+ * (exec/compile.c, exec/vm.c, exec/choose.c), the optimizer's (the
+ * kernels' rule, opt/rule_kernel.c). docs/extending.md: adding a kernel.
  */
 #ifndef FX_KERNEL_H
 #define FX_KERNEL_H
