@@ -21,8 +21,9 @@
 
 #include "exec/value.h"
 #include "graph/graph.h"
-#include "lang/program.h"
 
+/* The checked program a runtime runs (lang/resolved.h), opaque here. */
+typedef struct FxProgram FxProgram;
 typedef struct FxRuntime FxRuntime;
 typedef struct FxFunc FxFunc;
 

@@ -11,6 +11,7 @@
 #define FX_INTERP_INT_H
 
 #include "interp.h"
+#include "lang/resolved.h"
 
 /* ORDER FX_OP_ */
 typedef enum {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fx_test.h"
+#include "lang/program.h"
 #include "graph/lower.h"
 
 static size_t round_trip_file(const char *path)

@@ -7,6 +7,7 @@
 
 #include "exec/interp.h"
 #include "fx_test.h"
+#include "lang/program.h"
 
 typedef struct Seen {
     size_t calls, decisions, taken;
