@@ -48,6 +48,7 @@
  * meter.h); GMP temporaries are locals.
  */
 #include "value.h"
+#include "base/hash.h"
 #include "value_gmp.h"
 
 #include "meter.h"
@@ -1344,10 +1345,7 @@ static uint64_t mix(uint64_t x)
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325u; // FNV-1a
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-    return mix(h);
+    return mix(fx_fnv1a(FX_FNV_BASIS, s, len));
 }
 
 static uint64_t hash_double_bits(double d)

@@ -32,6 +32,8 @@
 #include <unistd.h>
 
 #include "data.h"
+#include "base/hash.h"
+#include "base/sort.h"
 #include "graph/lower.h"
 #include "interp_int.h"
 #include "hw/hw.h"
@@ -986,53 +988,47 @@ static FxSortKind choose_sort(FxRuntime *rt, const FxSortFeatures *f, unsigned t
     return kind;
 }
 
-/* A stable merge sort of items by keys (any values with an order): the
- * evolved sort of lists that are not all int64. */
-static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
-                         FxValue *keys, size_t n, bool desc)
+/* Orders positions into keys (ascending, or descending with desc). */
+typedef struct KeyOrder {
+    const FxValue *keys;
+    bool desc;
+} KeyOrder;
+
+static int key_order(void *ctx, const void *a, const void *b)
 {
-    FxValue *ti = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    FxValue *tk = keys != items ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : ti;
-    bool ok = true;
-    for (size_t w = 1; ok && w < n; w *= 2) {
-        for (size_t lo = 0; ok && lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (ok && i < mid && j < hi) {
-                bool ordered;
-                int c = fx_val_compare(keys[j], keys[i], &ordered);
-                if (!ordered) {
-                    fail(rt, fn, I->node, "these elements have no order to sort by");
-                    ok = false;
-                    break;
-                }
-                bool take_right = desc ? c > 0 : c < 0; /* strictly: equal keys stay in order */
-                size_t from = take_right ? j++ : i++;
-                ti[k] = items[from];
-                if (tk != ti)
-                    tk[k] = keys[from];
-                k++;
-            }
-            for (; i < mid; i++, k++) {
-                ti[k] = items[i];
-                if (tk != ti)
-                    tk[k] = keys[i];
-            }
-            for (; j < hi; j++, k++) {
-                ti[k] = items[j];
-                if (tk != ti)
-                    tk[k] = keys[j];
-            }
-        }
-        if (ok) {
-            memcpy(items, ti, n * sizeof(FxValue));
-            if (tk != ti)
-                memcpy(keys, tk, n * sizeof(FxValue));
-        }
+    const KeyOrder *o = ctx;
+    const uint64_t *i = a, *j = b;
+    bool ordered;
+    int c = fx_val_compare(o->keys[*i], o->keys[*j], &ordered);
+    return !ordered ? FX_SORT_UNORDERED : o->desc ? -c : c;
+}
+
+/* The positions 0..n) of keys in their stable order: false when two keys
+ * have no order. */
+static bool sort_positions(const FxValue *keys, uint64_t *pos, size_t n, bool desc)
+{
+    for (size_t i = 0; i < n; i++)
+        pos[i] = i;
+    return fx_merge_sort(pos, n, sizeof(*pos), key_order, &(KeyOrder){keys, desc});
+}
+
+/* A stable sort of items by keys (any values with an order): the evolved
+ * sort of lists that are not all int64. */
+static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
+                         const FxValue *keys, size_t n, bool desc)
+{
+    uint64_t *pos = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
+    bool ok = sort_positions(keys, pos, n, desc);
+    if (ok) {
+        FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = items[pos[i]];
+        memcpy(items, sorted, n * sizeof(FxValue));
+        free(sorted);
+    } else {
+        fail(rt, fn, I->node, "these elements have no order to sort by");
     }
-    free(ti);
-    if (tk != ti)
-        free(tk);
+    free(pos);
     return ok;
 }
 
@@ -1568,38 +1564,18 @@ static bool build_index(QueryIndex *qi)
         fx_meter_sub(n * 24);
         return ok;
     }
-    /* strings: a stable merge sort of (key, position) by key */
+    /* strings: the positions in a stable order by key, then the keys so */
     FxValue *keys = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    FxValue *tk = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    uint64_t *tp = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
-    for (size_t i = 0; i < n; i++) {
-        keys[i] = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field); /* borrowed */
-        qi->pos[i] = i;
-    }
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            bool ok;
-            while (i < mid && j < hi) {
-                size_t from = fx_val_compare(keys[j], keys[i], &ok) < 0 ? j++ : i++;
-                tk[k] = keys[from];
-                tp[k++] = qi->pos[from];
-            }
-            for (; i < mid; i++, k++) {
-                tk[k] = keys[i];
-                tp[k] = qi->pos[i];
-            }
-            for (; j < hi; j++, k++) {
-                tk[k] = keys[j];
-                tp[k] = qi->pos[j];
-            }
-        }
-        memcpy(keys, tk, n * sizeof(FxValue));
-        memcpy(qi->pos, tp, n * sizeof(uint64_t));
-    }
-    free(tk);
-    free(tp);
+    for (size_t i = 0; i < n; i++) /* borrowed */
+        keys[i] = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field);
+    bool ok = sort_positions(keys, qi->pos, n, false);
+    FX_ASSERT(ok); /* strings have an order */
+    (void)ok;
+    FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = keys[qi->pos[i]];
+    free(keys);
+    keys = sorted;
     fx_meter_sub(n * 24);
     qi->skeys = keys;
     return true;
@@ -2037,10 +2013,10 @@ static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxVal
 
 static uint64_t args_hash(const FxValue *a, uint32_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = FX_FNV_BASIS;
     for (uint32_t i = 0; i < n; i++)
-        h = (h ^ (a[i].kind == FX_VAL_INT ? (uint64_t)a[i].u.i * 0x9e3779b97f4a7c15ULL
-                                          : fx_val_hash(a[i]))) * 1099511628211ULL;
+        h = fx_fnv_step(h, a[i].kind == FX_VAL_INT ? (uint64_t)a[i].u.i * 0x9e3779b97f4a7c15ULL
+                                                   : fx_val_hash(a[i]));
     return h;
 }
 
