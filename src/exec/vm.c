@@ -134,7 +134,7 @@ struct FxRuntime {
     char data_choice[320];
     size_t data_choice_n;
     const FxGraph *data_choice_graph; /* whose node made it */
-    char error[1024];
+    FxError error; /* the last run's; FX_OK after a success */
 };
 
 static void drop_top_call(FxRuntime *rt);
@@ -184,7 +184,12 @@ void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks)
 
 const char *fx_runtime_error(const FxRuntime *rt)
 {
-    return rt->error;
+    return rt->error.message;
+}
+
+const FxError *fx_runtime_last_error(const FxRuntime *rt)
+{
+    return &rt->error;
 }
 
 const char *fx_runtime_stopped_by(const FxRuntime *rt)
@@ -432,7 +437,16 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
 {
     char at[512];
     where(fn, node, at, sizeof(at));
-    snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
+    fx_error_set(&rt->error, FX_ERR_RUNTIME, "%s: %s", at, msg);
+    const FxNode *n = node ? &fn->g->nodes[node - 1] : NULL;
+    rt->error.graph = fn->g->intent;
+    rt->error.node = node;
+    if (n && n->origin.file) {
+        rt->error.file = n->origin.file;
+        rt->error.line = n->origin.line;
+        rt->error.col = n->origin.col;
+        rt->error.len = n->origin.len;
+    }
 }
 
 /* A value operation failed: with the budget's message, as value.c wrote it,
@@ -444,7 +458,7 @@ static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const F
         return;
     }
     rt->stopped_by = fx_meter_state.stop;
-    snprintf(rt->error, sizeof(rt->error), "%s", err->message);
+    fx_error_set(&rt->error, FX_ERR_RUNTIME, "%s", err->message);
 }
 
 /* ---- budgets ----
@@ -461,7 +475,7 @@ static void budget_error(FxRuntime *rt)
 {
     rt->stopped_by = fx_meter_state.stop;
     if (fx_meter_state.stop != FX_STOP_DEPTH)
-        fx_meter_message(NULL, rt->error, sizeof(rt->error));
+        fx_meter_message(NULL, rt->error.message, sizeof(rt->error.message));
 }
 
 /* The budgets that cost a clock read or a system call: the time on the
@@ -616,7 +630,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
      * next check finds changed */
     DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
-    if (fx_data_load(dd, &v, rt->error, sizeof(rt->error)) != FX_OK)
+    if (fx_data_load(dd, &v, rt->error.message, sizeof(rt->error.message)) != FX_OK)
         return false;
     de.value = v;
     fx_vec_push(&rt->data, de);
@@ -2210,7 +2224,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->stats = (FxRunStats){0};
     drop_top_call(rt);
     rt->side_steps = 0;
-    rt->error[0] = '\0';
+    fx_error_clear(&rt->error);
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
@@ -2221,6 +2235,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     if ((entry->n_regs > rt->stack_cap && !grow_stack(rt, entry->n_regs)) ||
         (!rt->frames_cap && !grow_frames(rt))) {
         fx_meter_end();
+        rt->error.status = FX_ERR_RUNTIME;
         return FX_ERR_RUNTIME;
     }
     for (uint32_t i = 0; i < n_args; i++) {
@@ -2410,8 +2425,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxFunc *callee = fn->callees[I->a];
             uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
             if (nframes >= max_depth) {
-                snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
-                         "is exhausted in `%s`; raise it with --max-depth",
+                fx_error_set(&rt->error, FX_ERR_RUNTIME, "the depth budget of %llu nested calls "
+                             "is exhausted in `%s`; raise it with --max-depth",
                          (unsigned long long)max_depth, callee->g->intent);
                 fx_meter_stop(FX_STOP_DEPTH);
                 goto error;
@@ -2758,6 +2773,7 @@ error:
     rt->n_frames = 0;
     clear_builders(rt);
     fx_meter_end();
+    rt->error.status = FX_ERR_RUNTIME;
     return FX_ERR_RUNTIME;
 }
 
@@ -2770,8 +2786,8 @@ FxStatus fx_runtime_eval_with(FxRuntime *rt, const FxGraph *g, const FxValue *ar
     fx_vec_push(&rt->exprs, f);
     fx_compile(rt, g, f);
     if (n != g->n_params) {
-        snprintf(rt->error, sizeof(rt->error), "`%s` takes %u arguments, not %zu", g->intent,
-                 g->n_params, n);
+        fx_error_set(&rt->error, FX_ERR_USAGE, "`%s` takes %u arguments, not %zu", g->intent,
+                     g->n_params, n);
         return FX_ERR_USAGE;
     }
     return run(rt, f, args, (uint32_t)n, out);
@@ -2793,8 +2809,8 @@ FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args,
 {
     FxFunc *f = fx_runtime_func(rt, intent);
     if (n != f->g->n_params) {
-        snprintf(rt->error, sizeof(rt->error), "`%s` takes %u arguments, not %zu", intent,
-                 f->g->n_params, n);
+        fx_error_set(&rt->error, FX_ERR_USAGE, "`%s` takes %u arguments, not %zu", intent,
+                     f->g->n_params, n);
         return FX_ERR_USAGE;
     }
     return run(rt, f, args, (uint32_t)n, out);

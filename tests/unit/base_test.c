@@ -3,8 +3,10 @@
  * its published test vectors), the one general stable sort, and the error
  * record with its JSON form.
  */
+#include <jansson.h>
 #include <stdlib.h>
 
+#include "base/error.h"
 #include "base/hash.h"
 #include "base/sort.h"
 #include "fx_test.h"
@@ -57,6 +59,55 @@ FX_TEST(merge_sort_stops_on_elements_without_an_order)
     for (int i = 0; i < 9; i++)
         seen |= 1 << it[i].order;
     EXPECT_EQ(seen, 0x1ff);
+}
+
+/* The record's JSON form, as a web API returns it; freed. */
+static char *dumped(json_t *j)
+{
+    char *s = json_dumps(j, JSON_PRESERVE_ORDER | JSON_COMPACT);
+    json_decref(j);
+    return s;
+}
+
+FX_TEST(error_records_turn_into_json)
+{
+    FxError e;
+    fx_error_set(&e, FX_ERR_USAGE, "no intent `%s`", "fob");
+    char *s = dumped(fx_error_json(&e));
+    EXPECT_STR_EQ(s, "{\"status\":\"usage\",\"code\":2,\"message\":\"no intent `fob`\"}");
+    free(s);
+    /* a run-time error at a node, with its place and a message to escape */
+    fx_error_set(&e, FX_ERR_RUNTIME, "fib.flux:3:9: in `fib`: \"x\" is\tbad");
+    e.file = "fib.flux", e.line = 3, e.col = 9, e.len = 5, e.graph = "fib", e.node = 12;
+    s = dumped(fx_error_json(&e));
+    EXPECT_STR_EQ(s, "{\"status\":\"runtime\",\"code\":1,"
+                     "\"message\":\"fib.flux:3:9: in `fib`: \\\"x\\\" is\\tbad\","
+                     "\"at\":{\"file\":\"fib.flux\",\"line\":3,\"col\":9,\"len\":5},"
+                     "\"node\":{\"graph\":\"fib\",\"id\":12}}");
+    free(s);
+    fx_error_clear(&e);
+    EXPECT_EQ(e.status, FX_OK);
+    EXPECT_STR_EQ(fx_status_name(FX_ERR_REJECTED), "rejected");
+    EXPECT_STR_EQ(fx_status_name(FX_ERR_STORE), "store");
+}
+
+FX_TEST(diagnostics_turn_into_error_records)
+{
+    FxDiag d = {0};
+    FxSource *src = fx_diag_add_source(&d, "a.flux", "intent f() -> Nat:\n  x\n", 22);
+    FxDiagItem *it = fx_diag_error(&d, (FxSpan){src, 14, 3}, "unknown type `%s`", "Nat");
+    fx_diag_note(&d, it, (FxSpan){0}, "did you mean `Natural`?");
+    fx_diag_warning(&d, (FxSpan){src, 21, 1}, "unused");
+    char *s = dumped(fx_diag_json(&d));
+    EXPECT_STR_EQ(s, "[{\"status\":\"rejected\",\"code\":3,\"message\":\"unknown type `Nat`\","
+                     "\"at\":{\"file\":\"a.flux\",\"line\":1,\"col\":15,\"len\":3},"
+                     "\"level\":\"error\",\"notes\":[{\"status\":\"rejected\",\"code\":3,"
+                     "\"message\":\"did you mean `Natural`?\",\"level\":\"note\"}]},"
+                     "{\"status\":\"ok\",\"code\":0,\"message\":\"unused\","
+                     "\"at\":{\"file\":\"a.flux\",\"line\":2,\"col\":3,\"len\":1},"
+                     "\"level\":\"warning\"}]");
+    free(s);
+    fx_diag_free(&d);
 }
 
 int main(void)
