@@ -451,7 +451,7 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
 
 /* A value operation failed: with the budget's message, as value.c wrote it,
  * when the meter refused it; else with the place. */
-static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxValueError *err)
+static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxError *err)
 {
     if (fx_meter_state.stop == FX_STOP_NONE) {
         fail(rt, fn, node, err->message);
@@ -1366,7 +1366,7 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
     if (!reserve(rt, m * n * sizeof(FxValue)))
         return false;
     FxValue *cells = fx_xmalloc((m * n > 0 ? m * n : 1) * sizeof(FxValue));
-    FxValueError err;
+    FxError err;
     bool ok = true;
     size_t done = 0;
     for (size_t i = 0; ok && i < m; i++) {
@@ -1772,7 +1772,7 @@ static void clear_builders(FxRuntime *rt)
 }
 
 /* The slow path of arithmetic and comparison: value.c, exact. */
-static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValueError *err)
+static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxError *err)
 {
     FxValue a = R[I->a], b = R[I->b];
     bool ok = true;
@@ -1807,7 +1807,7 @@ static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValue
 /* a CMP b, exact, int64 first. The comparison travels as a mask (see
  * fx_cmp_mask): bit 0 holds when a < b, bit 1 when a = b, bit 2 when a > b,
  * so the answer is a shift, not a jump the CPU must predict. */
-static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxValueError *err)
+static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxError *err)
 {
     int c;
     if (a.kind == FX_VAL_INT && b.kind == FX_VAL_INT) {
@@ -2261,7 +2261,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     const bool watching = !rt->no_runaway;
     if (fuel == 0)
         goto error;
-    FxValueError verr;
+    FxError verr;
     FxValue tmp;
     if (!natural_args_ok(rt, entry, R, NULL, 0))
         goto error;

@@ -127,7 +127,7 @@ static bool pow_small(FxValue a, FxValue e)
  * constants a and b; false when it raises an error or is not one of those. */
 static bool int_binary(const FxNode *n, FxValue a, FxValue b, FxValue *out, bool *out_is_bool)
 {
-    FxValueError err;
+    FxError err;
     bool ok = true;
     *out_is_bool = false;
     switch (n->op) {
@@ -184,7 +184,7 @@ static FxNodeId fold_unary(FxGraph *c, const FxNode *n, FxNodeId x)
     if (n->op == FX_NODE_NOT)
         return bool_value(c, x, &v) ? add_const(c, "Bool", v ? "false" : "true") : none;
     FxValue a, r;
-    FxValueError err;
+    FxError err;
     if (!is_int_type(n->type) || !int_value(c, x, &a))
         return none;
     FxNodeId id = none;
