@@ -10,6 +10,17 @@
 
 #include "base.h"
 
+/* One element moved; the sizes callers use are copied inline. */
+static inline void move(char *dst, const char *src, size_t size)
+{
+    switch (size) {
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    case 24: memcpy(dst, src, 24); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
 bool fx_merge_sort(void *base, size_t n, size_t size, FxSortCompare cmp, void *ctx)
 {
     if (n < 2)
@@ -27,7 +38,7 @@ bool fx_merge_sort(void *base, size_t n, size_t size, FxSortCompare cmp, void *c
                     break;
                 }
                 size_t from = c < 0 ? j++ : i++; /* strictly: equal keys stay in order */
-                memcpy(dst + k++ * size, src + from * size, size);
+                move(dst + k++ * size, src + from * size, size);
             }
             memcpy(dst + k * size, src + i * size, (mid - i) * size);
             memcpy(dst + (k + mid - i) * size, src + j * size, (hi - j) * size);

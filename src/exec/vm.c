@@ -1002,47 +1002,45 @@ static FxSortKind choose_sort(FxRuntime *rt, const FxSortFeatures *f, unsigned t
     return kind;
 }
 
-/* Orders positions into keys (ascending, or descending with desc). */
-typedef struct KeyOrder {
-    const FxValue *keys;
-    bool desc;
-} KeyOrder;
+/* A key and the position of its item: what a sort by key moves. The key
+ * comes first, so key_order reads a KeyAt as it reads a bare value. */
+typedef struct KeyAt {
+    FxValue key;
+    uint64_t at;
+} KeyAt;
 
-static int key_order(void *ctx, const void *a, const void *b)
+/* Ascending, or descending when *desc. */
+static int key_order(void *desc, const void *a, const void *b)
 {
-    const KeyOrder *o = ctx;
-    const uint64_t *i = a, *j = b;
     bool ordered;
-    int c = fx_val_compare(o->keys[*i], o->keys[*j], &ordered);
-    return !ordered ? FX_SORT_UNORDERED : o->desc ? -c : c;
+    int c = fx_val_compare(*(const FxValue *)a, *(const FxValue *)b, &ordered);
+    return !ordered ? FX_SORT_UNORDERED : *(const bool *)desc ? -c : c;
 }
 
-/* The positions 0..n) of keys in their stable order: false when two keys
- * have no order. */
-static bool sort_positions(const FxValue *keys, uint64_t *pos, size_t n, bool desc)
-{
-    for (size_t i = 0; i < n; i++)
-        pos[i] = i;
-    return fx_merge_sort(pos, n, sizeof(*pos), key_order, &(KeyOrder){keys, desc});
-}
-
-/* A stable sort of items by keys (any values with an order): the evolved
- * sort of lists that are not all int64. */
+/* A stable sort of items by keys (any values with an order; the items
+ * themselves when keys is items): the evolved sort of lists that are not
+ * all int64. */
 static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
                          const FxValue *keys, size_t n, bool desc)
 {
-    uint64_t *pos = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
-    bool ok = sort_positions(keys, pos, n, desc);
-    if (ok) {
-        FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-        for (size_t i = 0; i < n; i++)
-            sorted[i] = items[pos[i]];
-        memcpy(items, sorted, n * sizeof(FxValue));
-        free(sorted);
+    bool ok;
+    if (keys == items) {
+        ok = fx_merge_sort(items, n, sizeof(FxValue), key_order, &desc);
     } else {
-        fail(rt, fn, I->node, "these elements have no order to sort by");
+        KeyAt *p = fx_xmalloc((n ? n : 1) * sizeof(KeyAt));
+        for (size_t i = 0; i < n; i++)
+            p[i] = (KeyAt){keys[i], i};
+        ok = fx_merge_sort(p, n, sizeof(KeyAt), key_order, &desc);
+        FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+        for (size_t i = 0; ok && i < n; i++)
+            sorted[i] = items[p[i].at];
+        if (ok)
+            memcpy(items, sorted, n * sizeof(FxValue));
+        free(sorted);
+        free(p);
     }
-    free(pos);
+    if (!ok)
+        fail(rt, fn, I->node, "these elements have no order to sort by");
     return ok;
 }
 
@@ -1578,18 +1576,19 @@ static bool build_index(QueryIndex *qi)
         fx_meter_sub(n * 24);
         return ok;
     }
-    /* strings: the positions in a stable order by key, then the keys so */
-    FxValue *keys = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    for (size_t i = 0; i < n; i++) /* borrowed */
-        keys[i] = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field);
-    bool ok = sort_positions(keys, qi->pos, n, false);
+    /* strings: a stable sort of (key, position) by key */
+    KeyAt *p = fx_xmalloc((n ? n : 1) * sizeof(KeyAt));
+    for (size_t i = 0; i < n; i++) /* borrowed keys */
+        p[i] = (KeyAt){fx_val_record_field(fx_val_list_at(qi->list, i), qi->field), i};
+    bool asc = false, ok = fx_merge_sort(p, n, sizeof(KeyAt), key_order, &asc);
     FX_ASSERT(ok); /* strings have an order */
     (void)ok;
-    FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    for (size_t i = 0; i < n; i++)
-        sorted[i] = keys[qi->pos[i]];
-    free(keys);
-    keys = sorted;
+    FxValue *keys = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = p[i].key;
+        qi->pos[i] = p[i].at;
+    }
+    free(p);
     fx_meter_sub(n * 24);
     qi->skeys = keys;
     return true;
