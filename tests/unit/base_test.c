@@ -94,7 +94,8 @@ FX_TEST(error_records_turn_into_json)
 FX_TEST(diagnostics_turn_into_error_records)
 {
     FxDiag d = {0};
-    FxSource *src = fx_diag_add_source(&d, "a.flux", "intent f() -> Nat:\n  x\n", 22);
+    const char *text = "intent f() -> Nat:\n  x\n";
+    FxSource *src = fx_diag_add_source(&d, "a.flux", text, strlen(text));
     FxDiagItem *it = fx_diag_error(&d, (FxSpan){src, 14, 3}, "unknown type `%s`", "Nat");
     fx_diag_note(&d, it, (FxSpan){0}, "did you mean `Natural`?");
     fx_diag_warning(&d, (FxSpan){src, 21, 1}, "unused");
