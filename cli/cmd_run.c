@@ -48,13 +48,12 @@ static bool number_arg(const char *s, double lo, double hi, double *out)
 }
 
 /* "flux: fibonacci v3 (recursion to iteration), 0.012 ms", from the record. */
-static void note_version(const char *json, double ms)
+static void note_version(const FluxResult *r)
 {
-    FluxRecordSummary rs;
-    if (flux_record_summary(json, &rs) == FLUX_OK && rs.intent) /* else EXPR called no intent */
-        fprintf(stderr, "flux: %s %s%s%s%s, %.3f ms\n", rs.intent, rs.version ? rs.version : "",
-                rs.rewrites[0] ? " (" : "", rs.rewrites, rs.rewrites[0] ? ")" : "", ms);
-    flux_record_summary_free(&rs);
+    if (r->intent) /* else EXPR called no intent */
+        fprintf(stderr, "flux: %s %s%s%s%s, %.3f ms\n", r->intent, r->version,
+                r->rewrites[0] ? " (" : "", r->rewrites, r->rewrites[0] ? ")" : "",
+                r->duration_ms);
 }
 
 extern char **environ;
@@ -176,7 +175,7 @@ int fx_cmd_run(int argc, char **argv)
     opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK && notes)
-        note_version(r.json, r.duration_ms);
+        note_version(&r);
     if (status == FLUX_OK && json) {
         status = flux_store_flush(store, stderr);
         if (status == FLUX_OK)

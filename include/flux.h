@@ -98,6 +98,10 @@ typedef struct FluxResult {
     char *json; /* the execution record of docs/cli.md `--json`, when asked for; else NULL */
     double duration_ms;
     char *value_json; /* the value as JSON (integers exact), when want_json is 1; else NULL */
+    /* With want_json, the record's own fields, when EXPR called an intent
+     * (else NULL): the intent called last, the version that ran ("v3"),
+     * and the rewrites that version rests on, joined by ", " ("" for none). */
+    char *intent, *version, *rewrites;
 } FluxResult;
 
 /* Evaluates EXPR (a call such as `fibonacci(100)`, possibly indexed or
@@ -108,16 +112,6 @@ FLUX_API int flux_run(FluxProgram *prog, const char *expr, const FluxRunOptions 
                       FILE *diagnostics, FluxResult *out);
 FLUX_API void flux_result_free(FluxResult *r);
 
-/* What a client reads most from an execution record (FluxResult.json),
- * parsed as JSON: the intent EXPR called last, its version ("v3"), and the
- * rewrites that version rests on, joined by ", " ("" for none). All NULL
- * when EXPR called no intent. Returns FLUX_OK, or FLUX_ERR_USAGE when
- * json is not a record. Free with flux_record_summary_free. */
-typedef struct FluxRecordSummary {
-    char *intent, *version, *rewrites;
-} FluxRecordSummary;
-FLUX_API int flux_record_summary(const char *json, FluxRecordSummary *out);
-FLUX_API void flux_record_summary_free(FluxRecordSummary *s);
 
 /* ---- the store: every run recorded, every result explained ---- */
 
@@ -180,11 +174,13 @@ FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *inte
  * 2, 4, 8, ... runs, and whenever an input is more than twice the largest
  * before it), runs one round of flux_optimize. The records are read as they
  * stood when execution `after` was recorded (its id: flux_last_execution;
- * 0 for the newest), so that runs made at once each count once. Rounds of
+ * 0 for the newest; FLUX_LEARN_NOW: a round for every intent now, due
+ * or not), so that runs made at once each count once. Rounds of
  * one store never overlap: a round waits for the one running. Writes the
  * rounds' lines to out (NULL: silent). Callers run it after the answer is
  * out (`flux run` in a detached `flux` process of its own, or in-process
  * with FLUX_LEARN=wait), or let a FluxLearner run it. */
+#define FLUX_LEARN_NOW (-1LL)
 FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, long long after, FILE *out);
 
 /* A learner: a thread of the library that runs flux_learn for a program
@@ -198,8 +194,9 @@ FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, long long after, FI
 typedef struct FluxLearner FluxLearner;
 FLUX_API int flux_learner_start(FluxProgram *prog, FluxStore *store, FILE *diagnostics,
                                 FluxLearner **out);
-/* Asks for a round after execution `after` (0: the newest); requests made
- * while one is pending are merged into it. Returns at once. */
+/* Asks for a round after execution `after` (0: the newest;
+ * FLUX_LEARN_NOW: every intent, due or not); requests made while one is
+ * pending are merged into it. Returns at once. */
 FLUX_API void flux_learner_request(FluxLearner *l, long long after);
 /* Waits until no round is pending or running; the number of rounds run so
  * far, and of those that ended in FLUX_ERR_STORE in *failed (may be NULL). */

@@ -81,10 +81,11 @@ int flux_learner_start(FluxProgram *prog, FluxStore *store, FILE *diagnostics, F
 void flux_learner_request(FluxLearner *l, long long after)
 {
     pthread_mutex_lock(&l->lock);
-    /* merged: the newest records are read anyway when any run is newer */
-    l->after = l->pending && (after <= 0 || l->after <= 0) ? 0
-               : l->pending && l->after > after        ? l->after
-                                                       : after;
+    /* merged: a round now beats one that may be due; then the newest */
+    if (!l->pending || after == FLUX_LEARN_NOW || l->after == FLUX_LEARN_NOW)
+        l->after = l->pending && l->after == FLUX_LEARN_NOW ? FLUX_LEARN_NOW : after;
+    else
+        l->after = after == 0 || l->after == 0 ? 0 : after > l->after ? after : l->after;
     l->pending = true;
     pthread_cond_signal(&l->wake);
     pthread_mutex_unlock(&l->lock);

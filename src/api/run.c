@@ -20,6 +20,7 @@
  * analyzer leaves such runs out (traces.c).
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -386,12 +387,28 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
     free(what);
 }
 
-/* The execution record of docs/cli.md. */
+/* The record's own fields in res: the rewrites from their JSON list. */
+static void record_fields(const FxGraph *callee, const VersionStory *vs, FluxResult *res)
+{
+    res->intent = fx_xstrdup(callee->intent);
+    res->version = fx_xstrdup(callee->version);
+    FxBuf b = {0};
+    json_t *list = json_loads(vs->optimizations, 0, NULL), *r;
+    size_t i;
+    json_array_foreach(list, i, r) fx_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(r));
+    json_decref(list);
+    res->rewrites = fx_xstrdup(fx_buf_str(&b));
+    fx_buf_free(&b);
+}
+
+/* The execution record of docs/cli.md, and its fields in res. */
 static void record_json(FluxProgram *fp, FxRuntime *rt, const FxGraph *callee,
                         const FxValue *args, size_t n, FxValue v, double ms, long long id,
-                        bool summarise, FxBuf *out)
+                        bool summarise, FxBuf *out, FluxResult *res)
 {
     VersionStory vs = version_story(fp, rt, callee);
+    if (callee)
+        record_fields(callee, &vs, res);
     if (id > 0)
         fx_buf_printf(out, "{\"execution_id\": \"exec_%lld\", \"intent\": ", id);
     else
@@ -634,7 +651,7 @@ static int finish_run(FluxProgram *fp, FxRuntime *rt, const char *expr,
         const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
         FxBuf json = {0};
         record_json(fp, rt, callee, args, n, v, out->duration_ms, out->execution_id,
-                    options->want_json == FLUX_JSON_SUMMARY, &json);
+                    options->want_json == FLUX_JSON_SUMMARY, &json, out);
         out->json = fx_buf_take(&json);
     }
     return id < 0 ? FLUX_ERR_STORE : FLUX_OK;
@@ -714,7 +731,10 @@ void flux_result_free(FluxResult *r)
     free(r->text);
     free(r->json);
     free(r->value_json);
-    r->text = r->json = r->value_json = NULL;
+    free(r->intent);
+    free(r->version);
+    free(r->rewrites);
+    r->text = r->json = r->value_json = r->intent = r->version = r->rewrites = NULL;
 }
 
 int flux_record_last(FluxProgram *fp, FILE *diagnostics)
