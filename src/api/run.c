@@ -425,7 +425,10 @@ static void record_json(FluxProgram *fp, FxRuntime *rt, const FxGraph *callee,
     fx_buf_puts(out, ", \"input\": ");
     input_json(callee, args, n, false, out);
     fx_buf_puts(out, ", \"output\": ");
+    size_t at = out->len;
     value_json(v, !summarise, out, NULL, NULL);
+    if (!summarise) /* the value whole: the caller's JSON of it too */
+        res->value_json = fx_xstrndup(out->data + at, out->len - at);
     fx_buf_puts(out, ", \"decision_tree\": ");
     if (callee)
         decisions_json(callee, &vs, out);
@@ -713,11 +716,6 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         FxBuf text = {0};
         fx_val_print(v, &text);
         out->text = fx_buf_take(&text);
-        if (options && options->want_json == 1) {
-            FxBuf json = {0};
-            fx_val_print_json(v, &json);
-            out->value_json = fx_buf_take(&json);
-        }
         fx_value_release(v);
     }
     fx_api_call_end(fp, cx);
