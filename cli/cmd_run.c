@@ -65,14 +65,11 @@ extern char **environ;
 static void learn_in_background(const char *path, const char *store_dir, long long after)
 {
     fflush(NULL);
-    char self[4096], at[32];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0)
-        return;
-    self[n] = '\0';
-    char cmd[] = "__learn", *file = strdup(path), *dir = store_dir ? strdup(store_dir) : NULL;
+    /* this very binary, even if a newer one has replaced the file since */
+    char self[] = "/proc/self/exe", name[] = "flux", cmd[] = "__learn", at[32];
+    char *file = strdup(path), *dir = store_dir ? strdup(store_dir) : NULL;
     snprintf(at, sizeof(at), "%lld", after);
-    char *argv[] = {self, cmd, file, at, dir, NULL};
+    char *argv[] = {name, cmd, file, at, dir, NULL};
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     posix_spawn_file_actions_init(&fa);
