@@ -82,7 +82,7 @@ FX_TEST(results_come_back_as_json)
 typedef struct Caller {
     FluxProgram *p;
     FluxLearner *l;
-    int calls, wrong, failed;
+    int calls, wrong, failed, learned; /* learned: calls that ran a version past v1 */
 } Caller;
 
 static const char *const expected[] = {"0", "1", "1", "2", "3", "5", "8", "13", "21", "34",
@@ -100,21 +100,28 @@ static void *caller(void *arg)
         if (!fib)
             snprintf(want, sizeof(want), "%d", 10 * n);
         FluxResult r;
-        if (flux_run(c->p, expr, NULL, NULL, &r) != FLUX_OK)
+        FluxRunOptions o = {.want_json = FLUX_JSON_SUMMARY}; /* the record, and its version */
+        if (flux_run(c->p, expr, &o, NULL, &r) != FLUX_OK)
             c->failed++;
         else if (strcmp(r.text, want) != 0)
             c->wrong++;
+        else if (strcmp(r.version, "v1") != 0)
+            c->learned++;
         flux_result_free(&r);
         if (c->l && i % 50 == 49)
             flux_learner_request(c->l, FLUX_LEARN_NOW);
+        if (c->l && i == c->calls / 2) /* its second half runs what was learned */
+            flux_learner_wait(c->l, NULL);
     }
     return NULL;
 }
 
 /* Runs `threads` callers of `calls` each on one program with a store and a
- * learner (thread 0 asks for a round every 50 calls); returns the versions
+ * learner (thread 0 asks for a round every 50 calls, and waits for one
+ * half way); returns the versions
  * the store ended with, of both intents. */
-static int stress(int threads, int calls, int *wrong, int *failed, unsigned *rounds)
+static int stress(int threads, int calls, int *wrong, int *failed, int *learned,
+                  unsigned *rounds)
 {
     char dir[] = "/tmp/flux-engine-XXXXXX";
     if (!mkdtemp(dir))
@@ -131,14 +138,15 @@ static int stress(int threads, int calls, int *wrong, int *failed, unsigned *rou
     pthread_t t[16];
     Caller c[16];
     for (int i = 0; i < threads; i++) {
-        c[i] = (Caller){p, i == 0 ? l : NULL, calls, 0, 0};
+        c[i] = (Caller){p, i == 0 ? l : NULL, calls, 0, 0, 0};
         pthread_create(&t[i], NULL, caller, &c[i]);
     }
-    *wrong = *failed = 0;
+    *wrong = *failed = *learned = 0;
     for (int i = 0; i < threads; i++) {
         pthread_join(t[i], NULL);
         *wrong += c[i].wrong;
         *failed += c[i].failed;
+        *learned += c[i].learned;
     }
     flux_learner_request(l, FLUX_LEARN_NOW);
     *rounds = flux_learner_wait(l, NULL);
@@ -163,17 +171,18 @@ static int stress(int threads, int calls, int *wrong, int *failed, unsigned *rou
 
 FX_TEST(calls_from_threads_while_a_learner_installs_versions)
 {
-    int wrong, failed;
+    int wrong, failed, learned;
     unsigned rounds;
     const char *t = getenv("FX_ENGINE_THREADS"), *n = getenv("FX_ENGINE_CALLS");
     int threads = t ? atoi(t) : 4, calls = n ? atoi(n) : 100;
     EXPECT(threads >= 1 && threads <= 16);
-    int versions = stress(threads, calls, &wrong, &failed, &rounds);
-    printf("%d threads x %d calls: %d wrong, %d failed; %u learning rounds, %d versions\n",
-           threads, calls, wrong, failed, rounds, versions);
+    int versions = stress(threads, calls, &wrong, &failed, &learned, &rounds);
+    printf("%d threads x %d calls: %d wrong, %d failed, %d on learned versions; %u learning "
+           "rounds, %d versions\n", threads, calls, wrong, failed, learned, rounds, versions);
     EXPECT_EQ(wrong, 0);
     EXPECT_EQ(failed, 0);
     EXPECT(rounds >= 1);
+    EXPECT(learned > 0); /* versions were installed while the calls ran */
     EXPECT(versions >= 4); /* v1 and at least one learned, of each */
 }
 
