@@ -17,12 +17,14 @@
  * may run beside them. Every other function that takes a FluxProgram
  * (use_store, record_last, explain, optimize, learn, graph, proofs,
  * traces, history) wants the program to itself: no other call on it at
- * the same time. A FluxStore is one SQLite connection: the calls above
- * serialise on it; give each thread that learns, lists or replays its own
- * (flux_store_open again on the same folder). Nothing in the library
- * forks: learning runs in a thread of the library (FluxLearner) or in the
- * caller's (flux_learn), and the prover stops a solver with Z3's
- * interrupt. Values a call returns (text, JSON) belong to the caller.
+ * the same time. A FluxStore is one SQLite connection: flux_run,
+ * flux_program_refresh and flux_store_flush take turns on it; give each
+ * thread that learns, lists or replays its own (flux_store_open again on
+ * the same folder). flux_record_last records the main context's last run:
+ * use it only without concurrent calls. Nothing in the library forks:
+ * learning runs in a thread of the library (FluxLearner) or in the
+ * caller's (flux_learn), and the prover runs each solver query in a
+ * thread of its own. What a call returns (text, JSON) is the caller's.
  */
 #ifndef FLUX_H
 #define FLUX_H
