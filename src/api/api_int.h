@@ -65,7 +65,6 @@ struct FluxProgram {
     FxProgram *prog;
     char *path, *source; /* what it was loaded from (a file, or text), for a copy */
     FluxLoadOptions load_options;
-    FxRuntime *rt;      /* the main context's, made on first use; keeps compiled intents */
     FluxStore *store;   /* where runs are recorded, or NULL */
     bool keep_values;   /* record large values whole */
     /* the store's version id of each intent recorded so far: lineage and
@@ -74,7 +73,8 @@ struct FluxProgram {
     struct FxProofCache *proof_cache; /* verdicts by obligation, for this program's life */
     FX_VEC(FxInstalled) installed;    /* the newest versions the store holds, but v1 */
     unsigned generation;              /* bumped each time installed is read afresh */
-    FxCallCtx main;                   /* the single-threaded API's context (rt above) */
+    FxCallCtx main;                   /* the single-threaded API's context (its runtime
+                                       * made on first use; keeps compiled intents) */
     bool main_busy;                   /* a flux_run is using main */
     FX_VEC(FxCallCtx *) idle, all;    /* further contexts, for concurrent calls */
     /* the last successful run, for flux_record_last */
@@ -102,7 +102,8 @@ void fx_api_contexts_free(FluxProgram *fp);
 
 /* measure.c: measures the intents with an `accuracy` that EXPR may call
  * (once in the program's life) and tells the runtime rt which
- * implementation of each runs. Caller holds fp->lock. */
+ * implementation of each runs (flux_run's context, or the learning
+ * round's). Beside concurrent calls, the caller holds fp->lock. */
 void fx_api_measure(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr);
 /* The measure of an intent, or NULL when it has none (yet). */
 const FxMeasure *fx_api_measured(const FluxProgram *fp, const char *intent);

@@ -68,11 +68,11 @@ void fx_api_read_installed(FluxProgram *fp)
 }
 
 /* A fresh runtime for cx with the installed versions and their models. */
-static void build(FxCallCtx *cx, FxRuntime **slot)
+static void build(FxCallCtx *cx)
 {
     FluxProgram *fp = cx->fp;
-    fx_runtime_free(*slot);
-    *slot = cx->rt = fx_runtime_new(fp->prog);
+    fx_runtime_free(cx->rt);
+    cx->rt = fx_runtime_new(fp->prog);
     cx->models.len = 0;
     cx->generation = fp->generation;
     fx_vec_foreach(FxInstalled, v, &fp->installed)
@@ -88,10 +88,9 @@ static void build(FxCallCtx *cx, FxRuntime **slot)
 
 FxRuntime *fx_api_runtime(FluxProgram *fp)
 {
-    if (!fp->rt || fp->main.generation != fp->generation)
-        build(&fp->main, &fp->rt);
-    fp->main.rt = fp->rt; /* the optimizer may have put one of its own there */
-    return fp->rt;
+    if (!fp->main.rt || fp->main.generation != fp->generation)
+        build(&fp->main);
+    return fp->main.rt;
 }
 
 FxCallCtx *fx_api_call_begin(FluxProgram *fp)
@@ -105,12 +104,12 @@ FxCallCtx *fx_api_call_begin(FluxProgram *fp)
     } else if (fp->idle.len) {
         cx = fp->idle.data[--fp->idle.len];
         if (cx->generation != fp->generation)
-            build(cx, &cx->rt);
+            build(cx);
     } else {
         cx = fx_xcalloc(1, sizeof(*cx));
         cx->fp = fp;
         fx_vec_push(&fp->all, cx);
-        build(cx, &cx->rt);
+        build(cx);
     }
     cx->explored = false;
     pthread_mutex_unlock(&fp->lock);
@@ -137,8 +136,8 @@ void fx_api_contexts_free(FluxProgram *fp)
     }
     fx_vec_free(&fp->all);
     fx_vec_free(&fp->idle);
-    fx_runtime_free(fp->rt);
-    fp->rt = NULL;
+    fx_runtime_free(fp->main.rt);
+    fp->main.rt = NULL;
     fx_vec_free(&fp->main.models);
     drop_installed(fp);
     fx_vec_free(&fp->installed);
