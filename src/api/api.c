@@ -178,6 +178,7 @@ void flux_program_free(FluxProgram *fp)
     free(fp->last_expr);
     fx_value_release(fp->last_value);
     fx_proof_cache_free(fp->proof_cache);
+    fx_api_check_free(fp->check);
     fx_program_free(fp->prog);
     fx_diag_free(&fp->diag);
     free(fp);

@@ -49,6 +49,7 @@ struct FluxProgram {
     FxValue last_value;
     double last_ms;
     long long last_id; /* the last execution recorded */
+    struct FxOutputCheck *check; /* check_output.c: the last run's validation */
 };
 
 FxRuntime *fx_api_runtime(FluxProgram *fp);
@@ -120,6 +121,21 @@ void fx_api_keep_row(void *ctx, const char *json);
 int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
+
+/* ---- run-time validation (check_output.c) ---- */
+
+/* After a run (status st, its value *v) of EXPR e (graph g): when its own
+ * call ran a rewritten version, checks that call's output; a failure rolls
+ * the version back and runs EXPR again, replacing *v (the runtime is then
+ * a new one). Returns the run's status. */
+FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
+                             const FluxRunOptions *o, FxStatus st, FxValue *v);
+/* The last run's validation: "checked", "skipped" or "failed", and what
+ * was checked, version by version; false when none ran (v1 answered). */
+bool fx_api_check_outcome(const FluxProgram *fp, const char **result, const char **reason);
+/* The same as one more entry of a decision tree: `, {"decision": ...}`. */
+void fx_api_check_decision(const FluxProgram *fp, FxBuf *out);
+void fx_api_check_free(struct FxOutputCheck *c);
 
 /* ---- traces (traces.c) ---- */
 

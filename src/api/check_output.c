@@ -1,0 +1,242 @@
+/*
+ * check_output.c: run-time validation of what rewritten versions answer
+ * (docs/optimizer.md, "Run-time validation").
+ *
+ * After a run whose own call ran a version other than v1, that call's
+ * output is checked against the intent's constraints (opt/validate.h). The
+ * cost of a check is weighed against the call's, the steps its run took
+ * (FX_METER_UNITS_PER_STEP units of about a nanosecond each, kernels'
+ * work included), so that the decision is the same on every machine:
+ *   - a pass in C (sortedness, a multiset hash, no repeats) runs on every
+ *     call when its estimate is at most 1/32 of the call, or under 10 us;
+ *     otherwise on the sampled calls, when it is at most 1/8 of the call;
+ *   - an evaluated check (a key function, a comprehension's tests on 16
+ *     elements, a postcondition, v1 run again and compared) runs on the
+ *     sampled calls only, in a runtime of v1, within 1/8 of the call's
+ *     steps (at least 1,000) for all of them together;
+ *   - a call is sampled with probability 1/64.
+ * A failure rolls the version back in the store (the reason, which
+ * `history` shows, and an accepted "rollback" proposal, so the rewrite is
+ * not proposed again from its parent) and runs EXPR again on the newest
+ * version left, itself checked in turn: a wrong answer is never returned.
+ * The outcome is the run's last decision ("validation checked", "validation
+ * skipped", "validation failed") in its record, and a branch of `explain`.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api_int.h"
+#include "exec/meter.h"
+#include "opt/validate.h"
+
+#define CHEAP_SHARE 32      /* a pass in C on every call up to 1/32 of the call */
+#define CHEAP_NS 10000.0    /* or under 10 us, which no call notices */
+#define SAMPLED_SHARE 8     /* on a sampled call, checks may take up to 1/8 of it */
+#define SAMPLE_ONE_IN 64    /* calls sampled */
+#define MIN_STEPS 1000      /* the least an evaluated check is given */
+#define MEMBER_SAMPLES 16   /* elements of a comprehension tested again */
+
+struct FxOutputCheck {
+    uint64_t rng;   /* the sampling draw's state (splitmix64) */
+    const char *result; /* the last run's outcome: "checked", "skipped", "failed", or NULL */
+    FxBuf reason;   /* what was checked, skipped or failed, version by version */
+};
+
+static struct FxOutputCheck *state(FluxProgram *fp)
+{
+    if (!fp->check) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        fp->check = fx_xcalloc(1, sizeof(*fp->check));
+        fp->check->rng = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 20) ^ (uint64_t)getpid();
+    }
+    return fp->check;
+}
+
+void fx_api_check_free(struct FxOutputCheck *c)
+{
+    if (!c)
+        return;
+    fx_buf_free(&c->reason);
+    free(c);
+}
+
+static bool sampled(struct FxOutputCheck *c)
+{
+    uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return ((z ^ (z >> 31)) % SAMPLE_ONE_IN) == 0;
+}
+
+static void list_item(FxBuf *b, const char *sep, const char *s)
+{
+    fx_buf_printf(b, "%s%s", b->len ? sep : "", s);
+}
+
+/* Why check c does not run on this call, or NULL when it does. */
+static char *why_not(const FluxProgram *fp, const FxCheck *c, bool draw, double call_ns)
+{
+    if (c->kind == FX_CHECK_NAIVE && fp->measures.len)
+        return fx_xstrdup("a measured intent's choice in v1 is not this run's");
+    if (fx_check_evaluates(c))
+        return draw ? NULL : fx_xasprintf("evaluated, it runs on 1 call in %d, not this one",
+                                          SAMPLE_ONE_IN);
+    if (c->cost_ns <= CHEAP_NS || c->cost_ns <= call_ns / CHEAP_SHARE)
+        return NULL;
+    double share = 100 * c->cost_ns / (call_ns > 0 ? call_ns : 1);
+    if (!draw)
+        return fx_xasprintf("about %.0f%% of the call, above 1/%d: it runs on 1 call in %d, not "
+                            "this one", share, CHEAP_SHARE, SAMPLE_ONE_IN);
+    if (c->cost_ns > call_ns / SAMPLED_SHARE)
+        return fx_xasprintf("about %.0f%% of the call, above 1/%d", share, SAMPLED_SHARE);
+    return NULL;
+}
+
+/* Checks the output of the run's own call of `top` (a rewritten version);
+ * returns the failure, or NULL, and says what ran in c->reason. */
+static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *top,
+                      const FxValue *args, FxValue out)
+{
+    const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
+    uint64_t call_steps = fx_runtime_stats(fp->rt).steps;
+    double call_ns = (double)call_steps * FX_METER_UNITS_PER_STEP;
+    uint64_t steps = call_steps / SAMPLED_SHARE > MIN_STEPS ? call_steps / SAMPLED_SHARE
+                                                            : MIN_STEPS;
+    bool draw = sampled(c);
+    FxCheck *plan;
+    size_t n = fx_validate_plan(in, out, &plan);
+    FxRuntime *v1 = NULL;
+    FxBuf held = {0}, skipped = {0};
+    size_t n_held = 0;
+    char *failure = NULL;
+    for (size_t i = 0; i < n && !failure; i++) {
+        char *name = fx_check_name(&plan[i]), *why = why_not(fp, &plan[i], draw, call_ns);
+        bool ran = !why, stopped = false;
+        if (ran) {
+            if (fx_check_evaluates(&plan[i]) && !v1)
+                v1 = fx_runtime_new(fp->prog);
+            why = fx_validate_check(v1, fp->prog, in, args, out, &plan[i], MEMBER_SAMPLES,
+                                    &steps, &stopped);
+        }
+        if (!why) {
+            list_item(&held, ", ", name);
+            n_held++;
+        } else if (!ran || stopped) {
+            char *item = fx_xasprintf("%s (%s%s)", name, stopped ? "did not finish: " : "", why);
+            list_item(&skipped, "; ", item);
+            free(item);
+            free(why);
+        } else {
+            failure = why;
+        }
+        free(name);
+    }
+    fx_runtime_free(v1);
+    free(plan);
+    if (c->reason.len)
+        fx_buf_puts(&c->reason, "; then ");
+    fx_buf_printf(&c->reason, "%s: ", top->version);
+    if (failure)
+        fx_buf_puts(&c->reason, failure);
+    if (held.len)
+        fx_buf_printf(&c->reason, "%s%s hold%s", failure ? "; " : "", fx_buf_str(&held),
+                      n_held > 1 ? "" : "s");
+    if (skipped.len)
+        fx_buf_printf(&c->reason, "%snot checked: %s", failure || held.len ? "; " : "",
+                      fx_buf_str(&skipped));
+    if (!c->result || failure)
+        c->result = failure ? "failed" : held.len ? "checked" : "skipped";
+    fx_buf_free(&held);
+    fx_buf_free(&skipped);
+    return failure;
+}
+
+/* Rolls the failed version back, with why, as the optimizer's own
+ * rollback does (optimize.c). */
+static FxStatus roll_back(FluxProgram *fp, const FxGraph *top, const FxExpr *e,
+                          const char *failure)
+{
+    const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
+    int64_t lineage, version, proposal;
+    char *why = fx_xasprintf("its output failed run-time validation on `%.*s`: %s",
+                             (int)e->span.len, e->span.src->text + e->span.offset, failure);
+    FxStatus st = fx_api_version_of(fp, in, top, &lineage, &version);
+    if (st == FX_OK)
+        st = fx_store_roll_back(fp->store->store, version, why);
+    if (st == FX_OK)
+        st = fx_store_add_proposal(fp->store->store, lineage, "rollback", "accepted", why, NULL,
+                                   0, &proposal);
+    free(why);
+    return st;
+}
+
+/* EXPR again, as flux_run prepares it, on the newest versions the store
+ * has now; with the store unusable, on v1. */
+static FxStatus run_again(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
+                          const FluxRunOptions *o, bool store_ok, FxValue *v)
+{
+    const FxHooks *h = fx_runtime_hooks(fp->rt);
+    FxHooks hooks = h ? *h : (FxHooks){0}; /* explain's, which see this run instead */
+    FluxStore *fs = fp->store;
+    flux_program_use_store(fp, store_ok ? fs : NULL, fp->keep_values);
+    fp->store = fs;
+    FxRuntime *rt = fx_api_runtime(fp);
+    fx_runtime_set_hooks(rt, &hooks);
+    fx_runtime_set_budgets(rt, fx_api_budgets(o));
+    fx_api_measure(fp, e);
+    fx_runtime_set_runaway_protection(rt, !(o && o->no_learn));
+    return fx_runtime_eval(rt, g, v);
+}
+
+FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
+                             const FluxRunOptions *o, FxStatus st, FxValue *v)
+{
+    struct FxOutputCheck *c = state(fp);
+    c->result = NULL;
+    c->reason.len = 0;
+    const FxValue *args;
+    size_t n;
+    const FxGraph *top;
+    while (st == FX_OK && fp->store && (top = fx_runtime_top_call(fp->rt, &args, &n)) &&
+           strcmp(top->version, "v1") != 0) {
+        char *failure = validate(fp, c, top, args, fx_runtime_top_result(fp->rt));
+        if (!failure)
+            break;
+        char *label = fx_xstrdup(top->version);
+        bool store_ok = roll_back(fp, top, e, failure) == FX_OK;
+        fx_buf_printf(&c->reason, "; %s rolled back%s", label,
+                      store_ok ? "" : " for this run only (the store refused it)");
+        free(label);
+        free(failure);
+        fx_value_release(*v);
+        st = run_again(fp, e, g, o, store_ok, v);
+    }
+    if (c->result && st == FX_OK) {
+        const FxGraph *answered = fx_runtime_top_call(fp->rt, &args, &n);
+        if (answered && strcmp(c->result, "failed") == 0)
+            fx_buf_printf(&c->reason, "; the answer is %s's", answered->version);
+    }
+    return st;
+}
+
+bool fx_api_check_outcome(const FluxProgram *fp, const char **result, const char **reason)
+{
+    if (!fp->check || !fp->check->result)
+        return false;
+    *result = fp->check->result;
+    *reason = fx_buf_str(&fp->check->reason);
+    return true;
+}
+
+void fx_api_check_decision(const FluxProgram *fp, FxBuf *out)
+{
+    const char *result, *reason;
+    if (!fx_api_check_outcome(fp, &result, &reason))
+        return;
+    fx_buf_printf(out, ", {\"decision\": \"validation %s\", \"reason\": ", result);
+    fx_api_json_string(reason, out);
+    fx_buf_puts(out, ", \"proof_id\": null}");
+}
