@@ -28,7 +28,7 @@ r = json.load(sys.stdin)
 assert r["graph_version"] == "v2" and r["output"] == [-2, 0, 5, 5], r
 d = r["decision_tree"][-1]
 assert d["decision"] == "validation checked", d
-assert d["reason"].startswith("v2: `result is a permutation of xs`, `result is sorted ascending` hold"), d' ||
+assert d["reason"].startswith("v2: `result is a permutation of xs`, `result is sorted ascending`"), d' ||
     fail "v2's output is not recorded as checked"
 # v1 is never validated: it is the constraints themselves
 "$FLUX" run "$sort" 'len(sort([]))' >/dev/null || fail "an empty sort"
