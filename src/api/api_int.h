@@ -124,12 +124,12 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
 
 /* ---- run-time validation (check_output.c) ---- */
 
-/* After a run (status st, its value *v) of EXPR e (graph g): when its own
- * call ran a rewritten version, checks that call's output; a failure rolls
- * the version back and runs EXPR again, replacing *v (the runtime is then
- * a new one). Returns the run's status. */
+/* After a run (status st, its value *v, ms long) of EXPR e (graph g): when
+ * its own call ran a rewritten version, checks that call's output; a
+ * failure rolls the version back and runs EXPR again, replacing *v (the
+ * runtime is then a new one). Returns the run's status. */
 FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
-                             const FluxRunOptions *o, FxStatus st, FxValue *v);
+                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v);
 /* The last run's validation: "checked", "skipped" or "failed", and what
  * was checked, version by version; false when none ran (v1 answered). */
 bool fx_api_check_outcome(const FluxProgram *fp, const char **result, const char **reason);

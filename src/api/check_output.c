@@ -3,17 +3,16 @@
  * (docs/optimizer.md, "Run-time validation").
  *
  * After a run whose own call ran a version other than v1, that call's
- * output is checked against the intent's constraints (opt/validate.h). The
- * cost of a check is weighed against the call's, the steps its run took
- * (FX_METER_UNITS_PER_STEP units of about a nanosecond each, kernels'
- * work included), so that the decision is the same on every machine:
+ * output is checked against the intent's constraints (opt/validate.h), each
+ * check's cost weighed against the call's:
  *   - a pass in C (sortedness, a multiset hash, no repeats) runs on every
- *     call when its estimate is at most 1/32 of the call, or under 10 us;
- *     otherwise on the sampled calls, when it is at most 1/8 of the call;
+ *     call when its estimated time is at most 1/32 of the run's time, or
+ *     under 10 us; otherwise on the sampled calls, when it is at most 1/8;
  *   - an evaluated check (a key function, a comprehension's tests on 16
  *     elements, a postcondition, v1 run again and compared) runs on the
- *     sampled calls only, in a runtime of v1, within 1/8 of the call's
- *     steps (at least 1,000) for all of them together;
+ *     sampled calls only, in a runtime of v1, within 1/8 of the steps the
+ *     run took (at least 1,000) for all of them together: a bound the
+ *     meter enforces as it runs;
  *   - a call is sampled with probability 1/64.
  * A failure rolls the version back in the store (the reason, which
  * `history` shows, and an accepted "rollback" proposal, so the rewrite is
@@ -28,7 +27,6 @@
 #include <unistd.h>
 
 #include "api_int.h"
-#include "exec/meter.h"
 #include "opt/validate.h"
 
 #define CHEAP_SHARE 32      /* a pass in C on every call up to 1/32 of the call */
@@ -76,33 +74,38 @@ static void list_item(FxBuf *b, const char *sep, const char *s)
     fx_buf_printf(b, "%s%s", b->len ? sep : "", s);
 }
 
-/* Why check c does not run on this call, or NULL when it does. */
-static char *why_not(const FluxProgram *fp, const FxCheck *c, bool draw, double call_ns)
+/* Why check c does not run on this call, or NULL when it does. The passes
+ * in C are weighed together: *spent is what those chosen so far cost. */
+static char *why_not(const FluxProgram *fp, const FxCheck *c, bool draw, double call_ns,
+                     double *spent)
 {
     if (c->kind == FX_CHECK_NAIVE && fp->measures.len)
         return fx_xstrdup("a measured intent's choice in v1 is not this run's");
     if (fx_check_evaluates(c))
         return draw ? NULL : fx_xasprintf("evaluated, it runs on 1 call in %d, not this one",
                                           SAMPLE_ONE_IN);
-    if (c->cost_ns <= CHEAP_NS || c->cost_ns <= call_ns / CHEAP_SHARE)
-        return NULL;
-    double share = 100 * c->cost_ns / (call_ns > 0 ? call_ns : 1);
-    if (!draw)
-        return fx_xasprintf("about %.0f%% of the call, above 1/%d: it runs on 1 call in %d, not "
-                            "this one", share, CHEAP_SHARE, SAMPLE_ONE_IN);
-    if (c->cost_ns > call_ns / SAMPLED_SHARE)
-        return fx_xasprintf("about %.0f%% of the call, above 1/%d", share, SAMPLED_SHARE);
+    double total = *spent + c->cost_ns, share = 100 * total / (call_ns > 0 ? call_ns : 1);
+    if (total > CHEAP_NS && total > call_ns / CHEAP_SHARE) {
+        if (!draw)
+            return fx_xasprintf("about %.0f%% of the call with the checks before it, above "
+                                "1/%d: it runs on 1 call in %d, not this one", share,
+                                CHEAP_SHARE, SAMPLE_ONE_IN);
+        if (total > call_ns / SAMPLED_SHARE)
+            return fx_xasprintf("about %.0f%% of the call with the checks before it, above 1/%d",
+                                share, SAMPLED_SHARE);
+    }
+    *spent = total;
     return NULL;
 }
 
 /* Checks the output of the run's own call of `top` (a rewritten version);
  * returns the failure, or NULL, and says what ran in c->reason. */
 static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *top,
-                      const FxValue *args, FxValue out)
+                      const FxValue *args, FxValue out, double call_ms)
 {
     const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
     uint64_t call_steps = fx_runtime_stats(fp->rt).steps;
-    double call_ns = (double)call_steps * FX_METER_UNITS_PER_STEP;
+    double call_ns = call_ms * 1e6;
     uint64_t steps = call_steps / SAMPLED_SHARE > MIN_STEPS ? call_steps / SAMPLED_SHARE
                                                             : MIN_STEPS;
     bool draw = sampled(c);
@@ -111,9 +114,11 @@ static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *t
     FxRuntime *v1 = NULL;
     FxBuf held = {0}, skipped = {0};
     size_t n_held = 0;
+    double spent = 0; /* by the passes in C chosen */
     char *failure = NULL;
     for (size_t i = 0; i < n && !failure; i++) {
-        char *name = fx_check_name(&plan[i]), *why = why_not(fp, &plan[i], draw, call_ns);
+        char *name = fx_check_name(&plan[i]);
+        char *why = why_not(fp, &plan[i], draw, call_ns, &spent);
         bool ran = !why, stopped = false;
         if (ran) {
             if (fx_check_evaluates(&plan[i]) && !v1)
@@ -176,7 +181,7 @@ static FxStatus roll_back(FluxProgram *fp, const FxGraph *top, const FxExpr *e,
 /* EXPR again, as flux_run prepares it, on the newest versions the store
  * has now; with the store unusable, on v1. */
 static FxStatus run_again(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
-                          const FluxRunOptions *o, bool store_ok, FxValue *v)
+                          const FluxRunOptions *o, bool store_ok, FxValue *v, double *ms)
 {
     const FxHooks *h = fx_runtime_hooks(fp->rt);
     FxHooks hooks = h ? *h : (FxHooks){0}; /* explain's, which see this run instead */
@@ -188,11 +193,14 @@ static FxStatus run_again(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
     fx_runtime_set_budgets(rt, fx_api_budgets(o));
     fx_api_measure(fp, e);
     fx_runtime_set_runaway_protection(rt, !(o && o->no_learn));
-    return fx_runtime_eval(rt, g, v);
+    double start = fx_api_now_ms();
+    FxStatus st = fx_runtime_eval(rt, g, v);
+    *ms = fx_api_now_ms() - start;
+    return st;
 }
 
 FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
-                             const FluxRunOptions *o, FxStatus st, FxValue *v)
+                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v)
 {
     struct FxOutputCheck *c = state(fp);
     c->result = NULL;
@@ -202,7 +210,7 @@ FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
     const FxGraph *top;
     while (st == FX_OK && fp->store && (top = fx_runtime_top_call(fp->rt, &args, &n)) &&
            strcmp(top->version, "v1") != 0) {
-        char *failure = validate(fp, c, top, args, fx_runtime_top_result(fp->rt));
+        char *failure = validate(fp, c, top, args, fx_runtime_top_result(fp->rt), ms);
         if (!failure)
             break;
         char *label = fx_xstrdup(top->version);
@@ -212,7 +220,7 @@ FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
         free(label);
         free(failure);
         fx_value_release(*v);
-        st = run_again(fp, e, g, o, store_ok, v);
+        st = run_again(fp, e, g, o, store_ok, v, &ms);
     }
     if (c->result && st == FX_OK) {
         const FxGraph *answered = fx_runtime_top_call(fp->rt, &args, &n);

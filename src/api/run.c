@@ -628,7 +628,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     FxValue v;
     double start = fx_api_now_ms();
     FxStatus st = fx_runtime_eval(rt, g, &v);
-    st = fx_api_check_output(fp, e, g, options, st, &v); /* run-time validation */
+    st = fx_api_check_output(fp, e, g, options, st, fx_api_now_ms() - start, &v);
     rt = fx_api_runtime(fp); /* a new one when validation rolled a version back */
     out->duration_ms = fx_api_now_ms() - start;
     int status = FLUX_OK;

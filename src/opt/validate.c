@@ -14,10 +14,10 @@
 /* Estimated costs of the passes in C, in ns an element, measured on 10^7
  * int64 (docs/optimizer.md, "Run-time validation"), and what any check
  * costs to set up. */
-#define NS_SORTED 1.0      /* compare adjacent elements */
-#define NS_SORTED_FIELD 12 /* take each element's field, then compare */
-#define NS_HASHED 3.0      /* hash an element into a multiset digest */
-#define NS_DISTINCT 1.5    /* compare adjacent elements for equality */
+#define NS_SORTED 8.0       /* compare adjacent elements */
+#define NS_SORTED_FIELD 20  /* take each element's field, then compare */
+#define NS_HASHED 9.0       /* hash an element into a multiset digest */
+#define NS_DISTINCT 8.0     /* compare adjacent elements for equality */
 #define NS_FIXED 200
 
 /* What a check runs with. */
@@ -73,10 +73,24 @@ static char *not_finished(Ctx *c)
     return fx_xstrdup(fx_runtime_error(c->rt));
 }
 
+/* A value for a message: at most 80 characters, and of a long list only
+ * the first elements are printed, never the whole list. */
 static char *show(FxValue v)
 {
     FxBuf b = {0};
-    fx_val_print(v, &b);
+    size_t n = v.kind == FX_VAL_LIST ? fx_val_list_len(v) : 0;
+    if (n > 16) {
+        FxValue items[16];
+        for (size_t i = 0; i < 16; i++)
+            items[i] = fx_val_list_at(v, i);
+        FxValue head = fx_val_list(items, 16);
+        fx_val_print(head, &b);
+        fx_value_release(head);
+        b.len--; /* the closing ] */
+        fx_buf_printf(&b, ", ... (%zu elements)]", n);
+    } else {
+        fx_val_print(v, &b);
+    }
     if (b.len > 80) {
         b.data[77] = '\0';
         char *cut = fx_xasprintf("%s...", b.data);
