@@ -108,6 +108,87 @@ FX_TEST(postconditions)
     fx_diag_free(&d);
 }
 
+FX_TEST(naive_result)
+{
+    FxDiag d = {0};
+    const char *text = "intent half(n: Natural) -> Natural:\n    constraints:\n"
+                       "        - result = n div 2\n        - 2 * result <= n\n";
+    FxProgram *prog = fx_program_load_text(&d, "half.flux", text, strlen(text), NULL);
+    FxRuntime *rt = fx_runtime_new(prog);
+    FxValue n = fx_val_int(9);
+    /* the postcondition holds on 3; v1, run again, says 4 */
+    EXPECT(valid(rt, prog, "half", &n, fx_val_int(3),
+                 "the same result as v1 fails on 3: v1 computes 4"));
+    fx_runtime_free(rt);
+    fx_program_free(prog);
+    fx_diag_free(&d);
+}
+
+/* An evaluated check that runs out of its steps is stopped, not failed,
+ * and the steps are used up. */
+FX_TEST(steps_bound_evaluated_checks)
+{
+    FxDiag d = {0};
+    FxProgram *prog = fx_program_load(&d, "examples/fibonacci.flux", NULL);
+    FxRuntime *rt = fx_runtime_new(prog);
+    const FxIntent *in = fx_program_find_intent(prog, "fibonacci");
+    FxValue n = fx_val_int(30), out = fx_val_int(832040);
+    FxCheck *plan;
+    size_t k = fx_validate_plan(in, out, &plan);
+    EXPECT(k == 1 && plan[0].kind == FX_CHECK_NAIVE && fx_check_evaluates(&plan[0]));
+    uint64_t steps = 100;
+    bool stopped;
+    char *why = fx_validate_check(rt, prog, in, &n, out, &plan[0], 0, &steps, &stopped);
+    EXPECT(why && stopped && steps == 0);
+    free(why);
+    steps = 0; /* none left: not even begun */
+    why = fx_validate_check(rt, prog, in, &n, out, &plan[0], 0, &steps, &stopped);
+    EXPECT(why && stopped && strcmp(why, "the steps allowed ran out") == 0);
+    free(why);
+    free(plan);
+    fx_runtime_free(rt);
+    fx_program_free(prog);
+    fx_diag_free(&d);
+}
+
+/* What a plan holds, and what its passes in C are estimated to cost. */
+FX_TEST(plans)
+{
+    FxDiag d = {0};
+    FxProgram *sp = fx_program_load(&d, "examples/sort.flux", NULL);
+    FxProgram *pp = fx_program_load(&d, "examples/primes.flux", NULL);
+    const char *text = "intent scale(x: Float) -> Float:\n    constraints:\n"
+                       "        - result = 2.0 * x\n";
+    FxProgram *fp = fx_program_load_text(&d, "scale.flux", text, strlen(text), NULL);
+    int64_t xs[1000];
+    for (int i = 0; i < 1000; i++)
+        xs[i] = i;
+    FxValue list = fx_val_list_of_i64(xs, 1000);
+    FxCheck *plan;
+    size_t k = fx_validate_plan(fx_program_find_intent(sp, "sort"), list, &plan);
+    EXPECT(k == 3 && plan[0].kind == FX_CHECK_PERMUTATION && plan[1].kind == FX_CHECK_SORTED &&
+           plan[2].kind == FX_CHECK_NAIVE);
+    EXPECT(!fx_check_evaluates(&plan[0]) && plan[0].cost_ns > plan[1].cost_ns &&
+           plan[1].cost_ns > 1000);
+    char *name = fx_check_name(&plan[1]);
+    EXPECT(strcmp(name, "`result is sorted ascending`") == 0);
+    free(name);
+    free(plan);
+    k = fx_validate_plan(fx_program_find_intent(pp, "find_primes"), list, &plan);
+    EXPECT(k == 4 && plan[0].kind == FX_CHECK_DISTINCT && plan[1].kind == FX_CHECK_MEMBERS &&
+           plan[2].kind == FX_CHECK_SORTED && plan[3].kind == FX_CHECK_NAIVE);
+    free(plan);
+    /* a Float result is never compared with v1's */
+    k = fx_validate_plan(fx_program_find_intent(fp, "scale"), fx_val_float(1.0), &plan);
+    EXPECT(k == 0);
+    free(plan);
+    fx_value_release(list);
+    fx_program_free(sp);
+    fx_program_free(pp);
+    fx_program_free(fp);
+    fx_diag_free(&d);
+}
+
 int main(void)
 {
     return fx_test_run();
