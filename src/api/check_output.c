@@ -13,7 +13,8 @@
  *     sampled calls only, in a runtime of v1, within 1/8 of the steps the
  *     run took (at least 1,000) for all of them together: a bound the
  *     meter enforces as it runs;
- *   - a call is sampled with probability 1/64.
+ *   - a call is sampled with probability 1/64 (FLUX_VALIDATE_SAMPLE=always
+ *     or =never decides for the tests).
  * A failure rolls the version back in the store (the reason, which
  * `history` shows, and an accepted "rollback" proposal, so the rewrite is
  * not proposed again from its parent) and runs EXPR again on the newest
@@ -63,6 +64,11 @@ void fx_api_check_free(struct FxOutputCheck *c)
 
 static bool sampled(struct FxOutputCheck *c)
 {
+    /* FLUX_VALIDATE_SAMPLE=always samples every call, =never none: for the
+     * tests, as FLUX_EXPLORE is for the variant chooser */
+    const char *mode = getenv("FLUX_VALIDATE_SAMPLE");
+    if (mode && (!strcmp(mode, "always") || !strcmp(mode, "never")))
+        return mode[0] == 'a';
     uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;

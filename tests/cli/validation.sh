@@ -3,13 +3,15 @@
 # execution. With the test-only fault switch FLUX_TEST_FAULT=kernel:sort
 # (docs/testing.md) the sort kernel's result comes back reversed: the
 # failure is caught, the answer printed is still right (v1's), the version
-# is rolled back, and the record, explain and history say so.
+# is rolled back, and the record, explain and history say so. The checks
+# that evaluate code (v1 run again, a comprehension's tests) run on the
+# sampled calls, within a step budget: FLUX_VALIDATE_SAMPLE decides here.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "$*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export FLUX_STORE="$tmp/store" FLUX_LEARN=off
-unset FLUX_TEST_FAULT
+unset FLUX_TEST_FAULT FLUX_VALIDATE_SAMPLE
 cd "$tmp"
 sort="$root/examples/sort.flux"
 train() { # a fresh store where `sort` runs the sort kernels (v2)
@@ -67,4 +69,27 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["value"] == [1, 7] and d["version"]["label"] == "v1", d
 assert "validation" not in d, d' || fail "explain --json after the rollback"
+
+# the sampled checks: v1 run again, and a comprehension's members tested
+last() { # FILE EXPR: the last decision of a run on a sampled call
+    FLUX_VALIDATE_SAMPLE=always "$FLUX" run "$1" "$2" --json |
+        python3 -c 'import json, sys; d = json.load(sys.stdin)["decision_tree"][-1]; print(d["decision"] + ": " + d["reason"])'
+}
+fib="$root/examples/fibonacci.flux" primes="$root/examples/primes.flux"
+"$FLUX" run "$fib" 'fibonacci(20)' >/dev/null && "$FLUX" run "$primes" 'find_primes(5000)[9]' >/dev/null ||
+    fail "v1 runs"
+"$FLUX" optimize "$fib" | grep -q 'fibonacci: installed v2: memoization' || fail "no fibonacci v2"
+"$FLUX" optimize "$primes" | grep -q 'find_primes: installed v2: sieve' || fail "no find_primes v2"
+got=$(last "$fib" 'fibonacci(10)')
+[ "$got" = "validation checked: v2: the same result as v1 holds" ] || fail "fibonacci(10): $got"
+# v1's 10^5 calls are far more than 1/8 of v2's: given up, not failed
+got=$(last "$fib" 'fibonacci(25)')
+[ "$got" = "validation skipped: v2: not checked: the same result as v1 (did not finish: the steps allowed ran out)" ] ||
+    fail "fibonacci(25): $got"
+got=$(last "$primes" 'len(find_primes(30))')
+[ "$got" = 'validation checked: v2: no repeats in `result contains all primes p where 2 ≤ p ≤ n`, sampled members pass `result contains all primes p where 2 ≤ p ≤ n`, `result is sorted ascending`, the same result as v1 hold' ] ||
+    fail "find_primes(30): $got"
+got=$(FLUX_VALIDATE_SAMPLE=never "$FLUX" run "$fib" 'fibonacci(10)' --json | grep -o '"validation skipped", "reason": "[^"]*"')
+[ "$got" = '"validation skipped", "reason": "v2: not checked: the same result as v1 (evaluated, it runs on 1 call in 64, not this one)"' ] ||
+    fail "a call not sampled: $got"
 exit 0
