@@ -160,6 +160,9 @@ static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *t
     if (skipped.len)
         fx_buf_printf(&c->reason, "%snot checked: %s", failure || held.len ? "; " : "",
                       fx_buf_str(&skipped));
+    if (!n)
+        fx_buf_puts(&c->reason, "no check applies: no constraint can be tested on the output, "
+                                "and a result holding a Float is not compared with v1's");
     if (!c->result || failure)
         c->result = failure ? "failed" : held.len ? "checked" : "skipped";
     fx_buf_free(&held);

@@ -302,9 +302,9 @@ bool fx_check_evaluates(const FxCheck *c)
            c->kind == FX_CHECK_POST || c->kind == FX_CHECK_NAIVE;
 }
 
-/* Does a value of type t hold a Float? Then a proved rewrite may still
- * differ from v1 in the last bits (a sum reassociated), and v1's result is
- * not compared. */
+/* Does a value of type t hold a Float? Then v1's result is not compared:
+ * under a declared tolerance the matrix kernel reorders sums (vm.c,
+ * may_reassociate), and a NaN never equals itself. */
 static bool holds_float(const FxType *t)
 {
     switch (t->kind) {
