@@ -227,7 +227,7 @@ FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
         char *label = fx_xstrdup(top->version);
         bool store_ok = roll_back(fp, top, e, failure) == FX_OK;
         fx_buf_printf(&c->reason, "; %s rolled back%s", label,
-                      store_ok ? "" : " for this run only (the store refused it)");
+                      store_ok ? "" : " in this process only (the store refused it)");
         free(label);
         free(failure);
         fx_value_release(*v);
