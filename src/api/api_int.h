@@ -58,6 +58,8 @@ FxRuntime *fx_api_runtime(FluxProgram *fp);
  * (once in the program's life) and tells the runtime which implementation
  * of each runs. */
 void fx_api_measure(FluxProgram *fp, const FxExpr *expr);
+/* The same in rt, a runtime of the caller's (the learning round's). */
+void fx_api_measure_in(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr);
 /* The measure of an intent, or NULL when it has none (yet). */
 const FxMeasure *fx_api_measured(const FluxProgram *fp, const char *intent);
 /* The decision and the figures of each implementation, a line each. */
