@@ -12,6 +12,12 @@
 #include "lang/program.h"
 #include "trace/store.h"
 
+/* One set of codes: the library's statuses are the public ones. */
+_Static_assert((int)FX_OK == FLUX_OK && (int)FX_ERR_RUNTIME == FLUX_ERR_RUNTIME &&
+                   (int)FX_ERR_USAGE == FLUX_ERR_USAGE &&
+                   (int)FX_ERR_REJECTED == FLUX_ERR_REJECTED && (int)FX_ERR_STORE == FLUX_ERR_STORE,
+               "FxStatus and FLUX_* differ");
+
 struct FluxStore {
     FxStore *store;
 };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "exec/value_gmp.h"
 #include "graph/lower.h"
 
@@ -119,9 +120,9 @@ typedef struct Counter {
 
 static uint64_t hash_args(const FxValue *a, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = FX_FNV_BASIS;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ fx_val_hash(a[i])) * 1099511628211ULL;
+        h = fx_fnv_step(h, fx_val_hash(a[i]));
     return h | 1; /* 0 marks an empty slot */
 }
 

@@ -23,6 +23,7 @@
 #define FX_VALIDATE_H
 
 #include "exec/interp.h"
+#include "lang/resolved.h"
 
 typedef enum FxCheckKind {
     FX_CHECK_SORTED,      /* by the element or a field: a pass in C */

@@ -10,6 +10,7 @@
 
 #include "exec/interp.h"
 #include "fx_test.h"
+#include "lang/program.h"
 #include "graph/lower.h"
 #include "opt/rule.h"
 
