@@ -43,15 +43,18 @@ struct FxOutputCheck {
     FxBuf reason;   /* what was checked, skipped or failed, version by version */
 };
 
-static struct FxOutputCheck *state(FluxProgram *fp)
+/* A context's validation state, made on its first run (the context is
+ * this call's alone). */
+static struct FxOutputCheck *state(FxCallCtx *cx)
 {
-    if (!fp->check) {
+    if (!cx->check) {
         struct timespec t;
         clock_gettime(CLOCK_REALTIME, &t);
-        fp->check = fx_xcalloc(1, sizeof(*fp->check));
-        fp->check->rng = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 20) ^ (uint64_t)getpid();
+        cx->check = fx_xcalloc(1, sizeof(*cx->check));
+        cx->check->rng = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 20) ^ (uint64_t)getpid() ^
+                         (uint64_t)(uintptr_t)cx;
     }
-    return fp->check;
+    return cx->check;
 }
 
 void fx_api_check_free(struct FxOutputCheck *c)
@@ -82,10 +85,9 @@ static void list_item(FxBuf *b, const char *sep, const char *s)
 
 /* Why check c does not run on this call, or NULL when it does. The passes
  * in C are weighed together: *spent is what those chosen so far cost. */
-static char *why_not(const FluxProgram *fp, const FxCheck *c, bool draw, double call_ns,
-                     double *spent)
+static char *why_not(bool measured, const FxCheck *c, bool draw, double call_ns, double *spent)
 {
-    if (c->kind == FX_CHECK_NAIVE && fp->measures.len)
+    if (c->kind == FX_CHECK_NAIVE && measured)
         return fx_xstrdup("a measured intent's choice in v1 is not this run's");
     if (fx_check_evaluates(c))
         return draw ? NULL : fx_xasprintf("evaluated, it runs on 1 call in %d, not this one",
@@ -106,13 +108,17 @@ static char *why_not(const FluxProgram *fp, const FxCheck *c, bool draw, double 
 
 /* Checks the output of the run's own call of `top` (a rewritten version);
  * returns the failure, or NULL, and says what ran in c->reason. */
-static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *top,
+static char *validate(FxCallCtx *cx, struct FxOutputCheck *c, const FxGraph *top,
                       const FxValue *args, FxValue out, double call_ms)
 {
+    FluxProgram *fp = cx->fp;
     const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
     if (!in) /* a prelude intent the program shadows: its constraints are not at hand */
         return NULL;
-    uint64_t call_steps = fx_runtime_stats(fp->rt).steps;
+    pthread_mutex_lock(&fp->lock);
+    bool measured = fp->measures.len > 0;
+    pthread_mutex_unlock(&fp->lock);
+    uint64_t call_steps = fx_runtime_stats(cx->rt).steps;
     double call_ns = call_ms * 1e6;
     uint64_t steps = call_steps / SAMPLED_SHARE > MIN_STEPS ? call_steps / SAMPLED_SHARE
                                                             : MIN_STEPS;
@@ -126,7 +132,7 @@ static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *t
     char *failure = NULL;
     for (size_t i = 0; i < n && !failure; i++) {
         char *name = fx_check_name(&plan[i]);
-        char *why = why_not(fp, &plan[i], draw, call_ns, &spent);
+        char *why = why_not(measured, &plan[i], draw, call_ns, &spent);
         bool ran = !why, stopped = false;
         if (ran) {
             if (fx_check_evaluates(&plan[i]) && !v1)
@@ -171,7 +177,8 @@ static char *validate(FluxProgram *fp, struct FxOutputCheck *c, const FxGraph *t
 }
 
 /* Rolls the failed version back, with why, as the optimizer's own
- * rollback does (optimize.c). */
+ * rollback does (optimize.c), and reads the versions left for the
+ * contexts to run. */
 static FxStatus roll_back(FluxProgram *fp, const FxGraph *top, const FxExpr *e,
                           const char *failure)
 {
@@ -179,30 +186,42 @@ static FxStatus roll_back(FluxProgram *fp, const FxGraph *top, const FxExpr *e,
     int64_t lineage, version, proposal;
     char *why = fx_xasprintf("its output failed run-time validation on `%.*s`: %s",
                              (int)e->span.len, e->span.src->text + e->span.offset, failure);
+    pthread_mutex_lock(&fp->lock);
+    pthread_mutex_lock(&fp->store->lock);
     FxStatus st = fx_api_version_of(fp, in, top, &lineage, &version);
     if (st == FX_OK)
         st = fx_store_roll_back(fp->store->store, version, why);
     if (st == FX_OK)
         st = fx_store_add_proposal(fp->store->store, lineage, "rollback", "accepted", why, NULL,
                                    0, &proposal);
+    if (st == FX_OK)
+        fx_api_read_installed(fp);
+    pthread_mutex_unlock(&fp->store->lock);
+    pthread_mutex_unlock(&fp->lock);
     free(why);
     return st;
 }
 
-/* EXPR again, as flux_run prepares it, on the newest versions the store
- * has now; with the store unusable, on v1. */
-static FxStatus run_again(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
+/* EXPR again in cx, as flux_run prepares it, on the versions installed
+ * now; with the store unusable, on v1 (until the versions are read again). */
+static FxStatus run_again(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
                           const FluxRunOptions *o, bool store_ok, FxValue *v, double *ms)
 {
-    const FxHooks *h = fx_runtime_hooks(fp->rt);
+    const FxHooks *h = fx_runtime_hooks(cx->rt);
     FxHooks hooks = h ? *h : (FxHooks){0}; /* explain's, which see this run instead */
-    FluxStore *fs = fp->store;
-    flux_program_use_store(fp, store_ok ? fs : NULL, fp->keep_values);
-    fp->store = fs;
-    FxRuntime *rt = fx_api_runtime(fp);
+    if (store_ok) {
+        fx_api_call_refresh(cx);
+    } else {
+        fx_runtime_free(cx->rt);
+        cx->rt = fx_runtime_new(cx->fp->prog);
+        cx->models.len = 0;
+    }
+    FxRuntime *rt = cx->rt;
     fx_runtime_set_hooks(rt, &hooks);
     fx_runtime_set_budgets(rt, fx_api_budgets(o));
-    fx_api_measure(fp, e);
+    pthread_mutex_lock(&cx->fp->lock);
+    fx_api_measure(cx->fp, rt, e);
+    pthread_mutex_unlock(&cx->fp->lock);
     fx_runtime_set_runaway_protection(rt, !(o && o->no_learn));
     double start = fx_api_now_ms();
     FxStatus st = fx_runtime_eval(rt, g, v);
@@ -210,50 +229,62 @@ static FxStatus run_again(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
     return st;
 }
 
-FxStatus fx_api_check_output(FluxProgram *fp, const FxExpr *e, const FxGraph *g,
+FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
                              const FluxRunOptions *o, FxStatus st, double ms, FxValue *v)
 {
-    struct FxOutputCheck *c = state(fp);
+    FluxProgram *fp = cx->fp;
+    struct FxOutputCheck *c = state(cx);
     c->result = NULL;
     c->reason.len = 0;
     const FxValue *args;
     size_t n;
     const FxGraph *top;
-    while (st == FX_OK && fp->store && (top = fx_runtime_top_call(fp->rt, &args, &n)) &&
+    while (st == FX_OK && fp->store && (top = fx_runtime_top_call(cx->rt, &args, &n)) &&
            strcmp(top->version, "v1") != 0) {
-        char *failure = validate(fp, c, top, args, fx_runtime_top_result(fp->rt), ms);
+        char *failure = validate(cx, c, top, args, fx_runtime_top_result(cx->rt), ms);
         if (!failure)
             break;
         char *label = fx_xstrdup(top->version);
         bool store_ok = roll_back(fp, top, e, failure) == FX_OK;
         fx_buf_printf(&c->reason, "; %s rolled back%s", label,
-                      store_ok ? "" : " in this process only (the store refused it)");
+                      store_ok ? "" : " for this context (the store refused it)");
         free(label);
         free(failure);
         fx_value_release(*v);
-        st = run_again(fp, e, g, o, store_ok, v, &ms);
+        st = run_again(cx, e, g, o, store_ok, v, &ms);
     }
     if (c->result && st == FX_OK) {
-        const FxGraph *answered = fx_runtime_top_call(fp->rt, &args, &n);
+        const FxGraph *answered = fx_runtime_top_call(cx->rt, &args, &n);
         if (answered && strcmp(c->result, "failed") == 0)
             fx_buf_printf(&c->reason, "; the answer is %s's", answered->version);
     }
     return st;
 }
 
-bool fx_api_check_outcome(const FluxProgram *fp, const char **result, const char **reason)
+/* The context whose runtime is rt (the caller holds fp->lock). */
+static const FxCallCtx *context_of(const FluxProgram *fp, const FxRuntime *rt)
 {
-    if (!fp->check || !fp->check->result)
+    if (fp->main.rt == rt)
+        return &fp->main;
+    fx_vec_foreach(FxCallCtx *, cx, &fp->all) if ((*cx)->rt == rt) return *cx;
+    return NULL;
+}
+
+bool fx_api_check_outcome(const FluxProgram *fp, const FxRuntime *rt, const char **result,
+                          const char **reason)
+{
+    const FxCallCtx *cx = context_of(fp, rt);
+    if (!cx || !cx->check || !cx->check->result)
         return false;
-    *result = fp->check->result;
-    *reason = fx_buf_str(&fp->check->reason);
+    *result = cx->check->result;
+    *reason = fx_buf_str(&cx->check->reason);
     return true;
 }
 
-void fx_api_check_decision(const FluxProgram *fp, FxBuf *out)
+void fx_api_check_decision(const FluxProgram *fp, const FxRuntime *rt, FxBuf *out)
 {
     const char *result, *reason;
-    if (!fx_api_check_outcome(fp, &result, &reason))
+    if (!fx_api_check_outcome(fp, rt, &result, &reason))
         return;
     fx_buf_printf(out, ", {\"decision\": \"validation %s\", \"reason\": ", result);
     fx_api_json_string(reason, out);

@@ -380,10 +380,10 @@ static void explain_verified(Tree *t, FluxProgram *fp, const FxIntent *in, FxVal
 
 /* What run-time validation made of the output, when a rewritten version
  * answered (check_output.c). */
-static void explain_validation(Tree *t, const FluxProgram *fp)
+static void explain_validation(Tree *t, FluxProgram *fp)
 {
     const char *result, *reason;
-    if (!fx_api_check_outcome(fp, &result, &reason))
+    if (!fx_api_check_outcome(fp, fx_api_runtime(fp), &result, &reason))
         return;
     char *line = fx_xasprintf("%s at run time: %s", result, reason);
     branch(t, "validation", line);
@@ -533,7 +533,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
         explain_version(&t, top, &origin, fx_runtime_switches(rt), r.execution_id);
-        char *data_proof, *data_choice = fx_api_data_choice(fp, top, &data_proof);
+        char *data_proof, *data_choice = fx_api_data_choice(fp, rt, top, &data_proof);
         explain_decisions(&t, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
                           data_choice);
         free(data_choice);
