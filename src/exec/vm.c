@@ -35,7 +35,7 @@
 #include "graph/lower.h"
 #include "interp_int.h"
 #include "hw/hw.h"
-#include "hw/pool.h"
+#include "hw/device.h"
 #include "linrec.h"
 #include "matmul.h"
 #include "meter.h"
@@ -1043,7 +1043,7 @@ static bool sort_keys(FxRuntime *rt, int64_t *k, FxSortPair *p, size_t n, bool d
 {
     FxSortFeatures f;
     fx_sortk_features(k, n, &f);
-    unsigned threads = fx_pool_default_size();
+    unsigned threads = fx_device_threads(fx_device_cpu(), (double)n, FX_SORTK_PARALLEL_MIN);
     FxSortKind kind = choose_sort(rt, &f, threads, why, why_len);
     if (p) { /* by key: pairs, whose costs the int64 model does not measure */
         for (size_t i = 0; i < n; i++)
@@ -1150,7 +1150,7 @@ static bool kernel_keep_going(void *ctx);
 /* The kernel for [lo, hi): trial division for a few candidates, the plain
  * sieve while its bitmap stays within the L2 cache, the segmented sieve on
  * every core otherwise. */
-static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, char *why,
+static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned threads, char *why,
                                 size_t len)
 {
     uint64_t n = hi > lo ? hi - lo : 0;
@@ -1163,10 +1163,8 @@ static FxSieveKind choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, cha
                  (unsigned long long)hi);
         return FX_SIEVE_ERATOSTHENES;
     }
-    if (n < 10000000) /* a thread costs about 40 us to start: not worth it below */
-        *threads = 1;
     snprintf(why, len, "hi = %llu: segmented, cache-sized segments, on %u thread%s",
-             (unsigned long long)hi, *threads, *threads == 1 ? "" : "s");
+             (unsigned long long)hi, threads, threads == 1 ? "" : "s");
     return FX_SIEVE_SEGMENTED;
 }
 
@@ -1192,7 +1190,8 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
         fail(rt, fn, I->node, "a range of primes beyond 2^63");
         return false;
     }
-    unsigned threads = hi - lo >= 10000000 ? fx_pool_default_size() : 1;
+    unsigned threads =
+            fx_device_threads(fx_device_cpu(), (double)(hi - lo), FX_SIEVE_PARALLEL_FROM);
     char why[240];
     snprintf(why, sizeof(why), "[%llu, %llu): one sieve a window of up to 2^26 numbers, each "
              "prime p kept when %s %s prime too, on %u thread%s", (unsigned long long)lo,
@@ -1264,7 +1263,7 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         return false;
     }
     uint64_t lo = a < 0 ? 0 : (uint64_t)a, hi = b < 0 ? 0 : (uint64_t)b;
-    uint64_t peak = sieve_bytes(lo, hi, !(I->c & 1), fx_pool_default_size());
+    uint64_t peak = sieve_bytes(lo, hi, !(I->c & 1), fx_device_info(fx_device_cpu()).units);
     if (!reserve(rt, peak))
         return false;
     fx_meter_work(hi > lo ? hi - lo : 0); /* about a nanosecond a number sieved */
@@ -1277,9 +1276,10 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
 static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
                        uint64_t hi, FxValue *out)
 {
-    unsigned threads = fx_pool_default_size();
+    unsigned threads = fx_device_threads(fx_device_cpu(), hi > lo ? (double)(hi - lo) : 0,
+                                         FX_SIEVE_PARALLEL_FROM);
     char why[160];
-    FxSieveKind kind = choose_sieve(lo, hi, &threads, why, sizeof(why));
+    FxSieveKind kind = choose_sieve(lo, hi, threads, why, sizeof(why));
     char what[64];
     snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
     FxHardware hw = fx_hw_detect();
@@ -1332,7 +1332,8 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
         if (s->bits)
             fx_meter_sub(window_bytes(s));
         fx_primeset_free(s);
-        unsigned threads = w >= ((uint64_t)1 << 22) ? fx_pool_default_size() : 1;
+        unsigned threads =
+                fx_device_threads(fx_device_cpu(), (double)w, FX_SIEVE_WINDOW_PARALLEL_FROM);
         uint64_t peak = sieve_bytes(x, hi, false, threads);
         if (!reserve(rt, peak))
             return -1;
@@ -1443,7 +1444,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         floats &= kind == FX_VAL_FLOAT;
     }
     double work = (double)m * (double)n * (double)k;
-    unsigned threads = work >= 1e6 ? fx_pool_default_size() : 1;
+    unsigned threads = fx_device_threads(fx_device_cpu(), work, FX_MATMUL_PARALLEL_FROM);
     char why[320];
     snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, %s, on %u thread%s", m, k, k, n,
              ints ? "int64 (exact)" : "values beyond int64 or mixed: the definition's loop",

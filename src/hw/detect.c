@@ -37,6 +37,7 @@
 #include <cpuid.h>
 #endif
 
+#include "device.h"
 #include "hw.h"
 
 /* ---- 1. hwloc ---------------------------------------------------------- */
@@ -396,7 +397,9 @@ static void report_json(const FxHardware *hw, unsigned pool_threads, FxBuf *out)
                        "\"hardware\": \"",
                   hw->arch, pool_threads, hw->source);
     fx_hw_describe(hw, out);
-    fx_buf_puts(out, "\"}\n");
+    fx_buf_puts(out, "\", \"devices\": ");
+    fx_device_report(true, out);
+    fx_buf_puts(out, "}\n");
 }
 
 void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf *out)
@@ -427,4 +430,5 @@ void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf 
     fx_buf_printf(out, "source    %s; SIMD from %s\nrecorded  \"", hw->source, simd_source);
     fx_hw_describe(hw, out);
     fx_buf_puts(out, "\"\n");
+    fx_device_report(false, out);
 }

@@ -53,7 +53,8 @@ void fx_hw_simd(const FxHardware *hw, FxBuf *out);
 
 /* The profile for `flux hw`: several aligned lines for people, or with json
  * one JSON object and a newline. pool_threads is the size of the thread pool
- * (fx_pool_default_size()). */
+ * (fx_pool_default_size()). Both end with the devices present (device.h:
+ * the "devices" lines, or the "devices" key). */
 void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf *out);
 
 #endif
