@@ -53,6 +53,12 @@ struct FluxProgram {
 
 FxRuntime *fx_api_runtime(FluxProgram *fp);
 
+/* costs.c: the kernels' cost models, read from the store into the
+ * program's runtime (when it is made), and written back after a run that
+ * refitted them. Both do nothing without a store. */
+void fx_api_costs_load(FluxProgram *fp);
+void fx_api_costs_save(FluxProgram *fp);
+
 /* measure.c: measures the intents with an `accuracy` that EXPR may call
  * (once in the program's life) and tells the runtime which implementation
  * of each runs. */

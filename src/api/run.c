@@ -34,8 +34,10 @@
 
 FxRuntime *fx_api_runtime(FluxProgram *fp)
 {
-    if (!fp->rt)
+    if (!fp->rt) {
         fp->rt = fx_runtime_new(fp->prog);
+        fx_api_costs_load(fp);
+    }
     return fp->rt;
 }
 
@@ -627,6 +629,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     double start = fx_api_now_ms();
     FxStatus st = fx_runtime_eval(rt, g, &v);
     out->duration_ms = fx_api_now_ms() - start;
+    fx_api_costs_save(fp);
     int status = FLUX_OK;
     if (st != FX_OK) {
         if (diagnostics)

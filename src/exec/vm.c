@@ -169,6 +169,11 @@ FxRuntime *fx_runtime_new(const FxProgram *prog)
     return rt;
 }
 
+FxSortCosts *fx_runtime_sort_costs(FxRuntime *rt)
+{
+    return &rt->sort_costs;
+}
+
 void fx_runtime_set_budgets(FxRuntime *rt, FxBudgets b)
 {
     rt->budgets = b;
