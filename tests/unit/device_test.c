@@ -238,6 +238,27 @@ FX_TEST(a_forked_child_has_workers_of_its_own)
     EXPECT(launch_counted(100)); /* and the parent's still works */
 }
 
+static void nothing(void *arg, size_t i)
+{
+    (void)arg;
+    (void)i;
+}
+
+/* What a launch costs when its tasks cost nothing: a wake-up of the
+ * workers, not a thread start (printed, as store_test prints a flush). */
+FX_TEST(the_cost_of_a_launch)
+{
+    const FxDevice *cpu = fx_device_cpu();
+    unsigned units = fx_device_info(cpu).units;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int k = 0; k < 2000; k++)
+        fx_device_launch(cpu, units, nothing, NULL, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / 1e3;
+    printf("device: a launch of %u empty tasks on the cpu: %.1f us\n", units, us / 2000);
+}
+
 int main(void)
 {
     return fx_test_run();
