@@ -116,7 +116,7 @@ static void compile_to(Compiler *C, FxNodeId id, uint32_t dst, FxNodeId at)
 static bool small_const(Compiler *C, FxNodeId id, int32_t *out)
 {
     const FxNode *n = fx_graph_node(C->g, id);
-    if (n->op != FX_NODE_CONST || (strcmp(n->type, "Natural") != 0 && strcmp(n->type, "Int") != 0))
+    if (n->op != FX_NODE_CONST || !fx_typeid_is_integer(n->tid))
         return false;
     char *end;
     long long v = strtoll(n->text, &end, 10);
@@ -157,13 +157,12 @@ static uint32_t consecutive(Compiler *C, const FxNode *n, uint32_t first, uint32
 
 static FxValue const_value(const FxNode *n)
 {
-    if (strcmp(n->type, "Bool") == 0)
-        return fx_val_bool(strcmp(n->text, "true") == 0);
-    if (strcmp(n->type, "Float") == 0)
-        return fx_val_float(strtod(n->text, NULL));
-    if (strcmp(n->type, "String") == 0)
-        return fx_val_string(n->text, strlen(n->text));
-    return fx_val_int_text(n->text);
+    switch (fx_typeid_kind(n->tid)) {
+    case FX_TK_BOOL: return fx_val_bool(strcmp(n->text, "true") == 0);
+    case FX_TK_FLOAT: return fx_val_float(strtod(n->text, NULL));
+    case FX_TK_STRING: return fx_val_string(n->text, strlen(n->text));
+    default: return fx_val_int_text(n->text);
+    }
 }
 
 static uint32_t callee_index(Compiler *C, const char *name)
@@ -290,7 +289,7 @@ static bool tuple_offsets(const FxGraph *g, FxNodeId f, int64_t slot, int64_t *o
         c = t;
     }
     if (v->op != FX_NODE_VAR || v->num != slot || c->op != FX_NODE_CONST ||
-        (strcmp(c->type, "Int") && strcmp(c->type, "Natural")))
+        !fx_typeid_is_integer(c->tid))
         return false;
     char *end;
     long long k = strtoll(c->text, &end, 10);
@@ -721,7 +720,7 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
         return r;
     }
     case FX_NODE_INDEX: {
-        if (!strcmp(fx_graph_node(C->g, n->inputs[0])->type, "String")) { /* s[i]: a code point */
+        if (fx_typeid_kind(fx_graph_node(C->g, n->inputs[0])->tid) == FX_TK_STRING) { /* s[i]: a code point */
             base = consecutive(C, n, 0, 2);
             r = new_reg(C);
             emit(C, OP_BUILTIN, r, FX_BUILTIN_CHAR_AT, base, 2, id);
@@ -901,7 +900,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     f->memo_able = fx_graph_calls_itself(g) && fx_graph_args_key_a_table(g);
     f->natural_param = fx_xcalloc(g->n_params + 1, sizeof(bool));
     for (uint32_t i = 0; i < g->n_params; i++)
-        if ((f->natural_param[i] = strcmp(g->param_types[i], "Natural") == 0) && i < 64)
+        if ((f->natural_param[i] = fx_typeid_kind(g->param_tids[i]) == FX_TK_NATURAL) && i < 64)
             f->natural_mask |= 1ULL << i;
     uint32_t root = compile(&C, g->root);
     emit(&C, OP_RET, 0, root, 0, 0, g->root);

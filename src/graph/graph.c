@@ -63,8 +63,20 @@ void fx_graph_free(FxGraph *g)
     free(g->nodes);
     free(g->param_names);
     free(g->param_types);
+    free(g->param_tids);
     fx_arena_free(&g->arena);
     free(g);
+}
+
+void fx_graph_set_ret_type(FxGraph *g, const char *type)
+{
+    g->ret_type = fx_graph_intern(g, type);
+    g->ret_tid = fx_typeid_parse(type);
+}
+
+bool fx_graph_same_type(const FxNode *a, const FxNode *b)
+{
+    return a->tid == b->tid && !strcmp(a->type, b->type);
 }
 
 const char *fx_graph_intern(FxGraph *g, const char *s)
@@ -78,7 +90,9 @@ void fx_graph_add_param(FxGraph *g, const char *name, const char *type)
     g->param_names = fx_xrealloc(g->param_names, (g->n_params + 1) * sizeof(char *));
     g->param_types = fx_xrealloc(g->param_types, (g->n_params + 1) * sizeof(char *));
     g->param_names[g->n_params] = fx_graph_intern(g, name);
+    g->param_tids = fx_xrealloc(g->param_tids, (g->n_params + 1) * sizeof(FxTypeId));
     g->param_types[g->n_params] = fx_graph_intern(g, type);
+    g->param_tids[g->n_params] = fx_typeid_parse(type);
     g->n_params++;
     g->n_slots++;
 }
@@ -100,6 +114,7 @@ FxNodeId fx_graph_add(FxGraph *g, FxNodeOp op, const char *type, const FxNodeId 
     memset(n, 0, sizeof(*n));
     n->op = op;
     n->type = fx_graph_intern(g, type ? type : "?");
+    n->tid = fx_typeid_parse(n->type);
     n->n_inputs = n_inputs;
     if (n_inputs) {
         n->inputs = fx_arena_alloc(&g->arena, n_inputs * sizeof(FxNodeId));
@@ -127,7 +142,7 @@ bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNod
     if (!a.v || !b.v)
         return a.v == b.v;
     const FxNode *x = fx_graph_node(ga, a), *y = fx_graph_node(gb, b);
-    if (x->op != y->op || strcmp(x->type, y->type) || x->n_inputs != y->n_inputs ||
+    if (x->op != y->op || !fx_graph_same_type(x, y) || x->n_inputs != y->n_inputs ||
         x->num != y->num || x->num2 != y->num2)
         return false;
     /* a call of the graph itself is the same call in both, whatever its name */
@@ -210,8 +225,7 @@ bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, Fx
         return false;
     const FxNode *field = fx_graph_node(g, c->inputs[0]);
     if (field->op != FX_NODE_FIELD || !is_var(g, field->inputs[0], f->num2) ||
-        (strcmp(field->type, "Int") && strcmp(field->type, "Natural") &&
-         strcmp(field->type, "String")) ||
+        !(fx_typeid_is_integer(field->tid) || fx_typeid_kind(field->tid) == FX_TK_STRING) ||
         fx_graph_reads_slot(g, c->inputs[1], f->num2))
         return false;
     *cmp = f->inputs[1];
@@ -243,7 +257,7 @@ FxGraph *fx_graph_copy_as(const FxGraph *g, const char *intent, const char *vers
     for (uint32_t i = 0; i < g->n_params; i++)
         fx_graph_add_param(c, g->param_names[i], g->param_types[i]);
     c->n_slots = g->n_slots;
-    c->ret_type = fx_graph_intern(c, g->ret_type);
+    fx_graph_set_ret_type(c, g->ret_type);
     for (uint32_t i = 0; i < g->n_nodes; i++) {
         const FxNode *n = &g->nodes[i];
         FxNodeId id = fx_graph_add(c, n->op, n->type, n->inputs, n->n_inputs, n->origin);
@@ -375,8 +389,7 @@ bool fx_graph_calls_itself(const FxGraph *g)
 bool fx_graph_args_key_a_table(const FxGraph *g)
 {
     for (uint32_t i = 0; i < g->n_params; i++) {
-        const char *t = g->param_types[i];
-        if (strcmp(t, "Natural") && strcmp(t, "Int") && strcmp(t, "Bool") && strcmp(t, "String"))
+        if (!fx_typeid_is_exact_key(g->param_tids[i]))
             return false;
     }
     return true;

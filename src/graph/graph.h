@@ -24,6 +24,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "graph/typeid.h"
 
 typedef struct {
     uint32_t v; /* index + 1; 0 is "no node" */
@@ -126,6 +127,7 @@ typedef struct FxOrigin {
 typedef struct FxNode {
     FxNodeOp op;
     const char *type; /* "Natural", "List[Int]", ...; arena string */
+    FxTypeId tid;     /* the type as decisions read it (typeid.h) */
     uint32_t n_inputs;
     FxNodeId *inputs;
     const char *text; /* see the op */
@@ -140,7 +142,9 @@ typedef struct FxGraph {
     uint32_t n_params;
     const char **param_names;
     const char **param_types;
-    const char *ret_type;
+    FxTypeId *param_tids;
+    const char *ret_type; /* set with fx_graph_set_ret_type */
+    FxTypeId ret_tid;
     uint32_t n_slots; /* parameters first, then binders */
     FxNode *nodes;
     uint32_t n_nodes, cap_nodes;
@@ -175,6 +179,9 @@ FxGraph *fx_graph_new(const char *intent, const char *version);
 void fx_graph_free(FxGraph *g);
 
 void fx_graph_add_param(FxGraph *g, const char *name, const char *type);
+void fx_graph_set_ret_type(FxGraph *g, const char *type);
+/* Do two nodes (of any graphs) have the same type, record names included? */
+bool fx_graph_same_type(const FxNode *a, const FxNode *b);
 /* A fresh binder slot. */
 uint32_t fx_graph_new_slot(FxGraph *g);
 

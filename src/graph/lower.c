@@ -237,7 +237,7 @@ static FxNodeId lower_compare(Lower *L, const FxExpr *e)
  * or an intent's result. */
 static FxNodeId as_matrix(Lower *L, FxNodeId v, const FxType *want, FxSpan sp)
 {
-    if (want->kind != FX_TY_MATRIX || !strncmp(node(L, v)->type, "Matrix", 6))
+    if (want->kind != FX_TY_MATRIX || fx_typeid_kind(node(L, v)->tid) == FX_TK_MATRIX)
         return v;
     char *t = fx_type_name(want);
     const char *conv = want->elem->kind == FX_TY_FLOAT ? "to_float_matrix" : "to_matrix";
@@ -916,7 +916,7 @@ static bool maybe_not_natural(Lower *L, FxNodeId id)
     const FxNode *n = node(L, id);
     if (n->op == FX_NODE_IF)
         return maybe_not_natural(L, n->inputs[1]) || maybe_not_natural(L, n->inputs[2]);
-    return strcmp(n->type, "Natural") != 0 && n->op != FX_NODE_FAIL;
+    return fx_typeid_kind(n->tid) != FX_TK_NATURAL && n->op != FX_NODE_FAIL;
 }
 
 static FxNodeId lower_intent_body(Lower *L)
@@ -933,7 +933,7 @@ static FxNodeId lower_intent_body(Lower *L)
         if ((*kp)->kind == FX_CON_POST || ((*kp)->kind == FX_CON_ORDER && !sorted))
             value = check(L, value, *kp);
     }
-    if (strcmp(L->g->ret_type, "Natural") == 0 && maybe_not_natural(L, value))
+    if (fx_typeid_kind(L->g->ret_tid) == FX_TK_NATURAL && maybe_not_natural(L, value))
         value = check_natural(L, value);
     return check_sizes(L, value);
 }
@@ -948,7 +948,7 @@ FxGraph *fx_lower_intent(const FxProgram *prog, const FxIntent *in)
         free(t);
     }
     char *rt = fx_type_name(in->ret);
-    L.g->ret_type = fx_graph_intern(L.g, rt);
+    fx_graph_set_ret_type(L.g, rt);
     free(rt);
     fx_vec_foreach(FxProperty *, pp, &in->properties) /* the checker vetted it */
     {
@@ -970,7 +970,7 @@ FxGraph *fx_lower_expr(const FxProgram *prog, const FxExpr *e, const char *name)
     Lower L = {.prog = prog, .result_slot = -1};
     L.g = fx_graph_new(name, "v1");
     char *rt = fx_type_name(e->type);
-    L.g->ret_type = fx_graph_intern(L.g, rt);
+    fx_graph_set_ret_type(L.g, rt);
     free(rt);
     L.g->root = lower(&L, e);
     fx_vec_free(&L.locals);
@@ -1002,7 +1002,7 @@ FxGraph *fx_lower_check(const FxProgram *prog, const FxIntent *in, const FxExpr 
             push_local(&L, extra, true, slot);
     }
     char *ct = fx_type_name(cond->type);
-    L.g->ret_type = fx_graph_intern(L.g, ct);
+    fx_graph_set_ret_type(L.g, ct);
     free(ct);
     L.g->root = lower(&L, cond);
     fx_vec_free(&L.locals);

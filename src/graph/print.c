@@ -16,7 +16,7 @@ static void print_attrs_text(const FxNode *n, FxBuf *out)
 {
     switch (n->op) {
     case FX_NODE_CONST:
-        if (strcmp(n->type, "String") == 0) {
+        if (fx_typeid_kind(n->tid) == FX_TK_STRING) {
             json_t *j = json_string(n->text);
             char *s = json_dumps(j, JSON_ENCODE_ANY);
             fx_buf_printf(out, " %s", s);

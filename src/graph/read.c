@@ -179,7 +179,7 @@ FxGraph *fx_graph_read_json(const char *text, char *why, size_t why_len)
         goto fail;
     }
     g = fx_graph_new(intent, version);
-    g->ret_type = fx_graph_intern(g, ret);
+    fx_graph_set_ret_type(g, ret);
     for (size_t i = 0; i < json_array_size(params); i++) {
         const char *name, *type;
         if (json_unpack(json_array_get(params, i), "{s:s, s:s}", "name", &name, "type", &type)) {

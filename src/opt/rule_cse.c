@@ -110,7 +110,7 @@ static bool same_node(const Cse *S, uint32_t i, uint32_t j)
 {
     const FxNode *a = fx_graph_node(S->g, (FxNodeId){i}), *b = fx_graph_node(S->g, (FxNodeId){j});
     if (a->op != b->op || a->n_inputs != b->n_inputs || a->num != b->num || a->num2 != b->num2 ||
-        strcmp(a->type, b->type) || !same_text(a->text, b->text))
+        !fx_graph_same_type(a, b) || !same_text(a->text, b->text))
         return false;
     for (uint32_t k = 0; k < a->n_inputs; k++) {
         uint32_t x = a->inputs[k].v, y = b->inputs[k].v;

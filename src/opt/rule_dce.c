@@ -25,7 +25,7 @@ FxGraph *fx_rule_new_version(const FxGraph *g, const char *label)
     for (uint32_t i = 0; i < g->n_params; i++)
         fx_graph_add_param(c, g->param_names[i], g->param_types[i]);
     c->n_slots = g->n_slots;
-    c->ret_type = fx_graph_intern(c, g->ret_type);
+    fx_graph_set_ret_type(c, g->ret_type);
     fx_graph_copy_kernel(c, g);
     return c;
 }

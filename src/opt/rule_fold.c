@@ -52,16 +52,11 @@
 #define MAX_DIGITS 1000
 #define MAX_POW_BITS 3300 /* 2^3300 has 994 digits */
 
-static bool is_int_type(const char *type)
-{
-    return !strcmp(type, "Natural") || !strcmp(type, "Int");
-}
-
 /* The value of an integer constant (a new reference), or false. */
 static bool int_value(const FxGraph *c, FxNodeId id, FxValue *out)
 {
     const FxNode *n = fx_graph_node(c, id);
-    if (n->op != FX_NODE_CONST || !is_int_type(n->type) || !n->text || !fx_is_decimal(n->text))
+    if (n->op != FX_NODE_CONST || !fx_typeid_is_integer(n->tid) || !n->text || !fx_is_decimal(n->text))
         return false;
     *out = fx_val_int_text(n->text);
     return true;
@@ -70,7 +65,7 @@ static bool int_value(const FxGraph *c, FxNodeId id, FxValue *out)
 static bool bool_value(const FxGraph *c, FxNodeId id, bool *out)
 {
     const FxNode *n = fx_graph_node(c, id);
-    if (n->op != FX_NODE_CONST || strcmp(n->type, "Bool") != 0 || !n->text)
+    if (n->op != FX_NODE_CONST || fx_typeid_kind(n->tid) != FX_TK_BOOL || !n->text)
         return false;
     *out = !strcmp(n->text, "true");
     return *out || !strcmp(n->text, "false");
@@ -99,12 +94,12 @@ static FxNodeId add_const(FxGraph *c, const char *type, const char *text)
 /* v as a constant of the node's type; {0} when its text would be too long,
  * or v is negative where the type says Natural (then the types are wrong,
  * and the run should meet it as it always did). */
-static FxNodeId int_const(FxGraph *c, const char *type, FxValue v)
+static FxNodeId int_const(FxGraph *c, const char *type, FxTypeId tid, FxValue v)
 {
     FxNodeId id = {0};
     FxBuf text = {0};
     fx_val_print(v, &text);
-    if (text.len <= MAX_DIGITS + 1 && !(!strcmp(type, "Natural") && fx_val_int_sign(v) < 0))
+    if (text.len <= MAX_DIGITS + 1 && !(fx_typeid_kind(tid) == FX_TK_NATURAL && fx_val_int_sign(v) < 0))
         id = add_const(c, type, fx_buf_str(&text));
     fx_buf_free(&text);
     return id;
@@ -167,9 +162,9 @@ static FxNodeId fold_int_binary(FxGraph *c, const FxNode *n, const FxNodeId *in)
     }
     if (int_binary(n, a, b, &r, &is_bool)) {
         if (is_bool)
-            id = strcmp(n->type, "Bool") ? none : add_const(c, "Bool", r.u.b ? "true" : "false");
+            id = fx_typeid_kind(n->tid) != FX_TK_BOOL ? none : add_const(c, "Bool", r.u.b ? "true" : "false");
         else
-            id = is_int_type(n->type) ? int_const(c, n->type, r) : none;
+            id = fx_typeid_is_integer(n->tid) ? int_const(c, n->type, n->tid, r) : none;
         fx_value_release(r);
     }
     fx_value_release(a);
@@ -185,11 +180,11 @@ static FxNodeId fold_unary(FxGraph *c, const FxNode *n, FxNodeId x)
         return bool_value(c, x, &v) ? add_const(c, "Bool", v ? "false" : "true") : none;
     FxValue a, r;
     FxValueError err;
-    if (!is_int_type(n->type) || !int_value(c, x, &a))
+    if (!fx_typeid_is_integer(n->tid) || !int_value(c, x, &a))
         return none;
     FxNodeId id = none;
     if (fx_val_neg(a, &r, &err)) {
-        id = int_const(c, n->type, r);
+        id = int_const(c, n->type, n->tid, r);
         fx_value_release(r);
     }
     fx_value_release(a);
@@ -207,8 +202,8 @@ static bool total(const FxGraph *c, FxNodeId id)
 static FxNodeId fold_identity(const FxGraph *c, const FxNode *n, const FxNodeId *in)
 {
     FxNodeId none = {0}, a = in[0], b = in[1];
-    if (!is_int_type(n->type) || !is_int_type(fx_graph_node(c, a)->type) ||
-        !is_int_type(fx_graph_node(c, b)->type))
+    if (!fx_typeid_is_integer(n->tid) || !fx_typeid_is_integer(fx_graph_node(c, a)->tid) ||
+        !fx_typeid_is_integer(fx_graph_node(c, b)->tid))
         return none;
     switch (n->op) {
     case FX_NODE_ADD:

@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-static bool scalar(const char *type)
+static bool scalar(FxTypeId t)
 {
-    return !strcmp(type, "Int") || !strcmp(type, "Natural") || !strcmp(type, "Bool");
+    return fx_typeid_is_integer(t) || fx_typeid_kind(t) == FX_TK_BOOL;
 }
 
 bool fx_rule_hot_applies(const FxGraph *g, bool reads_data, const FxAnalysis *a,
@@ -17,9 +17,9 @@ bool fx_rule_hot_applies(const FxGraph *g, bool reads_data, const FxAnalysis *a,
         *why = "it reads a data source, which can change: its results are materialised instead";
         return false;
     }
-    bool ok = scalar(g->ret_type) && g->n_params > 0;
+    bool ok = scalar(g->ret_tid) && g->n_params > 0;
     for (uint32_t i = 0; ok && i < g->n_params; i++)
-        ok = scalar(g->param_types[i]);
+        ok = scalar(g->param_tids[i]);
     if (!ok) {
         *why = "a parameter or the result is not an integer or a boolean";
         return false;

@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-static bool key_type(const char *type)
+static bool key_type(FxTypeId t)
 {
-    return !strcmp(type, "Int") || !strcmp(type, "Natural") || !strcmp(type, "Bool");
+    return fx_typeid_is_integer(t) || fx_typeid_kind(t) == FX_TK_BOOL;
 }
 
 bool fx_rule_materialise_applies(const FxGraph *g, bool reads_data, const FxAnalysis *a,
@@ -19,7 +19,7 @@ bool fx_rule_materialise_applies(const FxGraph *g, bool reads_data, const FxAnal
     }
     bool ok = g->n_params > 0;
     for (uint32_t i = 0; ok && i < g->n_params; i++)
-        ok = key_type(g->param_types[i]);
+        ok = key_type(g->param_tids[i]);
     if (!ok) {
         *why = "a parameter is not an integer or a boolean";
         return false;

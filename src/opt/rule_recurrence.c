@@ -9,11 +9,6 @@
 #define EXTRA_ROWS 6   /* equations beyond the unknowns, to pin the solution down */
 #define CHECK_ROWS 12  /* further values the solution must also satisfy */
 
-static bool is_int_type(const char *t)
-{
-    return !strcmp(t, "Int") || !strcmp(t, "Natural");
-}
-
 /* The constant d of `param0 - d`, or 0 when node id is not of that form. */
 static uint32_t offset_of(const FxGraph *g, FxNodeId id)
 {
@@ -21,7 +16,7 @@ static uint32_t offset_of(const FxGraph *g, FxNodeId id)
     if (n->op != FX_NODE_SUB || n->n_inputs != 2)
         return 0;
     const FxNode *a = fx_graph_node(g, n->inputs[0]), *b = fx_graph_node(g, n->inputs[1]);
-    if (a->op != FX_NODE_PARAM || a->num != 0 || b->op != FX_NODE_CONST || !is_int_type(b->type))
+    if (a->op != FX_NODE_PARAM || a->num != 0 || b->op != FX_NODE_CONST || !fx_typeid_is_integer(b->tid))
         return 0;
     char *end;
     long d = strtol(b->text, &end, 10);
@@ -35,7 +30,8 @@ bool fx_rule_recurrence_shape(const FxGraph *g, uint32_t *offsets, const char **
         *why = "this version already computes the recurrence directly";
         return false;
     }
-    if (g->n_params != 1 || strcmp(g->param_types[0], "Natural") || !is_int_type(g->ret_type)) {
+    if (g->n_params != 1 || fx_typeid_kind(g->param_tids[0]) != FX_TK_NATURAL ||
+        !fx_typeid_is_integer(g->ret_tid)) {
         *why = "the intent is not an integer function of one Natural";
         return false;
     }

@@ -61,13 +61,13 @@ static FxSmtTerm fail(Enc *E, const char *why)
     return none;
 }
 
-static bool sort_of_type(const char *type, FxSmtSort *out)
+static bool sort_of_type(FxTypeId type, FxSmtSort *out)
 {
-    if (!strcmp(type, "Natural") || !strcmp(type, "Int")) {
+    if (fx_typeid_is_integer(type)) {
         *out = FX_SMT_SORT_INT;
         return true;
     }
-    if (!strcmp(type, "Bool")) {
+    if (fx_typeid_kind(type) == FX_TK_BOOL) {
         *out = FX_SMT_SORT_BOOL;
         return true;
     }
@@ -79,14 +79,14 @@ static FxSmtTerm bin(Enc *E, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
     return fx_smt_binop(E->smt, op, a, b);
 }
 
-static FxSmtTerm uninterpreted(Enc *E, const char *name, const char *ret, const FxGraph *sig,
+static FxSmtTerm uninterpreted(Enc *E, const char *name, FxTypeId ret, const FxGraph *sig,
                                const FxSmtTerm *args, uint32_t n)
 {
     FxSmtSort rs, sorts[16];
     if (n > 16 || !sort_of_type(ret, &rs))
         return fail(E, "a call whose result is not a number or a boolean");
     for (uint32_t i = 0; i < n; i++)
-        if (!sort_of_type(sig->param_types[i], &sorts[i]))
+        if (!sort_of_type(sig->param_tids[i], &sorts[i]))
             return fail(E, "a call with an argument that is not a number or a boolean");
     E->uses_uf = true;
     return fx_smt_apply(E->smt, name, rs, n, args, sorts);
@@ -102,12 +102,12 @@ static FxSmtTerm enc_call(Enc *E, Frame *F, const FxNode *n)
     for (uint32_t i = 0; i < n->n_inputs; i++)
         args[i] = enc(E, F, n->inputs[i]);
     if (!strcmp(n->text, E->self))
-        return uninterpreted(E, n->text, n->type, E->self_g, args, n->n_inputs);
+        return uninterpreted(E, n->text, n->tid, E->self_g, args, n->n_inputs);
     const FxGraph *callee = E->lookup ? E->lookup(E->ctx, n->text) : NULL;
     if (!callee)
         return fail(E, "a call of an intent the checker cannot see");
     if (fx_graph_calls_itself(callee) || E->depth >= MAX_INLINE)
-        return uninterpreted(E, n->text, n->type, callee, args, n->n_inputs);
+        return uninterpreted(E, n->text, n->tid, callee, args, n->n_inputs);
     E->depth++;
     FxSmtTerm t = encode_graph(E, callee, args);
     E->depth--;
@@ -127,7 +127,7 @@ static FxSmtTerm enc_builtin(Enc *E, Frame *F, const FxNode *n)
 static bool const_int(const FxGraph *g, FxNodeId id, long long *out)
 {
     const FxNode *n = fx_graph_node(g, id);
-    if (n->op != FX_NODE_CONST || (strcmp(n->type, "Natural") && strcmp(n->type, "Int")))
+    if (n->op != FX_NODE_CONST || !fx_typeid_is_integer(n->tid))
         return false;
     char *end;
     *out = strtoll(n->text, &end, 10);
@@ -198,7 +198,7 @@ static FxSmtTerm enc(Enc *E, Frame *F, FxNodeId id)
     FxSmtSort s;
     switch (n->op) {
     case FX_NODE_CONST:
-        if (!sort_of_type(n->type, &s))
+        if (!sort_of_type(n->tid, &s))
             return fail(E, "a constant that is not a number or a boolean");
         return s == FX_SMT_SORT_BOOL ? fx_smt_bool(E->smt, !strcmp(n->text, "true"))
                                      : fx_smt_int(E->smt, n->text);
@@ -230,7 +230,7 @@ static FxSmtTerm enc(Enc *E, Frame *F, FxNodeId id)
         for (uint32_t i = 0; i < n->n_inputs && i < 16; i++)
             args[i] = enc(E, F, n->inputs[i]);
         char *name = fx_xasprintf("uncovered_%s", F->g->intent);
-        FxSmtTerm t = uninterpreted(E, name, n->type, F->g, args, n->n_inputs);
+        FxSmtTerm t = uninterpreted(E, name, n->tid, F->g, args, n->n_inputs);
         free(name);
         return t;
     }
@@ -283,7 +283,7 @@ static FxSmtTerm defined_call(Enc *E, Frame *F, const FxNode *n)
     for (uint32_t i = 0; i < n->n_inputs; i++) {
         args[i] = enc(E, F, n->inputs[i]);
         ok = all(E, ok, defined(E, F, n->inputs[i]));
-        if (i < callee->n_params && !strcmp(callee->param_types[i], "Natural"))
+        if (i < callee->n_params && fx_typeid_kind(callee->param_tids[i]) == FX_TK_NATURAL)
             ok = all(E, ok, bin(E, FX_SMT_GE, args[i], fx_smt_int64(E->smt, 0)));
     }
     if (!self && !fx_graph_calls_itself(callee) && E->depth < MAX_INLINE) {
@@ -296,7 +296,7 @@ static FxSmtTerm defined_call(Enc *E, Frame *F, const FxNode *n)
     }
     FxSmtSort sorts[16];
     for (uint32_t i = 0; i < n->n_inputs; i++)
-        if (!sort_of_type(callee->param_types[i], &sorts[i]))
+        if (!sort_of_type(callee->param_tids[i], &sorts[i]))
             return fail(E, "a call with an argument that is not a number or a boolean");
     char *name = fx_xasprintf("ok_%s", n->text);
     E->uses_uf = true;
@@ -532,10 +532,10 @@ static bool fresh_params(Enc *E, const FxGraph *g, FxSmtTerm *out, TermVec *fact
 {
     for (uint32_t i = 0; i < g->n_params; i++) {
         FxSmtSort s;
-        if (!sort_of_type(g->param_types[i], &s))
+        if (!sort_of_type(g->param_tids[i], &s))
             return false;
         out[i] = fx_smt_var(E->smt, g->param_names[i], s);
-        if (!strcmp(g->param_types[i], "Natural"))
+        if (fx_typeid_kind(g->param_tids[i]) == FX_TK_NATURAL)
             fx_vec_push(facts, bin(E, FX_SMT_GE, out[i], fx_smt_int64(E->smt, 0)));
     }
     return true;
@@ -728,7 +728,7 @@ static FxSmtTerm measure(Enc *E, const FxGraph *g, const FxSmtTerm *args, uint64
         if (!(mask >> p & 1))
             continue;
         FxSmtTerm x = args[p];
-        if (strcmp(g->param_types[p], "Natural") != 0)
+        if (fx_typeid_kind(g->param_tids[p]) != FX_TK_NATURAL)
             x = fx_smt_ite(E->smt, bin(E, FX_SMT_LT, x, zero), fx_smt_neg(E->smt, x), x);
         sum = bin(E, FX_SMT_ADD, sum, x);
     }
@@ -777,7 +777,7 @@ static void termination(FxSmt *smt, const FxGraph *cand, FxGraphLookup lookup, v
         uint64_t ints = 0;
         for (uint32_t p = 0; p < cand->n_params; p++) {
             FxSmtSort s;
-            if (sort_of_type(cand->param_types[p], &s) && s == FX_SMT_SORT_INT)
+            if (sort_of_type(cand->param_tids[p], &s) && s == FX_SMT_SORT_INT)
                 ints |= 1ULL << p;
         }
         for (uint32_t p = 0; p <= cand->n_params && o->verdict != FX_PROOF_PROVED; p++) {
@@ -1142,11 +1142,11 @@ FxProof *fx_prove_fold_reassociation(const FxGraph *g, FxNodeId fold, FxProofCac
         double start = now_ms();
         if (kind == FX_FOLD_COLLECT || kind == FX_FOLD_CONCAT) {
             o.verdict = FX_PROOF_PROVED; /* concatenation in chunk order */
-        } else if (!strcmp(n->type, "Float") || strstr(n->type, "Float")) {
+        } else if (fx_typeid_has_float(n->tid)) {
             float_laws(kind, &o);
         } else {
             FxSmt *smt = fx_smt_new(timeout_ms, 0);
-            fold_laws(smt, kind, !strcmp(n->type, "Bool"), &o);
+            fold_laws(smt, kind, fx_typeid_kind(n->tid) == FX_TK_BOOL, &o);
             fx_smt_free(smt);
         }
         o.ms = now_ms() - start;
@@ -1228,7 +1228,7 @@ static void recurrence(FxSmt *smt, const FxGraph *g, const FxLinRec *cert, FxGra
     fx_vec_push(&facts, bin(&E, FX_SMT_OR, bin(&E, FX_SMT_NE, body, sum), fx_smt_not(smt, ok)));
     /* a Natural function's earlier values are not negative (for a
      * counterexample a reader can believe) */
-    for (uint32_t j = 0; !strcmp(g->ret_type, "Natural") && j < cert->order; j++)
+    for (uint32_t j = 0; fx_typeid_kind(g->ret_tid) == FX_TK_NATURAL && j < cert->order; j++)
         fx_vec_push(&facts, bin(&E, FX_SMT_GE, prev[j], fx_smt_int64(smt, 0)));
     if (E.why_not) {
         o->verdict = FX_PROOF_UNKNOWN;
@@ -1284,7 +1284,7 @@ FxProof *fx_prove_linear_recurrence(const FxGraph *g, const FxLinRec *cert, FxGr
 {
     FxProof *p = fx_xcalloc(1, sizeof(*p));
     p->verdict = FX_PROOF_PROVED;
-    if (g->n_params != 1 || strcmp(g->param_types[0], "Natural") || cert->order == 0 ||
+    if (g->n_params != 1 || fx_typeid_kind(g->param_tids[0]) != FX_TK_NATURAL || cert->order == 0 ||
         cert->order > 64) {
         FxObligation o = new_obligation("lemma", fx_xstrdup("the intent is a function of one "
                                                             "Natural, of order 1 to 64"));
@@ -1469,7 +1469,7 @@ FxProof *fx_prove_sieve_instance(const FxGraph *g, const FxGraph *prime_shape,
  * input ids? */
 static bool same_node(const FxNode *x, const FxNode *y)
 {
-    if (x->op != y->op || strcmp(x->type, y->type) || x->num != y->num || x->num2 != y->num2 ||
+    if (x->op != y->op || !fx_graph_same_type(x, y) || x->num != y->num || x->num2 != y->num2 ||
         x->n_inputs != y->n_inputs || (!x->text != !y->text) ||
         (x->text && strcmp(x->text, y->text)))
         return false;
@@ -1716,8 +1716,7 @@ FxProof *fx_prove_gemm_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeId
                                    "changed"));
     if (!shaped)
         return p;
-    const char *elem = fx_graph_node(cur, fold)->type;
-    if (!strcmp(elem, "Float")) {
+    if (fx_typeid_kind(fx_graph_node(cur, fold)->tid) == FX_TK_FLOAT) {
         FxObligation o = new_obligation("order", fx_xstrdup(
                 "each element adds k = 0 .. K-1 in order from 0, each product rounded, as the "
                 "definition does: the kernel's contract (FX_MATMUL_BLOCKED_EXACT, "
@@ -1802,10 +1801,10 @@ FxProof *fx_prove_sort_instance(const FxGraph *cur, const FxGraph *cand, bool st
     add_result(p, t);
     FxObligation order = new_obligation("order", fx_xstrdup("the elements (or keys) have a "
                                                             "total order"));
-    const char *elem = b->op == FX_NODE_SORT && b->inputs[1].v
-                               ? fx_graph_node(cand, b->inputs[1])->type
-                               : cand->ret_type;
-    if (strstr(elem, "Float")) {
+    FxTypeId elem = b->op == FX_NODE_SORT && b->inputs[1].v
+                        ? fx_graph_node(cand, b->inputs[1])->tid
+                        : cand->ret_tid;
+    if (fx_typeid_has_float(elem)) {
         order.verdict = FX_PROOF_REFUTED;
         order.counterexample = fx_xstrdup("Float has NaN, equal to nothing and ordered with "
                                           "nothing: two sorts may place it differently");
@@ -1841,8 +1840,8 @@ static FxObligation operator_law(const FxGraph *op, bool assoc, FxGraphLookup lo
     FxSmt *smt = fx_smt_new(timeout_ms, 0);
     Enc E = {smt, lookup, ctx, op->intent, op, 0, false, NULL};
     FxSmtSort s;
-    if (op->n_params != 2 || !sort_of_type(op->param_types[0], &s) ||
-        !sort_of_type(op->ret_type, &s)) {
+    if (op->n_params != 2 || !sort_of_type(op->param_tids[0], &s) ||
+        !sort_of_type(op->ret_tid, &s)) {
         o.verdict = FX_PROOF_UNKNOWN;
         o.reason = fx_xstrdup("not an operator on numbers or booleans");
         fx_smt_free(smt);

@@ -1,7 +1,8 @@
 /*
  * graph_test.c: v1 graphs of every bundled example: they verify, and JSON
- * printed, read back and printed again is byte-identical; a damaged
- * document is refused with a reason.
+ * printed, read back and printed again is byte-identical, and every node's
+ * type id agrees with its type's text; a damaged document is refused with a
+ * reason.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -9,6 +10,23 @@
 
 #include "fx_test.h"
 #include "graph/lower.h"
+
+/* A node's type id names the kind its text starts with; only "?" is
+ * unknown, and a word that is no built-in type is a record. */
+static void expect_id_agrees(const FxNode *n)
+{
+    FxTypeIdKind k = fx_typeid_kind(n->tid);
+    if (!strcmp(n->type, "?")) {
+        EXPECT_EQ(k, FX_TK_UNKNOWN);
+        return;
+    }
+    const char *name = fx_typeid_kind_name(k);
+    if (k == FX_TK_RECORD)
+        EXPECT(strchr(n->type, '[') == NULL);
+    else if (strncmp(n->type, name, strlen(name)) != 0)
+        fprintf(stderr, "type %s has the id of a %s\n", n->type, name);
+    EXPECT(k == FX_TK_RECORD || strncmp(n->type, name, strlen(name)) == 0);
+}
 
 static size_t round_trip_file(const char *path)
 {
@@ -21,6 +39,8 @@ static size_t round_trip_file(const char *path)
         FxGraph *g = fx_lower_intent(prog, *in);
         char why[256] = "";
         EXPECT(fx_graph_verify(g, why, sizeof(why)));
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            expect_id_agrees(&g->nodes[i]);
         FxBuf a = {0}, b = {0};
         fx_graph_print_json(g, &a);
         FxGraph *back = fx_graph_read_json(fx_buf_str(&a), why, sizeof(why));
@@ -66,6 +86,34 @@ FX_TEST(json_round_trip_of_every_example)
             closedir(dir);
     }
     EXPECT(graphs >= 20);
+}
+
+FX_TEST(type_ids)
+{
+    FxTypeId t = fx_typeid_parse("List[List[Natural]]");
+    EXPECT_EQ(fx_typeid_kind(t), FX_TK_LIST);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_elem(t)), FX_TK_LIST);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_elem(fx_typeid_elem(t))), FX_TK_NATURAL);
+    EXPECT(!fx_typeid_has_float(t));
+    EXPECT_EQ(fx_typeid_machine(fx_typeid_elem(fx_typeid_elem(t))), FX_MT_INTEGER);
+    /* a matrix's element is Float unless its third argument names one; its
+     * sizes may hold commas inside brackets */
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_elem(fx_typeid_parse("Matrix[n, n]"))), FX_TK_FLOAT);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_elem(fx_typeid_parse("Matrix[len(u), len(v), Int]"))),
+              FX_TK_INT);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_elem(fx_typeid_parse("Matrix[f(a, b), 2]"))), FX_TK_FLOAT);
+    EXPECT(fx_typeid_has_float(fx_typeid_parse("List[Matrix[2, 2]]")));
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_parse("Stream[Particle]")), FX_TK_STREAM);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_elem(fx_typeid_parse("Stream[Particle]"))), FX_TK_RECORD);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_parse("Floating")), FX_TK_RECORD);
+    EXPECT_EQ(fx_typeid_kind(fx_typeid_parse("?")), FX_TK_UNKNOWN);
+    EXPECT(fx_typeid_is_exact_key(fx_typeid_parse("String")));
+    EXPECT(!fx_typeid_is_exact_key(fx_typeid_parse("Float")));
+    /* nesting past eight levels reads as unknown below the eighth */
+    t = fx_typeid_parse("List[List[List[List[List[List[List[List[List[Int]]]]]]]]]");
+    for (int i = 0; i < 8; i++, t = fx_typeid_elem(t))
+        EXPECT_EQ(fx_typeid_kind(t), FX_TK_LIST);
+    EXPECT_EQ(fx_typeid_kind(t), FX_TK_UNKNOWN);
 }
 
 FX_TEST(damaged_json_is_refused)
