@@ -12,6 +12,12 @@
 #include "lang/program.h"
 #include "trace/store.h"
 
+/* One set of codes: the library's statuses are the public ones. */
+_Static_assert((int)FX_OK == FLUX_OK && (int)FX_ERR_RUNTIME == FLUX_ERR_RUNTIME &&
+                   (int)FX_ERR_USAGE == FLUX_ERR_USAGE &&
+                   (int)FX_ERR_REJECTED == FLUX_ERR_REJECTED && (int)FX_ERR_STORE == FLUX_ERR_STORE,
+               "FxStatus and FLUX_* differ");
+
 struct FluxStore {
     FxStore *store;
 };
@@ -63,6 +69,8 @@ void fx_api_costs_save(FluxProgram *fp);
  * (once in the program's life) and tells the runtime which implementation
  * of each runs. */
 void fx_api_measure(FluxProgram *fp, const FxExpr *expr);
+/* The same in rt, a runtime of the caller's (the learning round's). */
+void fx_api_measure_in(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr);
 /* The measure of an intent, or NULL when it has none (yet). */
 const FxMeasure *fx_api_measured(const FluxProgram *fp, const char *intent);
 /* The decision and the figures of each implementation, a line each. */

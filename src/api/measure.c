@@ -277,14 +277,13 @@ static void decide(FxMeasure *m)
     m->why = fx_xasprintf("`%s` runs on target_device (the CPU): %s", c->text, why);
 }
 
-static FxMeasure *measure_intent(FluxProgram *fp, const FxIntent *in)
+static FxMeasure *measure_intent(FluxProgram *fp, FxRuntime *rt, const FxIntent *in)
 {
     FxMeasure *m = fx_xcalloc(1, sizeof(*m));
     m->in = in;
     m->accuracy = form(in, FX_CON_ACCURACY);
     m->latency = latency_of(in);
     const FxConstraint *choice = form(in, FX_CON_CHOICE);
-    FxRuntime *rt = fx_api_runtime(fp);
     FxValue rows = {0};
     bool have_rows = read_examples(rt, fp->prog, m->accuracy->u.measure.data, &rows);
     size_t n = choice ? choice->u.choice.n : 1;
@@ -315,6 +314,11 @@ static FxMeasure *measure_intent(FluxProgram *fp, const FxIntent *in)
 
 void fx_api_measure(FluxProgram *fp, const FxExpr *expr)
 {
+    fx_api_measure_in(fp, fx_api_runtime(fp), expr);
+}
+
+void fx_api_measure_in(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr)
+{
     Reach r = {fp->prog, {0}};
     reach_expr((FxExpr *)expr, &r);
     fx_vec_foreach(const FxIntent *, inp, &r.seen)
@@ -324,9 +328,9 @@ void fx_api_measure(FluxProgram *fp, const FxExpr *expr)
             continue;
         const FxMeasure *m = fx_api_measured(fp, in->name);
         if (m) /* measured before: the runtime may be a new one */
-            fx_runtime_set_choice(fx_api_runtime(fp), in->name, m->chosen, m->why);
+            fx_runtime_set_choice(rt, in->name, m->chosen, m->why);
         else
-            fx_vec_push(&fp->measures, measure_intent(fp, in));
+            fx_vec_push(&fp->measures, measure_intent(fp, rt, in));
     }
     fx_vec_free(&r.seen);
 }

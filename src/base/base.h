@@ -1,8 +1,9 @@
 /*
  * base.h: the few definitions every layer of Flux shares.
  *
- * FxStatus is the result of every fallible library call: FX_OK (zero) or a
- * negative code. fx_xmalloc and friends abort with a message when memory runs
+ * FxStatus is the result of every fallible library call: FX_OK (zero) or an
+ * error code, the same values as the public FLUX_* codes and the `flux`
+ * command's exit codes (one set: error.h has the record that carries one). fx_xmalloc and friends abort with a message when memory runs
  * out, so call sites never test for NULL (as Redis' zmalloc). FX_ASSERT
  * checks internal invariants in debug and sanitizer builds only; FX_CHECK is
  * always on, for cheap checks whose failure means corrupt state. Neither is
@@ -29,11 +30,10 @@
 
 typedef enum {
     FX_OK = 0,
-    FX_ERR_SYNTAX = -1,   /* the program was rejected: diagnostics say why */
-    FX_ERR_IO = -2,       /* a file could not be read */
-    FX_ERR_USAGE = -3,    /* the caller passed something malformed */
-    FX_ERR_RUNTIME = -4,  /* a run-time error, a budget exceeded */
-    FX_ERR_STORE = -5,    /* the store is unusable */
+    FX_ERR_RUNTIME = 1,  /* a run-time error, a budget exceeded, a bad data file */
+    FX_ERR_USAGE = 2,    /* the caller passed something malformed, or no such file */
+    FX_ERR_REJECTED = 3, /* the program was rejected: diagnostics say why */
+    FX_ERR_STORE = 4,    /* the store is unusable */
 } FxStatus;
 
 void *fx_xmalloc(size_t size);

@@ -9,9 +9,12 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "error.h"
 
 static void index_lines(FxSource *src)
 {
@@ -282,19 +285,56 @@ static size_t source_index(const FxDiag *d, const FxSource *src)
     return 0; /* no position: first */
 }
 
-void fx_diag_render(const FxDiag *d, FILE *out)
+/* The items in the order they are shown; caller frees. */
+static SortKey *sorted_items(const FxDiag *d)
 {
-    if (d->items.len == 0)
-        return;
-    SortKey *keys = fx_xmalloc(d->items.len * sizeof(*keys));
+    SortKey *keys = fx_xmalloc((d->items.len ? d->items.len : 1) * sizeof(*keys));
     for (size_t i = 0; i < d->items.len; i++) {
         const FxDiagItem *it = d->items.data[i];
         keys[i] = (SortKey){source_index(d, it->span.src), it->span.offset, it->seq, it};
     }
     qsort(keys, d->items.len, sizeof(*keys), compare_keys);
+    return keys;
+}
+
+void fx_diag_render(const FxDiag *d, FILE *out)
+{
+    if (d->items.len == 0)
+        return;
+    SortKey *keys = sorted_items(d);
     for (size_t i = 0; i < d->items.len; i++)
         render_item(keys[i].item, out);
     free(keys);
+}
+
+/* An item as an error record: an error rejects the program, a warning or
+ * a note does not. */
+static json_t *item_json(const FxDiagItem *it, FxStatus status)
+{
+    FxError e;
+    fx_error_set(&e, status, "%s", it->message);
+    fx_error_at_span(&e, it->span);
+    json_t *j = fx_error_json(&e);
+    json_object_set_new(j, "level", json_string(level_name(it->level)));
+    if (it->notes) {
+        json_t *notes = json_array();
+        for (const FxDiagItem *n = it->notes; n; n = n->next_note)
+            json_array_append_new(notes, item_json(n, status));
+        json_object_set_new(j, "notes", notes);
+    }
+    return j;
+}
+
+json_t *fx_diag_json(const FxDiag *d)
+{
+    json_t *all = json_array();
+    SortKey *keys = sorted_items(d);
+    for (size_t i = 0; i < d->items.len; i++) {
+        const FxDiagItem *it = keys[i].item;
+        json_array_append_new(all, item_json(it, it->level == FX_DIAG_ERROR ? FX_ERR_REJECTED : FX_OK));
+    }
+    free(keys);
+    return all;
 }
 
 FxSpan fx_span_join(FxSpan a, FxSpan b)

@@ -75,6 +75,11 @@ void fx_diag_position(const FxSource *src, uint32_t offset, size_t *out_line, si
  * line and a caret under the span. */
 void fx_diag_render(const FxDiag *d, FILE *out);
 
+/* Every diagnostic as a new JSON array of error records (error.h), in the
+ * order fx_diag_render prints them, each with "level": "error", "warning"
+ * or "note", its notes under "notes" (caller releases with json_decref). */
+struct json_t *fx_diag_json(const FxDiag *d);
+
 /* A span covering a through b (same source; b after a). */
 FxSpan fx_span_join(FxSpan a, FxSpan b);
 

@@ -36,7 +36,7 @@ bool fx_builtin_lookup(const char *name, FxBuiltin *out)
     return false;
 }
 
-static bool fold_list(FxValue list, bool product, FxValue *out, FxValueError *err)
+static bool fold_list(FxValue list, bool product, FxValue *out, FxError *err)
 {
     fx_meter_work(fx_val_list_len(list));
     FxValue acc = fx_val_int(product ? 1 : 0);
@@ -54,7 +54,7 @@ static bool fold_list(FxValue list, bool product, FxValue *out, FxValueError *er
 }
 
 /* The smaller (or larger) of a and b, retained. */
-static bool pick(FxValue a, FxValue b, bool larger, FxValue *out, FxValueError *err)
+static bool pick(FxValue a, FxValue b, bool larger, FxValue *out, FxError *err)
 {
     bool ok;
     int c = fx_val_compare(a, b, &ok);
@@ -68,7 +68,7 @@ static bool pick(FxValue a, FxValue b, bool larger, FxValue *out, FxValueError *
     return true;
 }
 
-static bool extreme(FxValue list, bool larger, FxValue *out, FxValueError *err)
+static bool extreme(FxValue list, bool larger, FxValue *out, FxError *err)
 {
     size_t n = fx_val_list_len(list);
     if (n == 0) {
@@ -105,7 +105,7 @@ static bool contains(FxValue list, FxValue x)
 
 /* A list of rows as a matrix: every row as long as the first; to Float
  * cells when the matrix holds Floats. */
-static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxValueError *err)
+static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxError *err)
 {
     if (rows.kind == FX_VAL_MATRIX) {
         fx_value_retain(rows);
@@ -142,7 +142,7 @@ static bool to_matrix(FxValue rows, bool floats, FxValue *out, FxValueError *err
 
 /* The string library, and slices. */
 static bool text_builtin(FxBuiltin b, const FxValue *args, size_t n, FxValue *out,
-                         FxValueError *err)
+                         FxError *err)
 {
     /* a result of the argument's size (or its code points, each a string):
      * asked for before it is made (split, join and replace ask in text.c) */
@@ -204,7 +204,7 @@ static bool text_builtin(FxBuiltin b, const FxValue *args, size_t n, FxValue *ou
     }
 }
 
-bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxValueError *err)
+bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxError *err)
 {
     switch (b) {
     case FX_BUILTIN_LEN:

@@ -66,20 +66,22 @@ typedef struct Load {
     char *where;          /* what messages name: the file, or "file:table" */
     FxValue *fields;      /* the row being built; UNIT where not yet set */
     FX_VEC(FxValue) rows; /* finished records, owned */
-    char *why;
-    size_t why_len;
+    FxError *err;
 } Load;
 
 static FxStatus fail(Load *ld, const char *fmt, ...) FX_PRINTF(2, 3);
 
-/* Writes the message into ld->why; returns FX_ERR_RUNTIME for the caller
- * to pass on. */
+/* Writes the message into ld->err, placed at the `data` declaration;
+ * returns FX_ERR_RUNTIME for the caller to pass on. */
 static FxStatus fail(Load *ld, const char *fmt, ...)
 {
+    fx_error_clear(ld->err);
+    ld->err->status = FX_ERR_RUNTIME;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ld->why, ld->why_len, fmt, ap);
+    vsnprintf(ld->err->message, sizeof(ld->err->message), fmt, ap);
     va_end(ap);
+    fx_error_at_span(ld->err, ld->dd->span);
     return FX_ERR_RUNTIME;
 }
 
@@ -214,7 +216,8 @@ static void drop_fields(Load *ld)
 /* The run's budget refused a load: its message. */
 static FxStatus over_budget(Load *ld)
 {
-    fx_meter_message(NULL, ld->why, ld->why_len);
+    ld->err->status = FX_ERR_RUNTIME;
+    fx_meter_message(NULL, ld->err->message, sizeof(ld->err->message));
     return FX_ERR_RUNTIME;
 }
 
@@ -630,13 +633,12 @@ static FxStatus load_rows(Load *ld)
     return sqlite_load(ld, colon + 1);
 }
 
-FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, char *why, size_t why_len)
+FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
 {
-    Load ld = {.dd = dd, .why = why, .why_len = why_len};
+    Load ld = {.dd = dd, .err = err};
     char *file = NULL;
     *out = (FxValue){.kind = FX_VAL_UNIT};
-    if (why_len > 0)
-        why[0] = '\0';
+    fx_error_clear(err);
 
     FxStatus st = check_shape(&ld);
     if (st != FX_OK)

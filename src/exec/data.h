@@ -14,8 +14,9 @@
 
 /* Loads the source of dd (its resolved_path, relative to the declaring
  * file) into a new list of records. On failure returns FX_ERR_RUNTIME with
- * a message in why naming the file, the line and the column or field. */
-FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, char *why, size_t why_len) FX_MUST_CHECK;
+ * err set: a message naming the file, the line and the column or field,
+ * placed at the `data` declaration. */
+FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err) FX_MUST_CHECK;
 
 /* What a source's file looked like when read: its identity, size and
  * modification and change times, and for an SQLite source the same of its

@@ -19,10 +19,12 @@
 #ifndef FX_INTERP_H
 #define FX_INTERP_H
 
+#include "base/error.h"
 #include "exec/value.h"
 #include "graph/graph.h"
-#include "lang/program.h"
 
+/* The checked program a runtime runs (lang/resolved.h), opaque here. */
+typedef struct FxProgram FxProgram;
 typedef struct FxRuntime FxRuntime;
 typedef struct FxFunc FxFunc;
 
@@ -81,6 +83,10 @@ FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args,
                          FxValue *out) FX_MUST_CHECK;
 
 const char *fx_runtime_error(const FxRuntime *rt);
+/* The same as a record (base/error.h): its status (FX_OK after a success),
+ * and for an error at a node, the graph, the node and its source place.
+ * Borrowed until the next run. */
+const FxError *fx_runtime_last_error(const FxRuntime *rt);
 /* The budget that stopped the last run: "step", "depth", "memory" or
  * "time"; NULL when none did (it succeeded, or failed otherwise). */
 const char *fx_runtime_stopped_by(const FxRuntime *rt);

@@ -11,6 +11,7 @@
 #define FX_INTERP_INT_H
 
 #include "interp.h"
+#include "lang/resolved.h"
 
 /* ORDER FX_OP_ */
 typedef enum {
@@ -92,7 +93,7 @@ typedef enum {
 
 bool fx_builtin_lookup(const char *name, FxBuiltin *out);
 /* Runs a builtin; false with a message on error. */
-bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxValueError *err);
+bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, FxError *err);
 
 /* The results of a memoized function, by argument tuple: open addressing,
  * a power-of-two capacity at most half full. Entries own their values. */

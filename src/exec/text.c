@@ -77,7 +77,7 @@ static char *quoted(FxValue x)
 }
 
 /* "MESSAGE, not X" into err; false. */
-static FX_PRINTF(3, 4) bool refuse(FxValueError *err, FxValue x, const char *fmt, ...)
+static FX_PRINTF(3, 4) bool refuse(FxError *err, FxValue x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -103,7 +103,7 @@ static bool position(FxValue i, size_t n, bool strict, size_t *out)
     return true;
 }
 
-bool fx_text_at(FxValue s, FxValue i, FxValue *out, FxValueError *err)
+bool fx_text_at(FxValue s, FxValue i, FxValue *out, FxError *err)
 {
     size_t k, n = fx_val_string_length(s), len;
     if (!position(i, n, true, &k)) {
@@ -135,7 +135,7 @@ static FxValue list_part(FxValue xs, size_t from, size_t to)
 }
 
 bool fx_text_slice(FxValue x, FxValue lo, FxValue hi, bool closed, FxValue *out,
-                   FxValueError *err)
+                   FxError *err)
 {
     bool is_str = x.kind == FX_VAL_STRING;
     size_t n = is_str ? fx_val_string_length(x) : fx_val_list_len(x), a, b = 0;
@@ -216,7 +216,7 @@ static bool read_int(const char *s, size_t n, FxValue *out)
     return true;
 }
 
-static bool int_of_float(double f, FxValue *out, FxValueError *err)
+static bool int_of_float(double f, FxValue *out, FxError *err)
 {
     if (!isfinite(f)) {
         snprintf(err->message, sizeof(err->message), "`int` needs a finite Float, not %s",
@@ -234,7 +234,7 @@ static bool int_of_float(double f, FxValue *out, FxValueError *err)
     return true;
 }
 
-bool fx_text_int(FxValue x, FxValue *out, FxValueError *err)
+bool fx_text_int(FxValue x, FxValue *out, FxError *err)
 {
     if (fx_val_is_integer(x)) {
         fx_value_retain(x);
@@ -304,7 +304,7 @@ static double nearest(const char *s, size_t n)
     return d;
 }
 
-bool fx_text_float(FxValue x, FxValue *out, FxValueError *err)
+bool fx_text_float(FxValue x, FxValue *out, FxError *err)
 {
     int64_t i;
     if (x.kind == FX_VAL_FLOAT) {
@@ -449,7 +449,7 @@ bool fx_text_ends_with(FxValue s, FxValue suffix)
 /* Asks the meter before making a result the program sizes: `pieces`
  * strings of `bytes` in all (with the list that holds them), and `bytes`
  * more for the buffer they are built in. */
-static bool ask(size_t pieces, size_t bytes, FxValueError *err)
+static bool ask(size_t pieces, size_t bytes, FxError *err)
 {
     size_t need = pieces * (fx_val_string_bytes(0) + sizeof(FxValue)) + 2 * bytes;
     if (fx_meter_afford(bytes + pieces, need))
@@ -476,7 +476,7 @@ static size_t count_words(const char *bytes, size_t n)
     return words;
 }
 
-bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxValueError *err)
+bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxError *err)
 {
     size_t n;
     const char *bytes = fx_val_string_data(s, &n);
@@ -523,7 +523,7 @@ bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxValueError *er
     return true;
 }
 
-bool fx_text_join(FxValue xs, FxValue sep, FxValue *out, FxValueError *err)
+bool fx_text_join(FxValue xs, FxValue sep, FxValue *out, FxError *err)
 {
     size_t m, n = fx_val_list_len(xs), total = 0;
     const char *between = fx_val_string_data(sep, &m);
@@ -629,7 +629,7 @@ FxValue fx_text_trim(FxValue s)
     return str_of(bytes + a, b - a);
 }
 
-bool fx_text_replace(FxValue s, FxValue old, FxValue with, FxValue *out, FxValueError *err)
+bool fx_text_replace(FxValue s, FxValue old, FxValue with, FxValue *out, FxError *err)
 {
     size_t n, m, k;
     const char *bytes = fx_val_string_data(s, &n), *pat = fx_val_string_data(old, &m);

@@ -17,27 +17,27 @@
 
 /* s[i]: the code point at i as a string; out of range (negative too) is an
  * error, as for lists. */
-bool fx_text_at(FxValue s, FxValue i, FxValue *out, FxValueError *err);
+bool fx_text_at(FxValue s, FxValue i, FxValue *out, FxError *err);
 /* s[lo..hi], s[lo..=hi] (closed) of a string or a list: the same kind of
  * value; bounds outside 0..len, or lo after hi, are an error naming them. */
 bool fx_text_slice(FxValue x, FxValue lo, FxValue hi, bool closed, FxValue *out,
-                   FxValueError *err);
+                   FxError *err);
 
 /* str(x): x's text as `flux run` prints it; a string is itself. */
 FxValue fx_text_str(FxValue x);
 /* int(x): a string read as a decimal integer (surrounding whitespace and a
  * sign allowed), a Float truncated toward zero, an integer itself. */
-bool fx_text_int(FxValue x, FxValue *out, FxValueError *err);
+bool fx_text_int(FxValue x, FxValue *out, FxError *err);
 /* float(x): a string read as a decimal number (or inf, infinity, nan), an
  * integer rounded to the nearest double (ties to even), a Float itself. */
-bool fx_text_float(FxValue x, FxValue *out, FxValueError *err);
+bool fx_text_float(FxValue x, FxValue *out, FxError *err);
 
 /* split(s): the pieces between runs of whitespace, none empty.
  * split(s, sep) (sep = NULL for the first form): the pieces between
  * occurrences of sep, empty ones kept; an empty sep is an error. */
-bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxValueError *err);
+bool fx_text_split(FxValue s, const FxValue *sep, FxValue *out, FxError *err);
 /* join(xs, sep) of a list of strings. */
-bool fx_text_join(FxValue xs, FxValue sep, FxValue *out, FxValueError *err);
+bool fx_text_join(FxValue xs, FxValue sep, FxValue *out, FxError *err);
 /* chars(s): the list of its code points, each a string. */
 FxValue fx_text_chars(FxValue s);
 /* reverse(x) of a string (its code points) or a list. */
@@ -55,6 +55,6 @@ int64_t fx_text_find(FxValue s, FxValue sub);
 bool fx_text_contains(FxValue s, FxValue sub);
 /* replace(s, old, new): every occurrence of old, left to right, without
  * overlaps; an empty old is an error. */
-bool fx_text_replace(FxValue s, FxValue old, FxValue with, FxValue *out, FxValueError *err);
+bool fx_text_replace(FxValue s, FxValue old, FxValue with, FxValue *out, FxError *err);
 
 #endif

@@ -48,6 +48,7 @@
  * meter.h); GMP temporaries are locals.
  */
 #include "value.h"
+#include "base/hash.h"
 #include "value_gmp.h"
 
 #include "meter.h"
@@ -121,7 +122,7 @@ static const char *kind_name(FxValue v)
     return names[v.kind];
 }
 
-static FX_PRINTF(2, 3) void set_error(FxValueError *err, const char *fmt, ...)
+static FX_PRINTF(2, 3) void set_error(FxError *err, const char *fmt, ...)
 {
     if (!err)
         return;
@@ -131,7 +132,7 @@ static FX_PRINTF(2, 3) void set_error(FxValueError *err, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool type_error(FxValueError *err, const char *op, const char *want, FxValue a, FxValue b)
+static bool type_error(FxError *err, const char *op, const char *want, FxValue a, FxValue b)
 {
     set_error(err, "`%s` needs %s, not %s and %s", op, want, kind_name(a), kind_name(b));
     return false;
@@ -773,7 +774,7 @@ static void cost_of(BigOp op, uint64_t la, uint64_t lb, uint64_t *units, uint64_
 }
 
 /* The message of the budget that stopped an operation. */
-static bool refused(FxValueError *err)
+static bool refused(FxError *err)
 {
     if (err)
         fx_meter_message(NULL, err->message, sizeof(err->message));
@@ -785,7 +786,7 @@ static bool refused(FxValueError *err)
  * whole budget allows (not merely more than what is left of it), the
  * message says what it would have cost. */
 static bool afford(const char *op, uint64_t bits, uint64_t units, uint64_t bytes,
-                   FxValueError *err)
+                   FxError *err)
 {
     if (fx_meter_afford(units, bytes))
         return true;
@@ -828,7 +829,7 @@ static mpz_srcptr as_mpz(FxValue v, mpz_t tmp, mp_limb_t *limb)
 
 /* a op b computed in GMP, for integers that overflowed or were BIG: priced
  * first; false with the budget's message when the meter refuses it. */
-static bool big_binop(FxValue a, FxValue b, BigOp op, FxValue *out, FxValueError *err)
+static bool big_binop(FxValue a, FxValue b, BigOp op, FxValue *out, FxError *err)
 {
     mpz_t xt, yt;
     mp_limb_t xl, yl;
@@ -855,7 +856,7 @@ static bool big_binop(FxValue a, FxValue b, BigOp op, FxValue *out, FxValueError
     return true;
 }
 
-static bool need_numbers(const char *op, FxValue a, FxValue b, FxValueError *err)
+static bool need_numbers(const char *op, FxValue a, FxValue b, FxError *err)
 {
     if (is_number(a) && is_number(b))
         return true;
@@ -867,7 +868,7 @@ static bool any_float(FxValue a, FxValue b)
     return a.kind == FX_VAL_FLOAT || b.kind == FX_VAL_FLOAT;
 }
 
-bool fx_val_add(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_add(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     if (!need_numbers("+", a, b, err))
         return false;
@@ -881,7 +882,7 @@ bool fx_val_add(FxValue a, FxValue b, FxValue *out, FxValueError *err)
     return true;
 }
 
-bool fx_val_sub(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_sub(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     if (!need_numbers("-", a, b, err))
         return false;
@@ -895,7 +896,7 @@ bool fx_val_sub(FxValue a, FxValue b, FxValue *out, FxValueError *err)
     return true;
 }
 
-bool fx_val_mul(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_mul(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     if (!need_numbers("*", a, b, err))
         return false;
@@ -914,7 +915,7 @@ bool fx_val_mul(FxValue a, FxValue b, FxValue *out, FxValueError *err)
  * `/` on two integers, and should one arrive anyway a float quotient is
  * the only sensible answer. Division by a float zero is IEEE (inf, nan).
  */
-bool fx_val_div_float(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_div_float(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     if (!need_numbers("/", a, b, err))
         return false;
@@ -938,7 +939,7 @@ static void floor_divmod(int64_t a, int64_t b, int64_t *out_q, int64_t *out_r)
 
 /* `div` (want_mod false) or `mod`, both flooring, on two integers. */
 static bool int_divmod(const char *op, bool want_mod, FxValue a, FxValue b, FxValue *out,
-                       FxValueError *err)
+                       FxError *err)
 {
     if (!fx_val_is_integer(a) || !fx_val_is_integer(b))
         return type_error(err, op, "two integers", a, b);
@@ -962,12 +963,12 @@ static bool int_divmod(const char *op, bool want_mod, FxValue a, FxValue b, FxVa
     return big_binop(a, b, want_mod ? BIG_FDIV_R : BIG_FDIV_Q, out, err);
 }
 
-bool fx_val_idiv(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_idiv(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     return int_divmod("div", false, a, b, out, err);
 }
 
-bool fx_val_mod(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_mod(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     return int_divmod("mod", true, a, b, out, err);
 }
@@ -1040,7 +1041,7 @@ static bool pow_by_squaring(mpz_t z, mpz_srcptr x, uint64_t e)
 
 /* a^e for an integer a, 0 <= e <= POW_MAX_EXP: its size predicted from
  * e log2|a| and priced before any digit is computed. */
-static bool int_pow(FxValue a, uint64_t e, FxValue *out, FxValueError *err)
+static bool int_pow(FxValue a, uint64_t e, FxValue *out, FxError *err)
 {
     int64_t r;
     if (e == 0) {
@@ -1095,7 +1096,7 @@ static bool small_base_pow(FxValue a, FxValue b, FxValue *out)
     return true;
 }
 
-bool fx_val_pow(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_pow(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     if (!need_numbers("^", a, b, err))
         return false;
@@ -1116,7 +1117,7 @@ bool fx_val_pow(FxValue a, FxValue b, FxValue *out, FxValueError *err)
     return int_pow(a, (uint64_t)b.u.i, out, err);
 }
 
-bool fx_val_neg(FxValue a, FxValue *out, FxValueError *err)
+bool fx_val_neg(FxValue a, FxValue *out, FxError *err)
 {
     if (a.kind == FX_VAL_FLOAT) {
         *out = fx_val_float(-a.u.f);
@@ -1157,7 +1158,7 @@ static FxValue concat_lists(const FxHeapObj *x, const FxHeapObj *y)
     return heap_value(o);
 }
 
-bool fx_val_concat(FxValue a, FxValue b, FxValue *out, FxValueError *err)
+bool fx_val_concat(FxValue a, FxValue b, FxValue *out, FxError *err)
 {
     bool strings = a.kind == FX_VAL_STRING && b.kind == FX_VAL_STRING;
     if (!strings && !(a.kind == FX_VAL_LIST && b.kind == FX_VAL_LIST))
@@ -1344,10 +1345,7 @@ static uint64_t mix(uint64_t x)
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325u; // FNV-1a
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-    return mix(h);
+    return mix(fx_fnv1a(FX_FNV_BASIS, s, len));
 }
 
 static uint64_t hash_double_bits(double d)

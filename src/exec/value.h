@@ -15,8 +15,9 @@
  * are not shared between threads without a retain on the owning thread.
  *
  * Errors (division by zero, a type mismatch that the checker could not
- * rule out, an index out of range) are reported through FxValueError
- * rather than by aborting: the interpreter turns them into exit 1.
+ * rule out, an index out of range) are reported through the error record
+ * (base/error.h) rather than by aborting: an operation writes its message,
+ * the interpreter adds the node and its place, and it becomes exit 1.
  *
  * Budgets: every heap value is counted on the run's meter (meter.h), and an
  * operation whose size or work the program decides (big-number arithmetic,
@@ -30,6 +31,7 @@
 #include <stdio.h>
 
 #include "base/buf.h"
+#include "base/error.h"
 
 /* ORDER FX_VAL */
 typedef enum {
@@ -60,11 +62,6 @@ typedef struct FxValue {
         FxHeapObj *obj; /* BIG, STRING, LIST, MATRIX, RECORD */
     } u;
 } FxValue;
-
-/* An error from a value operation: a message for the user. */
-typedef struct FxValueError {
-    char message[256];
-} FxValueError;
 
 /* ---- construction ---- */
 FxValue fx_val_bool(bool b);
@@ -141,18 +138,18 @@ void fx_val_int_last_digits(FxValue v, char *out, size_t len);
 
 /* ---- arithmetic: exact on integers, IEEE on floats; an integer mixed
  * with a float is converted to the float ---- */
-bool fx_val_add(FxValue a, FxValue b, FxValue *out, FxValueError *err);
-bool fx_val_sub(FxValue a, FxValue b, FxValue *out, FxValueError *err);
-bool fx_val_mul(FxValue a, FxValue b, FxValue *out, FxValueError *err);
-bool fx_val_div_float(FxValue a, FxValue b, FxValue *out, FxValueError *err); /* `/` */
-bool fx_val_idiv(FxValue a, FxValue b, FxValue *out, FxValueError *err);      /* floor */
-bool fx_val_mod(FxValue a, FxValue b, FxValue *out, FxValueError *err);       /* floor */
+bool fx_val_add(FxValue a, FxValue b, FxValue *out, FxError *err);
+bool fx_val_sub(FxValue a, FxValue b, FxValue *out, FxError *err);
+bool fx_val_mul(FxValue a, FxValue b, FxValue *out, FxError *err);
+bool fx_val_div_float(FxValue a, FxValue b, FxValue *out, FxError *err); /* `/` */
+bool fx_val_idiv(FxValue a, FxValue b, FxValue *out, FxError *err);      /* floor */
+bool fx_val_mod(FxValue a, FxValue b, FxValue *out, FxError *err);       /* floor */
 /* a ^ b with b >= 0 for integers (a negative exponent of an integer is an
  * error); exponents beyond 2^32 are an error (the result would not fit). */
-bool fx_val_pow(FxValue a, FxValue b, FxValue *out, FxValueError *err);
-bool fx_val_neg(FxValue a, FxValue *out, FxValueError *err);
+bool fx_val_pow(FxValue a, FxValue b, FxValue *out, FxError *err);
+bool fx_val_neg(FxValue a, FxValue *out, FxError *err);
 /* xs ++ ys for lists and strings */
-bool fx_val_concat(FxValue a, FxValue b, FxValue *out, FxValueError *err);
+bool fx_val_concat(FxValue a, FxValue b, FxValue *out, FxError *err);
 
 /* ---- comparison ---- */
 /* Structural equality; 1 and 1.0 are equal. */

@@ -32,6 +32,8 @@
 #include <unistd.h>
 
 #include "data.h"
+#include "base/hash.h"
+#include "base/sort.h"
 #include "graph/lower.h"
 #include "interp_int.h"
 #include "hw/hw.h"
@@ -132,7 +134,7 @@ struct FxRuntime {
     char data_choice[320];
     size_t data_choice_n;
     const FxGraph *data_choice_graph; /* whose node made it */
-    char error[1024];
+    FxError error; /* the last run's; FX_OK after a success */
 };
 
 static void drop_top_call(FxRuntime *rt);
@@ -187,7 +189,12 @@ void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks)
 
 const char *fx_runtime_error(const FxRuntime *rt)
 {
-    return rt->error;
+    return rt->error.message;
+}
+
+const FxError *fx_runtime_last_error(const FxRuntime *rt)
+{
+    return &rt->error;
 }
 
 const char *fx_runtime_stopped_by(const FxRuntime *rt)
@@ -435,19 +442,28 @@ static void fail(FxRuntime *rt, const FxFunc *fn, uint32_t node, const char *msg
 {
     char at[512];
     where(fn, node, at, sizeof(at));
-    snprintf(rt->error, sizeof(rt->error), "%s: %s", at, msg);
+    fx_error_set(&rt->error, FX_ERR_RUNTIME, "%s: %s", at, msg);
+    const FxNode *n = node ? &fn->g->nodes[node - 1] : NULL;
+    rt->error.graph = fn->g->intent;
+    rt->error.node = node;
+    if (n && n->origin.file) {
+        rt->error.file = n->origin.file;
+        rt->error.line = n->origin.line;
+        rt->error.col = n->origin.col;
+        rt->error.len = n->origin.len;
+    }
 }
 
 /* A value operation failed: with the budget's message, as value.c wrote it,
  * when the meter refused it; else with the place. */
-static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxValueError *err)
+static void value_failed(FxRuntime *rt, const FxFunc *fn, uint32_t node, const FxError *err)
 {
     if (fx_meter_state.stop == FX_STOP_NONE) {
         fail(rt, fn, node, err->message);
         return;
     }
     rt->stopped_by = fx_meter_state.stop;
-    snprintf(rt->error, sizeof(rt->error), "%s", err->message);
+    fx_error_set(&rt->error, FX_ERR_RUNTIME, "%s", err->message);
 }
 
 /* ---- budgets ----
@@ -464,7 +480,7 @@ static void budget_error(FxRuntime *rt)
 {
     rt->stopped_by = fx_meter_state.stop;
     if (fx_meter_state.stop != FX_STOP_DEPTH)
-        fx_meter_message(NULL, rt->error, sizeof(rt->error));
+        fx_meter_message(NULL, rt->error.message, sizeof(rt->error.message));
 }
 
 /* The budgets that cost a clock read or a system call: the time on the
@@ -619,7 +635,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
      * next check finds changed */
     DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
-    if (fx_data_load(dd, &v, rt->error, sizeof(rt->error)) != FX_OK)
+    if (fx_data_load(dd, &v, &rt->error) != FX_OK)
         return false;
     de.value = v;
     fx_vec_push(&rt->data, de);
@@ -991,53 +1007,45 @@ static FxSortKind choose_sort(FxRuntime *rt, const FxSortFeatures *f, unsigned t
     return kind;
 }
 
-/* A stable merge sort of items by keys (any values with an order): the
- * evolved sort of lists that are not all int64. */
-static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
-                         FxValue *keys, size_t n, bool desc)
+/* A key and the position of its item: what a sort by key moves. The key
+ * comes first, so key_order reads a KeyAt as it reads a bare value. */
+typedef struct KeyAt {
+    FxValue key;
+    uint64_t at;
+} KeyAt;
+
+/* Ascending, or descending when *desc. */
+static int key_order(void *desc, const void *a, const void *b)
 {
-    FxValue *ti = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    FxValue *tk = keys != items ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : ti;
-    bool ok = true;
-    for (size_t w = 1; ok && w < n; w *= 2) {
-        for (size_t lo = 0; ok && lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (ok && i < mid && j < hi) {
-                bool ordered;
-                int c = fx_val_compare(keys[j], keys[i], &ordered);
-                if (!ordered) {
-                    fail(rt, fn, I->node, "these elements have no order to sort by");
-                    ok = false;
-                    break;
-                }
-                bool take_right = desc ? c > 0 : c < 0; /* strictly: equal keys stay in order */
-                size_t from = take_right ? j++ : i++;
-                ti[k] = items[from];
-                if (tk != ti)
-                    tk[k] = keys[from];
-                k++;
-            }
-            for (; i < mid; i++, k++) {
-                ti[k] = items[i];
-                if (tk != ti)
-                    tk[k] = keys[i];
-            }
-            for (; j < hi; j++, k++) {
-                ti[k] = items[j];
-                if (tk != ti)
-                    tk[k] = keys[j];
-            }
-        }
-        if (ok) {
-            memcpy(items, ti, n * sizeof(FxValue));
-            if (tk != ti)
-                memcpy(keys, tk, n * sizeof(FxValue));
-        }
+    bool ordered;
+    int c = fx_val_compare(*(const FxValue *)a, *(const FxValue *)b, &ordered);
+    return !ordered ? FX_SORT_UNORDERED : *(const bool *)desc ? -c : c;
+}
+
+/* A stable sort of items by keys (any values with an order; the items
+ * themselves when keys is items): the evolved sort of lists that are not
+ * all int64. */
+static bool merge_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue *items,
+                         const FxValue *keys, size_t n, bool desc)
+{
+    bool ok;
+    if (keys == items) {
+        ok = fx_merge_sort(items, n, sizeof(FxValue), key_order, &desc);
+    } else {
+        KeyAt *p = fx_xmalloc((n ? n : 1) * sizeof(KeyAt));
+        for (size_t i = 0; i < n; i++)
+            p[i] = (KeyAt){keys[i], i};
+        ok = fx_merge_sort(p, n, sizeof(KeyAt), key_order, &desc);
+        FxValue *sorted = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+        for (size_t i = 0; ok && i < n; i++)
+            sorted[i] = items[p[i].at];
+        if (ok)
+            memcpy(items, sorted, n * sizeof(FxValue));
+        free(sorted);
+        free(p);
     }
-    free(ti);
-    if (tk != ti)
-        free(tk);
+    if (!ok)
+        fail(rt, fn, I->node, "these elements have no order to sort by");
     return ok;
 }
 
@@ -1362,7 +1370,7 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
     if (!reserve(rt, m * n * sizeof(FxValue)))
         return false;
     FxValue *cells = fx_xmalloc((m * n > 0 ? m * n : 1) * sizeof(FxValue));
-    FxValueError err;
+    FxError err;
     bool ok = true;
     size_t done = 0;
     for (size_t i = 0; ok && i < m; i++) {
@@ -1574,38 +1582,19 @@ static bool build_index(QueryIndex *qi)
         fx_meter_sub(n * 24);
         return ok;
     }
-    /* strings: a stable merge sort of (key, position) by key */
+    /* strings: a stable sort of (key, position) by key */
+    KeyAt *p = fx_xmalloc((n ? n : 1) * sizeof(KeyAt));
+    for (size_t i = 0; i < n; i++) /* borrowed keys */
+        p[i] = (KeyAt){fx_val_record_field(fx_val_list_at(qi->list, i), qi->field), i};
+    bool asc = false, ok = fx_merge_sort(p, n, sizeof(KeyAt), key_order, &asc);
+    FX_ASSERT(ok); /* strings have an order */
+    (void)ok;
     FxValue *keys = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    FxValue *tk = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-    uint64_t *tp = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
     for (size_t i = 0; i < n; i++) {
-        keys[i] = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field); /* borrowed */
-        qi->pos[i] = i;
+        keys[i] = p[i].key;
+        qi->pos[i] = p[i].at;
     }
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            bool ok;
-            while (i < mid && j < hi) {
-                size_t from = fx_val_compare(keys[j], keys[i], &ok) < 0 ? j++ : i++;
-                tk[k] = keys[from];
-                tp[k++] = qi->pos[from];
-            }
-            for (; i < mid; i++, k++) {
-                tk[k] = keys[i];
-                tp[k] = qi->pos[i];
-            }
-            for (; j < hi; j++, k++) {
-                tk[k] = keys[j];
-                tp[k] = qi->pos[j];
-            }
-        }
-        memcpy(keys, tk, n * sizeof(FxValue));
-        memcpy(qi->pos, tp, n * sizeof(uint64_t));
-    }
-    free(tk);
-    free(tp);
+    free(p);
     fx_meter_sub(n * 24);
     qi->skeys = keys;
     return true;
@@ -1788,7 +1777,7 @@ static void clear_builders(FxRuntime *rt)
 }
 
 /* The slow path of arithmetic and comparison: value.c, exact. */
-static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValueError *err)
+static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxError *err)
 {
     FxValue a = R[I->a], b = R[I->b];
     bool ok = true;
@@ -1823,7 +1812,7 @@ static bool generic_op(const FxInstr *I, const FxValue *R, FxValue *out, FxValue
 /* a CMP b, exact, int64 first. The comparison travels as a mask (see
  * fx_cmp_mask): bit 0 holds when a < b, bit 1 when a = b, bit 2 when a > b,
  * so the answer is a shift, not a jump the CPU must predict. */
-static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxValueError *err)
+static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxError *err)
 {
     int c;
     if (a.kind == FX_VAL_INT && b.kind == FX_VAL_INT) {
@@ -2043,10 +2032,10 @@ static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxVal
 
 static uint64_t args_hash(const FxValue *a, uint32_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = FX_FNV_BASIS;
     for (uint32_t i = 0; i < n; i++)
-        h = (h ^ (a[i].kind == FX_VAL_INT ? (uint64_t)a[i].u.i * 0x9e3779b97f4a7c15ULL
-                                          : fx_val_hash(a[i]))) * 1099511628211ULL;
+        h = fx_fnv_step(h, a[i].kind == FX_VAL_INT ? (uint64_t)a[i].u.i * 0x9e3779b97f4a7c15ULL
+                                                   : fx_val_hash(a[i]));
     return h;
 }
 
@@ -2240,7 +2229,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->stats = (FxRunStats){0};
     drop_top_call(rt);
     rt->side_steps = 0;
-    rt->error[0] = '\0';
+    fx_error_clear(&rt->error);
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
@@ -2251,6 +2240,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     if ((entry->n_regs > rt->stack_cap && !grow_stack(rt, entry->n_regs)) ||
         (!rt->frames_cap && !grow_frames(rt))) {
         fx_meter_end();
+        rt->error.status = FX_ERR_RUNTIME;
         return FX_ERR_RUNTIME;
     }
     for (uint32_t i = 0; i < n_args; i++) {
@@ -2276,7 +2266,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     const bool watching = !rt->no_runaway;
     if (fuel == 0)
         goto error;
-    FxValueError verr;
+    FxError verr;
     FxValue tmp;
     if (!natural_args_ok(rt, entry, R, NULL, 0))
         goto error;
@@ -2440,8 +2430,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxFunc *callee = fn->callees[I->a];
             uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
             if (nframes >= max_depth) {
-                snprintf(rt->error, sizeof(rt->error), "the depth budget of %llu nested calls "
-                         "is exhausted in `%s`; raise it with --max-depth",
+                fx_error_set(&rt->error, FX_ERR_RUNTIME, "the depth budget of %llu nested calls "
+                             "is exhausted in `%s`; raise it with --max-depth",
                          (unsigned long long)max_depth, callee->g->intent);
                 fx_meter_stop(FX_STOP_DEPTH);
                 goto error;
@@ -2788,6 +2778,7 @@ error:
     rt->n_frames = 0;
     clear_builders(rt);
     fx_meter_end();
+    rt->error.status = FX_ERR_RUNTIME;
     return FX_ERR_RUNTIME;
 }
 
@@ -2800,8 +2791,8 @@ FxStatus fx_runtime_eval_with(FxRuntime *rt, const FxGraph *g, const FxValue *ar
     fx_vec_push(&rt->exprs, f);
     fx_compile(rt, g, f);
     if (n != g->n_params) {
-        snprintf(rt->error, sizeof(rt->error), "`%s` takes %u arguments, not %zu", g->intent,
-                 g->n_params, n);
+        fx_error_set(&rt->error, FX_ERR_USAGE, "`%s` takes %u arguments, not %zu", g->intent,
+                     g->n_params, n);
         return FX_ERR_USAGE;
     }
     return run(rt, f, args, (uint32_t)n, out);
@@ -2823,8 +2814,8 @@ FxStatus fx_runtime_call(FxRuntime *rt, const char *intent, const FxValue *args,
 {
     FxFunc *f = fx_runtime_func(rt, intent);
     if (n != f->g->n_params) {
-        snprintf(rt->error, sizeof(rt->error), "`%s` takes %u arguments, not %zu", intent,
-                 f->g->n_params, n);
+        fx_error_set(&rt->error, FX_ERR_USAGE, "`%s` takes %u arguments, not %zu", intent,
+                     f->g->n_params, n);
         return FX_ERR_USAGE;
     }
     return run(rt, f, args, (uint32_t)n, out);

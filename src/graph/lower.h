@@ -12,7 +12,7 @@
 #define FX_LOWER_H
 
 #include "graph/graph.h"
-#include "lang/program.h"
+#include "lang/resolved.h"
 
 /* Returns the v1 graph of an intent that checked without errors; caller
  * frees with fx_graph_free(). */

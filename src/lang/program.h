@@ -1,23 +1,12 @@
 /*
- * program.h: a checked program: a root file, the files it imports, and the
- * prelude, each parsed into an FxModule and checked together.
+ * program.h: loading a program: a root file, the files it imports, and the
+ * prelude, each parsed into an FxModule and checked together (the program
+ * itself, as the layers above read it, is resolved.h's).
  */
 #ifndef FX_PROGRAM_H
 #define FX_PROGRAM_H
 
-#include "ast.h"
-
-typedef struct FxProgram {
-    FxDiag *diag;     /* borrowed: where every stage reports */
-    FxModule *prelude;
-    FxModule *root;
-    FX_VEC(FxModule *) modules; /* every module, prelude first, root last; owned */
-    FxArena arena;    /* checked types and other derived data */
-} FxProgram;
-
-/* The key of a prelude intent a user intent shadows: "prelude.gcd". A dot
- * is in no name a program can write. */
-#define FX_PRELUDE_PREFIX "prelude."
+#include "resolved.h"
 
 /* Reads, parses and checks `path` with its imports and the prelude. Problems
  * are reported to d. Returns the program (never NULL) for inspection even
@@ -32,10 +21,6 @@ FxProgram *fx_program_load(FxDiag *d, const char *path, const FxCheckOptions *op
 /* The same from text in memory (for the fuzzer, the REPL and tests). */
 FxProgram *fx_program_load_text(FxDiag *d, const char *name, const char *text, size_t len,
                                 const FxCheckOptions *options);
-
-/* The intent of that name visible from the root module (root and imports
- * first, then the prelude), or NULL. "prelude.NAME" finds the prelude's. */
-const FxIntent *fx_program_find_intent(const FxProgram *prog, const char *name);
 
 void fx_program_free(FxProgram *prog);
 

@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "rule_dce.h"
 
 #define NONE UINT32_MAX
@@ -77,26 +78,19 @@ typedef struct Cse {
 
 /* ---- value numbering ---- */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    return (h ^ v) * 1099511628211ULL;
-}
-
 static uint64_t mix_text(uint64_t h, const char *s)
 {
-    for (; s && *s; s++)
-        h = mix(h, (unsigned char)*s);
-    return mix(h, 0xff);
+    return fx_fnv_step(s ? fx_fnv1a(h, s, strlen(s)) : h, 0xff);
 }
 
 static uint64_t node_hash(const Cse *S, uint32_t i)
 {
     const FxNode *n = fx_graph_node(S->g, (FxNodeId){i});
-    uint64_t h = mix(1469598103934665603ULL, n->op);
+    uint64_t h = fx_fnv_step(FX_FNV_BASIS, n->op);
     h = mix_text(mix_text(h, n->type), n->text);
-    h = mix(mix(h, (uint64_t)n->num), (uint64_t)n->num2);
+    h = fx_fnv_step(fx_fnv_step(h, (uint64_t)n->num), (uint64_t)n->num2);
     for (uint32_t k = 0; k < n->n_inputs; k++)
-        h = mix(h, n->inputs[k].v ? S->cls[n->inputs[k].v] : 0);
+        h = fx_fnv_step(h, n->inputs[k].v ? S->cls[n->inputs[k].v] : 0);
     return h;
 }
 
@@ -222,7 +216,7 @@ static void find_scopes(Cse *S)
 
 static uint64_t home_hash(uint32_t cls, uint32_t region)
 {
-    return mix(mix(1469598103934665603ULL, cls), region);
+    return fx_fnv_step(fx_fnv_step(FX_FNV_BASIS, cls), region);
 }
 
 /* rep[i]: of the nodes equal to i whose home contains i's, the one with the

@@ -122,7 +122,7 @@ static bool pow_small(FxValue a, FxValue e)
  * constants a and b; false when it raises an error or is not one of those. */
 static bool int_binary(const FxNode *n, FxValue a, FxValue b, FxValue *out, bool *out_is_bool)
 {
-    FxValueError err;
+    FxError err;
     bool ok = true;
     *out_is_bool = false;
     switch (n->op) {
@@ -179,7 +179,7 @@ static FxNodeId fold_unary(FxGraph *c, const FxNode *n, FxNodeId x)
     if (n->op == FX_NODE_NOT)
         return bool_value(c, x, &v) ? add_const(c, "Bool", v ? "false" : "true") : none;
     FxValue a, r;
-    FxValueError err;
+    FxError err;
     if (!fx_typeid_is_integer(n->tid) || !int_value(c, x, &a))
         return none;
     FxNodeId id = none;

@@ -6,7 +6,10 @@
  */
 #include "rule_memo.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "rule.h"
 
 bool fx_rule_memo_applies(const FxGraph *g, const FxCallEvidence *ev, const char **why)
 {
@@ -35,3 +38,56 @@ FxGraph *fx_rule_memo_candidate(const FxGraph *g, const char *label)
     c->kernel = fx_graph_intern(c, "memo");
     return c;
 }
+
+/* ---- the rule (rule.h) ---- */
+
+/* The evidence is the newest EXPR run again, its calls of the intent
+ * counted (r->state keeps the count). */
+static bool memo_applies(FxRuleRun *r, FxBuf *why)
+{
+    FxCallEvidence *ev = r->state = fx_xcalloc(1, sizeof(*ev));
+    const char *w;
+    if (!r->host->calls(r->host->ctx, r->expr, ev)) {
+        fx_buf_puts(why, "the newest run calls no intent");
+        return false;
+    }
+    if (!fx_rule_memo_applies(r->current, ev, &w)) {
+        fx_buf_puts(why, w);
+        return false;
+    }
+    return true;
+}
+
+static FxGraph *memo_candidate(FxRuleRun *r, FxBuf *why)
+{
+    (void)why;
+    return fx_rule_memo_candidate(r->current, r->label);
+}
+
+static bool memo_measurement(FxRuleRun *r, const FxGraph *cand, FxBuf *evidence, FxBuf *why)
+{
+    (void)cand, (void)why;
+    const FxCallEvidence *ev = r->state;
+    fx_buf_puts(evidence, "{\"expr\": ");
+    fx_rule_expr_json(r->expr, evidence);
+    fx_buf_printf(evidence, ", \"calls\": %llu, \"distinct\": %llu%s, \"predicted_gain\": %.3g}",
+                  (unsigned long long)ev->calls, (unsigned long long)ev->distinct,
+                  ev->calls >= FX_RULE_EVIDENCE_STEPS / 2 ? ", \"cut\": true" : "",
+                  (double)ev->calls / (double)(ev->distinct ? ev->distinct : 1));
+    return true;
+}
+
+static FxProof *memo_obligations(FxRuleRun *r, const FxGraph *cand, FxBuf *effect)
+{
+    fx_buf_printf(effect, "%s is pure by construction (no state, input, output or randomness), "
+                  "so a table of its results is its results", r->intent);
+    return fx_prove_same_function(r->current, cand, NULL, NULL, r->host->proof_cache, 5000);
+}
+
+static void memo_release(FxRuleRun *r)
+{
+    free(r->state);
+}
+
+const FxRule fx_rule_memo = {"memoization", memo_applies, memo_candidate, memo_measurement,
+                             memo_obligations, memo_release};

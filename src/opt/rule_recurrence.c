@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rule.h"
+
 #define EXTRA_ROWS 6   /* equations beyond the unknowns, to pin the solution down */
 #define CHECK_ROWS 12  /* further values the solution must also satisfy */
 
@@ -206,3 +208,134 @@ FxGraph *fx_rule_recurrence_candidate(const FxGraph *g, const FxRecurrence *r, u
     fx_graph_set_recurrence(c, r, variants);
     return c;
 }
+
+/* ---- the rules (rule.h): recursion to iteration, matrix power ---- */
+
+static void certificate_json(const FxGraph *g, FxBuf *out)
+{
+    FxBuf line = {0};
+    fx_graph_print_recurrence(g, &line);
+    char *s = fx_buf_take(&line);
+    fx_rule_json_string(s + 2, out); /* without the indent */
+    free(s);
+}
+
+/* The prover checks the candidate's certificate against the equations. */
+static FxProof *prove_certificate(const FxGraph *current, const FxGraph *cand)
+{
+    FxLinRec cert = {cand->rec.order, cand->rec.coeffs, cand->rec.initial, cand->variants};
+    return fx_prove_linear_recurrence(current, &cert, NULL, NULL, 5000);
+}
+
+static bool iteration_applies(FxRuleRun *r, FxBuf *why)
+{
+    uint32_t *offsets = r->state = fx_xcalloc(1, sizeof(*offsets));
+    const char *w;
+    if (!fx_rule_recurrence_shape(r->current, offsets, &w)) {
+        fx_buf_puts(why, w);
+        return false;
+    }
+    return true;
+}
+
+/* The certificate is found from the running version's first values. */
+static FxGraph *iteration_candidate(FxRuleRun *r, FxBuf *why)
+{
+    FxRecurrence rec;
+    const char *w;
+    if (!fx_rule_recurrence_find(*(uint32_t *)r->state, r->host->value_at, r->host->ctx, &rec,
+                                 &w)) {
+        fx_buf_puts(why, w);
+        return NULL;
+    }
+    FxGraph *cand = fx_rule_recurrence_candidate(r->current, &rec, FX_VARIANT_LOOP, r->label);
+    fx_rule_recurrence_clear(&rec);
+    return cand;
+}
+
+/* The loop timed at the size of the running version's newest run, against
+ * that run's time (with no such run, the loop is worth having). */
+static bool iteration_measurement(FxRuleRun *r, const FxGraph *cand, FxBuf *evidence,
+                                  FxBuf *why)
+{
+    const FxTrace *t = r->newest_current;
+    double n = t ? t->size : r->newest_size;
+    double was = t ? t->ms : -1;
+    double now = r->host->time_kernel(cand, FX_VARIANT_LOOP, (uint64_t)n, 100);
+    double gain = was > 0 && now > 0 ? was / now : 0;
+    if (t && gain < FX_RULE_MIN_GAIN) {
+        fx_buf_printf(why, "the loop is predicted only %.2gx faster at n = %.0f", gain, n);
+        return false;
+    }
+    fx_buf_puts(evidence, "{\"certificate\": ");
+    certificate_json(cand, evidence);
+    fx_buf_printf(evidence, ", \"n\": %.0f, \"loop_ms\": %.4g", n, now);
+    if (was > 0)
+        fx_buf_printf(evidence, ", \"measured_ms\": %.4g", was);
+    if (gain > 0)
+        fx_buf_printf(evidence, ", \"predicted_gain\": %.3g", gain);
+    fx_buf_puts(evidence, "}");
+    return true;
+}
+
+static FxProof *iteration_obligations(FxRuleRun *r, const FxGraph *cand, FxBuf *effect)
+{
+    fx_buf_puts(effect, "the loop keeps the last k values of the certified recurrence");
+    return prove_certificate(r->current, cand);
+}
+
+static void iteration_release(FxRuleRun *r)
+{
+    free(r->state);
+}
+
+const FxRule fx_rule_iteration = {"recursion to iteration", iteration_applies,
+                                  iteration_candidate, iteration_measurement,
+                                  iteration_obligations, iteration_release};
+
+static bool power_applies(FxRuleRun *r, FxBuf *why)
+{
+    if (!r->current->variants) /* only a recurrence kernel holds variants */
+        fx_buf_puts(why, "the version is not a recurrence kernel yet");
+    else if (r->current->variants & FX_VARIANT_POWER)
+        fx_buf_puts(why, "the version holds the power already");
+    return why->len == 0;
+}
+
+static FxGraph *power_candidate(FxRuleRun *r, FxBuf *why)
+{
+    (void)why;
+    return fx_rule_recurrence_candidate(r->current, &r->current->rec,
+                                        FX_VARIANT_LOOP | FX_VARIANT_POWER, r->label);
+}
+
+/* Both variants' cost models, fitted by timing them, compared at the
+ * largest n seen; the models are kept with the version. */
+static bool power_measurement(FxRuleRun *r, const FxGraph *cand, FxBuf *evidence, FxBuf *why)
+{
+    double n = r->an->largest_size, loop, power;
+    if (!r->host->variant_times(r->current, n, &loop, &power, &r->model)) {
+        fx_buf_puts(why, "the variants could not be measured");
+        return false;
+    }
+    double gain = loop / power;
+    if (gain < FX_RULE_MIN_GAIN) {
+        fx_buf_printf(why, "at the largest n seen, %.0f, the power is predicted %.2gx the "
+                      "loop's speed", n, gain);
+        return false;
+    }
+    fx_buf_puts(evidence, "{\"certificate\": ");
+    certificate_json(cand, evidence);
+    fx_buf_printf(evidence, ", \"largest_n\": %.0f, \"loop_ms\": %.4g, \"power_ms\": %.4g, "
+                  "\"predicted_gain\": %.3g, \"models\": %s}", n, loop, power, gain, r->model);
+    return true;
+}
+
+static FxProof *power_obligations(FxRuleRun *r, const FxGraph *cand, FxBuf *effect)
+{
+    fx_buf_puts(effect, "the loop stays as a variant; a cost model picks one per call");
+    return prove_certificate(r->current, cand);
+}
+
+const FxRule fx_rule_power = {"matrix power", power_applies, power_candidate, power_measurement,
+                              power_obligations, NULL};

@@ -4,7 +4,10 @@
  */
 #include "rule_sieve.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "rule.h"
 
 /* Is node id a call, on the variable `slot`, of a predicate shaped like
  * prime_shape? */
@@ -73,3 +76,56 @@ FxGraph *fx_rule_sieve_candidate(const FxGraph *g, FxNodeId fold, FxNodeId conj,
     n->origin.rewrite = fx_graph_intern(c, "sieve");
     return c;
 }
+
+/* ---- the rule (rule.h) ---- */
+
+typedef struct SieveAt {
+    const FxGraph *prime_shape; /* the prelude's definition of `prime` */
+    FxNodeId fold, conj;
+} SieveAt;
+
+static bool sieve_applies(FxRuleRun *r, FxBuf *why)
+{
+    const FxRuleHost *h = r->host;
+    SieveAt *at = r->state = fx_xcalloc(1, sizeof(*at));
+    const char *w = "the prelude has no `prime`";
+    at->prime_shape = h->lower(h->ctx, "prime");
+    bool applies = at->prime_shape && fx_rule_sieve_find(r->current, at->prime_shape, h->lower,
+                                                         h->ctx, &at->fold, &at->conj, &w);
+    if (!applies)
+        fx_buf_puts(why, w);
+    return applies;
+}
+
+static FxGraph *sieve_candidate(FxRuleRun *r, FxBuf *why)
+{
+    (void)why;
+    const SieveAt *at = r->state;
+    return fx_rule_sieve_candidate(r->current, at->fold, at->conj, at->prime_shape, r->host->lower,
+                                   r->host->ctx, r->label);
+}
+
+static bool sieve_measurement(FxRuleRun *r, const FxGraph *cand, FxBuf *evidence, FxBuf *why)
+{
+    char *extra = fx_xasprintf("\"fold\": %u, ", ((SieveAt *)r->state)->fold.v);
+    bool worth = fx_rule_measured_gain(r, cand, extra, evidence, why);
+    free(extra);
+    return worth;
+}
+
+static FxProof *sieve_obligations(FxRuleRun *r, const FxGraph *cand, FxBuf *effect)
+{
+    const SieveAt *at = r->state;
+    fx_buf_puts(effect, "the sieve kernel lists (or counts) the primes of the range; the other "
+                "conditions run on those");
+    return fx_prove_sieve_rewrite(r->current, cand, at->fold, at->prime_shape, r->host->lower,
+                                  r->host->ctx, 5000);
+}
+
+static void sieve_release(FxRuleRun *r)
+{
+    free(r->state);
+}
+
+const FxRule fx_rule_sieve = {"sieve", sieve_applies, sieve_candidate, sieve_measurement,
+                              sieve_obligations, sieve_release};

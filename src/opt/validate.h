@@ -19,6 +19,7 @@
 #define FX_VALIDATE_H
 
 #include "exec/interp.h"
+#include "lang/resolved.h"
 
 typedef struct FxValidation {
     bool ok;

@@ -70,6 +70,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 
 /* Generated from schema.sql and migrate_*.sql by tools/embed.c. */
 extern const char fx_schema_sql[];
@@ -1621,12 +1622,7 @@ out:
 
 void fx_store_hash(const char *text, size_t len, char out[17])
 {
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64: offset basis, then prime */
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)text[i];
-        h *= 0x100000001b3ULL;
-    }
-    snprintf(out, 17, "%016" PRIx64, h);
+    snprintf(out, 17, "%016" PRIx64, fx_fnv1a(FX_FNV_BASIS, text, len));
 }
 
 /* ---- the kernels' cost models ---- */

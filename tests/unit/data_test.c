@@ -65,12 +65,12 @@ static char *load_shown(const char *path, const char *resolved, const Field *fie
     Decl d;
     make_decl(&d, path, resolved, fields, n);
     FxValue v;
-    char why[512];
-    FxStatus st = fx_data_load(&d.dd, &v, why, sizeof(why));
+    FxError why;
+    FxStatus st = fx_data_load(&d.dd, &v, &why);
     if (st != FX_OK) {
         EXPECT_EQ(st, FX_ERR_RUNTIME);
         EXPECT_EQ(v.kind, FX_VAL_UNIT);
-        return fx_xasprintf("ERROR: %s", why);
+        return fx_xasprintf("ERROR: %s", why.message);
     }
     FxBuf b = {0};
     fx_val_print(v, &b);
@@ -144,8 +144,8 @@ FX_TEST(csv_quoted_crlf_bom)
     Decl d;
     make_decl(&d, "quoted.csv", "tests/unit/data/quoted.csv", f, 4);
     FxValue v;
-    char why[256];
-    EXPECT_EQ(fx_data_load(&d.dd, &v, why, sizeof(why)), FX_OK);
+    FxError why;
+    EXPECT_EQ(fx_data_load(&d.dd, &v, &why), FX_OK);
     if (v.kind != FX_VAL_LIST)
         return;
     EXPECT_EQ(fx_val_list_len(v), 3);
@@ -344,9 +344,10 @@ FX_TEST(unchecked_declaration)
     make_decl(&d, "users.csv", "", USER, 2);
     d.dd.type = NULL;
     FxValue v;
-    char why[128];
-    EXPECT_EQ(fx_data_load(&d.dd, &v, why, sizeof(why)), FX_ERR_RUNTIME);
-    EXPECT_STR_EQ(why, "data source `users` is not a checked List or Stream of records");
+    FxError why;
+    EXPECT_EQ(fx_data_load(&d.dd, &v, &why), FX_ERR_RUNTIME);
+    EXPECT_EQ(why.status, FX_ERR_RUNTIME);
+    EXPECT_STR_EQ(why.message, "data source `users` is not a checked List or Stream of records");
 }
 
 int main(void)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fx_test.h"
+#include "lang/program.h"
 #include "graph/lower.h"
 
 /* A node's type id names the kind its text starts with; only "?" is

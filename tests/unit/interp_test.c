@@ -7,6 +7,7 @@
 
 #include "exec/interp.h"
 #include "fx_test.h"
+#include "lang/program.h"
 
 typedef struct Seen {
     size_t calls, decisions, taken;
@@ -101,6 +102,41 @@ FX_TEST(budgets_stop_runs_cleanly)
     arg = fx_val_int(-1);
     EXPECT_EQ(fx_runtime_call(rt, "fibonacci", &arg, 1, &out), FX_ERR_RUNTIME);
     EXPECT(strstr(fx_runtime_error(rt), "parameter `n` is a Natural") != NULL);
+    /* the same error as a record: refused on entry, at no node */
+    const FxError *e = fx_runtime_last_error(rt);
+    EXPECT_EQ(e->status, FX_ERR_RUNTIME);
+    EXPECT_STR_EQ(e->message, fx_runtime_error(rt));
+    EXPECT_STR_EQ(e->graph, "fibonacci");
+    EXPECT_EQ(e->node, 0);
+    arg = fx_val_int(5);
+    EXPECT_EQ(fx_runtime_call(rt, "fibonacci", &arg, 1, &out), FX_OK);
+    EXPECT_EQ(fx_runtime_last_error(rt)->status, FX_OK);
+    EXPECT_EQ(fx_runtime_call(rt, "fibonacci", &arg, 2, &out), FX_ERR_USAGE);
+    EXPECT_EQ(fx_runtime_last_error(rt)->status, FX_ERR_USAGE);
+    fx_runtime_free(rt);
+    fx_program_free(prog);
+    fx_diag_free(&d);
+}
+
+FX_TEST(a_failing_node_is_named_in_the_error_record)
+{
+    const char *text = "intent f(n: Int) -> Int:\n"
+                       "    constraints:\n"
+                       "        - result = 10 div n\n";
+    FxDiag d = {0};
+    FxProgram *prog = fx_program_load_text(&d, "t.flux", text, strlen(text), NULL);
+    EXPECT_EQ(fx_diag_errors(&d), 0);
+    FxRuntime *rt = fx_runtime_new(prog);
+    FxValue arg = fx_val_int(0), out;
+    EXPECT_EQ(fx_runtime_call(rt, "f", &arg, 1, &out), FX_ERR_RUNTIME);
+    const FxError *e = fx_runtime_last_error(rt);
+    EXPECT_EQ(e->status, FX_ERR_RUNTIME);
+    EXPECT_STR_EQ(e->message, "t.flux:3:20: in `f`: division by zero");
+    EXPECT_STR_EQ(e->graph, "f");
+    EXPECT(e->node > 0);
+    EXPECT_STR_EQ(e->file, "t.flux");
+    EXPECT_EQ(e->line, 3);
+    EXPECT_EQ(e->col, 20);
     fx_runtime_free(rt);
     fx_program_free(prog);
     fx_diag_free(&d);

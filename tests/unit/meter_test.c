@@ -20,7 +20,7 @@ static FxValue big(const char *decimal)
 static FxValue ten_to(int64_t e)
 {
     FxValue out;
-    FxValueError err;
+    FxError err;
     bool ok = fx_val_pow(fx_val_int(10), fx_val_int(e), &out, &err);
     EXPECT(ok);
     return ok ? out : fx_val_int(0);
@@ -30,7 +30,7 @@ FX_TEST(every_charge_is_credited)
 {
     fx_meter_install();
     int64_t before = fx_meter_state.live;
-    FxValueError err;
+    FxError err;
     FxValue a = big("123456789012345678901234567890"), b = ten_to(100000), c, d, e;
     EXPECT(fx_meter_state.live > before);
     EXPECT(fx_val_mul(a, b, &c, &err));
@@ -72,7 +72,7 @@ FX_TEST(a_power_that_cannot_fit_is_refused_before_it_runs)
     begin_with_room(0, 0, 1 << 20);
     int64_t live = fx_meter_state.live;
     FxValue out = fx_val_int(0);
-    FxValueError err;
+    FxError err;
     EXPECT(!fx_val_pow(fx_val_int(10), fx_val_int(10000000), &out, &err)); /* 4 MB of digits */
     EXPECT_EQ(fx_meter_state.stop, FX_STOP_MEMORY);
     EXPECT_EQ(fx_meter_state.live, live); /* nothing was allocated */
@@ -91,7 +91,7 @@ FX_TEST(a_product_past_the_deadline_or_the_steps_is_refused)
 {
     fx_meter_install();
     FxValue x = ten_to(20000000), y = ten_to(20000001), out = fx_val_int(0);
-    FxValueError err;
+    FxError err;
     begin_with_room(0, 0.001, INT64_MAX / 2); /* about a second of work, a millisecond left */
     EXPECT(!fx_val_mul(x, y, &out, &err));
     EXPECT_EQ(fx_meter_state.stop, FX_STOP_TIME);

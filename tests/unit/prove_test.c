@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "fx_test.h"
+#include "lang/program.h"
 #include "graph/lower.h"
 #include "proof/prove.h"
 

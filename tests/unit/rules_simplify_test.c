@@ -15,6 +15,7 @@
 
 #include "exec/interp.h"
 #include "fx_test.h"
+#include "lang/program.h"
 #include "graph/lower.h"
 #include "opt/rule_cse.h"
 #include "opt/rule_dce.h"

@@ -39,13 +39,13 @@ static char *shown(FxValue v)
         free(t_);                                                                                  \
     } while (0)
 
-typedef bool (*Unary)(FxValue, FxValue *, FxValueError *);
+typedef bool (*Unary)(FxValue, FxValue *, FxError *);
 
 /* f(text) printed, or "error: MESSAGE". Caller frees. */
 static char *apply(Unary f, FxValue x)
 {
     FxValue out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     bool ok = f(x, &out, &err);
     fx_value_release(x);
     return ok ? shown(out) : fx_xasprintf("error: %s", err.message);
@@ -63,7 +63,7 @@ static char *apply(Unary f, FxValue x)
 static char *at(const char *s, int64_t i)
 {
     FxValue v = str(s), out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     bool ok = fx_text_at(v, fx_val_int(i), &out, &err);
     fx_value_release(v);
     return ok ? shown(out) : fx_xasprintf("error: %s", err.message);
@@ -79,7 +79,7 @@ FX_TEST(index_by_code_point)
     EXPECT_TEXT(at("abc", -1), "error: index -1 is out of range for a string of 3");
     EXPECT_TEXT(at("", 0), "error: index 0 is out of range for a string of 0");
     FxValue s = str("abc"), big = fx_val_int_text("100000000000000000000"), out;
-    FxValueError err;
+    FxError err;
     EXPECT(!fx_text_at(s, big, &out, &err));
     EXPECT_STR_EQ(err.message, "index 100000000000000000000 is out of range for a string of 3");
     fx_value_release(s);
@@ -89,7 +89,7 @@ FX_TEST(index_by_code_point)
 static char *slice(FxValue x, int64_t a, int64_t b, bool closed)
 {
     FxValue out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     bool ok = fx_text_slice(x, fx_val_int(a), fx_val_int(b), closed, &out, &err);
     fx_value_release(x);
     return ok ? shown(out) : fx_xasprintf("error: %s", err.message);
@@ -224,7 +224,7 @@ FX_TEST(float_rounds_integers_to_nearest_even)
     EXPECT_APPLY(fx_text_float, fx_val_int_text("36893488147419107328"), "3.6893488147419103e+19");
     /* 2^65 + 3 * 2^12 is halfway between 2^65 + 2^13 and 2^65 + 2^14: to the latter */
     FxValue x = fx_val_int_text("36893488147419115520"), y;
-    FxValueError err;
+    FxError err;
     EXPECT(fx_text_float(x, &y, &err) && y.u.f == 0x1p65 + 0x1p14);
     fx_value_release(x);
     /* just above the halfway point goes up */
@@ -248,7 +248,7 @@ FX_TEST(float_rounds_integers_to_nearest_even)
 static char *split(const char *s, const char *sep)
 {
     FxValue v = str(s), p = sep ? str(sep) : fx_val_bool(false), out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     bool ok = fx_text_split(v, sep ? &p : NULL, &out, &err);
     fx_value_release(v);
     fx_value_release(p);
@@ -282,7 +282,7 @@ FX_TEST(join_chars_reverse_case_trim)
 {
     FxValue items[3] = {str("a"), str("b\xc3\xa9"), str("")}, out;
     FxValue xs = fx_val_list(items, 3), sep = str(", "), none = fx_val_list(NULL, 0);
-    FxValueError err;
+    FxError err;
     EXPECT(fx_text_join(xs, sep, &out, &err));
     EXPECT_SHOWS(out, "\"a, b\xc3\xa9, \"");
     EXPECT(fx_text_join(none, sep, &out, &err));
@@ -340,7 +340,7 @@ FX_TEST(find_and_friends_count_code_points)
 static char *replace(const char *s, const char *old, const char *with)
 {
     FxValue a = str(s), b = str(old), c = str(with), out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     bool ok = fx_text_replace(a, b, c, &out, &err);
     fx_value_release(a);
     fx_value_release(b);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fx_test.h"
+#include "lang/program.h"
 #include "opt/validate.h"
 
 static FxValue ints(const int64_t *xs, size_t n)

@@ -11,7 +11,7 @@
 #include "exec/value.h"
 #include "fx_test.h"
 
-typedef bool (*BinOp)(FxValue, FxValue, FxValue *, FxValueError *);
+typedef bool (*BinOp)(FxValue, FxValue, FxValue *, FxError *);
 
 /* The printed form of v; caller frees. */
 static char *show(FxValue v)
@@ -51,7 +51,7 @@ static char *show_json(FxValue v)
 static FxValue calc(BinOp op, FxValue a, FxValue b)
 {
     FxValue out = {.kind = FX_VAL_UNIT};
-    FxValueError err = {{0}};
+    FxError err = {0};
     if (!op(a, b, &out, &err)) {
         fprintf(stderr, "unexpected error: %s\n", err.message);
         return (FxValue){.kind = FX_VAL_UNIT};
@@ -257,7 +257,7 @@ FX_TEST(floor_division_big)
 FX_TEST(division_by_zero)
 {
     FxValue out = {.kind = FX_VAL_UNIT};
-    FxValueError err = {{0}};
+    FxError err = {0};
     EXPECT(!fx_val_idiv(fx_val_int(1), fx_val_int(0), &out, &err));
     EXPECT_STR_EQ(err.message, "division by zero");
     err.message[0] = '\0';
@@ -295,7 +295,7 @@ FX_TEST(powers)
                   "1000000000000000000000000000002000000000000000000000000000001");
 
     FxValue out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     EXPECT(!fx_val_pow(fx_val_int(2), fx_val_int(-1), &out, &err));
     EXPECT_STR_EQ(err.message, "negative exponent on an integer; use a Float base");
     EXPECT(!fx_val_pow(fx_val_int(2), huge, &out, &err));
@@ -321,7 +321,7 @@ FX_TEST(negation)
     FxValue f;
     EXPECT(fx_val_neg(fx_val_float(2.5), &f, NULL));
     EXPECT_PRINTS(f, "-2.5");
-    FxValueError err = {{0}};
+    FxError err = {0};
     FxValue s = str("x");
     EXPECT(!fx_val_neg(s, &f, &err));
     EXPECT(strstr(err.message, "String") != NULL);
@@ -338,7 +338,7 @@ FX_TEST(mixed_and_mistyped_arithmetic)
     fx_value_release(big);
 
     FxValue out;
-    FxValueError err = {{0}};
+    FxError err = {0};
     FxValue s = str("a");
     EXPECT(!fx_val_add(s, fx_val_int(1), &out, &err));
     EXPECT_STR_EQ(err.message, "`+` needs two numbers, not String and Int");
@@ -652,7 +652,7 @@ FX_TEST(string_offsets_of_long_strings)
             EXPECT_EQ(fx_val_string_offset(v, i), at[i]);
         /* concatenation keeps counts and marks right on both sides */
         FxValue w;
-        FxValueError err;
+        FxError err;
         EXPECT(fx_val_concat(v, v, &w, &err));
         EXPECT_EQ(fx_val_string_length(w), 2 * n);
         for (size_t i = 0; i <= n; i++)
@@ -667,7 +667,7 @@ FX_TEST(string_offsets_of_long_strings)
 FX_TEST(concatenation_glues_stray_continuation_bytes)
 {
     FxValue a = str("a"), b = str("\x80" "b"), ab;
-    FxValueError err;
+    FxError err;
     EXPECT_EQ(fx_val_string_length(b), 2);
     EXPECT(fx_val_concat(a, b, &ab, &err));
     EXPECT_EQ(fx_val_string_length(ab), 2); /* "a\x80" and "b" */

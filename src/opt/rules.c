@@ -1,0 +1,32 @@
+/*
+ * rules.c: the table of rules the learning round tries, in order: from the
+ * smallest departure from the running version to the largest. The same
+ * computation with fewer nodes; the same graph and a table; the recurrence
+ * by a loop; a new algorithm beside the loop; a node run by a data kernel;
+ * results kept while the data files are unchanged; a table of recurring
+ * arguments' results in front of it all. Inline expansion comes last: it
+ * changes the shapes the others match, so it waits until none applies.
+ * Adding a rule is its file (docs/extending.md) and one line here.
+ */
+#include "rule.h"
+
+#define FX_RULES(X)                                                                              \
+    X(fx_rule_simplify)                                                                          \
+    X(fx_rule_memo)                                                                              \
+    X(fx_rule_iteration)                                                                         \
+    X(fx_rule_power)                                                                             \
+    X(fx_rule_sort)                                                                              \
+    X(fx_rule_sieve)                                                                             \
+    X(fx_rule_gemm)                                                                              \
+    X(fx_rule_index)                                                                             \
+    X(fx_rule_materialise)                                                                       \
+    X(fx_rule_hot)                                                                               \
+    X(fx_rule_inline)                                                                            \
+    /* one line a rule, each ending in a backslash */
+
+#define DECLARE(rule) extern const FxRule rule;
+#define ENTRY(rule) &rule,
+FX_RULES(DECLARE)
+
+const FxRule *const fx_rules[] = {FX_RULES(ENTRY)};
+const size_t fx_rules_count = sizeof(fx_rules) / sizeof(fx_rules[0]);
