@@ -4,6 +4,8 @@
 #   make            build build/flux, build/libflux.a, build/libflux.so
 #   make test       build, then run every test (unit, language goldens, CLI)
 #   make asan       the same tests under AddressSanitizer + UBSan (build/asan)
+#   make tsan       ThreadSanitizer (build/tsan): 8 threads x 1000 calls on one
+#                   program while a learner installs versions; no report allowed
 #   make demo       install what is missing, build, run the guided demo
 #   make fuzz       libFuzzer: generated well-typed programs through check, lower
 #                   and run (FUZZ_SECONDS=60), then the parser on raw bytes
@@ -28,6 +30,10 @@ OPT      ?= -O2 -g
 CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden -pthread \
             -Isrc -Iinclude -I$(BUILD)/gen
 LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lgvc -lcgraph -lcdt -lhwloc -lm -pthread
+ifeq ($(SANITIZE),thread)
+CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=thread
+endif
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
             -DFX_SMALL_CHUNKS
@@ -49,7 +55,7 @@ GEN_FUZZ_SRC := tests/fuzz/gen.c tests/fuzz/gen_src.c tests/fuzz/gen_types.c \
                 tests/fuzz/gen_expr.c tests/fuzz/gen_prog.c tests/fuzz/gen_run.c
 GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan demo fuzz deps format clean bench proofs
+.PHONY: all test asan tsan demo fuzz deps format clean bench proofs
 all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz
 
 deps:
@@ -116,6 +122,13 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-tests.sh build/asan
+
+# setarch -R: TSan's shadow memory wants the address layout without ASLR
+tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build/tsan SANITIZE=thread OPT="-O1 -g" \
+		build/tsan/tests/engine_test
+	@FX_ENGINE_THREADS=8 FX_ENGINE_CALLS=1000 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+		setarch -R build/tsan/tests/engine_test
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -33,18 +33,6 @@ typedef struct Run {
     double ms;
 } Run;
 
-/* The "graph_version" of a run's JSON record. */
-static void version_of(const char *json, char out[16])
-{
-    const char *p = json ? strstr(json, "\"graph_version\": \"") : NULL;
-    snprintf(out, 16, "-");
-    if (p) {
-        p += strlen("\"graph_version\": \"");
-        size_t n = strcspn(p, "\"");
-        snprintf(out, 16, "%.*s", (int)(n < 15 ? n : 15), p);
-    }
-}
-
 static void progress(int i, int n, const Run *r)
 {
     int width = 30, done = (int)((double)i * width / n);
@@ -159,7 +147,8 @@ int fx_cmd_bench(int argc, char **argv)
         FluxResult r;
         status = flux_run(prog, expr, &opts, stderr, &r);
         if (status == FLUX_OK) {
-            version_of(r.json, log[done].version);
+            snprintf(log[done].version, sizeof(log[done].version), "%s",
+                     r.version ? r.version : "-");
             log[done].ms = r.duration_ms;
             status = flux_learn(prog, store, flux_last_execution(prog), NULL);
         }

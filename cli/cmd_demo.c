@@ -149,13 +149,12 @@ static void evolve_run(FluxProgram *prog, const char *call)
     fflush(stdout);
     if (flux_run(prog, call, &opts, stderr, &r) == FLUX_OK) {
         size_t digits = strlen(r.text);
-        const char *v = strstr(r.json, "\"graph_version\": \"");
         if (digits > 60)
             printf("    %.20s...%s   (%zu digits", r.text, r.text + digits - 20, digits);
         else
             printf("    %s   (", r.text);
-        printf("%s%.3f ms on %.*s)\n", digits > 60 ? ", " : "", r.duration_ms,
-               v ? (int)strcspn(v + 18, "\"") : 1, v ? v + 18 : "?");
+        printf("%s%.3f ms on %s)\n", digits > 60 ? ", " : "", r.duration_ms,
+               r.version ? r.version : "?");
     }
     flux_result_free(&r);
 }

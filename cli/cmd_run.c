@@ -6,12 +6,13 @@
  * codes of docs/cli.md: 1 run-time, 2 usage or malformed EXPR, 3 rejected
  * program, 4 unusable store.
  */
+#define _GNU_SOURCE /* POSIX_SPAWN_SETSID */
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -47,57 +48,56 @@ static bool number_arg(const char *s, double lo, double hi, double *out)
 }
 
 /* "flux: fibonacci v3 (recursion to iteration), 0.012 ms", from the record. */
-static void note_version(const char *json, double ms)
+static void note_version(const FluxResult *r)
 {
-    const char *keys[] = {"\"intent\": \"", "\"graph_version\": \"", "\"optimizations_applied\": ["};
-    char parts[3][128] = {"", "", ""};
-    for (int k = 0; k < 3 && json; k++) {
-        const char *p = strstr(json, keys[k]);
-        if (!p)
-            continue;
-        p += strlen(keys[k]);
-        size_t n = strcspn(p, k == 2 ? "]" : "\"");
-        size_t len = 0;
-        for (size_t i = 0; i < n && len < sizeof(parts[k]) - 1; i++)
-            if (p[i] != '"') /* the JSON list's strings, unquoted */
-                parts[k][len++] = p[i];
-        parts[k][len] = '\0';
-    }
-    if (!parts[0][0])
-        return; /* EXPR called no intent */
-    fprintf(stderr, "flux: %s %s%s%s%s, %.3f ms\n", parts[0], parts[1], parts[2][0] ? " (" : "",
-            parts[2], parts[2][0] ? ")" : "", ms);
+    if (r->intent) /* else EXPR called no intent */
+        fprintf(stderr, "flux: %s %s%s%s%s, %.3f ms\n", r->intent, r->version,
+                r->rewrites[0] ? " (" : "", r->rewrites, r->rewrites[0] ? ")" : "",
+                r->duration_ms);
 }
 
-/* A learning round, in a detached grandchild that opens the program and
- * the store afresh (a SQLite connection must not cross a fork): the answer
+extern char **environ;
+
+/* A learning round in a process of its own (`flux __learn`, started afresh
+ * by posix_spawn: nothing of this one, SQLite or threads, is copied), in
+ * a session of its own with /dev/null for its streams, so that the answer
  * is out and this process exits at once; nobody waits for the round. */
 static void learn_in_background(const char *path, const char *store_dir, long long after)
 {
     fflush(NULL);
-    pid_t child = fork();
-    if (child < 0)
-        return;
-    if (child > 0) {
-        waitpid(child, NULL, 0);
-        return;
-    }
-    if (setsid() < 0 || fork() != 0)
-        _exit(0);
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(null, 2);
-    }
+    /* this very binary, even if a newer one has replaced the file since */
+    char self[] = "/proc/self/exe", name[] = "flux", cmd[] = "__learn", at[32];
+    char *file = strdup(path), *dir = store_dir ? strdup(store_dir) : NULL;
+    snprintf(at, sizeof(at), "%lld", after);
+    char *argv[] = {name, cmd, file, at, dir, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    for (int fd = 0; fd < 3; fd++)
+        posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", O_RDWR, 0);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+    pid_t pid;
+    (void)posix_spawn(&pid, self, &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+    posix_spawn_file_actions_destroy(&fa);
+    free(file);
+    free(dir);
+}
+
+/* `flux __learn FILE AFTER [DIR]`: the round learn_in_background starts. */
+int fx_cmd_learn(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
     FluxProgram *prog;
     FluxStore *store;
-    if (fx_cli_open(path, store_dir, &prog, &store) == FLUX_OK) {
-        flux_program_use_store(prog, store, 0);
-        flux_learn(prog, store, after, NULL);
-        fx_cli_finish(prog, store, FLUX_OK);
-    }
-    _exit(0);
+    int status = fx_cli_open(argv[1], argc > 3 ? argv[3] : NULL, &prog, &store);
+    if (status != FLUX_OK)
+        return status;
+    flux_program_use_store(prog, store, 0);
+    flux_learn(prog, store, strtoll(argv[2], NULL, 10), NULL);
+    return fx_cli_finish(prog, store, FLUX_OK);
 }
 
 int fx_cmd_run(int argc, char **argv)
@@ -172,7 +172,7 @@ int fx_cmd_run(int argc, char **argv)
     opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
     if (status == FLUX_OK && notes)
-        note_version(r.json, r.duration_ms);
+        note_version(&r);
     if (status == FLUX_OK && json) {
         status = flux_store_flush(store, stderr);
         if (status == FLUX_OK)

@@ -118,6 +118,8 @@ int main(int argc, char **argv)
         printf("flux %s\n", flux_version());
         return 0;
     }
+    if (!strcmp(cmd, "__learn")) /* run's learning process; not listed */
+        return fx_cmd_learn(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (!strcmp(cmd, commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);

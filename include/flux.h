@@ -7,8 +7,24 @@
  * Diagnostics are written to the FILE the caller names, in the form
  * `FILE:LINE:COL: error: message` with the source line and a caret.
  *
- * This header is self-contained. Inside src/, only src/api/api.c (its
+ * This header is self-contained. Inside src/, only src/api/ (its
  * implementation) includes it.
+ *
+ * Threads. A loaded FluxProgram is not changed by running it: each
+ * flux_run takes a context of its own (its own runtime), so any number of
+ * threads may call flux_run on one program at once, and
+ * flux_program_refresh, flux_store_flush and the learner (FluxLearner)
+ * may run beside them. Every other function that takes a FluxProgram
+ * (use_store, record_last, explain, optimize, learn, graph, proofs,
+ * traces, history) wants the program to itself: no other call on it at
+ * the same time. A FluxStore is one SQLite connection: flux_run,
+ * flux_program_refresh and flux_store_flush take turns on it; give each
+ * thread that learns, lists or replays its own (flux_store_open again on
+ * the same folder). flux_record_last records the main context's last run:
+ * use it only without concurrent calls. Nothing in the library forks:
+ * learning runs in a thread of the library (FluxLearner) or in the
+ * caller's (flux_learn), and the prover runs each solver query in a
+ * thread of its own. What a call returns (text, JSON) is the caller's.
  */
 #ifndef FLUX_H
 #define FLUX_H
@@ -48,6 +64,11 @@ typedef struct FluxLoadOptions {
  * options may be NULL. */
 FLUX_API int flux_program_load(const char *path, const FluxLoadOptions *options,
                                FILE *diagnostics, FluxProgram **out);
+/* The same from text in memory; name is what diagnostics and the store
+ * call the file (NULL: "<source>"); imports are read from disk. */
+FLUX_API int flux_program_load_source(const char *name, const char *text,
+                                      const FluxLoadOptions *options, FILE *diagnostics,
+                                      FluxProgram **out);
 
 /* Warnings reported while loading. */
 FLUX_API size_t flux_program_warnings(const FluxProgram *prog);
@@ -78,6 +99,11 @@ typedef struct FluxResult {
     char *text; /* the value in the syntax of docs/language.md §10 */
     char *json; /* the execution record of docs/cli.md `--json`, when asked for; else NULL */
     double duration_ms;
+    char *value_json; /* the value as JSON (integers exact), when want_json is 1; else NULL */
+    /* With want_json, the record's own fields, when EXPR called an intent
+     * (else NULL): the intent called last, the version that ran ("v3"),
+     * and the rewrites that version rests on, joined by ", " ("" for none). */
+    char *intent, *version, *rewrites;
 } FluxResult;
 
 /* Evaluates EXPR (a call such as `fibonacci(100)`, possibly indexed or
@@ -87,6 +113,7 @@ typedef struct FluxResult {
 FLUX_API int flux_run(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
                       FILE *diagnostics, FluxResult *out);
 FLUX_API void flux_result_free(FluxResult *r);
+
 
 /* ---- the store: every run recorded, every result explained ---- */
 
@@ -109,8 +136,13 @@ FLUX_API int flux_store_flush(FluxStore *store, FILE *diagnostics);
  * and hash) unless keep_values is nonzero. Calling it again re-reads the
  * newest versions (after flux_learn or flux_optimize installed one). */
 FLUX_API void flux_program_use_store(FluxProgram *prog, FluxStore *store, int keep_values);
+/* Re-reads the newest versions of prog's intents from the store it uses;
+ * calls that start afterwards run them, calls running finish on theirs.
+ * Safe beside flux_run on other threads. */
+FLUX_API void flux_program_refresh(FluxProgram *prog);
 
-/* Records the last successful flux_run of prog in the store prog now uses
+/* Records the last successful flux_run of prog (made without another
+ * thread's flux_run beside it) in the store prog now uses
  * (for a caller that printed the answer before opening the store). Returns
  * FLUX_OK (also when there was nothing to record) or FLUX_ERR_STORE. */
 FLUX_API int flux_record_last(FluxProgram *prog, FILE *diagnostics);
@@ -144,12 +176,36 @@ FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *inte
  * 2, 4, 8, ... runs, and whenever an input is more than twice the largest
  * before it), runs one round of flux_optimize. The records are read as they
  * stood when execution `after` was recorded (its id: flux_last_execution;
- * 0 for the newest), so that runs made at once each count once. Rounds of
+ * 0 for the newest; FLUX_LEARN_NOW: a round for every intent now, due
+ * or not), so that runs made at once each count once. Rounds of
  * one store never overlap: a round waits for the one running. Writes the
  * rounds' lines to out (NULL: silent). Callers run it after the answer is
- * out (`flux run` in a detached child, or in-process with
- * FLUX_LEARN=wait). */
+ * out (`flux run` in a detached `flux` process of its own, or in-process
+ * with FLUX_LEARN=wait), or let a FluxLearner run it. */
+#define FLUX_LEARN_NOW (-1LL)
 FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, long long after, FILE *out);
+
+/* A learner: a thread of the library that runs flux_learn for a program
+ * while other threads run it. It works on its own copy of the program
+ * (loaded again from the same file or text) and its own connection to the
+ * store's folder. Before a round it flushes the runs queued in `store`
+ * (they are its evidence); after it, it calls flux_program_refresh(prog).
+ * prog must use `store` (use_store) and
+ * outlive the learner. Returns FLUX_OK, or the status of loading the copy
+ * or opening the store (written to diagnostics). */
+typedef struct FluxLearner FluxLearner;
+FLUX_API int flux_learner_start(FluxProgram *prog, FluxStore *store, FILE *diagnostics,
+                                FluxLearner **out);
+/* Asks for a round after execution `after` (0: the newest;
+ * FLUX_LEARN_NOW: every intent, due or not); requests made while one is
+ * pending are merged into it. Returns at once. */
+FLUX_API void flux_learner_request(FluxLearner *l, long long after);
+/* Waits until no round is pending or running; the number of rounds run so
+ * far, and of those that ended in FLUX_ERR_STORE in *failed (may be NULL). */
+FLUX_API unsigned flux_learner_wait(FluxLearner *l, unsigned *failed);
+/* Finishes the round running (a pending one is dropped), joins the thread,
+ * closes its program and store. */
+FLUX_API void flux_learner_stop(FluxLearner *l);
 /* The id of the last execution prog recorded, or 0. */
 FLUX_API long long flux_last_execution(const FluxProgram *prog);
 

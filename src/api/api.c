@@ -19,16 +19,25 @@
 #include "lang/parse.h"
 #include "lang/types.h"
 
-int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *diagnostics,
-                      FluxProgram **out)
+/* path (a file) or name and text (a source in memory). */
+static int load(const char *path, const char *name, const char *text,
+                const FluxLoadOptions *options, FILE *diagnostics, FluxProgram **out)
 {
-    FluxProgram *fp = fx_xcalloc(1, sizeof(*fp));
+    FluxProgram *fp = fx_api_program_new();
     FxCheckOptions opts = {0};
     if (options) {
         opts.smt_timeout_ms = options->smt_timeout_ms;
         opts.skip_smt = options->types_only != 0;
+        fp->load_options = *options;
     }
-    fp->prog = fx_program_load(&fp->diag, path, &opts);
+    if (text) {
+        fp->path = fx_xstrdup(name);
+        fp->source = fx_xstrdup(text);
+        fp->prog = fx_program_load_text(&fp->diag, name, text, strlen(text), &opts);
+    } else {
+        fp->path = fx_xstrdup(path);
+        fp->prog = fx_program_load(&fp->diag, path, &opts);
+    }
     bool quiet = options && options->quiet_warnings && fx_diag_errors(&fp->diag) == 0;
     if (diagnostics && !quiet)
         fx_diag_render(&fp->diag, diagnostics);
@@ -43,6 +52,18 @@ int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *di
     }
     *out = fp;
     return status;
+}
+
+int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *diagnostics,
+                      FluxProgram **out)
+{
+    return load(path, NULL, NULL, options, diagnostics, out);
+}
+
+int flux_program_load_source(const char *name, const char *text, const FluxLoadOptions *options,
+                             FILE *diagnostics, FluxProgram **out)
+{
+    return load(NULL, name ? name : "<source>", text, options, diagnostics, out);
 }
 
 size_t flux_program_warnings(const FluxProgram *fp)
@@ -170,11 +191,18 @@ void flux_program_free(FluxProgram *fp)
 {
     if (!fp)
         return;
-    fx_runtime_free(fp->rt);
+    fx_api_contexts_free(fp);
     fx_vec_foreach(FxMeasure *, m, &fp->measures) fx_measure_free(*m);
     fx_vec_free(&fp->measures);
+    fx_vec_foreach(FxKnownVersion, k, &fp->versions)
+    {
+        free(k->intent);
+        free(k->label);
+    }
     fx_vec_free(&fp->versions);
-    fx_vec_free(&fp->models);
+    free(fp->path);
+    free(fp->source);
+    pthread_mutex_destroy(&fp->lock);
     free(fp->last_expr);
     fx_value_release(fp->last_value);
     fx_proof_cache_free(fp->proof_cache);

@@ -5,7 +5,10 @@
 #ifndef FX_API_INT_H
 #define FX_API_INT_H
 
+#include <pthread.h>
+
 #include "exec/interp.h"
+#include "exec/sortcost.h"
 #include "flux.h"
 #include "opt/analyze.h"
 #include "opt/cost.h"
@@ -20,12 +23,22 @@ _Static_assert((int)FX_OK == FLUX_OK && (int)FX_ERR_RUNTIME == FLUX_ERR_RUNTIME 
 
 struct FluxStore {
     FxStore *store;
+    pthread_mutex_t lock; /* one connection: one thread at a time uses it */
 };
 
+/* The store's ids of a version, by intent and label (not by graph: every
+ * context has its own copy of an installed graph). */
 typedef struct FxKnownVersion {
-    const FxGraph *graph;
+    char *intent, *label;
     int64_t lineage, version;
 } FxKnownVersion;
+
+/* A version the store installed, as read (context.c): each context's
+ * runtime reads its own graph from it. */
+typedef struct FxInstalled {
+    char *graph_json;
+    char *models_json; /* the variant models of a version with a choice, or NULL */
+} FxInstalled;
 
 /* The cost models of a version's kernel variants ([0] loop, [1] power). */
 typedef struct FxVariantModels {
@@ -37,19 +50,42 @@ typedef struct FxVariantModels {
 
 typedef struct FxMeasure FxMeasure;
 
+/* One call's context (context.c): its own runtime, holding the installed
+ * versions and their models, and what the call decided. A context serves
+ * one call at a time. */
+typedef struct FxCallCtx {
+    FluxProgram *fp;
+    FxRuntime *rt;
+    FX_VEC(FxVariantModels) models; /* of its runtime's versions with variants */
+    bool explored;                  /* this run has explored a variant already */
+    unsigned seed;                  /* the exploration's draws */
+    unsigned generation;            /* of the installed versions its runtime has */
+} FxCallCtx;
+
 struct FluxProgram {
+    /* Guards what concurrent flux_run calls share: diag and the checker's
+     * use of prog, measures, versions, installed, the idle contexts and
+     * the last run; then store->lock guards the store. */
+    pthread_mutex_t lock;
     FxDiag diag;
     FX_VEC(FxMeasure *) measures; /* measure.c: the measured intents, once each */
     FxProgram *prog;
-    FxRuntime *rt;      /* made on the first run; keeps compiled intents */
+    char *path, *source; /* what it was loaded from (a file, or text), for a copy */
+    FluxLoadOptions load_options;
     FluxStore *store;   /* where runs are recorded, or NULL */
     bool keep_values;   /* record large values whole */
     /* the store's version id of each intent recorded so far: lineage and
      * version are made once, not at every run */
     FX_VEC(FxKnownVersion) versions;
     struct FxProofCache *proof_cache; /* verdicts by obligation, for this program's life */
-    FX_VEC(FxVariantModels) models;   /* of the installed versions with variants */
-    bool explored;                    /* this run has explored a variant already */
+    FX_VEC(FxInstalled) installed;    /* the newest versions the store holds, but v1 */
+    unsigned generation;              /* bumped each time installed is read afresh */
+    FxCallCtx main;                   /* the single-threaded API's context (its runtime
+                                       * made on first use; keeps compiled intents) */
+    bool main_busy;                   /* a flux_run is using main */
+    FX_VEC(FxCallCtx *) idle, all;    /* further contexts, for concurrent calls */
+    FxSortCosts sort_costs;           /* the sort kernels' model as the store keeps it */
+    bool sort_costs_kept;             /* read from the store: given to each new runtime */
     /* the last successful run, for flux_record_last */
     char *last_expr;
     FxValue last_value;
@@ -57,20 +93,39 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
-FxRuntime *fx_api_runtime(FluxProgram *fp);
+/* ---- the kernels' cost models (costs.c) ---- */
 
-/* costs.c: the kernels' cost models, read from the store into the
- * program's runtime (when it is made), and written back after a run that
- * refitted them. Both do nothing without a store. */
-void fx_api_costs_load(FluxProgram *fp);
-void fx_api_costs_save(FluxProgram *fp);
+/* Reads the models the store keeps (none without a store) into the
+ * program: with fx_api_read_installed, under fp->lock and the store's. */
+void fx_api_costs_read(FluxProgram *fp);
+/* Gives a runtime just made the program's models (context.c's build). */
+void fx_api_costs_give(FluxProgram *fp, FxRuntime *rt);
+/* After a run on rt (a context's, not shared): writes back the kernels'
+ * costs the run refitted and keeps them for the runtimes made later. Takes
+ * fp->lock and the store's when there is something to write. */
+void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt);
+
+/* ---- contexts (context.c) ---- */
+
+/* A new, empty program handle (its lock initialised). */
+FluxProgram *fx_api_program_new(void);
+/* The main context's runtime, made (with the installed versions) when
+ * missing or older than the installed versions. Single-threaded API. */
+FxRuntime *fx_api_runtime(FluxProgram *fp);
+/* A context for one call: main when free, else an idle or a new one; its
+ * runtime has the newest installed versions. Thread-safe. */
+FxCallCtx *fx_api_call_begin(FluxProgram *fp);
+void fx_api_call_end(FluxProgram *fp, FxCallCtx *cx);
+/* Reads the newest versions from fp->store (NULL: none) for the contexts
+ * to use from their next call. Caller holds fp->lock. */
+void fx_api_read_installed(FluxProgram *fp);
+void fx_api_contexts_free(FluxProgram *fp);
 
 /* measure.c: measures the intents with an `accuracy` that EXPR may call
- * (once in the program's life) and tells the runtime which implementation
- * of each runs. */
-void fx_api_measure(FluxProgram *fp, const FxExpr *expr);
-/* The same in rt, a runtime of the caller's (the learning round's). */
-void fx_api_measure_in(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr);
+ * (once in the program's life) and tells the runtime rt which
+ * implementation of each runs (flux_run's context, or the learning
+ * round's). Beside concurrent calls, the caller holds fp->lock. */
+void fx_api_measure(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr);
 /* The measure of an intent, or NULL when it has none (yet). */
 const FxMeasure *fx_api_measured(const FluxProgram *fp, const char *intent);
 /* The decision and the figures of each implementation, a line each. */
@@ -79,7 +134,7 @@ void fx_measure_free(FxMeasure *m);
 FxBudgets fx_api_budgets(const FluxRunOptions *o);
 
 /* Parses and checks EXPR against the program; NULL after writing the
- * diagnostics. The expression lives in arena. */
+ * diagnostics. The expression lives in arena. Takes fp->lock. */
 FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FILE *diagnostics);
 
 /* Records the run that just ended (value v of expression graph g, which
@@ -89,7 +144,7 @@ FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FIL
 /* v as the store records it (run.c): its JSON, or past 64 KiB (unless
  * keep) a summary; big integers are summarised without their digits. */
 void fx_api_value_json(FxValue v, bool keep, FxBuf *out);
-long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
+long long fx_api_record(FluxProgram *fp, FxRuntime *rt, const char *expr, double ms,
                         FILE *diagnostics);
 
 /* The lineage and version ids of an intent's graph in the store, made on
@@ -151,10 +206,10 @@ void fx_api_traces_free(FxTraces *t);
  * when an intent g called made it, the reason begins with that intent's
  * version and proof ("in `sort` v2, proved by proof #1: ...") and
  * *proof_id gets the proof's id ("null" for none). Caller frees both. */
-char *fx_api_data_choice(FluxProgram *fp, const FxGraph *g, char **proof_id);
+char *fx_api_data_choice(FluxProgram *fp, FxRuntime *rt, const FxGraph *g, char **proof_id);
 
-/* Loads a version's models (its store JSON) for the runtime's chooser. */
-void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json);
+/* Loads a version's models (its store JSON) for the chooser of cx's runtime. */
+void fx_api_models_attach(FxCallCtx *cx, const FxGraph *g, const char *json);
 /* Models to and from their JSON (caller frees the text). */
 char *fx_api_models_json(const FxVariantModels *vm);
 bool fx_api_models_read(const char *text, FxVariantModels *vm);

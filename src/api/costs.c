@@ -1,17 +1,18 @@
 /*
- * costs.c: the kernels' cost models between the store and a runtime.
+ * costs.c: the kernels' cost models between the store and the runtimes.
  *
  * The sort kernels' model (exec/sortcost.h) is kept in the store's
  * cost_models table, a row per variant (fx_sortk_name), keyed too by the
  * device the kernels run on (hw/device.h) and the hardware's fingerprint
  * (fx_hw_fingerprint), so that machines sharing a store keep their own
- * costs. It is read when a runtime is made for a store (fx_api_runtime),
- * and a variant's row is written after a run that refitted it. Without a
- * row the runtime keeps the defaults. A store error here loses a refit,
+ * costs. The rows are read with the installed versions (when a store is
+ * attached or refreshed) into the program, which gives them to each
+ * runtime it makes; without a row a runtime keeps the defaults. After a
+ * run, the variants its runtime refitted are written back, and kept in the
+ * program for the runtimes made later. A store error here loses a refit,
  * nothing else: the run and its record stand, so it is not reported.
  */
 #include "api_int.h"
-#include "exec/sortcost.h"
 #include "hw/device.h"
 #include "hw/hw.h"
 
@@ -27,11 +28,12 @@ static FxCostKey sort_key(FxSortKind k, FxBuf *hardware)
                        fx_buf_str(hardware)};
 }
 
-void fx_api_costs_load(FluxProgram *fp)
+void fx_api_costs_read(FluxProgram *fp)
 {
-    if (!fp->store || !fp->rt)
+    fx_sortcost_defaults(&fp->sort_costs);
+    fp->sort_costs_kept = fp->store != NULL;
+    if (!fp->store)
         return;
-    FxSortCosts *c = fx_runtime_sort_costs(fp->rt);
     for (int k = 0; k < FX_SORTK__COUNT; k++) {
         FxBuf hardware = {0};
         FxCostKey key = sort_key((FxSortKind)k, &hardware);
@@ -40,28 +42,54 @@ void fx_api_costs_load(FluxProgram *fp)
         if (fx_store_cost_model(fp->store->store, &key, &p, &found) == FX_OK && found &&
             p.n == FX_SORTCOST_LEVELS) {
             for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
-                c->ns_per_unit[k][l] = p.v[l];
-            c->observed[k] = p.observed;
+                fp->sort_costs.ns_per_unit[k][l] = p.v[l];
+            fp->sort_costs.observed[k] = p.observed;
         }
         fx_buf_free(&hardware);
     }
 }
 
-void fx_api_costs_save(FluxProgram *fp)
+void fx_api_costs_give(FluxProgram *fp, FxRuntime *rt)
 {
-    if (!fp->store || !fp->rt)
+    if (fp->sort_costs_kept)
+        *fx_runtime_sort_costs(rt) = fp->sort_costs;
+}
+
+/* Writes variant k of c back to the store; true when it was kept. */
+static bool keep(FluxProgram *fp, const FxSortCosts *c, FxSortKind k)
+{
+    FxBuf hardware = {0};
+    FxCostKey key = sort_key(k, &hardware);
+    FxCostParams p = {.n = FX_SORTCOST_LEVELS, .observed = c->observed[k]};
+    for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
+        p.v[l] = c->ns_per_unit[k][l];
+    bool ok = fx_store_set_cost_model(fp->store->store, &key, &p) == FX_OK;
+    fx_buf_free(&hardware);
+    return ok;
+}
+
+void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt)
+{
+    FxSortCosts *c = fx_runtime_sort_costs(rt);
+    bool any = false;
+    for (int k = 0; k < FX_SORTK__COUNT; k++)
+        any |= c->refitted[k];
+    if (!any)
         return;
-    FxSortCosts *c = fx_runtime_sort_costs(fp->rt);
-    for (int k = 0; k < FX_SORTK__COUNT; k++) {
-        if (!c->refitted[k])
-            continue;
-        FxBuf hardware = {0};
-        FxCostKey key = sort_key((FxSortKind)k, &hardware);
-        FxCostParams p = {.n = FX_SORTCOST_LEVELS, .observed = c->observed[k]};
-        for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
-            p.v[l] = c->ns_per_unit[k][l];
-        if (fx_store_set_cost_model(fp->store->store, &key, &p) == FX_OK)
-            c->refitted[k] = false;
-        fx_buf_free(&hardware);
+    pthread_mutex_lock(&fp->lock);
+    if (!fp->store) {
+        pthread_mutex_unlock(&fp->lock);
+        return;
     }
+    pthread_mutex_lock(&fp->store->lock);
+    for (int k = 0; k < FX_SORTK__COUNT; k++) {
+        if (!c->refitted[k] || !keep(fp, c, (FxSortKind)k))
+            continue;
+        c->refitted[k] = false;
+        for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
+            fp->sort_costs.ns_per_unit[k][l] = c->ns_per_unit[k][l];
+        fp->sort_costs.observed[k] = c->observed[k];
+    }
+    pthread_mutex_unlock(&fp->store->lock);
+    pthread_mutex_unlock(&fp->lock);
 }

@@ -514,7 +514,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
         explain_version(&t, top, &origin, fx_runtime_switches(rt), r.execution_id);
-        char *data_proof, *data_choice = fx_api_data_choice(fp, top, &data_proof);
+        char *data_proof, *data_choice = fx_api_data_choice(fp, rt, top, &data_proof);
         explain_decisions(&t, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
                           data_choice);
         free(data_choice);

@@ -74,7 +74,7 @@ int flux_learn(FluxProgram *fp, FluxStore *fs, long long after, FILE *out)
     fp->store = fs;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
-        if (round_due(fp, fs, *in, after) &&
+        if ((after == FLUX_LEARN_NOW || round_due(fp, fs, *in, after)) &&
             flux_optimize(fp, fs, (*in)->name, sink, NULL) != FLUX_OK)
             status = FLUX_ERR_STORE;
     }

@@ -312,12 +312,7 @@ static FxMeasure *measure_intent(FluxProgram *fp, FxRuntime *rt, const FxIntent 
     return m;
 }
 
-void fx_api_measure(FluxProgram *fp, const FxExpr *expr)
-{
-    fx_api_measure_in(fp, fx_api_runtime(fp), expr);
-}
-
-void fx_api_measure_in(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr)
+void fx_api_measure(FluxProgram *fp, FxRuntime *rt, const FxExpr *expr)
 {
     Reach r = {fp->prog, {0}};
     reach_expr((FxExpr *)expr, &r);

@@ -26,13 +26,17 @@ int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
     }
     FluxStore *fs = fx_xcalloc(1, sizeof(*fs));
     fs->store = s;
+    pthread_mutex_init(&fs->lock, NULL);
     *out = fs;
     return FLUX_OK;
 }
 
 int flux_store_flush(FluxStore *fs, FILE *diagnostics)
 {
-    if (fx_store_flush(fs->store) == FX_OK)
+    pthread_mutex_lock(&fs->lock);
+    bool ok = fx_store_flush(fs->store) == FX_OK;
+    pthread_mutex_unlock(&fs->lock);
+    if (ok)
         return FLUX_OK;
     if (diagnostics)
         fprintf(diagnostics, "flux: could not record: %s\n", fx_store_error(fs->store));
@@ -46,51 +50,39 @@ int flux_store_close(FluxStore *fs, FILE *diagnostics)
     int status = flux_store_flush(fs, diagnostics);
     if (fx_store_close(fs->store) != FX_OK && status == FLUX_OK)
         status = FLUX_ERR_STORE;
+    pthread_mutex_destroy(&fs->lock);
     free(fs);
     return status;
 }
 
-/* Each intent of the file runs the newest version of its lineage. The
- * stored graph is untrusted input: read_json validates it, and only a
- * graph that reads back is used; otherwise v1 stays. */
-static void use_newest_versions(FluxProgram *fp, FluxStore *fs)
-{
-    FxRuntime *rt = fx_api_runtime(fp);
-    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
-    {
-        char hash[17], *label = NULL, *json = NULL, why[256];
-        int64_t lineage, version;
-        fx_api_lineage_hash(*in, hash);
-        if (fx_store_find_lineage(fs->store, (*in)->name, hash, &lineage) == FX_OK && lineage &&
-            fx_store_latest_version(fs->store, lineage, &version, &label, &json) == FX_OK &&
-            strcmp(label, "v1") != 0) {
-            FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
-            if (g && !fx_runtime_use_graph(rt, g)) {
-                fx_graph_free(g);
-            } else if (g && g->variants & (g->variants - 1)) { /* more than one: a choice */
-                char *model = NULL;
-                if (fx_store_model(fs->store, version, &model) == FX_OK && model)
-                    fx_api_models_attach(fp, g, model);
-                free(model);
-            }
-        }
-        free(label);
-        free(json);
-    }
-}
-
 void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
 {
+    pthread_mutex_lock(&fp->lock);
     fp->store = fs;
     fp->keep_values = keep_values != 0;
-    fp->versions.len = 0; /* ids of another store mean nothing here */
-    fp->models.len = 0;
-    if (fp->rt) { /* compiled versions may be stale: the newest are read afresh */
-        fx_runtime_free(fp->rt);
-        fp->rt = NULL;
+    fx_vec_foreach(FxKnownVersion, k, &fp->versions)
+    {
+        free(k->intent);
+        free(k->label);
     }
+    fp->versions.len = 0; /* ids of another store mean nothing here */
     if (fs)
-        use_newest_versions(fp, fs);
+        pthread_mutex_lock(&fs->lock);
+    fx_api_read_installed(fp); /* compiled versions may be stale: the newest are read afresh */
+    if (fs)
+        pthread_mutex_unlock(&fs->lock);
+    pthread_mutex_unlock(&fp->lock);
+}
+
+void flux_program_refresh(FluxProgram *fp)
+{
+    pthread_mutex_lock(&fp->lock);
+    if (fp->store) {
+        pthread_mutex_lock(&fp->store->lock);
+        fx_api_read_installed(fp);
+        pthread_mutex_unlock(&fp->store->lock);
+    }
+    pthread_mutex_unlock(&fp->lock);
 }
 
 /* ---- listings ---- */

@@ -35,7 +35,7 @@ static FluxProgram *program_of(FluxStore *fs, long long id, FILE *diagnostics)
             fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
         return NULL;
     }
-    FluxProgram *fp = fx_xcalloc(1, sizeof(*fp));
+    FluxProgram *fp = fx_api_program_new();
     fp->prog = fx_program_load_text(&fp->diag, path, source, strlen(source), NULL);
     free(path);
     free(source);

@@ -24,9 +24,9 @@ static bool eval_in(FluxProgram *fp, FxRuntime *rt, const char *expr, FxBudgets 
     FxExpr *e = fx_api_parse_expr(fp, expr, &arena, NULL);
     bool ok = false;
     if (e) {
-        fp->explored = false; /* a run explores a variant once at most */
+        fp->main.explored = false; /* a run explores a variant once at most */
         fx_runtime_set_budgets(rt, b);
-        fx_api_measure_in(fp, rt, e);
+        fx_api_measure(fp, rt, e);
         fx_runtime_set_runaway_protection(rt, false); /* the versions exactly */
         fx_runtime_reset_counts(rt);
         FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");

@@ -20,6 +20,7 @@
  * analyzer leaves such runs out (traces.c).
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,15 +32,6 @@
 #include "lang/parse.h"
 
 #define SUMMARY_BYTES (64 * 1024)
-
-FxRuntime *fx_api_runtime(FluxProgram *fp)
-{
-    if (!fp->rt) {
-        fp->rt = fx_runtime_new(fp->prog);
-        fx_api_costs_load(fp);
-    }
-    return fp->rt;
-}
 
 FxBudgets fx_api_budgets(const FluxRunOptions *o)
 {
@@ -62,17 +54,22 @@ void fx_api_json_string(const char *s, FxBuf *out)
     fx_value_release(v);
 }
 
+static char hardware_line[128];
+static pthread_once_t hardware_once = PTHREAD_ONCE_INIT;
+
+static void describe_hardware(void)
+{
+    FxHardware hw = fx_hw_detect();
+    FxBuf b = {0};
+    fx_hw_describe(&hw, &b);
+    snprintf(hardware_line, sizeof(hardware_line), "%s", fx_buf_str(&b));
+    fx_buf_free(&b);
+}
+
 const char *fx_api_hardware(void)
 {
-    static char line[128];
-    if (!line[0]) {
-        FxHardware hw = fx_hw_detect();
-        FxBuf b = {0};
-        fx_hw_describe(&hw, &b);
-        snprintf(line, sizeof(line), "%s", fx_buf_str(&b));
-        fx_buf_free(&b);
-    }
-    return line;
+    pthread_once(&hardware_once, describe_hardware);
+    return hardware_line;
 }
 
 /* The end of the JSON value that starts at p (a string, number, literal,
@@ -118,12 +115,14 @@ FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FIL
 {
     FxDiag d = {0};
     /* the source lives with the program: graph nodes keep pointers into it */
+    pthread_mutex_lock(&fp->lock);
     FxSource *src = fx_diag_add_source(&fp->diag, "<expr>", expr, strlen(expr));
     FxExpr *e = fx_parse_expression(&d, src, arena);
     FxDiag *saved = fp->prog->diag;
     fp->prog->diag = &d;
     bool ok = e && fx_check_expression(fp->prog, e);
     fp->prog->diag = saved;
+    pthread_mutex_unlock(&fp->lock);
     if (!ok && diagnostics)
         fx_diag_render(&d, diagnostics);
     fx_diag_free(&d);
@@ -267,10 +266,10 @@ typedef struct VersionStory {
     char *data_choice_proof;       /* its proof when another intent's version made it */
 } VersionStory;
 
-char *fx_api_data_choice(FluxProgram *fp, const FxGraph *g, char **proof_id)
+char *fx_api_data_choice(FluxProgram *fp, FxRuntime *rt, const FxGraph *g, char **proof_id)
 {
     const FxGraph *by;
-    const char *c = fx_runtime_data_choice(fx_api_runtime(fp), &by), *colon = c ? strchr(c, ':') : NULL;
+    const char *c = fx_runtime_data_choice(rt, &by), *colon = c ? strchr(c, ':') : NULL;
     *proof_id = NULL;
     if (!c || !colon || !by || !g || !strcmp(by->intent, g->intent))
         return c ? fx_xstrdup(c) : NULL;
@@ -284,7 +283,7 @@ char *fx_api_data_choice(FluxProgram *fp, const FxGraph *g, char **proof_id)
     return s;
 }
 
-static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
+static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph *g)
 {
     VersionStory vs = {0};
     const FxIntent *in = g ? fx_program_find_intent(fp->prog, g->intent) : NULL;
@@ -314,11 +313,10 @@ static VersionStory version_story(FluxProgram *fp, const FxGraph *g)
         vs.proof_id = fx_xstrdup("null");
     }
     fx_api_origin_free(&o);
-    vs.from_table = g && g->n_table && fx_runtime_top_from_table(fx_api_runtime(fp));
-    vs.data_choice = fx_api_data_choice(fp, g, &vs.data_choice_proof);
-    vs.choice = g && g->kernel && !vs.from_table ? fx_runtime_top_choice(fx_api_runtime(fp))
-                                                 : NULL;
-    if ((vs.switches = fx_runtime_switches(fx_api_runtime(fp)))) {
+    vs.from_table = g && g->n_table && fx_runtime_top_from_table(rt);
+    vs.data_choice = fx_api_data_choice(fp, rt, g, &vs.data_choice_proof);
+    vs.choice = g && g->kernel && !vs.from_table ? fx_runtime_top_choice(rt) : NULL;
+    if ((vs.switches = fx_runtime_switches(rt))) {
         char *v = fx_xasprintf("%s; results answered from a table switched on mid-run, sound as "
                                "the intent is pure", vs.verified);
         free(vs.verified);
@@ -389,11 +387,28 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
     free(what);
 }
 
-/* The execution record of docs/cli.md. */
-static void record_json(FluxProgram *fp, const FxGraph *callee, const FxValue *args, size_t n,
-                        FxValue v, double ms, long long id, bool summarise, FxBuf *out)
+/* The record's own fields in res: the rewrites from their JSON list. */
+static void record_fields(const FxGraph *callee, const VersionStory *vs, FluxResult *res)
 {
-    VersionStory vs = version_story(fp, callee);
+    res->intent = fx_xstrdup(callee->intent);
+    res->version = fx_xstrdup(callee->version);
+    FxBuf b = {0};
+    json_t *list = json_loads(vs->optimizations, 0, NULL), *r;
+    size_t i;
+    json_array_foreach(list, i, r) fx_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(r));
+    json_decref(list);
+    res->rewrites = fx_xstrdup(fx_buf_str(&b));
+    fx_buf_free(&b);
+}
+
+/* The execution record of docs/cli.md, and its fields in res. */
+static void record_json(FluxProgram *fp, FxRuntime *rt, const FxGraph *callee,
+                        const FxValue *args, size_t n, FxValue v, double ms, long long id,
+                        bool summarise, FxBuf *out, FluxResult *res)
+{
+    VersionStory vs = version_story(fp, rt, callee);
+    if (callee)
+        record_fields(callee, &vs, res);
     if (id > 0)
         fx_buf_printf(out, "{\"execution_id\": \"exec_%lld\", \"intent\": ", id);
     else
@@ -410,7 +425,10 @@ static void record_json(FluxProgram *fp, const FxGraph *callee, const FxValue *a
     fx_buf_puts(out, ", \"input\": ");
     input_json(callee, args, n, false, out);
     fx_buf_puts(out, ", \"output\": ");
+    size_t at = out->len;
     value_json(v, !summarise, out, NULL, NULL);
+    if (!summarise) /* the value whole: the caller's JSON of it too */
+        res->value_json = fx_xstrndup(out->data + at, out->len - at);
     fx_buf_puts(out, ", \"decision_tree\": ");
     if (callee)
         decisions_json(callee, &vs, out);
@@ -474,7 +492,8 @@ FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
                            int64_t *out_lineage, int64_t *out_version)
 {
     for (size_t i = 0; i < fp->versions.len; i++) {
-        if (fp->versions.data[i].graph == g) {
+        if (!strcmp(fp->versions.data[i].intent, g->intent) &&
+            !strcmp(fp->versions.data[i].label, g->version)) {
             *out_version = fp->versions.data[i].version;
             *out_lineage = fp->versions.data[i].lineage;
             return FX_OK;
@@ -497,7 +516,8 @@ FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
     st = fx_store_version(fp->store->store, lineage, &vi, out_version);
     fx_buf_free(&json);
     if (st == FX_OK) {
-        FxKnownVersion known = {g, lineage, *out_version};
+        FxKnownVersion known = {fx_xstrdup(g->intent), fx_xstrdup(g->version), lineage,
+                                *out_version};
         *out_lineage = lineage;
         fx_vec_push(&fp->versions, known);
     }
@@ -526,13 +546,13 @@ static size_t node_counts(FxRuntime *rt, const FxGraph *g, uint32_t **nodes, uin
  * was verified; `stop` (when a budget stopped the run) is one more
  * decision. Returns the id, 0 when nothing is recorded, -1 on a store
  * error. */
-static long long record(FluxProgram *fp, const char *expr, const char *output,
+static long long record(FluxProgram *fp, FxRuntime *rt, const char *expr, const char *output,
                         const char *hash, int64_t bytes, double ms, const char *stop,
                         FILE *diagnostics)
 {
     const FxValue *args;
     size_t n_args;
-    const FxGraph *g = fx_runtime_top_call(fp->rt, &args, &n_args);
+    const FxGraph *g = fx_runtime_top_call(rt, &args, &n_args);
     if (!fp->store || !g)
         return 0;
     const FxIntent *in = fx_program_find_intent(fp->prog, g->intent);
@@ -544,11 +564,11 @@ static long long record(FluxProgram *fp, const char *expr, const char *output,
     }
     FxBuf input = {0}, decisions = {0};
     input_json(g, args, n_args, !fp->keep_values, &input);
-    VersionStory vs = version_story(fp, g);
+    VersionStory vs = version_story(fp, rt, g);
     decisions_json(g, &vs, &decisions);
     char *verified = NULL;
     if (stop) { /* the budget's decision ends the tree; nothing was verified */
-        const char *budget = fx_runtime_stopped_by(fp->rt);
+        const char *budget = fx_runtime_stopped_by(rt);
         decisions.len--; /* the closing ] */
         fx_buf_printf(&decisions, ", {\"decision\": \"stopped by the %s budget\", \"reason\": ",
                       budget);
@@ -559,7 +579,7 @@ static long long record(FluxProgram *fp, const char *expr, const char *output,
     }
     uint32_t *nodes;
     uint64_t *counts;
-    size_t n_counts = node_counts(fp->rt, g, &nodes, &counts);
+    size_t n_counts = node_counts(rt, g, &nodes, &counts);
     FxExecution e = {version, g->intent, expr, fx_buf_str(&input), output, hash, bytes,
                      fx_buf_str(&decisions), fx_api_hardware(), ms, vs.optimizations,
                      vs.proof_ids, verified ? verified : vs.verified, n_counts, nodes, counts};
@@ -577,28 +597,28 @@ static long long record(FluxProgram *fp, const char *expr, const char *output,
 
 /* An execution of the intent EXPR called last: its arguments and its own
  * result (for `len(f(x))` that is f(x), not the length). */
-long long fx_api_record(FluxProgram *fp, const char *expr, FxValue v, double ms,
+long long fx_api_record(FluxProgram *fp, FxRuntime *rt, const char *expr, double ms,
                         FILE *diagnostics)
 {
-    (void)v;
     const FxValue *args;
     size_t n_args;
-    if (!fp->store || !fx_runtime_top_call(fp->rt, &args, &n_args))
+    if (!fp->store || !fx_runtime_top_call(rt, &args, &n_args))
         return 0;
     FxBuf output = {0};
     char hash[17];
     int64_t bytes;
-    value_json(fx_runtime_top_result(fp->rt), fp->keep_values, &output, hash, &bytes);
-    long long id = record(fp, expr, fx_buf_str(&output), hash, bytes, ms, NULL, diagnostics);
+    value_json(fx_runtime_top_result(rt), fp->keep_values, &output, hash, &bytes);
+    long long id = record(fp, rt, expr, fx_buf_str(&output), hash, bytes, ms, NULL, diagnostics);
     fx_buf_free(&output);
     return id;
 }
 
 /* A run a budget stopped, when it had called an intent: recorded with no
  * output, and the budget's message as the reason of its last decision. */
-static long long record_stop(FluxProgram *fp, const char *expr, double ms, FILE *diagnostics)
+static long long record_stop(FluxProgram *fp, FxRuntime *rt, const char *expr, double ms,
+                             FILE *diagnostics)
 {
-    return record(fp, expr, "null", NULL, 0, ms, fx_runtime_error(fp->rt), diagnostics);
+    return record(fp, rt, expr, "null", NULL, 0, ms, fx_runtime_error(rt), diagnostics);
 }
 
 double fx_api_now_ms(void)
@@ -606,6 +626,52 @@ double fx_api_now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* What a run leaves behind, under fp->lock (and the store's): the last run
+ * for flux_record_last, its record, its JSON. */
+static int finish_run(FluxProgram *fp, FxRuntime *rt, const char *expr,
+                      const FluxRunOptions *options, FxValue v, FILE *diagnostics,
+                      FluxResult *out)
+{
+    if (rt == fp->main.rt) { /* a value belongs to its context's thread: main's only */
+        free(fp->last_expr);
+        fp->last_expr = fx_xstrdup(expr);
+        fx_value_release(fp->last_value);
+        fx_value_retain(v);
+        fp->last_value = v;
+        fp->last_ms = out->duration_ms;
+    }
+    long long id = options && options->record_later
+                           ? 0
+                           : fx_api_record(fp, rt, expr, out->duration_ms, diagnostics);
+    out->execution_id = id > 0 ? id : 0;
+    if (id > 0)
+        fp->last_id = id;
+    if (options && options->want_json) {
+        const FxValue *args;
+        size_t n;
+        const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
+        FxBuf json = {0};
+        record_json(fp, rt, callee, args, n, v, out->duration_ms, out->execution_id,
+                    options->want_json == FLUX_JSON_SUMMARY, &json, out);
+        out->json = fx_buf_take(&json);
+    }
+    return id < 0 ? FLUX_ERR_STORE : FLUX_OK;
+}
+
+static void lock_all(FluxProgram *fp)
+{
+    pthread_mutex_lock(&fp->lock);
+    if (fp->store)
+        pthread_mutex_lock(&fp->store->lock);
+}
+
+static void unlock_all(FluxProgram *fp)
+{
+    if (fp->store)
+        pthread_mutex_unlock(&fp->store->lock);
+    pthread_mutex_unlock(&fp->lock);
 }
 
 int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, FILE *diagnostics,
@@ -618,10 +684,12 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         fx_arena_free(&arena);
         return FLUX_ERR_USAGE;
     }
-    FxRuntime *rt = fx_api_runtime(fp);
-    fp->explored = false;
+    FxCallCtx *cx = fx_api_call_begin(fp);
+    FxRuntime *rt = cx->rt;
     fx_runtime_set_budgets(rt, fx_api_budgets(options));
-    fx_api_measure(fp, e);
+    pthread_mutex_lock(&fp->lock);
+    fx_api_measure(fp, rt, e);
+    pthread_mutex_unlock(&fp->lock);
     fx_runtime_set_runaway_protection(rt, !(options && options->no_learn));
     fx_runtime_reset_counts(rt);
     FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
@@ -629,7 +697,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     double start = fx_api_now_ms();
     FxStatus st = fx_runtime_eval(rt, g, &v);
     out->duration_ms = fx_api_now_ms() - start;
-    fx_api_costs_save(fp);
+    fx_api_costs_save(fp, rt);
     int status = FLUX_OK;
     if (st != FX_OK) {
         if (diagnostics)
@@ -637,37 +705,21 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         status = FLUX_ERR_RUNTIME;
         /* a budget's stop is recorded at once: there is no answer to print
          * first. A store error is told, but the run's failure is the status. */
-        if (fx_runtime_stopped_by(rt))
-            (void)record_stop(fp, expr, out->duration_ms, diagnostics);
+        if (fx_runtime_stopped_by(rt)) {
+            lock_all(fp);
+            (void)record_stop(fp, rt, expr, out->duration_ms, diagnostics);
+            unlock_all(fp);
+        }
     } else {
-        free(fp->last_expr);
-        fp->last_expr = fx_xstrdup(expr);
-        fx_value_release(fp->last_value);
-        fx_value_retain(v);
-        fp->last_value = v;
-        fp->last_ms = out->duration_ms;
-        long long id = options && options->record_later
-                               ? 0
-                               : fx_api_record(fp, expr, v, out->duration_ms, diagnostics);
-        out->execution_id = id > 0 ? id : 0;
-        if (id > 0)
-            fp->last_id = id;
+        lock_all(fp);
+        status = finish_run(fp, rt, expr, options, v, diagnostics, out);
+        unlock_all(fp);
         FxBuf text = {0};
         fx_val_print(v, &text);
         out->text = fx_buf_take(&text);
-        if (options && options->want_json) {
-            const FxValue *args;
-            size_t n;
-            const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
-            FxBuf json = {0};
-            record_json(fp, callee, args, n, v, out->duration_ms, out->execution_id,
-                        options->want_json == FLUX_JSON_SUMMARY, &json);
-            out->json = fx_buf_take(&json);
-        }
         fx_value_release(v);
-        if (id < 0)
-            status = FLUX_ERR_STORE;
     }
+    fx_api_call_end(fp, cx);
     fx_graph_free(g);
     fx_arena_free(&arena);
     return status;
@@ -677,16 +729,22 @@ void flux_result_free(FluxResult *r)
 {
     free(r->text);
     free(r->json);
-    r->text = r->json = NULL;
+    free(r->value_json);
+    free(r->intent);
+    free(r->version);
+    free(r->rewrites);
+    r->text = r->json = r->value_json = r->intent = r->version = r->rewrites = NULL;
 }
 
 int flux_record_last(FluxProgram *fp, FILE *diagnostics)
 {
     if (!fp->last_expr || !fp->store)
         return FLUX_OK;
-    long long id = fx_api_record(fp, fp->last_expr, fp->last_value, fp->last_ms, diagnostics);
+    lock_all(fp);
+    long long id = fx_api_record(fp, fx_api_runtime(fp), fp->last_expr, fp->last_ms, diagnostics);
     if (id > 0)
         fp->last_id = id;
+    unlock_all(fp);
     return id < 0 ? FLUX_ERR_STORE : FLUX_OK;
 }
 

@@ -87,9 +87,9 @@ bool fx_api_models_read(const char *text, FxVariantModels *vm)
 
 /* ---- choosing ---- */
 
-static const FxVariantModels *models_of(FluxProgram *fp, const FxGraph *g)
+static const FxVariantModels *models_of(FxCallCtx *cx, const FxGraph *g)
 {
-    fx_vec_foreach(FxVariantModels, m, &fp->models) if (m->graph == g) return m;
+    fx_vec_foreach(FxVariantModels, m, &cx->models) if (m->graph == g) return m;
     return NULL;
 }
 
@@ -102,19 +102,18 @@ static void choose(void *ctx, const FxGraph *g, uint64_t n, bool top, FxVariantC
         return; /* variant 0: the runtime's built-in rule */
     bool power = (double)n >= vm->crossover;
     out->variant = power ? FX_VARIANT_POWER : FX_VARIANT_LOOP;
-    static unsigned seed;
+    FxCallCtx *cx = ctx;
     if (!top)
         return;
-    if (!seed)
-        seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
-    seed = seed * 1103515245u + 12345u;
+    if (!cx->seed) /* each context draws its own sequence */
+        cx->seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16) ^ (unsigned)(uintptr_t)cx;
+    cx->seed = cx->seed * 1103515245u + 12345u;
     /* FLUX_EXPLORE=off never explores (reproducible runs: the tests),
      * =always explores every run's own call when the other is close */
     const char *mode = getenv("FLUX_EXPLORE");
     bool never = mode && !strcmp(mode, "off"), always = mode && !strcmp(mode, "always");
-    if (!((FluxProgram *)ctx)->explored && !never &&
-        (always || (seed >> 16) % EXPLORE_EVERY == 0)) {
-        ((FluxProgram *)ctx)->explored = true; /* once a run at most */
+    if (!cx->explored && !never && (always || (cx->seed >> 16) % EXPLORE_EVERY == 0)) {
+        cx->explored = true; /* once a run at most */
         double t_best = fx_cost_predict(&vm->model[power], (double)n);
         double t_other = fx_cost_predict(&vm->model[!power], (double)n);
         if (t_other <= EXPLORE_WITHIN * t_best) {
@@ -168,16 +167,16 @@ static double crossover(const FxVariantModels *vm)
     return hi;
 }
 
-void fx_api_models_attach(FluxProgram *fp, const FxGraph *g, const char *json)
+void fx_api_models_attach(FxCallCtx *cx, const FxGraph *g, const char *json)
 {
     FxVariantModels vm;
     if (!fx_api_models_read(json, &vm))
         return;
     vm.graph = g;
     vm.crossover = vm.has[0] && vm.has[1] ? crossover(&vm) : 0x1p62;
-    fx_vec_push(&fp->models, vm);
-    FxVariantChooser c = {fp, choose, explain};
-    fx_runtime_set_chooser(fx_api_runtime(fp), &c);
+    fx_vec_push(&cx->models, vm);
+    FxVariantChooser c = {cx, choose, explain};
+    fx_runtime_set_chooser(cx->rt, &c);
 }
 
 /* ---- measuring ---- */

@@ -13,11 +13,9 @@
 #include "prove.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -835,139 +833,164 @@ static void run_termination(FxSmt *s, const FxGraph *a, const FxGraph *b, FxGrap
     termination(s, b, l, c, o);
 }
 
-/* ---- the hard limit: each obligation in a child process ---- */
+/* ---- the hard limit: each obligation in a thread of its own ---- */
 
-/* Z3 honours its interrupt nearly always; a hard limit must not depend on
- * it. The obligation is discharged in a forked child that writes its
- * findings to a pipe; a child still running at twice the timeout (plus a
- * second for start-up) is killed, and the verdict is unknown. */
+/* Z3 honours its interrupt nearly always (smt.c's watchdog sends it at the
+ * timeout and again every few ms after); a hard limit must not depend on
+ * it. So the obligation is discharged in a thread of its own that works
+ * on copies of everything it reads (the two graphs and every graph the
+ * lookup gives them): the caller waits at most twice the timeout plus a
+ * second, then leaves the thread to end on its own, which frees its copies,
+ * and the verdict is unknown. No process is forked: forking a process
+ * that runs threads (the pool's, a host's) or holds SQLite is unsafe. */
 
-static void put_str(FxBuf *b, const char *s)
+typedef struct Named {
+    char *name;
+    FxGraph *g; /* NULL: the lookup knows no such intent */
+} Named;
+
+typedef struct Job {
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+    bool done, abandoned;
+    Discharge fn;
+    unsigned timeout_ms;
+    FxGraph *cur, *cand;
+    FX_VEC(Named) callees;
+    FxObligation o; /* the thread's findings */
+} Job;
+
+static const FxGraph *job_lookup(void *ctx, const char *intent)
 {
-    uint32_t n = s ? (uint32_t)strlen(s) + 1 : 0;
-    fx_buf_append(b, (const char *)&n, sizeof(n));
-    if (n)
-        fx_buf_append(b, s, n);
+    Job *j = ctx;
+    fx_vec_foreach(Named, n, &j->callees) if (!strcmp(n->name, intent)) return n->g;
+    return NULL;
 }
 
-static char *get_str(const char **p, const char *end)
+static FxGraph *copy_of(const FxGraph *g)
 {
-    uint32_t n;
-    if ((size_t)(end - *p) < sizeof(n))
-        return NULL;
-    memcpy(&n, *p, sizeof(n));
-    *p += sizeof(n);
-    if (n == 0 || (size_t)(end - *p) < n)
-        return NULL;
-    char *s = fx_xstrndup(*p, n - 1);
-    *p += n;
-    return s;
+    return fx_graph_copy_as(g, g->intent, g->version);
 }
 
-static bool write_all(int fd, const char *data, size_t len)
+/* Copies every graph g's nodes may name, through lookup, and theirs. */
+static void copy_callees(Job *j, const FxGraph *g, FxGraphLookup lookup, void *ctx)
 {
-    while (len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR)
+    for (uint32_t i = 0; lookup && i < g->n_nodes; i++) {
+        const char *name = g->nodes[i].text;
+        bool known = !name;
+        fx_vec_foreach(Named, n, &j->callees) known = known || !strcmp(n->name, name);
+        if (known)
             continue;
-        if (w <= 0)
-            return false;
-        data += w;
-        len -= (size_t)w;
+        const FxGraph *callee = lookup(ctx, name);
+        Named n = {fx_xstrdup(name), callee ? copy_of(callee) : NULL};
+        fx_vec_push(&j->callees, n);
+        if (n.g)
+            copy_callees(j, n.g, lookup, ctx);
     }
-    return true;
 }
 
-static void child(int fd, Discharge fn, const FxGraph *cur, const FxGraph *cand,
-                  FxGraphLookup lookup, void *ctx, unsigned timeout_ms, FxObligation *o)
+static void job_free(Job *j)
 {
+    fx_graph_free(j->cur);
+    fx_graph_free(j->cand);
+    fx_vec_foreach(Named, n, &j->callees)
+    {
+        free(n->name);
+        fx_graph_free(n->g);
+    }
+    fx_vec_free(&j->callees);
+    free(j->o.kind);
+    free(j->o.what);
+    free(j->o.smtlib);
+    free(j->o.counterexample);
+    free(j->o.reason);
+    pthread_cond_destroy(&j->finished);
+    pthread_mutex_destroy(&j->lock);
+    free(j);
+}
+
+static void *discharge_thread(void *arg)
+{
+    Job *j = arg;
     if (getenv("FLUX_TEST_SOLVER_HANGS")) /* for the test of this very limit */
         for (;;)
             pause();
-    FxSmt *smt = fx_smt_new(timeout_ms, 0);
-    fn(smt, cur, cand, lookup, ctx, o);
+    FxSmt *smt = fx_smt_new(j->timeout_ms, 0);
+    j->fn(smt, j->cur, j->cand, job_lookup, j, &j->o);
     fx_smt_free(smt);
-    FxBuf b = {0};
-    int32_t v = (int32_t)o->verdict;
-    fx_buf_append(&b, (const char *)&v, sizeof(v));
-    put_str(&b, o->smtlib);
-    put_str(&b, o->counterexample);
-    put_str(&b, o->reason);
-    put_str(&b, o->what);
-    write_all(fd, b.data, b.len);
-    _exit(0); /* no atexit handlers, no flushing of the parent's buffers */
+    pthread_mutex_lock(&j->lock);
+    j->done = true;
+    bool abandoned = j->abandoned;
+    pthread_cond_signal(&j->finished);
+    pthread_mutex_unlock(&j->lock);
+    if (abandoned) /* the caller has gone: the job is this thread's to free */
+        job_free(j);
+    return NULL;
 }
 
-/* Reads the child's report until it closes the pipe or the deadline passes. */
-static bool collect(int fd, pid_t pid, double deadline_ms, FxBuf *out)
+static void deadline_in(struct timespec *t, double ms)
 {
-    char chunk[4096];
-    for (;;) {
-        int left = (int)(deadline_ms - now_ms());
-        if (left <= 0)
-            break;
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int r = poll(&pfd, 1, left);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        ssize_t n = read(fd, chunk, sizeof(chunk));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            int status;
-            waitpid(pid, &status, 0);
-            return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        }
-        fx_buf_append(out, chunk, (size_t)n);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return false;
+    clock_gettime(CLOCK_MONOTONIC, t);
+    long long ns = t->tv_nsec + (long long)(ms * 1e6);
+    t->tv_sec += (time_t)(ns / 1000000000LL);
+    t->tv_nsec = (long)(ns % 1000000000LL);
 }
 
 static void discharge_isolated(Discharge fn, const FxGraph *cur, const FxGraph *cand,
                                FxGraphLookup lookup, void *ctx, unsigned timeout_ms,
                                FxObligation *o)
 {
-    int fds[2];
-    fflush(NULL);
-    if (pipe(fds) != 0) {
+    Job *j = fx_xcalloc(1, sizeof(*j));
+    pthread_mutex_init(&j->lock, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&j->finished, &attr);
+    pthread_condattr_destroy(&attr);
+    j->fn = fn;
+    j->timeout_ms = timeout_ms;
+    j->cur = copy_of(cur);
+    j->cand = copy_of(cand);
+    copy_callees(j, cur, lookup, ctx);
+    copy_callees(j, cand, lookup, ctx);
+    j->o.kind = fx_xstrdup(o->kind);
+    j->o.what = fx_xstrdup(o->what);
+    memcpy(j->o.hash, o->hash, sizeof(j->o.hash));
+    double limit = 2.0 * timeout_ms + 1000.0;
+    struct timespec deadline;
+    deadline_in(&deadline, limit);
+    pthread_t thread;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    bool started = pthread_create(&thread, &ta, discharge_thread, j) == 0;
+    pthread_attr_destroy(&ta);
+    if (!started) {
+        job_free(j);
         o->verdict = FX_PROOF_UNKNOWN;
-        o->reason = fx_xstrdup("could not start the solver's process");
+        o->reason = fx_xstrdup("could not start the solver's thread");
         return;
     }
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        child(fds[1], fn, cur, cand, lookup, ctx, timeout_ms, o);
-    }
-    close(fds[1]);
-    FxBuf report = {0};
-    double limit = 2.0 * timeout_ms + 1000.0;
-    bool ok = pid > 0 && collect(fds[0], pid, now_ms() + limit, &report);
-    close(fds[0]);
-    const char *p = report.data, *end = report.data + report.len;
-    int32_t v;
-    if (ok && report.len >= sizeof(v)) {
-        memcpy(&v, p, sizeof(v));
-        p += sizeof(v);
-        o->verdict = (FxProofVerdict)v;
-        o->smtlib = get_str(&p, end);
-        o->counterexample = get_str(&p, end);
-        o->reason = get_str(&p, end);
-        char *what = get_str(&p, end);
-        if (what) {
-            free(o->what);
-            o->what = what;
-        }
-    } else {
+    pthread_mutex_lock(&j->lock);
+    while (!j->done && pthread_cond_timedwait(&j->finished, &j->lock, &deadline) != ETIMEDOUT)
+        ;
+    bool done = j->done;
+    j->abandoned = !done;
+    pthread_mutex_unlock(&j->lock);
+    if (!done) {
         o->verdict = FX_PROOF_UNKNOWN;
-        o->reason = fx_xasprintf("the solver ran past its hard limit of %.0f ms and was "
-                                 "stopped", limit);
+        o->reason = fx_xasprintf("the solver ran past its hard limit of %.0f ms and its "
+                                 "answer was not awaited", limit);
+        return;
     }
-    fx_buf_free(&report);
+    o->verdict = j->o.verdict;
+    o->smtlib = j->o.smtlib;
+    o->counterexample = j->o.counterexample;
+    o->reason = j->o.reason;
+    free(o->what);
+    o->what = j->o.what;
+    j->o.smtlib = j->o.counterexample = j->o.reason = j->o.what = NULL;
+    job_free(j);
 }
 
 static void obligation(FxProof *p, const char *kind, const char *what, Discharge fn,

@@ -24,9 +24,12 @@
  * UNKNOWN otherwise (timeout, values the solver does not take). Only
  * PROVED may install a rewrite.
  *
- * Each obligation of fx_prove_same_function runs in a forked child with a
- * hard limit of twice the timeout plus a second: a solver that ignores its
- * interrupt is killed, and the verdict is UNKNOWN.
+ * Each obligation of fx_prove_same_function runs in a thread of its own,
+ * on copies of the graphs it reads, with a hard limit of twice the timeout
+ * plus a second: past it the caller stops waiting for a solver that ignores
+ * its interrupt (the thread ends on its own and frees its copies), and the
+ * verdict is UNKNOWN. Nothing forks: the caller may run threads or hold
+ * SQLite. Thread-safe: each obligation has its own Z3 context.
  */
 #ifndef FX_PROVE_H
 #define FX_PROVE_H
