@@ -99,8 +99,8 @@ const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args
 FxValue fx_runtime_top_result(const FxRuntime *rt);
 
 /* The sort kernels' cost model the runtime chooses by (exec/sortcost.h),
- * refitted on the sorts it runs; its caller loads it from the store and
- * keeps it there (src/api/costs.c). */
+ * refitted on the sorts it runs; its caller gives it the model the store
+ * keeps and writes it back there (src/api/costs.c). */
 typedef struct FxSortCosts FxSortCosts;
 FxSortCosts *fx_runtime_sort_costs(FxRuntime *rt);
 

@@ -18,9 +18,9 @@
  * kernel's cost a quarter of the way (in ratio) toward what it measured,
  * so a machine unlike this one corrects the model as it runs. The model
  * is kept in the store, a row per kernel (fx_sortk_name), device and
- * hardware (src/api/costs.c): read when a runtime is made for a store,
- * written back after a run that refitted it, so the corrections outlive
- * the process.
+ * hardware (src/api/costs.c): read with a store's installed versions and
+ * given to each runtime made, written back after a run that refitted it,
+ * so the corrections outlive the process.
  */
 #ifndef FX_SORTCOST_H
 #define FX_SORTCOST_H
