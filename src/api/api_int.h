@@ -60,6 +60,7 @@ typedef struct FxCallCtx {
     bool explored;                  /* this run has explored a variant already */
     unsigned seed;                  /* the exploration's draws */
     unsigned generation;            /* of the installed versions its runtime has */
+    struct FxOutputCheck *check;    /* check_output.c: its last run's validation */
 } FxCallCtx;
 
 struct FluxProgram {
@@ -116,6 +117,9 @@ FxRuntime *fx_api_runtime(FluxProgram *fp);
  * runtime has the newest installed versions. Thread-safe. */
 FxCallCtx *fx_api_call_begin(FluxProgram *fp);
 void fx_api_call_end(FluxProgram *fp, FxCallCtx *cx);
+/* Rebuilds cx's runtime when the installed versions changed since it was
+ * built (a rollback in the call). Thread-safe. */
+void fx_api_call_refresh(FxCallCtx *cx);
 /* Reads the newest versions from fp->store (NULL: none) for the contexts
  * to use from their next call. Caller holds fp->lock. */
 void fx_api_read_installed(FluxProgram *fp);
@@ -189,6 +193,24 @@ void fx_api_keep_row(void *ctx, const char *json);
 int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
+
+/* ---- run-time validation (check_output.c) ---- */
+
+/* After a run (status st, its value *v, ms long) of EXPR e (graph g) in
+ * context cx: when its own call ran a rewritten version, checks that
+ * call's output; a failure rolls the version back and runs EXPR again,
+ * replacing *v (cx's runtime is then a new one). Returns the run's status. */
+FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
+                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v);
+/* The validation of the last run of the context whose runtime is rt:
+ * "checked", "skipped" or "failed", and what was checked, version by
+ * version; false when none ran (v1 answered). The caller holds fp->lock
+ * (or is the single-threaded API). */
+bool fx_api_check_outcome(const FluxProgram *fp, const FxRuntime *rt, const char **result,
+                          const char **reason);
+/* The same as one more entry of a decision tree: `, {"decision": ...}`. */
+void fx_api_check_decision(const FluxProgram *fp, const FxRuntime *rt, FxBuf *out);
+void fx_api_check_free(struct FxOutputCheck *c);
 
 /* ---- traces (traces.c) ---- */
 

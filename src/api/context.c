@@ -128,16 +128,27 @@ void fx_api_call_end(FluxProgram *fp, FxCallCtx *cx)
     pthread_mutex_unlock(&fp->lock);
 }
 
+void fx_api_call_refresh(FxCallCtx *cx)
+{
+    pthread_mutex_lock(&cx->fp->lock);
+    if (cx->generation != cx->fp->generation)
+        build(cx);
+    pthread_mutex_unlock(&cx->fp->lock);
+}
+
 void fx_api_contexts_free(FluxProgram *fp)
 {
     fx_vec_foreach(FxCallCtx *, cx, &fp->all)
     {
+        fx_api_check_free((*cx)->check);
         fx_runtime_free((*cx)->rt);
         fx_vec_free(&(*cx)->models);
         free(*cx);
     }
     fx_vec_free(&fp->all);
     fx_vec_free(&fp->idle);
+    fx_api_check_free(fp->main.check);
+    fp->main.check = NULL;
     fx_runtime_free(fp->main.rt);
     fp->main.rt = NULL;
     fx_vec_free(&fp->main.models);

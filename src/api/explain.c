@@ -378,6 +378,24 @@ static void explain_verified(Tree *t, FluxProgram *fp, const FxIntent *in, FxVal
     fx_buf_puts(&t->json, "]");
 }
 
+/* What run-time validation made of the output, when a rewritten version
+ * answered (check_output.c). */
+static void explain_validation(Tree *t, FluxProgram *fp)
+{
+    const char *result, *reason;
+    if (!fx_api_check_outcome(fp, fx_api_runtime(fp), &result, &reason))
+        return;
+    char *line = fx_xasprintf("%s at run time: %s", result, reason);
+    branch(t, "validation", line);
+    json_key(t, "validation");
+    fx_buf_puts(&t->json, "{\"result\": ");
+    fx_api_json_string(result, &t->json);
+    fx_buf_puts(&t->json, ", \"reason\": ");
+    fx_api_json_string(reason, &t->json);
+    fx_buf_puts(&t->json, "}");
+    free(line);
+}
+
 /* `f(x)[k]` where f's result is a comprehension: the candidate and its tests. */
 static void explain_element(Tree *t, FluxProgram *fp, const FxIntent *in, FxValue element,
                             int64_t index)
@@ -478,6 +496,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
     opts.want_json = 1;
     fx_runtime_set_hooks(rt, &hooks);
     int status = flux_run(fp, expr, &opts, diagnostics, &r);
+    rt = fx_api_runtime(fp); /* a new one when validation rolled a version back */
     fx_runtime_set_hooks(rt, NULL);
     if (status != FLUX_OK && status != FLUX_ERR_STORE) {
         drop_calls(&tr);
@@ -534,6 +553,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
                 explain_element(&t, fp, in, fx_val_list_at(whole, (size_t)k), k);
             fx_value_release(whole);
         }
+        explain_validation(&t, fp);
         explain_subresults(&t, fp, &tr);
     }
     fx_buf_puts(&t.json, "}");

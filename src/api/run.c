@@ -342,7 +342,8 @@ static void version_story_free(VersionStory *vs)
 }
 
 /* [{"decision": "version v1 of `f`", "reason": ..., "proof_id": null}] */
-static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
+static void decisions_json(FluxProgram *fp, const FxRuntime *rt, const FxGraph *g,
+                           const VersionStory *vs, FxBuf *out)
 {
     char *what = fx_xasprintf("version %s of `%s`", g->version, g->intent);
     fx_buf_puts(out, "[{\"decision\": ");
@@ -383,6 +384,7 @@ static void decisions_json(const FxGraph *g, const VersionStory *vs, FxBuf *out)
             fx_buf_printf(out, ", \"predicted_gain\": %.3g", vs->choice->predicted_gain);
         fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
     }
+    fx_api_check_decision(fp, rt, out);
     fx_buf_puts(out, "]");
     free(what);
 }
@@ -431,7 +433,7 @@ static void record_json(FluxProgram *fp, FxRuntime *rt, const FxGraph *callee,
         res->value_json = fx_xstrndup(out->data + at, out->len - at);
     fx_buf_puts(out, ", \"decision_tree\": ");
     if (callee)
-        decisions_json(callee, &vs, out);
+        decisions_json(fp, rt, callee, &vs, out);
     else
         fx_buf_puts(out, "[]");
     fx_buf_puts(out, ", \"hardware\": ");
@@ -565,7 +567,7 @@ static long long record(FluxProgram *fp, FxRuntime *rt, const char *expr, const 
     FxBuf input = {0}, decisions = {0};
     input_json(g, args, n_args, !fp->keep_values, &input);
     VersionStory vs = version_story(fp, rt, g);
-    decisions_json(g, &vs, &decisions);
+    decisions_json(fp, rt, g, &vs, &decisions);
     char *verified = NULL;
     if (stop) { /* the budget's decision ends the tree; nothing was verified */
         const char *budget = fx_runtime_stopped_by(rt);
@@ -696,6 +698,8 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     FxValue v;
     double start = fx_api_now_ms();
     FxStatus st = fx_runtime_eval(rt, g, &v);
+    st = fx_api_check_output(cx, e, g, options, st, fx_api_now_ms() - start, &v);
+    rt = cx->rt; /* a new one when validation rolled a version back */
     out->duration_ms = fx_api_now_ms() - start;
     fx_api_costs_save(fp, rt);
     int status = FLUX_OK;

@@ -55,6 +55,8 @@ FxRuntime *fx_runtime_new(const FxProgram *prog);
 void fx_runtime_free(FxRuntime *rt);
 void fx_runtime_set_budgets(FxRuntime *rt, FxBudgets b);
 void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks);
+/* The hooks set, or NULL. */
+const FxHooks *fx_runtime_hooks(const FxRuntime *rt);
 
 /* Runs g (taken over: freed with the runtime) for its intent from now on,
  * instead of lowering the intent's constraints: how a stored version is

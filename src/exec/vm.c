@@ -34,6 +34,7 @@
 #include "data.h"
 #include "base/hash.h"
 #include "base/sort.h"
+#include "fault.h"
 #include "graph/lower.h"
 #include "interp_int.h"
 #include "hw/hw.h"
@@ -185,6 +186,11 @@ void fx_runtime_set_hooks(FxRuntime *rt, const FxHooks *hooks)
 {
     rt->hooks = hooks ? *hooks : (FxHooks){0};
     rt->has_hooks = hooks && (hooks->on_call || hooks->on_decision);
+}
+
+const FxHooks *fx_runtime_hooks(const FxRuntime *rt)
+{
+    return rt->has_hooks ? &rt->hooks : NULL;
 }
 
 const char *fx_runtime_error(const FxRuntime *rt)
@@ -1153,6 +1159,7 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     char what[64];
     snprintf(what, sizeof(what), "sort kernel %.*s", colon ? (int)(colon - why) : 5, why);
     note_data_choice(rt, fn->g, n, what, colon ? colon + 2 : why);
+    fx_fault_inject("kernel:sort", out); /* tests only: fault.h */
     return true;
 }
 

@@ -20,6 +20,8 @@
  *   - a difference: the same call run twice, or with and without mid-run
  *     learning, or before and after an optimization round, gives two
  *     different answers; or a printed value does not read back as itself;
+ *   - a version caught by run-time validation after an optimization round
+ *     (its answer is replaced by v1's, so the difference above hides);
  *   - the nesting limit not kept: a program or a call nested past 1000
  *     levels (by a margin) accepted or run.
  * Run-time errors (exit 1: budgets, division by zero, an index out of
@@ -407,6 +409,13 @@ static int check_optimized(const GenProgram *p, FluxProgram *prog, const char *d
         }
         free(before[i].text);
     }
+    diag_open(&d);
+    flux_history(store, prog, NULL, 0, d.f, NULL);
+    msg = diag_close(&d);
+    if (!res && strstr(msg, "failed run-time validation"))
+        res = found(why, why_len, "a proved version's output failed run-time validation: %.2000s",
+                    msg);
+    diag_free(&d);
     flux_traces(store, prog, NULL, 0, p->want_json, devnull(), NULL);
     flux_history(store, prog, NULL, p->want_json, devnull(), NULL);
     flux_proofs(store, prog, 0, 0, 0, p->want_json, devnull(), NULL);
