@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 #include "exec/interp.h"
+#include "exec/sortcost.h"
 #include "flux.h"
 #include "opt/analyze.h"
 #include "opt/cost.h"
@@ -84,12 +85,26 @@ struct FluxProgram {
                                        * made on first use; keeps compiled intents) */
     bool main_busy;                   /* a flux_run is using main */
     FX_VEC(FxCallCtx *) idle, all;    /* further contexts, for concurrent calls */
+    FxSortCosts sort_costs;           /* the sort kernels' model as the store keeps it */
+    bool sort_costs_kept;             /* read from the store: given to each new runtime */
     /* the last successful run, for flux_record_last */
     char *last_expr;
     FxValue last_value;
     double last_ms;
     long long last_id; /* the last execution recorded */
 };
+
+/* ---- the kernels' cost models (costs.c) ---- */
+
+/* Reads the models the store keeps (none without a store) into the
+ * program: with fx_api_read_installed, under fp->lock and the store's. */
+void fx_api_costs_read(FluxProgram *fp);
+/* Gives a runtime just made the program's models (context.c's build). */
+void fx_api_costs_give(FluxProgram *fp, FxRuntime *rt);
+/* After a run on rt (a context's, not shared): writes back the kernels'
+ * costs the run refitted and keeps them for the runtimes made later. Takes
+ * fp->lock and the store's when there is something to write. */
+void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt);
 
 /* ---- contexts (context.c) ---- */
 

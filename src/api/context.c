@@ -43,6 +43,7 @@ void fx_api_read_installed(FluxProgram *fp)
 {
     drop_installed(fp);
     fp->generation++;
+    fx_api_costs_read(fp);
     if (!fp->store)
         return;
     FxStore *st = fp->store->store;
@@ -73,6 +74,7 @@ static void build(FxCallCtx *cx)
     FluxProgram *fp = cx->fp;
     fx_runtime_free(cx->rt);
     cx->rt = fx_runtime_new(fp->prog);
+    fx_api_costs_give(fp, cx->rt);
     cx->models.len = 0;
     cx->generation = fp->generation;
     fx_vec_foreach(FxInstalled, v, &fp->installed)

@@ -701,6 +701,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     st = fx_api_check_output(cx, e, g, options, st, fx_api_now_ms() - start, &v);
     rt = cx->rt; /* a new one when validation rolled a version back */
     out->duration_ms = fx_api_now_ms() - start;
+    fx_api_costs_save(fp, rt);
     int status = FLUX_OK;
     if (st != FX_OK) {
         if (diagnostics)

@@ -61,7 +61,7 @@ FxSortKind fx_choose_sort(const FxSortCosts *costs, const FxSortFeatures *f, uns
 /* The kernel for [lo, hi): trial division for a few candidates, the plain
  * sieve while its bitmap stays within the L2 cache, the segmented sieve on
  * every core otherwise. */
-FxSieveKind fx_choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, char *why, size_t len)
+FxSieveKind fx_choose_sieve(uint64_t lo, uint64_t hi, unsigned threads, char *why, size_t len)
 {
     uint64_t n = hi > lo ? hi - lo : 0;
     if (n <= 64) {
@@ -73,10 +73,8 @@ FxSieveKind fx_choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, char *w
                  (unsigned long long)hi);
         return FX_SIEVE_ERATOSTHENES;
     }
-    if (n < 10000000) /* a thread costs about 40 us to start: not worth it below */
-        *threads = 1;
     snprintf(why, len, "hi = %llu: segmented, cache-sized segments, on %u thread%s",
-             (unsigned long long)hi, *threads, *threads == 1 ? "" : "s");
+             (unsigned long long)hi, threads, threads == 1 ? "" : "s");
     return FX_SIEVE_SEGMENTED;
 }
 

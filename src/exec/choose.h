@@ -23,9 +23,9 @@ FxSortKind fx_choose_sort(const FxSortCosts *costs, const FxSortFeatures *f, uns
  * insertion kernel is batch insertion. */
 const char *fx_sort_kernel_name(FxSortKind k, size_t n);
 
-/* The sieve for [lo, hi), and why; *threads (the cores) may come down to 1
- * where starting threads costs more than it saves. */
-FxSieveKind fx_choose_sieve(uint64_t lo, uint64_t hi, unsigned *threads, char *why, size_t len);
+/* The sieve for [lo, hi) on `threads` threads (the device decides how
+ * many: fx_device_threads), and why. */
+FxSieveKind fx_choose_sieve(uint64_t lo, uint64_t hi, unsigned threads, char *why, size_t len);
 
 /* May a product of doubles (entries a[0..na), b[0..nb), K = k) reorder its
  * sums under the intent's tolerance? *bound gets the reordering's rounding

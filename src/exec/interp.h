@@ -100,6 +100,12 @@ const FxGraph *fx_runtime_top_call(const FxRuntime *rt, const FxValue **out_args
 /* The value that call returned (borrowed; UNIT before any). */
 FxValue fx_runtime_top_result(const FxRuntime *rt);
 
+/* The sort kernels' cost model the runtime chooses by (exec/sortcost.h),
+ * refitted on the sorts it runs; its caller gives it the model the store
+ * keeps and writes it back there (src/api/costs.c). */
+typedef struct FxSortCosts FxSortCosts;
+FxSortCosts *fx_runtime_sort_costs(FxRuntime *rt);
+
 /* On by default; off runs exactly the versions installed (`--no-learn`). */
 void fx_runtime_set_runaway_protection(FxRuntime *rt, bool on);
 /* What the last run decided while running (a recursion switched to its

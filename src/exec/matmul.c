@@ -54,20 +54,20 @@
  *                   is exact whatever happens on the way.
  * NAIVE always sums the last way, in the definition's order.
  *
- * Threads. Each of the `parts` threads owns a contiguous range of row
+ * Threads. The work is split into `parts` tasks launched on the CPU device
+ * (hw/device.h: the thread pool). Each owns a contiguous range of row
  * panels of C (or of column panels, when C has too few rows) and runs the
  * whole scheme on it with buffers of its own; nothing is shared but the
- * read-only inputs and a halt word. The calling thread is one of them, and
+ * read-only inputs and a halt word. The calling thread runs tasks too, and
  * it alone calls keep_going (go_on): before a block once POLL_WORK
  * multiply-adds have passed since the last call, and each millisecond while
  * it waits for the others. The first reason to stop (STOPPED, OVERFLOW) is
- * stored in the halt word, and every thread leaves at its next block.
+ * stored in the halt word, and every task leaves at its next block.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define FX_X86 1
@@ -78,6 +78,7 @@
 
 #include "base/base.h"
 #include "exec/matmul.h"
+#include "hw/device.h"
 
 __extension__ typedef __int128 I128;
 __extension__ typedef unsigned __int128 U128;
@@ -146,27 +147,27 @@ const char *fx_matmul_name(FxMatmulKind kind)
     return (unsigned)kind < FX_MATMUL__COUNT ? kind_names[kind] : "?";
 }
 
-/* ---- a team of threads ------------------------------------------------- */
+/* ---- a team of tasks on the CPU device ------------------------------- */
+
+typedef struct Worker Worker;
 
 typedef struct Team {
     FxKeepGoing keep_going; /* called on the calling thread only */
     void *ctx;
+    pthread_t caller;       /* the thread that launched the team */
     atomic_int halt;        /* FX_MATMUL_OK, or the first reason to stop */
-    pthread_mutex_t lock;   /* guards finished */
-    pthread_cond_t done;    /* signalled as each started thread finishes */
-    unsigned finished;
+    const void *job;
+    void (*run)(Worker *w);
+    size_t units;   /* rows, or row or column panels */
+    unsigned parts; /* the tasks they are split into */
 } Team;
 
-typedef struct Worker Worker;
 struct Worker {
     Team *team;
     const void *job;
-    void (*run)(Worker *w);
-    size_t begin, end; /* its units: rows, or row or column panels */
+    size_t begin, end; /* its units */
     bool on_caller;    /* runs on the calling thread: may call keep_going */
     size_t work;       /* multiply-adds since keep_going was last called */
-    bool started;      /* has a thread of its own */
-    pthread_t tid;
 };
 
 static void halt(Team *t, FxMatmulStatus why)
@@ -191,77 +192,35 @@ static bool go_on(Worker *w, size_t work)
     return atomic_load_explicit(&t->halt, memory_order_relaxed) == FX_MATMUL_OK;
 }
 
-static void *worker_main(void *arg)
+/* Part p of the team's units, on whichever thread the device runs it. */
+static void team_task(void *arg, size_t p)
 {
-    Worker *w = arg;
-    w->run(w);
-    pthread_mutex_lock(&w->team->lock);
-    w->team->finished++;
-    pthread_cond_signal(&w->team->done);
-    pthread_mutex_unlock(&w->team->lock);
-    return NULL;
+    Team *t = arg;
+    Worker w = {.team = t, .job = t->job, .begin = t->units * p / t->parts,
+                .end = t->units * (p + 1) / t->parts,
+                .on_caller = pthread_equal(pthread_self(), t->caller)};
+    t->run(&w);
 }
 
-/* Waits for `started` threads to finish, polling keep_going each ms. */
-static void wait_for(Team *t, Worker *caller, unsigned started)
+/* While the calling thread waits for the others: keep_going each ms. */
+static void team_wait(void *arg)
 {
-    pthread_mutex_lock(&t->lock);
-    while (t->finished < started) {
-        if (!t->keep_going) {
-            pthread_cond_wait(&t->done, &t->lock);
-            continue;
-        }
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 1000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&t->done, &t->lock, &until);
-        if (t->finished < started) {
-            pthread_mutex_unlock(&t->lock);
-            go_on(caller, POLL_WORK);
-            pthread_mutex_lock(&t->lock);
-        }
-    }
-    pthread_mutex_unlock(&t->lock);
+    Team *t = arg;
+    if (atomic_load(&t->halt) == FX_MATMUL_OK && !t->keep_going(t->ctx))
+        halt(t, FX_MATMUL_STOPPED);
 }
 
 /* Runs `run` over units 0 .. units-1 split evenly into `parts` (1 ..
- * units) contiguous ranges, part 0 on this thread. A part whose thread
- * cannot be created runs here too. Returns the halt word. */
+ * units) contiguous ranges, a task each on the CPU device. Returns the
+ * halt word. */
 static FxMatmulStatus run_team(FxKeepGoing keep_going, void *ctx, const void *job,
                                void (*run)(Worker *w), size_t units, unsigned parts)
 {
-    Team t = {.keep_going = keep_going, .ctx = ctx};
+    Team t = {.keep_going = keep_going, .ctx = ctx, .caller = pthread_self(), .job = job,
+              .run = run, .units = units, .parts = parts};
     atomic_init(&t.halt, FX_MATMUL_OK);
-    pthread_mutex_init(&t.lock, NULL);
-    pthread_cond_init(&t.done, NULL);
-    Worker *w = fx_xcalloc(parts, sizeof(*w));
-    unsigned started = 0;
-    for (unsigned p = 0; p < parts; p++) {
-        w[p] = (Worker){.team = &t, .job = job, .run = run, .begin = units * p / parts,
-                        .end = units * (p + 1) / parts};
-        if (p > 0 && pthread_create(&w[p].tid, NULL, worker_main, &w[p]) == 0) {
-            w[p].started = true;
-            started++;
-        }
-    }
-    for (unsigned p = 0; p < parts; p++) {
-        if (!w[p].started) {
-            w[p].on_caller = true;
-            run(&w[p]);
-        }
-    }
-    wait_for(&t, &w[0], started);
-    for (unsigned p = 1; p < parts; p++) {
-        if (w[p].started)
-            pthread_join(w[p].tid, NULL);
-    }
-    free(w);
-    pthread_cond_destroy(&t.done);
-    pthread_mutex_destroy(&t.lock);
+    fx_device_launch(fx_device_cpu(), parts, team_task, &t,
+                     keep_going ? team_wait : NULL);
     return (FxMatmulStatus)atomic_load(&t.halt);
 }
 

@@ -41,13 +41,12 @@
  * (mk + kn + mn) doubles), b < 2^63 wrapping int64 tiles (vectorised), and
  * beyond that exact __int128 sums row by row (a few times NAIVE's speed).
  *
- * Threads: `threads` (0 counts as 1) is how many threads the call runs
- * on, the calling thread among them; each owns a rectangle of C, so the
- * result does not depend on it. Fewer run when C has fewer tiles than
- * that. The caller chooses: below about 10^6 multiply-adds one thread is
- * usually fastest, since a thread costs some tens of microseconds to
- * start. The kernels keep no state between calls and may run in several
- * threads at once.
+ * Threads: `threads` (0 counts as 1) is how many tasks the call is split
+ * into on the CPU device (hw/device.h: the thread pool), the calling
+ * thread running some; each owns a rectangle of C, so the result does not
+ * depend on it. Fewer run when C has fewer tiles than that. The caller
+ * chooses, with fx_device_threads and FX_MATMUL_PARALLEL_FROM. The kernels
+ * keep no state between calls and may run in several threads at once.
  *
  * Cancellation: keep_going (NULL: never stop) is called ON THE CALLING
  * THREAD ONLY, so it need not be thread-safe: between blocks, once about
@@ -70,6 +69,10 @@
 #include <stdint.h>
 
 #include "exec/linrec.h" /* FxKeepGoing */
+
+/* From this many multiply-adds (m n k) on, a product is split over the
+ * device's threads; below, one thread was measured fastest. */
+#define FX_MATMUL_PARALLEL_FROM 1e6
 
 /* ORDER FX_MATMUL: keep in sync with kind_names[] in matmul.c */
 typedef enum {

@@ -41,9 +41,10 @@
  * counter: one block for one thread, else about eight a thread, so that a
  * thread slowed down by other work on the machine holds the rest up
  * little. A thread starts its primes again at each block it claims. The
- * calling thread takes blocks too and polls keep_going before each of its
- * segments; the workers only read the stop flag it sets. When no block is
- * left it waits for the workers, polling every millisecond.
+ * threads are the CPU device's (hw/device.h: the pool), a task a thread.
+ * The calling thread takes blocks too and polls keep_going before each of
+ * its segments; the others only read the stop flag it sets. When no block
+ * is left it waits for the others, polling every millisecond.
  *
  * A count pops the bits of each segment, in a buffer of the thread's own.
  * A set is sieved straight into its bitmap. A list is both: phase 1
@@ -66,9 +67,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/base.h"
+#include "hw/device.h"
 
 /* The trial kernel polls after this many divisions (about 0.5 ms)... */
 #define POLL_DIVISIONS ((uint64_t)1 << 17)
@@ -416,19 +417,14 @@ typedef struct Job {
     uint64_t *list;        /* MODE_LIST: where the primes of the range go */
     FxKeepGoing keep_going;
     void *ctx;
+    pthread_t caller; /* the thread that called: the one that polls */
     atomic_size_t next_block; /* the next block to claim */
     atomic_bool stop;
-    pthread_mutex_t mu; /* guards running */
-    pthread_cond_t done;
-    unsigned running; /* workers started and not yet finished */
 } Job;
 
 typedef struct Worker {
     Job *job;
-    void (*work)(struct Worker *w); /* the phase it runs */
-    bool polls;                     /* the calling thread: it runs keep_going */
-    bool started;                   /* runs on a thread of its own */
-    pthread_t thread;
+    bool polls; /* runs on the calling thread: it runs keep_going */
     Small *small;
     Wheel *big;
     size_t nsmall, nbig;
@@ -683,65 +679,37 @@ static void decode_blocks(Worker *w)
     }
 }
 
-static void *worker_main(void *arg)
+/* A phase of the job: worker t's share is task t on the CPU device. */
+typedef struct Phase {
+    Job *job;
+    Worker *ws;
+    void (*work)(Worker *w);
+} Phase;
+
+static void phase_task(void *arg, size_t t)
 {
-    Worker *w = arg;
-    w->work(w);
-    pthread_mutex_lock(&w->job->mu);
-    w->job->running--;
-    pthread_cond_signal(&w->job->done);
-    pthread_mutex_unlock(&w->job->mu);
-    return NULL;
+    Phase *ph = arg;
+    Worker *w = &ph->ws[t];
+    w->polls = pthread_equal(pthread_self(), ph->job->caller);
+    ph->work(w);
 }
 
-/* Waits for the workers, polling every millisecond meanwhile. */
-static void wait_workers(Job *job)
+/* While the calling thread waits for the other tasks: keep_going each ms. */
+static void phase_wait(void *arg)
 {
-    pthread_mutex_lock(&job->mu);
-    while (job->running > 0) {
-        if (!job->keep_going || atomic_load(&job->stop)) {
-            pthread_cond_wait(&job->done, &job->mu);
-            continue;
-        }
-        struct timespec t;
-        clock_gettime(CLOCK_REALTIME, &t);
-        t.tv_nsec += 1000000;
-        if (t.tv_nsec >= 1000000000) {
-            t.tv_sec++;
-            t.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&job->done, &job->mu, &t);
-        if (job->running == 0)
-            break;
-        pthread_mutex_unlock(&job->mu);
-        if (!job->keep_going(job->ctx))
-            atomic_store(&job->stop, true);
-        pthread_mutex_lock(&job->mu);
-    }
-    pthread_mutex_unlock(&job->mu);
+    Job *job = ((Phase *)arg)->job;
+    if (!atomic_load(&job->stop) && !job->keep_going(job->ctx))
+        atomic_store(&job->stop, true);
 }
 
-/* Runs `work` on the n workers: ws[0] on the calling thread, the others
- * on threads of their own (if the OS refuses one, the others take its
- * blocks). False when stopped. */
+/* Runs `work` on the n workers, a task each on the CPU device (the
+ * calling thread among those that run them). False when stopped. */
 static bool run_phase(Job *job, Worker *ws, unsigned n, void (*work)(Worker *w))
 {
     atomic_store(&job->next_block, 0);
-    for (unsigned t = 0; t < n; t++)
-        ws[t].work = work;
-    for (unsigned t = 1; t < n; t++) {
-        pthread_mutex_lock(&job->mu); // so that it cannot finish before it is counted
-        ws[t].started = pthread_create(&ws[t].thread, NULL, worker_main, &ws[t]) == 0;
-        job->running += ws[t].started;
-        pthread_mutex_unlock(&job->mu);
-    }
-    work(&ws[0]);
-    wait_workers(job);
-    for (unsigned t = 1; t < n; t++) {
-        if (ws[t].started)
-            pthread_join(ws[t].thread, NULL);
-        ws[t].started = false;
-    }
+    Phase ph = {job, ws, work};
+    fx_device_launch(fx_device_cpu(), n, phase_task, &ph,
+                     job->keep_going ? phase_wait : NULL);
     return !atomic_load(&job->stop);
 }
 
@@ -813,7 +781,8 @@ static bool segmented_run(Mode mode, uint64_t lo, uint64_t hi, unsigned threads,
                           FxKeepGoing keep_going, void *ctx)
 {
     init_tables();
-    Job job = {.mode = mode, .bits = bits, .keep_going = keep_going, .ctx = ctx};
+    Job job = {.mode = mode, .bits = bits, .keep_going = keep_going, .ctx = ctx,
+               .caller = pthread_self()};
     job.blo = lo / 30;
     job.bhi = (hi + 29) / 30;
     job.first_keep = tab.at_least[lo % 30];
@@ -834,8 +803,6 @@ static bool segmented_run(Mode mode, uint64_t lo, uint64_t hi, unsigned threads,
     unsigned n = plan_blocks(&job, threads == 0 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads);
     atomic_init(&job.next_block, 0);
     atomic_init(&job.stop, false);
-    pthread_mutex_init(&job.mu, NULL);
-    pthread_cond_init(&job.done, NULL);
 
     // 2, 3 and 5 are off the wheel; they come first in a list
     uint64_t c = 0;
@@ -854,7 +821,6 @@ static bool segmented_run(Mode mode, uint64_t lo, uint64_t hi, unsigned threads,
     Worker *ws = fx_xcalloc(n, sizeof(*ws));
     for (unsigned t = 0; t < n; t++) {
         ws[t].job = &job;
-        ws[t].polls = t == 0;
         ws[t].small = fx_xmalloc((job.nsmall + 1) * sizeof(*ws[t].small));
         ws[t].big = fx_xmalloc((job.nprimes - job.nsmall + 1) * sizeof(*ws[t].big));
         if (mode == MODE_COUNT)
@@ -878,8 +844,6 @@ static bool segmented_run(Mode mode, uint64_t lo, uint64_t hi, unsigned threads,
     if (mode == MODE_LIST)
         free(job.bits);
     free(job.block_count);
-    pthread_cond_destroy(&job.done);
-    pthread_mutex_destroy(&job.mu);
     free(primes);
     return ok;
 }

@@ -20,13 +20,16 @@
  *                          segment_bytes at a time (0: the default, 128
  *                          KiB; pass the L2 data cache size, or the L1's:
  *                          the smallest primes go L1-sized pieces at a
- *                          time anyway), on `threads` threads that claim
- *                          blocks of segments in turn. Memory: a segment
- *                          per thread (count), about 4 bytes for each
- *                          prime below sqrt(hi) and a bitmap of the odd
- *                          numbers below sqrt(hi). A thread costs some
- *                          tens of microseconds to start: one thread is
- *                          best below a few million numbers.
+ *                          time anyway), on `threads` tasks of the CPU
+ *                          device (hw/device.h: the thread pool) that
+ *                          claim blocks of segments in turn. Memory: a
+ *                          segment per thread (count), about 4 bytes for
+ *                          each prime below sqrt(hi) and a bitmap of the
+ *                          odd numbers below sqrt(hi). One thread is best
+ *                          below a few million numbers: the caller asks
+ *                          fx_device_threads with FX_SIEVE_PARALLEL_FROM
+ *                          (a range) or FX_SIEVE_WINDOW_PARALLEL_FROM (a
+ *                          window of sieved calls, which come in series).
  * Trial and eratosthenes run on the calling thread alone; they ignore
  * `threads` and `segment_bytes`. `threads` 0 counts as 1.
  *
@@ -111,6 +114,11 @@ typedef struct FxPrimeSet {
     uint64_t first_byte; /* byte b of the wheel (30b .. 30b + 29) is bits[b - first_byte] */
     uint8_t *bits;
 } FxPrimeSet;
+
+/* From this many numbers on, a range is sieved on the device's threads, and
+ * a window of the sieved calls (vm.c) from FX_SIEVE_WINDOW_PARALLEL_FROM. */
+#define FX_SIEVE_PARALLEL_FROM        1e7
+#define FX_SIEVE_WINDOW_PARALLEL_FROM ((double)((uint64_t)1 << 22))
 
 /* Sets *out to the number of primes p with lo <= p < hi. Returns false,
  * *out untouched, when keep_going said stop. */

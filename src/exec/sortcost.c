@@ -6,20 +6,29 @@
 #include "sortcost.h"
 
 #include <math.h>
+#include <pthread.h>
 
+#include "base/base.h"
 #include "hw/hw.h"
 
 #define PARALLEL_START_NS 40000.0 /* starting the workers and two barriers a phase */
 
+/* The bytes an array may have and fit each cache level: set once, under
+ * limits_once, from the hardware profile. */
+static size_t limit[3];
+static pthread_once_t limits_once = PTHREAD_ONCE_INIT;
+
+static void set_limits(void)
+{
+    FxHardware hw = fx_hw_detect();
+    limit[0] = hw.l1d ? hw.l1d : 32 << 10;
+    limit[1] = hw.l2 > limit[0] ? hw.l2 : limit[0] * 16;
+    limit[2] = hw.l3 > limit[1] ? hw.l3 : limit[1] * 8;
+}
+
 unsigned fx_sortcost_level(size_t n)
 {
-    static size_t limit[3];
-    if (!limit[2]) { /* racy but idempotent: every thread computes the same */
-        FxHardware hw = fx_hw_detect();
-        limit[0] = hw.l1d ? hw.l1d : 32 << 10;
-        limit[1] = hw.l2 > limit[0] ? hw.l2 : limit[0] * 16;
-        limit[2] = hw.l3 > limit[1] ? hw.l3 : limit[1] * 8;
-    }
+    FX_CHECK(pthread_once(&limits_once, set_limits) == 0, "pthread_once failed");
     size_t bytes = n * sizeof(int64_t);
     return bytes <= limit[0]   ? FX_SORTCOST_L1
            : bytes <= limit[1] ? FX_SORTCOST_L2
@@ -155,4 +164,5 @@ void fx_sortcost_observe(FxSortCosts *c, FxSortKind k, const FxSortFeatures *f,
     double ratio = fmin(fmax(ns / units / *cost, 0.25), 4.0); /* one odd run moves it little */
     *cost *= pow(ratio, 0.25);
     c->observed[k]++;
+    c->refitted[k] = true;
 }

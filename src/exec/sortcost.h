@@ -16,7 +16,11 @@
  * is the fastest kernel) and are refitted on the kernels' own runs: every
  * sort of at least FX_SORTCOST_OBSERVE_MIN elements is timed and moves its
  * kernel's cost a quarter of the way (in ratio) toward what it measured,
- * so a machine unlike this one corrects the model as it runs.
+ * so a machine unlike this one corrects the model as it runs. The model
+ * is kept in the store, a row per kernel (fx_sortk_name), device and
+ * hardware (src/api/costs.c): read with a store's installed versions and
+ * given to each runtime made, written back after a run that refitted it,
+ * so the corrections outlive the process.
  */
 #ifndef FX_SORTCOST_H
 #define FX_SORTCOST_H
@@ -36,6 +40,8 @@ const char *fx_sortcost_level_name(unsigned level);
 typedef struct FxSortCosts {
     double ns_per_unit[FX_SORTK__COUNT][FX_SORTCOST_LEVELS];
     unsigned observed[FX_SORTK__COUNT]; /* runs that refitted each cost */
+    bool refitted[FX_SORTK__COUNT]; /* since the model was last kept: set by observe,
+                                     * cleared by whoever keeps it (the store) */
 } FxSortCosts;
 
 /* Kernel k's work units on f (its prediction with every cost 1 ns). */

@@ -63,13 +63,12 @@
  * the array and counts its top digits; the calling thread lays out where
  * each (digit, thread) goes, digit major, thread minor, which keeps it
  * stable; each thread scatters its chunk into the scratch; then each
- * sorts a run of whole buckets, the runs cut at about n/T elements. The
- * workers are started once per sort and meet at two barriers around each
- * phase (the calling thread works too, as thread 0). They wait at a gate
- * until the barriers exist, so that when pthread_create fails the
- * barriers are made for the workers there are: fewer threads, larger
- * chunks, the same result. A counting sort runs the same way: tallies per
- * chunk, then each thread rewrites its chunk of the output.
+ * sorts a run of whole buckets, the runs cut at about n/T elements. Each
+ * phase is one launch of T tasks on the CPU device (hw/device.h: the
+ * thread pool, the calling thread working too), which returns when all
+ * have run: that orders one phase's writes before the next one's reads.
+ * A counting sort runs the same way: tallies per chunk, then each thread
+ * rewrites its chunk of the output.
  *
  * The radix code is written once over elements of es bytes whose first
  * 8 bytes are the key (int64, or FxSortPair). Its loops are inlined into
@@ -79,7 +78,6 @@
  */
 #include "sortk.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -87,6 +85,7 @@
 #endif
 
 #include "base/base.h"
+#include "hw/device.h"
 
 #define INSERTION_MAX 32  /* straight insertion up to here */
 #define LIFT_DIVISOR  8   /* batch insertion gives up past n/8 lifted */
@@ -1025,16 +1024,10 @@ static bool radix_sort(void *data, size_t n, size_t es, bool descending)
 typedef struct ParSort ParSort;
 typedef void (*ParPhase)(ParSort *s, unsigned t);
 
-typedef struct ParWorker {
-    ParSort *s;
-    unsigned t;
-    pthread_t tid;
-} ParWorker;
-
 struct ParSort {
     unsigned char *a, *buf; /* the array and the scratch */
     size_t n, es;
-    unsigned threads; /* workers, the calling thread as 0: the number of chunks */
+    unsigned threads; /* the number of chunks: a task each in every phase */
     RadixPlan plan;
     uint64_t tmin[PAR_MAX_THREADS], tmax[PAR_MAX_THREADS];
     RadixWork *work[PAR_MAX_THREADS];
@@ -1042,14 +1035,7 @@ struct ParSort {
     size_t bounds[RADIX_BUCKETS + 1];         /* where each bucket starts */
     size_t first_bucket[PAR_MAX_THREADS + 1]; /* thread t sorts buckets [first, first of t+1) */
     size_t *start;                            /* counting sort: [thread][value] */
-    /* the workers: they wait at `begin`, run `phase` (NULL: exit), meet at `end` */
-    ParWorker workers[PAR_MAX_THREADS];
-    ParPhase phase;
-    pthread_barrier_t begin, end;
-    pthread_mutex_t gate; /* guards `open`: the workers wait there until
-                             the barriers are made for as many as started */
-    pthread_cond_t opened;
-    bool open;
+    ParPhase phase;                           /* the phase being launched */
 };
 
 /* Thread t's chunk of the elements: [chunk_lo(t), chunk_lo(t + 1)). */
@@ -1059,68 +1045,19 @@ static size_t chunk_lo(const ParSort *s, unsigned t)
     return t * each + min_size(t, extra);
 }
 
-static void *par_worker(void *arg)
+static void phase_task(void *arg, size_t t)
 {
-    ParWorker *pw = arg;
-    ParSort *s = pw->s;
-    pthread_mutex_lock(&s->gate);
-    while (!s->open)
-        pthread_cond_wait(&s->opened, &s->gate);
-    pthread_mutex_unlock(&s->gate);
-    for (;;) {
-        pthread_barrier_wait(&s->begin);
-        ParPhase fn = s->phase;
-        if (!fn) return NULL;
-        fn(s, pw->t);
-        pthread_barrier_wait(&s->end);
-    }
+    ParSort *s = arg;
+    s->phase(s, (unsigned)t);
 }
 
-/* Starts up to want - 1 workers; s->threads becomes 1 + those that started,
- * so a failed pthread_create only means fewer, larger chunks. */
-static void start_workers(ParSort *s, unsigned want)
-{
-    pthread_mutex_init(&s->gate, NULL);
-    pthread_cond_init(&s->opened, NULL);
-    s->open = false;
-    unsigned made = 1;
-    for (; made < want; made++) {
-        s->workers[made] = (ParWorker){.s = s, .t = made};
-        if (pthread_create(&s->workers[made].tid, NULL, par_worker, &s->workers[made]) != 0) break;
-    }
-    s->threads = made;
-    if (made > 1) {
-        pthread_barrier_init(&s->begin, NULL, made);
-        pthread_barrier_init(&s->end, NULL, made);
-    }
-    pthread_mutex_lock(&s->gate);
-    s->open = true;
-    pthread_cond_broadcast(&s->opened);
-    pthread_mutex_unlock(&s->gate);
-}
-
-/* Runs fn(s, t) for every chunk t, the calling thread taking chunk 0; the
- * barriers order each phase's writes before the next phase's reads. */
+/* Runs fn(s, t) for every chunk t, a task each on the CPU device; the
+ * launch returns when all have, which orders each phase's writes before
+ * the next phase's reads. */
 static void run_phase(ParSort *s, ParPhase fn)
 {
     s->phase = fn;
-    if (s->threads > 1) pthread_barrier_wait(&s->begin);
-    fn(s, 0);
-    if (s->threads > 1) pthread_barrier_wait(&s->end);
-}
-
-static void stop_workers(ParSort *s)
-{
-    if (s->threads > 1) {
-        s->phase = NULL;
-        pthread_barrier_wait(&s->begin);
-        for (unsigned t = 1; t < s->threads; t++)
-            pthread_join(s->workers[t].tid, NULL);
-        pthread_barrier_destroy(&s->begin);
-        pthread_barrier_destroy(&s->end);
-    }
-    pthread_cond_destroy(&s->opened);
-    pthread_mutex_destroy(&s->gate);
+    fx_device_launch(fx_device_cpu(), s->threads, phase_task, s, NULL);
 }
 
 static void phase_minmax(ParSort *s, unsigned t)
@@ -1242,7 +1179,7 @@ static bool par_sort(void *data, size_t n, size_t es, bool descending, unsigned 
     s->a = data, s->n = n, s->es = es;
     s->plan.flip = descending ? ~SIGN_BIT : SIGN_BIT;
     unsigned want = threads == 0 ? 1 : threads;
-    start_workers(s, (unsigned)min_size(min_size(want, PAR_MAX_THREADS), n ? n : 1));
+    s->threads = (unsigned)min_size(min_size(want, PAR_MAX_THREADS), n ? n : 1);
     run_phase(s, phase_minmax);
     uint64_t umin = s->tmin[0], umax = s->tmax[0];
     for (unsigned t = 1; t < s->threads; t++) {
@@ -1254,7 +1191,6 @@ static bool par_sort(void *data, size_t n, size_t es, bool descending, unsigned 
         make_plan(&s->plan, s->plan.flip, umin, umax);
         ok = is_counting(&s->plan, n, es) ? par_counting(s) : par_radix(s);
     }
-    stop_workers(s);
     free(s);
     return ok;
 }

@@ -24,7 +24,8 @@
  *                       when the range is small beside n. Needs an
  *                       n-element scratch buffer. For large input, above
  *                       all when the key range is narrow.
- *   FX_SORTK_PARALLEL   RADIX on `threads` threads when n >=
+ *   FX_SORTK_PARALLEL   RADIX on `threads` tasks of the CPU device
+ *                       (hw/device.h: the thread pool) when n >=
  *                       FX_SORTK_PARALLEL_MIN: the threads split their
  *                       shares of the array on the top digit, then sort
  *                       runs of buckets each (one bucket holding most keys

@@ -39,7 +39,7 @@
 #include "graph/lower.h"
 #include "interp_int.h"
 #include "hw/hw.h"
-#include "hw/pool.h"
+#include "hw/device.h"
 #include "linrec.h"
 #include "matmul.h"
 #include "meter.h"
@@ -171,6 +171,11 @@ FxRuntime *fx_runtime_new(const FxProgram *prog)
     rt->budgets = fx_budgets_default();
     fx_sortcost_defaults(&rt->sort_costs);
     return rt;
+}
+
+FxSortCosts *fx_runtime_sort_costs(FxRuntime *rt)
+{
+    return &rt->sort_costs;
 }
 
 void fx_runtime_set_budgets(FxRuntime *rt, FxBudgets b)
@@ -1013,7 +1018,7 @@ static bool sort_keys(FxRuntime *rt, int64_t *k, FxSortPair *p, size_t n, bool d
 {
     FxSortFeatures f;
     fx_sortk_features(k, n, &f);
-    unsigned threads = fx_pool_default_size();
+    unsigned threads = fx_device_threads(fx_device_cpu(), (double)n, FX_SORTK_PARALLEL_MIN);
     FxSortKind kind = fx_choose_sort(&rt->sort_costs, &f, threads, why, why_len);
     if (p) { /* by key: pairs, whose costs the int64 model does not measure */
         for (size_t i = 0; i < n; i++)
@@ -1140,7 +1145,8 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
         fail(rt, fn, I->node, "a range of primes beyond 2^63");
         return false;
     }
-    unsigned threads = hi - lo >= 10000000 ? fx_pool_default_size() : 1;
+    unsigned threads =
+            fx_device_threads(fx_device_cpu(), (double)(hi - lo), FX_SIEVE_PARALLEL_FROM);
     char why[240];
     snprintf(why, sizeof(why), "[%llu, %llu): one sieve a window of up to 2^26 numbers, each "
              "prime p kept when %s %s prime too, on %u thread%s", (unsigned long long)lo,
@@ -1212,7 +1218,7 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         return false;
     }
     uint64_t lo = a < 0 ? 0 : (uint64_t)a, hi = b < 0 ? 0 : (uint64_t)b;
-    uint64_t peak = sieve_bytes(lo, hi, !(I->c & 1), fx_pool_default_size());
+    uint64_t peak = sieve_bytes(lo, hi, !(I->c & 1), fx_device_info(fx_device_cpu()).units);
     if (!reserve(rt, peak))
         return false;
     fx_meter_work(hi > lo ? hi - lo : 0); /* about a nanosecond a number sieved */
@@ -1225,9 +1231,10 @@ static bool primes_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
 static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
                        uint64_t hi, FxValue *out)
 {
-    unsigned threads = fx_pool_default_size();
+    unsigned threads = fx_device_threads(fx_device_cpu(), hi > lo ? (double)(hi - lo) : 0,
+                                         FX_SIEVE_PARALLEL_FROM);
     char why[160];
-    FxSieveKind kind = fx_choose_sieve(lo, hi, &threads, why, sizeof(why));
+    FxSieveKind kind = fx_choose_sieve(lo, hi, threads, why, sizeof(why));
     char what[64];
     snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
     FxHardware hw = fx_hw_detect();
@@ -1280,7 +1287,8 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
         if (s->bits)
             fx_meter_sub(window_bytes(s));
         fx_primeset_free(s);
-        unsigned threads = w >= ((uint64_t)1 << 22) ? fx_pool_default_size() : 1;
+        unsigned threads =
+                fx_device_threads(fx_device_cpu(), (double)w, FX_SIEVE_WINDOW_PARALLEL_FROM);
         uint64_t peak = sieve_bytes(x, hi, false, threads);
         if (!reserve(rt, peak))
             return -1;
@@ -1359,7 +1367,7 @@ static bool gemm_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         floats &= kind == FX_VAL_FLOAT;
     }
     double work = (double)m * (double)n * (double)k;
-    unsigned threads = work >= 1e6 ? fx_pool_default_size() : 1;
+    unsigned threads = fx_device_threads(fx_device_cpu(), work, FX_MATMUL_PARALLEL_FROM);
     char why[320];
     snprintf(why, sizeof(why), "%zu x %zu times %zu x %zu, %s, on %u thread%s", m, k, k, n,
              ints ? "int64 (exact)" : "values beyond int64 or mixed: the definition's loop",

@@ -37,6 +37,7 @@
 #include <cpuid.h>
 #endif
 
+#include "device.h"
 #include "hw.h"
 
 /* ---- 1. hwloc ---------------------------------------------------------- */
@@ -396,7 +397,20 @@ static void report_json(const FxHardware *hw, unsigned pool_threads, FxBuf *out)
                        "\"hardware\": \"",
                   hw->arch, pool_threads, hw->source);
     fx_hw_describe(hw, out);
-    fx_buf_puts(out, "\"}\n");
+    fx_buf_puts(out, "\", \"devices\": ");
+    fx_device_report(true, out);
+    fx_buf_puts(out, "}\n");
+}
+
+void fx_hw_fingerprint(const FxHardware *hw, FxBuf *out)
+{
+    fx_buf_printf(out, "%s %uc%ut l1d=%zuK l2=%zuK l3=%zuK", hw->arch[0] ? hw->arch : "unknown",
+                  hw->cores, hw->threads, hw->l1d >> 10, hw->l2 >> 10, hw->l3 >> 10);
+    FxBuf simd = {0};
+    fx_hw_simd(hw, &simd);
+    if (simd.len)
+        fx_buf_printf(out, " %s", fx_buf_str(&simd));
+    fx_buf_free(&simd);
 }
 
 void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf *out)
@@ -427,4 +441,5 @@ void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf 
     fx_buf_printf(out, "source    %s; SIMD from %s\nrecorded  \"", hw->source, simd_source);
     fx_hw_describe(hw, out);
     fx_buf_puts(out, "\"\n");
+    fx_device_report(false, out);
 }

@@ -47,13 +47,20 @@ FxHardware fx_hw_probe(bool use_hwloc);
  * "2 cores, x86_64, avx512f, avx2" (of the SIMD, only avx512f, avx2, neon). */
 void fx_hw_describe(const FxHardware *hw, FxBuf *out);
 
+/* What a cost model fitted here holds for, one line: the architecture,
+ * cores and threads, the cache sizes and the SIMD features,
+ * "x86_64 2c2t l1d=48K l2=2048K l3=491520K avx avx2 ..." (hw.h's fields,
+ * nothing of the moment). The store keys kernels' cost models by it. */
+void fx_hw_fingerprint(const FxHardware *hw, FxBuf *out);
+
 /* The SIMD features present, space-separated, widest last:
  * "sse4.2 avx avx2 fma bmi2 avx512f ..."; nothing when none. */
 void fx_hw_simd(const FxHardware *hw, FxBuf *out);
 
 /* The profile for `flux hw`: several aligned lines for people, or with json
  * one JSON object and a newline. pool_threads is the size of the thread pool
- * (fx_pool_default_size()). */
+ * (fx_pool_default_size()). Both end with the devices present (device.h:
+ * the "devices" lines, or the "devices" key). */
 void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf *out);
 
 #endif

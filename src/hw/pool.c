@@ -8,6 +8,10 @@
  * until the generation moves past the last one it served, runs what it can
  * claim, then decrements `busy` and signals `done` when it was the last.
  *
+ * Task 0 is the caller's: it runs it first, before it claims others, so a
+ * kernel knows that at least one of its tasks runs on the thread that may
+ * poll the caller's budget, however loaded the machine.
+ *
  * Invariants:
  *   - while a job runs, busy counts the workers that have not yet finished
  *     with it; fx_pool_run returns only when busy is 0, so no worker can
@@ -19,13 +23,22 @@
  *   - what a task writes happens before its worker's decrement of busy under
  *     the lock, which happens before the caller reads busy == 0 under the
  *     lock: the caller sees every task's writes.
- * One job at a time: `running` catches a second caller, and a task that
- * calls fx_pool_run on its own pool, which would otherwise deadlock.
+ * One job at a time: `running` is taken (atomic exchange) by the call that
+ * publishes a job. A call that finds it taken, from another thread or from
+ * inside a task, runs its own tasks inline rather than wait: waiting inside
+ * a task would deadlock, and an inline run gives the same result.
+ *
+ * Fork. The workers do not exist in a child of fork(): a pool made in
+ * another process runs inline there (`owner`). The default pool is made
+ * afresh in a child, so that a forked learner's kernels have their threads
+ * as the parent's had; the parent's copy is freed without touching its
+ * lock or conditions, whose state is the parent's.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -43,7 +56,7 @@ struct FxPool {
     void *ctx;
     size_t n_tasks;
     atomic_size_t next;  /* the next task to claim; beyond n_tasks when none is left */
-    atomic_bool running; /* an fx_pool_run is in progress */
+    atomic_bool running; /* a job holds the workers */
     pid_t owner;         /* the process the workers live in */
     unsigned n_workers;
     pthread_t *workers;
@@ -126,49 +139,97 @@ unsigned fx_pool_size(const FxPool *p)
     return p->n_workers + 1;
 }
 
-void fx_pool_run(FxPool *p, size_t n_tasks, FxPoolFn fn, void *ctx)
+/* Waits, with p->lock held, for the workers to finish the job, calling
+ * wait(ctx) each millisecond meanwhile (without the lock). */
+static void wait_workers(FxPool *p, FxPoolWait wait, void *ctx)
 {
-    FX_CHECK(!atomic_exchange(&p->running, true),
-             "fx_pool_run: the pool is already running a job (two callers, or a task "
-             "calling its own pool)");
+    while (p->busy > 0) {
+        if (!wait) {
+            pthread_cond_wait(&p->done, &p->lock);
+            continue;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 1000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&p->done, &p->lock, &until);
+        if (p->busy > 0) {
+            pthread_mutex_unlock(&p->lock);
+            wait(ctx);
+            pthread_mutex_lock(&p->lock);
+        }
+    }
+}
+
+void fx_pool_run(FxPool *p, size_t n_tasks, FxPoolFn fn, void *ctx, FxPoolWait wait)
+{
     // after fork() only the calling thread exists in the child
-    if (n_tasks <= 1 || p->n_workers == 0 || p->owner != getpid()) {
+    bool inline_run = n_tasks <= 1 || p->n_workers == 0 || p->owner != getpid() ||
+                      atomic_exchange(&p->running, true);
+    if (inline_run) {
         for (size_t i = 0; i < n_tasks; i++)
             fn(ctx, i);
-        atomic_store(&p->running, false);
         return;
     }
     pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->ctx = ctx;
     p->n_tasks = n_tasks;
-    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->next, 1, memory_order_relaxed); /* task 0 is the caller's */
     p->busy = p->n_workers;
     p->gen++;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->lock);
 
+    fn(ctx, 0);
     drain(p, fn, ctx, n_tasks);
 
     pthread_mutex_lock(&p->lock);
-    while (p->busy > 0)
-        pthread_cond_wait(&p->done, &p->lock);
+    wait_workers(p, wait, ctx);
     pthread_mutex_unlock(&p->lock);
     atomic_store(&p->running, false);
 }
 
-static FxPool *default_pool;
-static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+/* ---- the default pool ---- */
 
-static void create_default(void)
+static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER; /* guards default_pool */
+static FxPool *default_pool;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* The lock is held across fork(), so that the child's copy is free and
+ * default_pool is not half written there. */
+static void before_fork(void)
 {
-    default_pool = fx_pool_create(fx_pool_default_size());
+    pthread_mutex_lock(&default_lock);
+}
+
+static void after_fork(void)
+{
+    pthread_mutex_unlock(&default_lock);
+}
+
+static void register_atfork(void)
+{
+    FX_CHECK(pthread_atfork(before_fork, after_fork, after_fork) == 0, "pthread_atfork failed");
 }
 
 FxPool *fx_pool_default(void)
 {
-    pthread_once(&default_once, create_default);
-    return default_pool;
+    pthread_once(&atfork_once, register_atfork);
+    pthread_mutex_lock(&default_lock);
+    if (default_pool && default_pool->owner != getpid()) { /* the parent's: its workers are not here */
+        free(default_pool->workers);
+        free(default_pool);
+        default_pool = NULL;
+    }
+    if (!default_pool)
+        default_pool = fx_pool_create(fx_pool_default_size());
+    FxPool *p = default_pool;
+    pthread_mutex_unlock(&default_lock);
+    return p;
 }
 
 unsigned fx_pool_default_size(void)

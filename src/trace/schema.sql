@@ -1,8 +1,8 @@
--- schema.sql: the store's schema, version 3 (PRAGMA user_version = 3, set
+-- schema.sql: the store's schema, version 4 (PRAGMA user_version = 4, set
 -- by store.c once this has run). Embedded into the binary at build time
 -- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
--- database. A store of version 1 or 2 is brought here by migrate_1_2.sql
--- and migrate_2_3.sql.
+-- database. A store of version 1, 2 or 3 is brought here by migrate_1_2.sql,
+-- migrate_2_3.sql and migrate_3_4.sql.
 --
 -- Times are UTC text, 'YYYY-MM-DDTHH:MM:SS.mmmZ'. JSON columns hold JSON
 -- text as written by flux, never re-encoded (integers may exceed 64 bits).
@@ -113,3 +113,20 @@ CREATE TABLE id_blocks (
     name TEXT PRIMARY KEY,
     next INTEGER NOT NULL
 );
+
+-- The kernels' cost models (src/exec/sortcost.h for the sort kernels'),
+-- fitted on their runs: one per kernel, variant, device (src/hw/device.h)
+-- and hardware fingerprint (fx_hw_fingerprint), so that a store shared by
+-- two machines keeps each one's. params is a JSON array of numbers whose
+-- meaning is the kernel's (the sort kernels': ns a unit of work at each
+-- memory level); observed counts the runs that fitted them.
+CREATE TABLE cost_models (
+    kernel     TEXT NOT NULL,
+    variant    TEXT NOT NULL,
+    device     TEXT NOT NULL,
+    hardware   TEXT NOT NULL,
+    params     TEXT NOT NULL,
+    observed   INTEGER NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (kernel, variant, device, hardware)
+) WITHOUT ROWID;

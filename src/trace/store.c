@@ -18,10 +18,10 @@
  * that is not a database, or a corrupt one, shows on the first statement
  * and is reported as FX_ERR_STORE with a sentence a user can act on.
  *
- * Schema. schema.sql (version 3), migrate_1_2.sql and migrate_2_3.sql are
- * embedded into the binary (tools/embed.c). PRAGMA user_version says what
- * a database holds: 0 with no tables is new, 1 and 2 are migrated step by
- * step, 3 is current, anything newer is refused. Upgrades run in one
+ * Schema. schema.sql (version 4) and migrate_1_2.sql, migrate_2_3.sql and
+ * migrate_3_4.sql are embedded into the binary (tools/embed.c). PRAGMA
+ * user_version says what a database holds: 0 with no tables is new, 1 to 3
+ * are migrated step by step, 4 is current, anything newer is refused. Upgrades run in one
  * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
  * two processes opening a new store at once create it once.
  *
@@ -72,10 +72,11 @@
 #include "base/buf.h"
 #include "base/hash.h"
 
-/* Generated from schema.sql and migrate_1_2.sql by tools/embed.c. */
+/* Generated from schema.sql and migrate_*.sql by tools/embed.c. */
 extern const char fx_schema_sql[];
 extern const char fx_migrate_1_2_sql[];
 extern const char fx_migrate_2_3_sql[];
+extern const char fx_migrate_3_4_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
@@ -537,8 +538,10 @@ static FxStatus upgrade(FxStore *s, int64_t v)
     } else {
         if (v == 1)
             r = exec_sql(s, fx_migrate_1_2_sql, "migrate the schema from version 1 to 2");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 2)
             r = exec_sql(s, fx_migrate_2_3_sql, "migrate the schema from version 2 to 3");
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_3_4_sql, "migrate the schema from version 3 to 4");
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -1620,4 +1623,100 @@ out:
 void fx_store_hash(const char *text, size_t len, char out[17])
 {
     snprintf(out, 17, "%016" PRIx64, fx_fnv1a(FX_FNV_BASIS, text, len));
+}
+
+/* ---- the kernels' cost models ---- */
+
+static int bind_cost_key(sqlite3_stmt *st, const FxCostKey *k)
+{
+    return bind_text(st, 1, k->kernel) | bind_text(st, 2, k->variant) |
+           bind_text(st, 3, k->device) | bind_text(st, 4, k->hardware);
+}
+
+static bool cost_key_ok(const FxCostKey *k)
+{
+    return k->kernel && k->variant && k->device && k->hardware;
+}
+
+FxStatus fx_store_set_cost_model(FxStore *s, const FxCostKey *key, const FxCostParams *p)
+{
+    if (!cost_key_ok(key) || p->n > FX_COST_PARAMS_MAX)
+        return usage(s, "a cost model needs a kernel, variant, device, hardware and at most "
+                        "8 parameters");
+    FxBuf json = {0};
+    fx_buf_puts(&json, "[");
+    for (size_t i = 0; i < p->n; i++) {
+        if (!isfinite(p->v[i])) {
+            fx_buf_free(&json);
+            return usage(s, "a cost model's parameters must be finite");
+        }
+        fx_buf_printf(&json, "%s%.17g", i ? ", " : "", p->v[i]);
+    }
+    fx_buf_puts(&json, "]");
+    char at[32];
+    now_iso(at);
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s, "INSERT OR REPLACE INTO cost_models(kernel, variant, device, hardware,"
+                            " params, observed, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         &st);
+    if (r == FX_OK && (bind_cost_key(st, key) | bind_text(st, 5, fx_buf_str(&json)) |
+                       sqlite3_bind_int64(st, 6, p->observed) | bind_text(st, 7, at))) {
+        r = db_fail(s, "bind");
+    } else if (r == FX_OK) {
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
+            nap_ms(5);
+        if (rc != SQLITE_DONE)
+            r = db_fail(s, "keep a kernel's cost model");
+    }
+    sqlite3_finalize(st);
+    fx_buf_free(&json);
+    return r;
+}
+
+/* params as stored: a JSON array of at most FX_COST_PARAMS_MAX numbers.
+ * The row is the database's, not ours: anything else is no model. */
+static bool read_params(const char *text, FxCostParams *out)
+{
+    json_t *a = text ? json_loads(text, 0, NULL) : NULL;
+    bool ok = a && json_is_array(a) && json_array_size(a) <= FX_COST_PARAMS_MAX;
+    for (size_t i = 0; ok && i < json_array_size(a); i++) {
+        json_t *x = json_array_get(a, i);
+        ok = json_is_number(x) && isfinite(json_number_value(x));
+        if (ok)
+            out->v[i] = json_number_value(x);
+    }
+    if (ok)
+        out->n = json_array_size(a);
+    json_decref(a);
+    return ok;
+}
+
+FxStatus fx_store_cost_model(FxStore *s, const FxCostKey *key, FxCostParams *out, bool *found)
+{
+    *found = false;
+    if (!cost_key_ok(key))
+        return usage(s, "a cost model needs a kernel, variant, device and hardware");
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s, "SELECT params, observed FROM cost_models WHERE kernel = ?1 AND "
+                            "variant = ?2 AND device = ?3 AND hardware = ?4",
+                         &st);
+    if (r != FX_OK)
+        return r;
+    if (bind_cost_key(st, key)) {
+        r = db_fail(s, "bind");
+    } else {
+        int rc = sqlite3_step(st);
+        FxCostParams p = {0};
+        if (rc == SQLITE_ROW && read_params((const char *)sqlite3_column_text(st, 0), &p) &&
+            sqlite3_column_int64(st, 1) >= 0) {
+            p.observed = (uint32_t)sqlite3_column_int64(st, 1);
+            *out = p;
+            *found = true;
+        } else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            r = db_fail(s, "read a kernel's cost model");
+        }
+    }
+    sqlite3_finalize(st);
+    return r;
 }

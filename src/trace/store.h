@@ -24,7 +24,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 3
+#define FX_STORE_SCHEMA_VERSION 4
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
@@ -153,6 +153,35 @@ FxStatus fx_store_proposals(FxStore *s, const char *intent, FxRowFn fn, void *ct
  * the strings. FX_ERR_USAGE when there is no such proof. */
 FxStatus fx_store_proof(FxStore *s, int64_t id, char **out_smt, char **out_result,
                         char **out_solver) FX_MUST_CHECK;
+
+/* ---- the kernels' cost models ---- */
+
+/* Which model: a kernel ("sort"), its variant ("radix"), the device it runs
+ * on (hw/device.h: "cpu") and the hardware's fingerprint
+ * (fx_hw_fingerprint), so that machines sharing a store keep a model each. */
+typedef struct FxCostKey {
+    const char *kernel, *variant, *device, *hardware;
+} FxCostKey;
+
+/* A model's fitted parameters, whose meaning is the kernel's (the sort
+ * kernels': ns a unit of work at each memory level, exec/sortcost.h), and
+ * the runs that fitted them. */
+#define FX_COST_PARAMS_MAX 8
+typedef struct FxCostParams {
+    double v[FX_COST_PARAMS_MAX];
+    size_t n;
+    uint32_t observed;
+} FxCostParams;
+
+/* Keeps the model under key (replacing the one there), written at once.
+ * FX_ERR_USAGE for a key part missing, more than 8 parameters or one not
+ * finite. */
+FxStatus fx_store_set_cost_model(FxStore *s, const FxCostKey *key,
+                                 const FxCostParams *p) FX_MUST_CHECK;
+/* The model kept under key into *out, *found true; *found false (out left
+ * alone) when there is none, or its row does not hold one. */
+FxStatus fx_store_cost_model(FxStore *s, const FxCostKey *key, FxCostParams *out,
+                             bool *found) FX_MUST_CHECK;
 
 /* A digest of text for summaries and lineage keys: 16 hex digits of a
  * 64-bit FNV-1a, stable across runs and machines (not cryptographic).

@@ -1,16 +1,19 @@
 # flux hw: the hardware profile for people and as one JSON object; the
-# summary it shows is the "hardware" every recorded execution carries.
+# summary it shows is the "hardware" every recorded execution carries; the
+# devices kernels run on, the CPU (its thread pool) always among them.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "$*"; exit 1; }
 out=$("$FLUX" hw) || fail "hw: exit $?"
-for key in cores caches numa simd arch pool source recorded; do
+for key in cores caches numa simd arch pool source recorded devices; do
     printf '%s\n' "$out" | grep -q "^$key " || fail "no $key line: $out"
 done
 printf '%s\n' "$out" | grep -Eq '^cores +[1-9][0-9]* physical, [1-9][0-9]* hardware threads?$' ||
     fail "cores: $out"
 printf '%s\n' "$out" | grep -Eq '^pool +[1-9][0-9]* threads? \(the caller and [0-9]+ workers?\)$' ||
     fail "pool: $out"
+printf '%s\n' "$out" | grep -Eq '^devices +cpu: [1-9][0-9]* threads? on [1-9][0-9]* cores? \(the pool\), .*, ([0-9.]+ [GM]iB of memory|memory unknown)$' ||
+    fail "devices: $out"
 json=$("$FLUX" hw --json) || fail "hw --json: exit $?"
 printf '%s\n' "$json" | python3 -c '
 import json, sys
@@ -18,7 +21,10 @@ lines = sys.stdin.read().splitlines()
 assert len(lines) == 1, lines
 h = json.loads(lines[0])
 assert set(h) == {"cores", "threads", "numa_nodes", "caches", "simd", "arch", "pool_threads",
-                  "source", "hardware"}, h
+                  "source", "hardware", "devices"}, h
+d = h["devices"]
+assert d[0]["name"] == "cpu" and d[0]["id"] == 0 and d[0]["units"] == h["pool_threads"], d
+assert all(set(x) == {"id", "name", "units", "memory", "what"} for x in d), d
 assert h["cores"] >= 1 and h["threads"] >= h["cores"] and h["numa_nodes"] >= 1, h
 assert h["pool_threads"] == h["cores"], h
 c = h["caches"]

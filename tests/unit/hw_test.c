@@ -128,7 +128,7 @@ static void expect_run(FxPool *p, size_t n)
     Job j = {.slots = calloc(n ? n : 1, sizeof(long))};
     atomic_init(&j.sum, 0);
     atomic_init(&j.calls, 0);
-    fx_pool_run(p, n, task, &j);
+    fx_pool_run(p, n, task, &j, NULL);
     EXPECT_EQ(atomic_load(&j.calls), n);
     EXPECT_EQ(atomic_load(&j.sum), n ? (long)(n * (n - 1) / 2) : 0);
     size_t wrong = 0;
@@ -188,7 +188,7 @@ FX_TEST(pool_waits_for_the_slowest)
     for (int k = 0; k < 20; k++) {
         Job j = {0};
         atomic_init(&j.calls, 0);
-        fx_pool_run(p, 8, slow_task, &j);
+        fx_pool_run(p, 8, slow_task, &j, NULL);
         EXPECT_EQ(atomic_load(&j.calls), 8);
     }
     fx_pool_destroy(p);
@@ -215,7 +215,7 @@ FX_TEST(pool_after_fork_runs_inline)
         Job j = {.slots = calloc(100, sizeof(long))};
         atomic_init(&j.sum, 0);
         atomic_init(&j.calls, 0);
-        fx_pool_run(p, 100, task, &j);
+        fx_pool_run(p, 100, task, &j, NULL);
         _exit(atomic_load(&j.calls) == 100 ? 0 : 1);
     }
     int status = -1;

@@ -8,8 +8,8 @@
  * output kept exactly), node counters summed across flushes, ids unique
  * across two handles and two processes (and without gaps when each process
  * records one execution), processes making a new store at once, a flush
- * that waits for another writer, the source kept for replay, and the cost
- * of a flush (printed).
+ * that waits for another writer, the source kept for replay, kernels' cost
+ * models kept and read back, and the cost of a flush (printed).
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -705,16 +705,16 @@ FX_TEST(processes_make_a_new_store_at_once)
 FX_TEST(a_newer_schema_is_refused)
 {
     char *dir = make_tmp();
-    db_exec(dir, "PRAGMA user_version = 4");
+    db_exec(dir, "PRAGMA user_version = 5");
     FxStore *s = NULL;
     char why[512] = "";
     EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_ERR_STORE);
     EXPECT(s == NULL);
-    char *want = fx_xasprintf("the store at %s has schema version 4, newer than this flux (3); "
+    char *want = fx_xasprintf("the store at %s has schema version 5, newer than this flux (4); "
                               "use a newer flux or another --store",
                               dir);
     EXPECT_STR_EQ(why, want);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 4); /* left as it was */
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 5); /* left as it was */
     free(want);
     rm_rf(dir);
     free(dir);
@@ -764,8 +764,9 @@ FX_TEST(a_version_1_store_is_migrated)
     char *dir = make_tmp();
     db_exec(dir, V1_SCHEMA);
     FxStore *s = open_ok(dir);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 3);
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 4);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'proposals'"), 1);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'cost_models'"), 1);
     char *row = NULL;
     EXPECT_EQ(fx_store_execution(s, 7, &row), FX_OK);
     EXPECT(has(row, "{\"execution_id\": \"exec_7\", \"intent\": \"fibonacci\", \"graph_version\": "
@@ -897,6 +898,49 @@ FX_TEST(flushing_is_cheap)
     EXPECT_EQ(fx_store_close(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), N);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM decisions"), 2 * N);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* A kernel's cost model is kept under its full key, read back exactly
+ * after the store is reopened, replaced in place, and a row that holds no
+ * model (the database is not ours to trust) reads as none. */
+FX_TEST(cost_models_round_trip)
+{
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    FxCostKey radix = {"sort", "radix", "cpu", "x86_64 2c2t l1d=48K l2=2048K l3=491520K avx2"};
+    FxCostKey other = radix;
+    other.hardware = "aarch64 8c8t l1d=64K l2=1024K l3=0K neon";
+    FxCostParams p = {.v = {1.07, 1.67, 2.2, 2.75}, .n = 4, .observed = 3}, got = {0};
+    bool found = true;
+    EXPECT_EQ(fx_store_cost_model(s, &radix, &got, &found), FX_OK);
+    EXPECT(!found);
+    EXPECT_EQ(fx_store_set_cost_model(s, &radix, &p), FX_OK);
+    p.v[0] = 0.1 + 0.2; /* not a short decimal: it must come back bit for bit */
+    EXPECT_EQ(fx_store_set_cost_model(s, &radix, &p), FX_OK);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+
+    s = open_ok(dir);
+    EXPECT_EQ(fx_store_cost_model(s, &radix, &got, &found), FX_OK);
+    EXPECT(found && got.n == 4 && got.observed == 3);
+    EXPECT(memcmp(got.v, p.v, 4 * sizeof(double)) == 0);
+    EXPECT_EQ(fx_store_cost_model(s, &other, &got, &found), FX_OK);
+    EXPECT(!found); /* another machine's model is another row */
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM cost_models"), 1);
+
+    FxCostParams bad = {.v = {1.0 / 0.0}, .n = 1};
+    EXPECT_EQ(fx_store_set_cost_model(s, &other, &bad), FX_ERR_USAGE);
+    bad.n = FX_COST_PARAMS_MAX + 1;
+    EXPECT_EQ(fx_store_set_cost_model(s, &other, &bad), FX_ERR_USAGE);
+    FxCostKey partial = {"sort", NULL, "cpu", "hw"};
+    EXPECT_EQ(fx_store_set_cost_model(s, &partial, &p), FX_ERR_USAGE);
+    EXPECT_EQ(fx_store_cost_model(s, &partial, &got, &found), FX_ERR_USAGE);
+
+    db_exec(dir, "UPDATE cost_models SET params = '{\"not\": \"a list\"}'");
+    EXPECT_EQ(fx_store_cost_model(s, &radix, &got, &found), FX_OK);
+    EXPECT(!found);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
     rm_rf(dir);
     free(dir);
 }

@@ -1,0 +1,95 @@
+/*
+ * costs.c: the kernels' cost models between the store and the runtimes.
+ *
+ * The sort kernels' model (exec/sortcost.h) is kept in the store's
+ * cost_models table, a row per variant (fx_sortk_name), keyed too by the
+ * device the kernels run on (hw/device.h) and the hardware's fingerprint
+ * (fx_hw_fingerprint), so that machines sharing a store keep their own
+ * costs. The rows are read with the installed versions (when a store is
+ * attached or refreshed) into the program, which gives them to each
+ * runtime it makes; without a row a runtime keeps the defaults. After a
+ * run, the variants its runtime refitted are written back, and kept in the
+ * program for the runtimes made later. A store error here loses a refit,
+ * nothing else: the run and its record stand, so it is not reported.
+ */
+#include "api_int.h"
+#include "hw/device.h"
+#include "hw/hw.h"
+
+#define SORT_KERNEL "sort"
+
+/* The key of the sort model's row for variant k; hardware is the caller's
+ * buffer. */
+static FxCostKey sort_key(FxSortKind k, FxBuf *hardware)
+{
+    FxHardware hw = fx_hw_detect();
+    fx_hw_fingerprint(&hw, hardware);
+    return (FxCostKey){SORT_KERNEL, fx_sortk_name(k), fx_device_cpu()->name,
+                       fx_buf_str(hardware)};
+}
+
+void fx_api_costs_read(FluxProgram *fp)
+{
+    fx_sortcost_defaults(&fp->sort_costs);
+    fp->sort_costs_kept = fp->store != NULL;
+    if (!fp->store)
+        return;
+    for (int k = 0; k < FX_SORTK__COUNT; k++) {
+        FxBuf hardware = {0};
+        FxCostKey key = sort_key((FxSortKind)k, &hardware);
+        FxCostParams p;
+        bool found = false;
+        if (fx_store_cost_model(fp->store->store, &key, &p, &found) == FX_OK && found &&
+            p.n == FX_SORTCOST_LEVELS) {
+            for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
+                fp->sort_costs.ns_per_unit[k][l] = p.v[l];
+            fp->sort_costs.observed[k] = p.observed;
+        }
+        fx_buf_free(&hardware);
+    }
+}
+
+void fx_api_costs_give(FluxProgram *fp, FxRuntime *rt)
+{
+    if (fp->sort_costs_kept)
+        *fx_runtime_sort_costs(rt) = fp->sort_costs;
+}
+
+/* Writes variant k of c back to the store; true when it was kept. */
+static bool keep(FluxProgram *fp, const FxSortCosts *c, FxSortKind k)
+{
+    FxBuf hardware = {0};
+    FxCostKey key = sort_key(k, &hardware);
+    FxCostParams p = {.n = FX_SORTCOST_LEVELS, .observed = c->observed[k]};
+    for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
+        p.v[l] = c->ns_per_unit[k][l];
+    bool ok = fx_store_set_cost_model(fp->store->store, &key, &p) == FX_OK;
+    fx_buf_free(&hardware);
+    return ok;
+}
+
+void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt)
+{
+    FxSortCosts *c = fx_runtime_sort_costs(rt);
+    bool any = false;
+    for (int k = 0; k < FX_SORTK__COUNT; k++)
+        any |= c->refitted[k];
+    if (!any)
+        return;
+    pthread_mutex_lock(&fp->lock);
+    if (!fp->store) {
+        pthread_mutex_unlock(&fp->lock);
+        return;
+    }
+    pthread_mutex_lock(&fp->store->lock);
+    for (int k = 0; k < FX_SORTK__COUNT; k++) {
+        if (!c->refitted[k] || !keep(fp, c, (FxSortKind)k))
+            continue;
+        c->refitted[k] = false;
+        for (int l = 0; l < FX_SORTCOST_LEVELS; l++)
+            fp->sort_costs.ns_per_unit[k][l] = c->ns_per_unit[k][l];
+        fp->sort_costs.observed[k] = c->observed[k];
+    }
+    pthread_mutex_unlock(&fp->store->lock);
+    pthread_mutex_unlock(&fp->lock);
+}
