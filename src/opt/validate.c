@@ -340,7 +340,10 @@ size_t fx_validate_plan(const FxIntent *in, FxValue output, FxCheck **out)
                    k->u.perm.of->ref == FX_REF_PARAM) {
             fx_vec_push(&v, ((FxCheck){FX_CHECK_PERMUTATION, k, NS_FIXED + 2 * n * NS_HASHED}));
         } else if (k->kind == FX_CON_COMPREHENSION && list) {
-            if (!k->u.comp.collection)
+            /* each value once only when v ranges over numbers; walking a list
+             * (`x in xs`, or the collection form) keeps its repeats
+             * (docs/language.md §4) */
+            if (!k->u.comp.collection && !k->u.comp.domain)
                 fx_vec_push(&v, ((FxCheck){FX_CHECK_DISTINCT, k, NS_FIXED + n * NS_DISTINCT}));
             fx_vec_push(&v, ((FxCheck){FX_CHECK_MEMBERS, k, 0}));
         } else if (k->kind == FX_CON_POST) {

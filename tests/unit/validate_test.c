@@ -94,6 +94,29 @@ FX_TEST(comprehension_members)
     fx_diag_free(&d);
 }
 
+/* A comprehension that walks a list keeps the list's repeats (docs/
+ * language.md §4): validation must not call them a fault (found by the
+ * generator: a proved version was rolled back for [3, 1, 1, 5]). */
+FX_TEST(walked_lists_keep_repeats)
+{
+    const char *src = "intent small(n: Int) -> List[Natural]:\n    constraints:\n"
+                      "        - result contains all p where p in [3, 1, 4, 1, 5] and p < 4\n";
+    FxDiag d = {0};
+    FxProgram *prog = fx_program_load_text(&d, "walk.flux", src, strlen(src), NULL);
+    EXPECT_EQ(fx_diag_errors(&d), 0);
+    FxRuntime *rt = fx_runtime_new(prog);
+    FxValue n = fx_val_int(0);
+    int64_t kept[] = {3, 1, 1}, extra[] = {3, 1, 1, 4};
+    FxValue a = ints(kept, 3), b = ints(extra, 4);
+    EXPECT(valid(rt, prog, "small", &n, a, NULL));
+    EXPECT(valid(rt, prog, "small", &n, b, "4, does not pass"));
+    fx_value_release(a);
+    fx_value_release(b);
+    fx_runtime_free(rt);
+    fx_program_free(prog);
+    fx_diag_free(&d);
+}
+
 FX_TEST(postconditions)
 {
     FxDiag d = {0};
