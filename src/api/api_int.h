@@ -35,6 +35,9 @@ typedef struct FxKnownVersion {
 
 /* A version the store installed, as read (context.c): each context's
  * runtime reads its own graph from it. */
+/* The reason the newest stored version of intent was refused, or NULL. */
+const char *fx_api_refused(const FluxProgram *fp, const char *intent);
+
 typedef struct FxInstalled {
     char *graph_json;
     char *models_json; /* the variant models of a version with a choice, or NULL */
@@ -80,6 +83,10 @@ struct FluxProgram {
     FX_VEC(FxKnownVersion) versions;
     struct FxProofCache *proof_cache; /* verdicts by obligation, for this program's life */
     FX_VEC(FxInstalled) installed;    /* the newest versions the store holds, but v1 */
+    /* the newest stored versions that do not read back (a kernel whose shape
+     * no longer matches, a damaged graph): "version v2 of `f` is refused:
+     * why", one per intent, for the record of a run that falls back to v1 */
+    FX_VEC(char *) refused;
     unsigned generation;              /* bumped each time installed is read afresh */
     FxCallCtx main;                   /* the single-threaded API's context (its runtime
                                        * made on first use; keeps compiled intents) */

@@ -34,6 +34,17 @@ static void drop_installed(FluxProgram *fp)
         free(v->models_json);
     }
     fp->installed.len = 0;
+    fx_vec_foreach(char *, r, &fp->refused) free(*r);
+    fp->refused.len = 0;
+}
+
+const char *fx_api_refused(const FluxProgram *fp, const char *intent)
+{
+    char *prefix = fx_xasprintf(" of `%s` is refused: ", intent);
+    const char *found = NULL;
+    fx_vec_foreach(char *, r, &fp->refused) if (strstr(*r, prefix)) found = *r;
+    free(prefix);
+    return found;
 }
 
 /* Each intent of the file runs the newest version of its lineage. The
@@ -55,6 +66,16 @@ void fx_api_read_installed(FluxProgram *fp)
         if (fx_store_find_lineage(st, (*in)->name, hash, &lineage) == FX_OK && lineage &&
             fx_store_latest_version(st, lineage, &version, &label, &json) == FX_OK &&
             strcmp(label, "v1") != 0) {
+            char why[256];
+            FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
+            fx_graph_free(g);
+            if (!g) { /* untrusted input that does not read back: v1 runs */
+                fx_vec_push(&fp->refused, fx_xasprintf("version %s of `%s` is refused: %s", label,
+                                                       (*in)->name, why));
+                free(label);
+                free(json);
+                continue;
+            }
             FxInstalled v = {json, NULL};
             json = NULL;
             if (fx_store_model(st, version, &v.models_json) != FX_OK) {
@@ -154,4 +175,5 @@ void fx_api_contexts_free(FluxProgram *fp)
     fx_vec_free(&fp->main.models);
     drop_installed(fp);
     fx_vec_free(&fp->installed);
+    fx_vec_free(&fp->refused);
 }

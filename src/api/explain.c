@@ -142,13 +142,15 @@ static const FxConstraint *constraint_at(const FxIntent *in, const FxNode *n)
 }
 
 static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
-                            const char *switches, long long id)
+                            const char *refused, const char *switches, long long id)
 {
     char *why = o->rewrite
             ? fx_xasprintf("made from %s by the %s rewrite, installed once proof #%s held; "
                            "evidence %s", o->parent ? o->parent : "its parent", o->rewrite,
                            o->proof_id ? o->proof_id : "?", o->evidence ? o->evidence : "none")
-            : fx_xstrdup("the naive graph read from the constraints");
+            : refused ? fx_xasprintf("the naive graph read from the constraints, because %s",
+                                     refused)
+                      : fx_xstrdup("the naive graph read from the constraints");
     char *line = fx_xasprintf("%s of `%s`: %s", g->version, g->intent, why);
     branch(t, "version", line);
     if (g->kernel == FX_KERNEL_MEMO)
@@ -531,7 +533,8 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
     if (top) {
         const FxIntent *in = fx_program_find_intent(fp->prog, top->intent);
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
-        explain_version(&t, top, &origin, fx_runtime_switches(rt), r.execution_id);
+        explain_version(&t, top, &origin, fx_api_refused(fp, top->intent),
+                        fx_runtime_switches(rt), r.execution_id);
         char *data_proof, *data_choice = fx_api_data_choice(fp, rt, top, &data_proof);
         explain_decisions(&t, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
                           data_choice);

@@ -304,8 +304,11 @@ static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph 
         vs.proof_ids = fx_xasprintf("[%s]", o.proof_id);
         vs.proof_id = fx_xstrdup(o.proof_id);
     } else {
-        vs.reason = fx_xstrdup("the only version of this lineage: the naive graph read from the "
-                               "constraints");
+        const char *refused = g ? fx_api_refused(fp, g->intent) : NULL;
+        vs.reason = refused ? fx_xasprintf("%s; v1, the naive graph read from the constraints, "
+                                           "runs instead", refused)
+                            : fx_xstrdup("the only version of this lineage: the naive graph "
+                                         "read from the constraints");
         vs.verified = fx_xasprintf("by construction: version v1 is the naive reading of the "
                                    "constraints%s", checks);
         vs.optimizations = fx_xstrdup("[]");

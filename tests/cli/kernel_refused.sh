@@ -1,7 +1,8 @@
 # A stored version whose node no longer has the shape of its kernel is
 # refused with the reason, never run as the naive loop under the kernel's
-# name: `flux graph` says why, and a run answers from v1 (a stored graph is
-# untrusted input: read.c checks it, docs/store.md).
+# name: `flux graph` says why, and a run answers from v1, its record and
+# explain saying why (a stored graph is untrusted input: read.c checks it,
+# docs/store.md).
 set -u
 fail() { echo "$*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -31,4 +32,9 @@ PY
 grep -q "version v2 of \`total\` is refused: node 9 no longer has the shape of its kernel \`affine_sum\` (sum(e(i) for i in lo..hi)" err ||
     fail "the reason: $(cat err)"
 "$FLUX" run sums.flux 'total(1000001, 7)' | cmp -s - v1 || fail "the run changed"
+# the run answers from v1, and its record and explain say why
+"$FLUX" run sums.flux 'total(10, 7)' --json | grep -q '"reason": "version v2 of `total` is refused: node 9 no longer' ||
+    fail "the record: $("$FLUX" run sums.flux 'total(10, 7)' --json)"
+"$FLUX" explain sums.flux 'total(10, 7)' | grep -q '^|- version: v1 of `total`: the naive graph read from the constraints, because version v2 of `total` is refused' ||
+    fail "explain: $("$FLUX" explain sums.flux 'total(10, 7)' | head -3)"
 exit 0
