@@ -40,6 +40,8 @@ static void drop_installed(FluxProgram *fp)
 
 const char *fx_api_refused(const FluxProgram *fp, const char *intent)
 {
+    if (!fp->refused.len) /* the common case, on every recorded run of a v1 */
+        return NULL;
     char *prefix = fx_xasprintf(" of `%s` is refused: ", intent);
     const char *found = NULL;
     fx_vec_foreach(char *, r, &fp->refused) if (strstr(*r, prefix)) found = *r;
