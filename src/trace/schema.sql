@@ -1,4 +1,4 @@
--- schema.sql: the store's schema, version 4 (PRAGMA user_version = 4, set
+-- schema.sql: the store's schema, version 5 (PRAGMA user_version = 5, set
 -- by store.c once this has run). Embedded into the binary at build time
 -- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
 -- database. A store of version 1, 2 or 3 is brought here by migrate_1_2.sql,
@@ -129,4 +129,19 @@ CREATE TABLE cost_models (
     observed   INTEGER NOT NULL,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (kernel, variant, device, hardware)
+) WITHOUT ROWID;
+
+-- What learning carries across processes that is not a version, a proof or
+-- a kernel's cost model (schema version 5): one row per kind (who owns it:
+-- "variant_models", "proposer", "checked", ...), key (the owner's: a
+-- lineage and version, a source's hash) and hardware fingerprint ("" when
+-- it does not depend on the machine). value is the owner's text or bytes;
+-- a row that its owner cannot read is ignored by it, never an error.
+CREATE TABLE learned (
+    kind       TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    hardware   TEXT NOT NULL,
+    value      BLOB NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (kind, key, hardware)
 ) WITHOUT ROWID;

@@ -18,10 +18,10 @@
  * that is not a database, or a corrupt one, shows on the first statement
  * and is reported as FX_ERR_STORE with a sentence a user can act on.
  *
- * Schema. schema.sql (version 4) and migrate_1_2.sql, migrate_2_3.sql and
- * migrate_3_4.sql are embedded into the binary (tools/embed.c). PRAGMA
- * user_version says what a database holds: 0 with no tables is new, 1 to 3
- * are migrated step by step, 4 is current, anything newer is refused. Upgrades run in one
+ * Schema. schema.sql (version 5) and migrate_N_M.sql (1 to 2, ..., 4 to 5)
+ * are embedded into the binary (tools/embed.c). PRAGMA
+ * user_version says what a database holds: 0 with no tables is new, 1 to 4
+ * are migrated step by step, 5 is current, anything newer is refused. Upgrades run in one
  * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
  * two processes opening a new store at once create it once.
  *
@@ -77,6 +77,7 @@ extern const char fx_schema_sql[];
 extern const char fx_migrate_1_2_sql[];
 extern const char fx_migrate_2_3_sql[];
 extern const char fx_migrate_3_4_sql[];
+extern const char fx_migrate_4_5_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
@@ -540,8 +541,10 @@ static FxStatus upgrade(FxStore *s, int64_t v)
             r = exec_sql(s, fx_migrate_1_2_sql, "migrate the schema from version 1 to 2");
         if (r == FX_OK && v <= 2)
             r = exec_sql(s, fx_migrate_2_3_sql, "migrate the schema from version 2 to 3");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 3)
             r = exec_sql(s, fx_migrate_3_4_sql, "migrate the schema from version 3 to 4");
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_4_5_sql, "migrate the schema from version 4 to 5");
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -1715,6 +1718,74 @@ FxStatus fx_store_cost_model(FxStore *s, const FxCostKey *key, FxCostParams *out
             *found = true;
         } else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
             r = db_fail(s, "read a kernel's cost model");
+        }
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
+/* ---- what learning keeps (the learned table) ---- */
+
+static bool learned_key_ok(const char *kind, const char *key, const char *hardware)
+{
+    return kind && key && hardware;
+}
+
+FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
+                              const char *hardware, const void *value, size_t len)
+{
+    if (!learned_key_ok(kind, key, hardware) || !value)
+        return usage(s, "a learned row needs a kind, key, hardware and value");
+    char at[32];
+    now_iso(at);
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s, "INSERT OR REPLACE INTO learned(kind, key, hardware, value, "
+                            "updated_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                         &st);
+    if (r == FX_OK && (bind_text(st, 1, kind) | bind_text(st, 2, key) | bind_text(st, 3, hardware) |
+                       sqlite3_bind_blob(st, 4, value, (int)len, SQLITE_TRANSIENT) |
+                       bind_text(st, 5, at))) {
+        r = db_fail(s, "bind");
+    } else if (r == FX_OK) {
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
+            nap_ms(5);
+        if (rc != SQLITE_DONE)
+            r = db_fail(s, "keep what learning found");
+    }
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
+                          char **out, size_t *len)
+{
+    *out = NULL;
+    if (len)
+        *len = 0;
+    if (!learned_key_ok(kind, key, hardware))
+        return usage(s, "a learned row needs a kind, key and hardware");
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s, "SELECT value FROM learned WHERE kind = ?1 AND key = ?2 AND "
+                            "hardware = ?3",
+                         &st);
+    if (r != FX_OK)
+        return r;
+    if (bind_text(st, 1, kind) | bind_text(st, 2, key) | bind_text(st, 3, hardware)) {
+        r = db_fail(s, "bind");
+    } else {
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            size_t n = (size_t)sqlite3_column_bytes(st, 0);
+            const void *v = sqlite3_column_blob(st, 0);
+            *out = fx_xmalloc(n + 1);
+            if (n)
+                memcpy(*out, v, n);
+            (*out)[n] = '\0';
+            if (len)
+                *len = n;
+        } else if (rc != SQLITE_DONE) {
+            r = db_fail(s, "read what learning found");
         }
     }
     sqlite3_finalize(st);

@@ -24,7 +24,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 4
+#define FX_STORE_SCHEMA_VERSION 5
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
@@ -182,6 +182,21 @@ FxStatus fx_store_set_cost_model(FxStore *s, const FxCostKey *key,
  * alone) when there is none, or its row does not hold one. */
 FxStatus fx_store_cost_model(FxStore *s, const FxCostKey *key, FxCostParams *out,
                              bool *found) FX_MUST_CHECK;
+
+/* ---- what learning keeps across processes ---- */
+
+/* The learned table (schema.sql): a value per kind (its owner: "proposer",
+ * "variant_models", ...), key and hardware fingerprint ("" when it does not
+ * depend on the machine). Keeps value (len bytes), replacing the row there,
+ * written at once. */
+FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
+                              const char *hardware, const void *value,
+                              size_t len) FX_MUST_CHECK;
+/* The value kept under (kind, key, hardware) into *out (malloc'd, with a
+ * '\0' after its *len bytes; len may be NULL), or *out NULL when there is
+ * none. */
+FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
+                          char **out, size_t *len) FX_MUST_CHECK;
 
 /* A digest of text for summaries and lineage keys: 16 hex digits of a
  * 64-bit FNV-1a, stable across runs and machines (not cryptographic).

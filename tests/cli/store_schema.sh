@@ -10,7 +10,7 @@ printf 'intent sq(n: Int) -> Int:\n    constraints:\n        - result = n * n\n'
 python3 -c 'import sqlite3; db = sqlite3.connect("new/flux.db"); db.execute("pragma user_version = 99"); db.commit()'
 "$FLUX" run f.flux 'sq(4)' --store new 2>err >/dev/null; rc=$?
 [ $rc = 4 ] || fail "newer schema: want exit 4, got $rc"
-grep -q 'has schema version 99, newer than this flux (4)' err || fail "message: $(cat err)"
+grep -q 'has schema version 99, newer than this flux (5)' err || fail "message: $(cat err)"
 "$FLUX" traces f.flux --store new >/dev/null 2>&1; [ $? = 4 ] || fail "traces on a newer store: want 4"
 
 # version 1: the first release's schema, with one execution in it
@@ -28,7 +28,7 @@ n = db.execute("select count(*) from executions").fetchone()[0]
 kept = db.execute("select expr from executions where id = 1").fetchone()
 t = db.execute("select count(*) from sqlite_master where name = 'proposals'").fetchone()[0]
 c = db.execute("select count(*) from sqlite_master where name = 'cost_models'").fetchone()[0]
-if v != 4 or c != 1 or "output_bytes" not in cols or "rolled_back" not in vcols or n != 2 or t != 1 or kept != ("sq(2)",):
+if v != 5 or c != 1 or "output_bytes" not in cols or "rolled_back" not in vcols or n != 2 or t != 1 or kept != ("sq(2)",):
     sys.exit("not migrated: version %d, columns %s, %d executions, proposals %d, kept %s" % (v, cols, n, t, kept))
 PY2
 "$FLUX" traces f.flux --store old | grep -q 'sq(6)\|{"n": 6}' || fail "traces after migration"
