@@ -21,6 +21,7 @@
 static const char usage[] =
         "usage: flux run FILE EXPR [--json] [--store DIR] [--keep-values] [--max-steps N]\n"
         "                          [--max-depth N] [--max-memory MB] [--max-seconds S]\n"
+        "                          [--version vN] [--variant NAME]\n"
         "\n"
         "Evaluates EXPR, e.g. 'fibonacci(100)', 'find_primes(1000)[10]',\n"
         "'sort([3, 1, 2])', and prints the value.\n"
@@ -35,7 +36,11 @@ static const char usage[] =
         "  --max-steps N     calls, loop iterations and big-number work (default 10^10)\n"
         "  --max-depth N     nested calls (default 10^7)\n"
         "  --max-memory MB   resident memory of the process (default 4096)\n"
-        "  --max-seconds S   wall time (default 600)\n";
+        "  --max-seconds S   wall time (default 600)\n"
+        "  --version vN      run the intent EXPR calls on its stored version vN, not the\n"
+        "                    newest; --variant NAME: every kernel that has the variant\n"
+        "                    NAME takes it (loop, power, a sort kernel, a sieve). Forced\n"
+        "                    runs (benchmarks, tests) are neither recorded nor learned from\n";
 
 static bool number_arg(const char *s, double lo, double hi, double *out)
 {
@@ -125,6 +130,12 @@ int fx_cmd_run(int argc, char **argv)
             if (i + 1 >= argc)
                 return fx_cli_usage_error("run", "--store needs a folder");
             store_dir = argv[++i];
+        } else if (!strcmp(a, "--version") || !strcmp(a, "--variant")) {
+            bool version = !strcmp(a, "--version");
+            if (i + 1 >= argc)
+                return fx_cli_usage_error("run", "%s needs a %s", a,
+                                          version ? "version label (v3)" : "variant name");
+            *(version ? &opts.version : &opts.variant) = argv[++i];
         } else if (!strncmp(a, "--max-", 6)) {
             bool seconds = !strcmp(a, "--max-seconds");
             if (i + 1 >= argc || !number_arg(argv[i + 1], seconds ? 1e-6 : 1, 1e18, &v) ||
@@ -187,7 +198,8 @@ int fx_cmd_run(int argc, char **argv)
      * by default; FLUX_LEARN=wait learns here before exiting (tests, the
      * demo), FLUX_LEARN=off never. */
     const char *learn = getenv("FLUX_LEARN");
-    if (status == FLUX_OK && !opts.no_learn && !(learn && !strcmp(learn, "off"))) {
+    bool forced = opts.version || opts.variant; /* recorded nowhere: nothing to learn */
+    if (status == FLUX_OK && !opts.no_learn && !forced && !(learn && !strcmp(learn, "off"))) {
         if (learn && !strcmp(learn, "wait")) {
             flux_learn(prog, store, flux_last_execution(prog), notes ? stderr : NULL);
         } else {

@@ -92,6 +92,23 @@ typedef struct FluxRunOptions {
                        * large output summarised as the store keeps it */
     int record_later; /* nonzero: do not record now; the caller calls flux_record_last */
     int no_learn;     /* nonzero: run the installed versions exactly: no mid-run memoization */
+    /* Forcing, for benchmarks and tests (flux_run only). A forced run is
+     * never recorded and teaches nothing: no execution, no budget stop, no
+     * kernel cost model written; it runs in a runtime of its own, made for
+     * it (as a new process would), with the same run-time validation as
+     * any run. version: the intent EXPR calls (it must call exactly one)
+     * runs its lineage's stored version of that label ("v1", "v3", a
+     * rolled-back one too) instead of the newest; FLUX_ERR_USAGE when the
+     * store holds no such version. variant: every choice point of a kernel
+     * that has a variant of that name takes it, and the record's decision
+     * says "forced by the caller": "loop" or "power" (a recurrence kernel
+     * holding both), "insertion", "pdq", "radix" or "parallel" (the sort
+     * kernels), "trial", "eratosthenes" or "segmented" (the sieve);
+     * FLUX_ERR_USAGE for another name, or when no choice point of the run
+     * has it (FluxResult.variants lists those the run reached). NULL: not
+     * forced. */
+    const char *version;
+    const char *variant;
 } FluxRunOptions;
 
 typedef struct FluxResult {
@@ -104,6 +121,11 @@ typedef struct FluxResult {
      * (else NULL): the intent called last, the version that ran ("v3"),
      * and the rewrites that version rests on, joined by ", " ("" for none). */
     char *intent, *version, *rewrites;
+    /* With want_json: the variants of the kernels with a choice that the run
+     * reached, joined by ", " ("loop, power"; "" for none: the names
+     * FluxRunOptions.variant takes), and the one its own call's kernel
+     * took ("power", "radix"; "" for none). */
+    char *variants, *variant;
 } FluxResult;
 
 /* Evaluates EXPR (a call such as `fibonacci(100)`, possibly indexed or

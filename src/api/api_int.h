@@ -124,6 +124,11 @@ FxRuntime *fx_api_runtime(FluxProgram *fp);
  * runtime has the newest installed versions. Thread-safe. */
 FxCallCtx *fx_api_call_begin(FluxProgram *fp);
 void fx_api_call_end(FluxProgram *fp, FxCallCtx *cx);
+/* A context of a forced run's own (force.c), never shared: a fresh runtime
+ * running g (taken over; NULL: none) for its intent, with its models,
+ * and the installed versions for the others. fx_api_context_drop frees it. */
+FxCallCtx *fx_api_context_forced(FluxProgram *fp, FxGraph *g, const char *models_json);
+void fx_api_context_drop(FluxProgram *fp, FxCallCtx *cx);
 /* Rebuilds cx's runtime when the installed versions changed since it was
  * built (a rollback in the call). Thread-safe. */
 void fx_api_call_refresh(FxCallCtx *cx);
@@ -200,6 +205,20 @@ void fx_api_keep_row(void *ctx, const char *json);
 int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
+
+/* ---- forced runs (force.c) ---- */
+
+/* For a run whose options force a version or a variant: *out gets a
+ * context of its own (drop it with fx_api_context_drop), its runtime
+ * running the version asked for the intent EXPR calls and told the
+ * variant. *out NULL when nothing is forced. FLUX_ERR_USAGE, the reason
+ * written, for an unknown variant, an EXPR that calls no intent or
+ * several, or a version the store does not hold. */
+int fx_api_forced_begin(FluxProgram *fp, FxExpr *e, const FluxRunOptions *o, FILE *diagnostics,
+                        FxCallCtx **out);
+/* After the forced run on rt succeeded: did a choice point take the
+ * variant forced? If not, false with the reason written. */
+bool fx_api_forced_honoured(const FxRuntime *rt, const FluxRunOptions *o, FILE *diagnostics);
 
 /* ---- run-time validation (check_output.c) ---- */
 

@@ -91,8 +91,18 @@ void fx_api_read_installed(FluxProgram *fp)
     }
 }
 
-/* A fresh runtime for cx with the installed versions and their models. */
-static void build(FxCallCtx *cx)
+/* Gives cx's runtime g (taken over) for its intent, and its models. */
+static void use(FxCallCtx *cx, FxGraph *g, const char *models_json)
+{
+    if (!fx_runtime_use_graph(cx->rt, g)) /* the intent has its version already */
+        fx_graph_free(g);
+    else if (g->variants & (g->variants - 1) && models_json) /* a choice */
+        fx_api_models_attach(cx, g, models_json);
+}
+
+/* A fresh runtime for cx with `first` (taken over; NULL: none) and its
+ * models, then the installed versions of the other intents. */
+static void build_with(FxCallCtx *cx, FxGraph *first, const char *first_models)
 {
     FluxProgram *fp = cx->fp;
     fx_runtime_free(cx->rt);
@@ -100,15 +110,45 @@ static void build(FxCallCtx *cx)
     fx_api_costs_give(fp, cx->rt);
     cx->models.len = 0;
     cx->generation = fp->generation;
+    if (first)
+        use(cx, first, first_models);
     fx_vec_foreach(FxInstalled, v, &fp->installed)
     {
         char why[256];
         FxGraph *g = fx_graph_read_json(v->graph_json, why, sizeof(why));
-        if (g && !fx_runtime_use_graph(cx->rt, g))
-            fx_graph_free(g);
-        else if (g && g->variants & (g->variants - 1) && v->models_json) /* a choice */
-            fx_api_models_attach(cx, g, v->models_json);
+        if (g)
+            use(cx, g, v->models_json);
     }
+}
+
+/* A fresh runtime for cx with the installed versions and their models. */
+static void build(FxCallCtx *cx)
+{
+    build_with(cx, NULL, NULL);
+}
+
+FxCallCtx *fx_api_context_forced(FluxProgram *fp, FxGraph *g, const char *models_json)
+{
+    FxCallCtx *cx = fx_xcalloc(1, sizeof(*cx));
+    cx->fp = fp;
+    pthread_mutex_lock(&fp->lock);
+    fx_vec_push(&fp->all, cx); /* found by its runtime (check_output.c), freed with fp */
+    build_with(cx, g, models_json);
+    pthread_mutex_unlock(&fp->lock);
+    return cx;
+}
+
+void fx_api_context_drop(FluxProgram *fp, FxCallCtx *cx)
+{
+    pthread_mutex_lock(&fp->lock);
+    for (size_t i = 0; i < fp->all.len; i++)
+        if (fp->all.data[i] == cx)
+            fp->all.data[i] = fp->all.data[--fp->all.len];
+    pthread_mutex_unlock(&fp->lock);
+    fx_api_check_free(cx->check);
+    fx_runtime_free(cx->rt);
+    fx_vec_free(&cx->models);
+    free(cx);
 }
 
 FxRuntime *fx_api_runtime(FluxProgram *fp)

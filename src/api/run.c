@@ -283,15 +283,18 @@ char *fx_api_data_choice(FluxProgram *fp, FxRuntime *rt, const FxGraph *g, char 
     return s;
 }
 
-static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph *g)
+/* forced: the caller forced the version (FluxRunOptions.version) */
+static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph *g, bool forced)
 {
     VersionStory vs = {0};
     const FxIntent *in = g ? fx_program_find_intent(fp->prog, g->intent) : NULL;
     FxVersionOrigin o = in ? fx_api_origin(fp, in, g) : (FxVersionOrigin){0};
     const char *checks = has_checks(g) ? ", postconditions checked on the result" : "";
     if (o.rewrite) {
-        vs.reason = fx_xasprintf("the newest proved version of this lineage: made from %s by the "
-                                 "%s rewrite", o.parent, o.rewrite);
+        vs.reason = fx_xasprintf("%s: made from %s by the %s rewrite",
+                                 forced ? "forced by the caller"
+                                        : "the newest proved version of this lineage",
+                                 o.parent, o.rewrite);
         bool from_v1 = !strcmp(o.parent, "v1");
         vs.verified = fx_xasprintf("by proof #%s: %s computes what %s computes%s the naive "
                                    "reading of the constraints%s", o.proof_id, g->version,
@@ -305,10 +308,12 @@ static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph 
         vs.proof_id = fx_xstrdup(o.proof_id);
     } else {
         const char *refused = g ? fx_api_refused(fp, g->intent) : NULL;
-        vs.reason = refused ? fx_xasprintf("%s; v1, the naive graph read from the constraints, "
-                                           "runs instead", refused)
-                            : fx_xstrdup("the only version of this lineage: the naive graph "
-                                         "read from the constraints");
+        vs.reason = forced ? fx_xstrdup("forced by the caller: the naive graph read from the "
+                                        "constraints")
+                    : refused ? fx_xasprintf("%s; v1, the naive graph read from the constraints, "
+                                             "runs instead", refused)
+                              : fx_xstrdup("the only version of this lineage: the naive graph "
+                                           "read from the constraints");
         vs.verified = fx_xasprintf("by construction: version v1 is the naive reading of the "
                                    "constraints%s", checks);
         vs.optimizations = fx_xstrdup("[]");
@@ -409,9 +414,9 @@ static void record_fields(const FxGraph *callee, const VersionStory *vs, FluxRes
 /* The execution record of docs/cli.md, and its fields in res. */
 static void record_json(FluxProgram *fp, FxRuntime *rt, const FxGraph *callee,
                         const FxValue *args, size_t n, FxValue v, double ms, long long id,
-                        bool summarise, FxBuf *out, FluxResult *res)
+                        bool summarise, bool forced_version, FxBuf *out, FluxResult *res)
 {
-    VersionStory vs = version_story(fp, rt, callee);
+    VersionStory vs = version_story(fp, rt, callee, forced_version);
     if (callee)
         record_fields(callee, &vs, res);
     if (id > 0)
@@ -569,7 +574,7 @@ static long long record(FluxProgram *fp, FxRuntime *rt, const char *expr, const 
     }
     FxBuf input = {0}, decisions = {0};
     input_json(g, args, n_args, !fp->keep_values, &input);
-    VersionStory vs = version_story(fp, rt, g);
+    VersionStory vs = version_story(fp, rt, g, false); /* a forced run is not recorded */
     decisions_json(fp, rt, g, &vs, &decisions);
     char *verified = NULL;
     if (stop) { /* the budget's decision ends the tree; nothing was verified */
@@ -647,7 +652,8 @@ static int finish_run(FluxProgram *fp, FxRuntime *rt, const char *expr,
         fp->last_value = v;
         fp->last_ms = out->duration_ms;
     }
-    long long id = options && options->record_later
+    bool forced = options && (options->version || options->variant); /* force.c */
+    long long id = options && (options->record_later || forced)
                            ? 0
                            : fx_api_record(fp, rt, expr, out->duration_ms, diagnostics);
     out->execution_id = id > 0 ? id : 0;
@@ -659,8 +665,14 @@ static int finish_run(FluxProgram *fp, FxRuntime *rt, const char *expr,
         const FxGraph *callee = fx_runtime_top_call(rt, &args, &n);
         FxBuf json = {0};
         record_json(fp, rt, callee, args, n, v, out->duration_ms, out->execution_id,
-                    options->want_json == FLUX_JSON_SUMMARY, &json, out);
+                    options->want_json == FLUX_JSON_SUMMARY, options->version != NULL, &json, out);
         out->json = fx_buf_take(&json);
+        FxBuf names = {0};
+        fx_variant_names(fx_runtime_choice_kernels(rt), &names);
+        out->variants = fx_xstrdup(fx_buf_str(&names));
+        fx_buf_free(&names);
+        const char *taken = fx_runtime_variant_taken(rt);
+        out->variant = fx_xstrdup(taken ? taken : "");
     }
     return id < 0 ? FLUX_ERR_STORE : FLUX_OK;
 }
@@ -689,7 +701,15 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         fx_arena_free(&arena);
         return FLUX_ERR_USAGE;
     }
-    FxCallCtx *cx = fx_api_call_begin(fp);
+    FxCallCtx *cx;
+    int status = fx_api_forced_begin(fp, e, options, diagnostics, &cx);
+    if (status != FLUX_OK) {
+        fx_arena_free(&arena);
+        return status;
+    }
+    bool forced = cx != NULL; /* a context of its own, recorded nowhere */
+    if (!forced)
+        cx = fx_api_call_begin(fp);
     FxRuntime *rt = cx->rt;
     fx_runtime_set_budgets(rt, fx_api_budgets(options));
     pthread_mutex_lock(&fp->lock);
@@ -704,15 +724,18 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     st = fx_api_check_output(cx, e, g, options, st, fx_api_now_ms() - start, &v);
     rt = cx->rt; /* a new one when validation rolled a version back */
     out->duration_ms = fx_api_now_ms() - start;
-    fx_api_costs_save(fp, rt);
-    int status = FLUX_OK;
-    if (st != FX_OK) {
+    if (!forced)
+        fx_api_costs_save(fp, rt);
+    if (st == FX_OK && forced && !fx_api_forced_honoured(rt, options, diagnostics)) {
+        fx_value_release(v);
+        status = FLUX_ERR_USAGE;
+    } else if (st != FX_OK) {
         if (diagnostics)
             fprintf(diagnostics, "%s\n", fx_runtime_error(rt));
         status = FLUX_ERR_RUNTIME;
         /* a budget's stop is recorded at once: there is no answer to print
          * first. A store error is told, but the run's failure is the status. */
-        if (fx_runtime_stopped_by(rt)) {
+        if (fx_runtime_stopped_by(rt) && !forced) {
             lock_all(fp);
             (void)record_stop(fp, rt, expr, out->duration_ms, diagnostics);
             unlock_all(fp);
@@ -726,7 +749,10 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         out->text = fx_buf_take(&text);
         fx_value_release(v);
     }
-    fx_api_call_end(fp, cx);
+    if (forced)
+        fx_api_context_drop(fp, cx);
+    else
+        fx_api_call_end(fp, cx);
     fx_graph_free(g);
     fx_arena_free(&arena);
     return status;
@@ -740,7 +766,10 @@ void flux_result_free(FluxResult *r)
     free(r->intent);
     free(r->version);
     free(r->rewrites);
+    free(r->variants);
+    free(r->variant);
     r->text = r->json = r->value_json = r->intent = r->version = r->rewrites = NULL;
+    r->variants = r->variant = NULL;
 }
 
 int flux_record_last(FluxProgram *fp, FILE *diagnostics)

@@ -119,6 +119,7 @@ typedef struct FxVariantChoice {
     uint64_t n;
     uint32_t variant;
     bool explore;          /* run to measure it, not because it is predicted fastest */
+    bool forced;           /* the caller's (fx_runtime_force_variant), not the chooser's */
     double predicted_gain; /* set with why: the next best variant's predicted time over
                             * this one's; 0: none */
     char why[200];         /* set on demand, by fx_runtime_top_choice */
@@ -150,6 +151,26 @@ bool fx_runtime_top_from_table(const FxRuntime *rt);
 /* The choice made for the last run's own call of a kernel, with its
  * reason, or NULL. */
 const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt);
+
+/* Forcing a kernel variant by name (FluxRunOptions.variant), for
+ * benchmarks and tests: from now on every choice point of a kernel that
+ * has a variant of that name takes it (NULL: each chooses again); name
+ * must outlive the runs. The kernels with a choice (FX_CHOICE_* bits) and
+ * their variants' names: */
+#define FX_CHOICE_RECURRENCE 1u /* loop, power: a recurrence kernel holding both */
+#define FX_CHOICE_SORT 2u       /* the sort kernels: insertion, pdq, radix, parallel */
+#define FX_CHOICE_SIEVE 4u      /* the sieves: trial, eratosthenes, segmented */
+#define FX_CHOICE_ALL 7u
+void fx_runtime_force_variant(FxRuntime *rt, const char *name);
+/* Did a choice point of the last run take the forced variant? */
+bool fx_runtime_forced_used(const FxRuntime *rt);
+/* The kernels with a choice that the last run reached (FX_CHOICE_* bits). */
+unsigned fx_runtime_choice_kernels(const FxRuntime *rt);
+/* The variant a choice point of the last run took for its largest input
+ * ("power", "radix"), or NULL: none was reached. */
+const char *fx_runtime_variant_taken(const FxRuntime *rt);
+/* The names of the variants of those kernels, joined by ", ". */
+void fx_variant_names(unsigned kernels, FxBuf *out);
 
 /* Zeroes every execution counter, so that the next run's counts are its own. */
 void fx_runtime_reset_counts(FxRuntime *rt);

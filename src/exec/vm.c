@@ -136,6 +136,11 @@ struct FxRuntime {
     char data_choice[320];
     size_t data_choice_n;
     const FxGraph *data_choice_graph; /* whose node made it */
+    const char *forced_variant; /* the variant every choice point takes when it has it, or NULL */
+    bool forced_used;           /* a choice point of the last run took it */
+    const char *variant_taken;  /* the variant a choice point took for the largest input */
+    uint64_t variant_taken_n;
+    unsigned choice_kernels;    /* FX_CHOICE_*: the kernels with a choice the last run reached */
     FxError error; /* the last run's; FX_OK after a success */
 };
 
@@ -945,6 +950,64 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     return false;
 }
 
+/* ---- forced variants (FluxRunOptions.variant) ---- */
+
+/* The i-th variant of a kernel with a choice (FX_CHOICE_*), NULL past the last. */
+static const char *kernel_variant(unsigned kernel, int i)
+{
+    switch (kernel) {
+    case FX_CHOICE_RECURRENCE: return i < 2 ? fx_graph_variant_name(1u << i) : NULL;
+    case FX_CHOICE_SORT: return i < FX_SORTK__COUNT ? fx_sortk_name((FxSortKind)i) : NULL;
+    case FX_CHOICE_SIEVE: return i < FX_SIEVE__COUNT ? fx_sieve_name((FxSieveKind)i) : NULL;
+    default: return NULL;
+    }
+}
+
+void fx_variant_names(unsigned kernels, FxBuf *out)
+{
+    const char *sep = "";
+    for (unsigned k = 1; k <= kernels && k; k <<= 1)
+        for (int i = 0; (kernels & k) && kernel_variant(k, i); i++, sep = ", ")
+            fx_buf_printf(out, "%s%s", sep, kernel_variant(k, i));
+}
+
+void fx_runtime_force_variant(FxRuntime *rt, const char *name)
+{
+    rt->forced_variant = name;
+}
+
+bool fx_runtime_forced_used(const FxRuntime *rt)
+{
+    return rt->forced_used;
+}
+
+unsigned fx_runtime_choice_kernels(const FxRuntime *rt)
+{
+    return rt->choice_kernels;
+}
+
+const char *fx_runtime_variant_taken(const FxRuntime *rt)
+{
+    return rt->variant_taken;
+}
+
+/* A kernel's choice point on an input of size n: its own choice `chosen`
+ * (by position), unless the caller forced another variant it has
+ * (*forced); noted for the run, the variant of its largest input kept. */
+static int choice_point(FxRuntime *rt, unsigned kernel, int chosen, uint64_t n, bool *forced)
+{
+    rt->choice_kernels |= kernel;
+    *forced = false;
+    for (int i = 0; rt->forced_variant && kernel_variant(kernel, i); i++)
+        if (!strcmp(kernel_variant(kernel, i), rt->forced_variant))
+            chosen = i, *forced = rt->forced_used = true;
+    if (!rt->variant_taken || n > rt->variant_taken_n) {
+        rt->variant_taken = kernel_variant(kernel, chosen);
+        rt->variant_taken_n = n;
+    }
+    return chosen;
+}
+
 /* ---- the evolved sort: a kernel chosen per call ---- */
 
 const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
@@ -1020,6 +1083,11 @@ static bool sort_keys(FxRuntime *rt, int64_t *k, FxSortPair *p, size_t n, bool d
     fx_sortk_features(k, n, &f);
     unsigned threads = fx_device_threads(fx_device_cpu(), (double)n, FX_SORTK_PARALLEL_MIN);
     FxSortKind kind = fx_choose_sort(&rt->sort_costs, &f, threads, why, why_len);
+    bool forced;
+    kind = (FxSortKind)choice_point(rt, FX_CHOICE_SORT, (int)kind, n, &forced);
+    if (forced)
+        snprintf(why, why_len, "%s: forced by the caller, n = %zu", fx_sort_kernel_name(kind, n),
+                 n);
     if (p) { /* by key: pairs, whose costs the int64 model does not measure */
         for (size_t i = 0; i < n; i++)
             p[i] = (FxSortPair){k[i], i};
@@ -1235,6 +1303,13 @@ static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64
                                          FX_SIEVE_PARALLEL_FROM);
     char why[160];
     FxSieveKind kind = fx_choose_sieve(lo, hi, threads, why, sizeof(why));
+    bool forced = false; /* tuples are sieved one way: no choice */
+    if (!(I->c >> 1))
+        kind = (FxSieveKind)choice_point(rt, FX_CHOICE_SIEVE, (int)kind, hi > lo ? hi - lo : 0,
+                                         &forced);
+    if (forced)
+        snprintf(why, sizeof(why), "forced by the caller, [%llu, %llu) on %u thread%s",
+                 (unsigned long long)lo, (unsigned long long)hi, threads, threads == 1 ? "" : "s");
     char what[64];
     snprintf(what, sizeof(what), "sieve %s", fx_sieve_name(kind));
     FxHardware hw = fx_hw_detect();
@@ -1879,7 +1954,10 @@ const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt)
     if (!rt->top_choice_told) { /* the words are written once, when asked */
         rt->top_choice_told = true;
         c->why[0] = '\0';
-        if (rt->chooser.explain)
+        if (c->forced)
+            snprintf(c->why, sizeof(c->why), "forced by the caller: n = %llu",
+                     (unsigned long long)c->n);
+        else if (rt->chooser.explain)
             rt->chooser.explain(rt->chooser.ctx, c);
         if (!c->why[0] && c->g->variants != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
             snprintf(c->why, sizeof(c->why), "the only variant of %s", c->g->version);
@@ -1905,18 +1983,23 @@ static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxVal
 {
     FxVariantChoice c;
     c.variant = 0;
-    c.explore = false;
+    c.explore = c.forced = false;
     if (rt->chooser.choose)
         rt->chooser.choose(rt->chooser.ctx, f->g, n, top, &c);
     if (!(c.variant & f->g->variants)) {
         c.variant = default_variant(f->g, n);
         c.explore = false;
     }
+    if (f->g->variants == (FX_VARIANT_LOOP | FX_VARIANT_POWER))
+        c.variant = 1u << choice_point(rt, FX_CHOICE_RECURRENCE, c.variant == FX_VARIANT_POWER, n,
+                                       &c.forced);
+    c.explore &= !c.forced;
     if (top) { /* the words only if the record asks: fx_runtime_top_choice */
         rt->top_choice.g = f->g;
         rt->top_choice.n = n;
         rt->top_choice.variant = c.variant;
         rt->top_choice.explore = c.explore;
+        rt->top_choice.forced = c.forced;
         rt->top_choice.predicted_gain = 0;
         rt->has_top_choice = true;
         rt->top_choice_told = false;
@@ -2191,6 +2274,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
+    rt->forced_used = false;
+    rt->variant_taken = NULL;
+    rt->choice_kernels = 0;
     rt->stopped_by = FX_STOP_NONE;
     rt->evals++;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
