@@ -437,7 +437,7 @@ static int run_call(Case *c, const Intent *in, long long size, Call *call)
 
 typedef struct Verdict {
     double chosen, oracle, worst;
-    int worst_call, over_best, over_v1, calls;
+    int worst_call, over_best, over_v1, calls, stopped;
     bool wrong;
     Call worst_at;
 } Verdict;
@@ -500,6 +500,7 @@ static int run_case(const Intent *in, int seq, int n_calls, bool quick, bool ver
         v->oracle += k.best_ms;
         v->wrong |= k.wrong;
         v->calls++;
+        v->stopped += k.chosen_stopped;
         if (verbose)
             print_call(i, &k);
         if (i < JUDGED_FROM)
@@ -558,9 +559,9 @@ int main(int argc, char **argv)
            "FLUX_EXPLORE=%s\n",
            n_calls, JUDGED_FROM + 1, SLACK_MS, USER_BUDGET_S, FORCED_FACTOR, FORCED_MIN_S * 1e3,
            USER_BUDGET_S, explore ? explore : "(unset)");
-    printf("%-8s %-16s %10s %10s %6s  %-8s %4s %4s  the worst call after %d, beyond the slack "
-           "(size: chosen, best)\n", "intent", "sequence", "chosen ms", "oracle ms", "ratio",
-           "worst", ">2x", ">v1", JUDGED_FROM);
+    printf("%-8s %-16s %10s %10s %6s  %-8s %4s %4s %5s  the worst call after %d, beyond the "
+           "slack (size: chosen, best)\n", "intent", "sequence", "chosen ms", "oracle ms", "ratio",
+           "worst", ">2x", ">v1", "stops", JUDGED_FROM);
     int cases = 0, pass[3] = {0}, status = 0;
     bool wrong = false;
     for (size_t ii = 0; ii < N_INTENTS; ii++) {
@@ -595,7 +596,7 @@ int main(int argc, char **argv)
                 printf("%7.2fx", v.worst);
             else
                 printf("%8s", "-");
-            printf(" %4d %4d", v.over_best, v.over_v1);
+            printf(" %4d %4d %5d", v.over_best, v.over_v1, v.stopped);
             if (v.worst_call >= 0)
                 printf("  #%d %lld: %s %.3f%s ms, %s %.3f ms", v.worst_call + 1, v.worst_at.size,
                        v.worst_at.ran, v.worst_at.chosen_ms, v.worst_at.chosen_stopped ? "+" : "",
@@ -616,6 +617,8 @@ int main(int argc, char **argv)
     for (int g = 0; g < 3; g++)
         printf("goal %d: %-52s %2d of %2d cases  %s\n", g + 1, goals[g], pass[g], cases,
                pass[g] == cases && cases ? "PASS" : "FAIL");
+    printf("(stops: the user's calls a budget stopped, counted at the budget. The oracle knows "
+           "only the versions learning stored: a rewrite never installed is no one's best.)\n");
     if (wrong)
         printf("an answer differed between versions or variants: FAIL\n");
     for (int g = 0; g < 3; g++)
