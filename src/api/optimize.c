@@ -505,9 +505,10 @@ static void explain_policy(Round *R, Policy *P, Turn *turns, size_t n, const siz
         const Turn *t = &turns[order[i]];
         const FxArm *a = fx_proposer_arm(&P->prop, t->arm);
         fprintf(out, "  %zu. %s: score %.3f = %.3f (predicted gain %.3gx) + %.2g x %.3f, "
-                     "%u pulls before; %s\n",
+                     "%u pulls before; %s%s%s\n",
                 i + 1, t->arm, t->score, t->mean, exp(t->mean), FX_PROPOSER_ALPHA, t->width,
-                a->pulls - (t->outcome[0] != 0), t->outcome[0] ? t->outcome : "not tried");
+                a->pulls - (t->outcome[0] != 0), t->outcome[0] ? t->outcome : "not tried",
+                t->stays ? ": " : "", t->stays ? fx_buf_str(&t->why) : "");
     }
     FxBuf none = {0};
     for (size_t i = 0; i < n; i++)

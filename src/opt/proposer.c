@@ -9,7 +9,7 @@
  * confidence bound explores an arm only while its reward in this kind of
  * context is uncertain, and it needs no random numbers, so a round is
  * reproducible from the store. An arm's state is A = LAMBDA*I + sum x x'
- * and b = sum r x; its estimate is theta = A^-1 b, its score
+ * and b = LAMBDA*theta0 + sum r x (theta0: OPTIMISM on the bias); its estimate is theta = A^-1 b, its score
  * theta.x + ALPHA * sqrt(x' A^-1 x). A is solved by Cholesky (it is
  * symmetric positive definite by construction), 21 x 21, per arm scored.
  *
@@ -102,6 +102,7 @@ FxArm *fx_proposer_arm(FxProposer *p, const char *name)
     snprintf(a.name, sizeof(a.name), "%s", name);
     for (int i = 0; i < D; i++)
         a.A[i * D + i] = FX_PROPOSER_LAMBDA;
+    a.b[0] = FX_PROPOSER_LAMBDA * FX_PROPOSER_OPTIMISM; /* the prior theta: OPTIMISM on the bias */
     fx_vec_push(&p->arms, a);
     return &p->arms.data[p->arms.len - 1];
 }

@@ -4,7 +4,10 @@
  * arm (a rule of the table, or one kernel's turn of the kernels' rule)
  * keeps a ridge regression of its reward on the context's features, and
  * an arm's score is its predicted reward plus ALPHA times the width of
- * that prediction's confidence interval. The round tries the applicable
+ * that prediction's confidence interval. The ridge's prior is optimistic
+ * (every arm starts predicting the largest reward), so that an arm is
+ * tried in a kind of context before another's good reward there can
+ * shut it out. The round tries the applicable
  * arms by descending score; ties keep the table's order, so a fresh
  * proposer is today's fixed order.
  *
@@ -23,7 +26,9 @@
 
 #define FX_PROPOSER_DIM 21    /* features of a context, the bias included */
 #define FX_PROPOSER_ALPHA 0.5 /* the weight of the confidence bound: exploration */
-#define FX_PROPOSER_LAMBDA 1.0 /* the ridge prior: A starts at LAMBDA * I */
+#define FX_PROPOSER_LAMBDA 1.0 /* the ridge prior's weight: A starts at LAMBDA * I */
+#define FX_PROPOSER_OPTIMISM 10.0 /* the prior's reward, the most a pull can earn: an
+                                   * arm not yet pulled in a context is tried there */
 #define FX_PROPOSER_HISTORY 16 /* rewards kept for `optimize --explain` */
 #define FX_PROPOSER_PENDING 32 /* installs whose reward may still be corrected */
 
