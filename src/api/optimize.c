@@ -9,9 +9,11 @@
  *      the same input sizes), it is rolled back and the round ends;
  *   2. the cost models of a version with variants are refitted on its
  *      recorded runs;
- *   3. the rules of the table (opt/rules.c), in order, each through the
- *      same steps (opt/rule.h): applies, not rolled back from this version
- *      before, candidate, measurement, obligations. The first rule whose
+ *   3. the rules of the table (opt/rules.c) that apply and were not
+ *      rolled back from this version before, in the learned proposer's
+ *      order (opt/proposer.h; its state: proposer_store.c), each through
+ *      the same steps (opt/rule.h): candidate, measurement, obligations;
+ *      each pull rewards the proposer. The first rule whose
  *      candidate the prover proves, and whose predicted gain is at least
  *      FX_RULE_MIN_GAIN, becomes the next version, in one transaction per
  *      store row, with its parent, the rule, the proof, the evidence and
