@@ -426,15 +426,50 @@ static size_t list_turns(const char *only, Turn *turns, size_t cap)
     return n;
 }
 
-/* A rollback replaces the reward of the install it undid: the lineage's
- * pending installs that the store now says were rolled back. */
+/* The running version's measured speed-up over its parent: the median,
+ * over its runs at sizes its parent was measured near, of the parent's
+ * fitted time over its own; false until both have run enough. */
+static bool measured_gain(Round *R, double *gain)
+{
+    FxVersionOrigin o = fx_api_origin(R->fp, R->in, R->current);
+    FxCostPoint mine[TRACES], theirs[TRACES];
+    size_t n_mine = points_of(R, R->current->version, 0, mine, TRACES);
+    size_t n_theirs = o.parent ? points_of(R, o.parent, 0, theirs, TRACES) : 0;
+    FxCostModel parent;
+    double ratios[TRACES];
+    size_t k = 0;
+    if (n_mine >= ROLLBACK_RUNS && n_theirs >= 3 && fx_cost_fit(theirs, n_theirs, &parent)) {
+        for (size_t i = 0; i < n_mine; i++)
+            if (mine[i].size <= 2 * parent.max_size && mine[i].ms > 0)
+                ratios[k++] = fx_cost_predict(&parent, mine[i].size) / mine[i].ms;
+    }
+    fx_api_origin_free(&o);
+    if (k < ROLLBACK_RUNS)
+        return false;
+    qsort(ratios, k, sizeof(double), compare_double);
+    *gain = ratios[k / 2];
+    return true;
+}
+
+static void drop_pending(Policy *P, size_t i)
+{
+    FxProposer *p = &P->prop;
+    memmove(p->pending.data + i, p->pending.data + i + 1,
+            (p->pending.len - i - 1) * sizeof(*p->pending.data));
+    p->pending.len--;
+    P->changed = true;
+}
+
+/* Later evidence replaces an install's reward: a rollback's penalty, for
+ * the lineage's pending installs that the store says were rolled back; or
+ * ln of the running version's measured speed-up, once it has run enough. */
 static void settle(Round *R, Policy *P)
 {
     bool any = false;
     fx_vec_foreach(FxPending, q, &P->prop.pending) any |= q->lineage == R->lineage;
     FxRows rows = {0};
     if (!any || fx_store_versions(R->fs->store, R->in->name, fx_api_keep_row, &rows) != FX_OK)
-        return;
+        return; /* nothing pending here, or nothing to settle it by */
     fx_vec_foreach(char *, row, &rows.json)
     {
         json_t *j = json_loads(*row, JSON_DECODE_INT_AS_REAL, NULL);
@@ -448,10 +483,7 @@ static void settle(Round *R, Policy *P)
                 char what[32];
                 snprintf(what, sizeof(what), "rolled back %s", label);
                 fx_proposer_correct(&P->prop, &q, FX_REWARD_ROLLED_BACK, R->in->name, what);
-                memmove(P->prop.pending.data + i, P->prop.pending.data + i + 1,
-                        (P->prop.pending.len - i - 1) * sizeof(q));
-                P->prop.pending.len--;
-                P->changed = true;
+                drop_pending(P, i);
                 break;
             }
         }
@@ -459,6 +491,18 @@ static void settle(Round *R, Policy *P)
     }
     fx_vec_foreach(char *, row, &rows.json) free(*row);
     fx_vec_free(&rows.json);
+    double gain;
+    for (size_t i = 0; i < P->prop.pending.len; i++) {
+        FxPending q = P->prop.pending.data[i];
+        if (q.lineage == R->lineage && !strcmp(q.version, R->current->version) &&
+            measured_gain(R, &gain)) {
+            char what[48];
+            snprintf(what, sizeof(what), "measured %s %.2gx", q.version, gain);
+            fx_proposer_correct(&P->prop, &q, log(gain), R->in->name, what);
+            drop_pending(P, i);
+            break;
+        }
+    }
 }
 
 /* The proposer's state and the round's context. */
