@@ -262,6 +262,9 @@ char *fx_api_data_choice(FluxProgram *fp, FxRuntime *rt, const FxGraph *g, char 
 
 /* Loads a version's models (its store JSON) for the chooser of cx's runtime. */
 void fx_api_models_attach(FxCallCtx *cx, const FxGraph *g, int64_t version, const char *json);
+/* "power model: n (a = ..., b = ...) on 12 points: n = 16: 0.0002 ms (ladder),
+ * ...": variant k's model of g in cx, for explain; NULL without one. */
+char *fx_api_models_points(FxCallCtx *cx, const FxGraph *g, int k);
 /* Models to and from their JSON (caller frees the text); reading fills the
  * floors from g's certificate. */
 char *fx_api_models_json(const FxVariantModels *vm);

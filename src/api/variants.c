@@ -300,6 +300,24 @@ static void explain(void *ctx, FxVariantChoice *c)
                  name[other], t[other] / t[mine], words[0], words[1]);
 }
 
+char *fx_api_models_points(FxCallCtx *cx, const FxGraph *g, int k)
+{
+    const FxVariantModels *vm = models_of(cx, g);
+    if (!vm || !vm->v[k].has)
+        return NULL;
+    const FxVariantModel *m = &vm->v[k];
+    FxBuf b = {0};
+    fx_buf_printf(&b, "%s model: %s (a = %.3g, b = %.3g, error %.0f%%) on %u points:",
+                  variant_name[k], fx_cost_class_name(m->fit.klass), m->fit.a, m->fit.b,
+                  100 * m->fit.error, m->n_pts);
+    for (uint32_t i = 0; i < m->n_pts; i++)
+        fx_buf_printf(&b, "%s n = %.0f: %.3g ms (%s)", i ? "," : "", m->pts[i].size,
+                      m->pts[i].ms, m->pts[i].demoted ? "run, demoted"
+                                    : m->pts[i].run   ? "run"
+                                                      : "ladder");
+    return fx_buf_take(&b);
+}
+
 void fx_api_models_attach(FxCallCtx *cx, const FxGraph *g, int64_t version, const char *json)
 {
     FxVariantModels vm;
