@@ -1,10 +1,10 @@
 # The learned proposer (docs/optimizer.md): its state lives in the store
 # and a later process reads what an earlier one wrote: after a process
 # that learned on one recurrence (simplification made nothing there,
-# memoization installed), another process, on another program's
-# recurrence, ranks memoization first (a fresh store ranks the table's
-# first rule, simplification, first) and shows the earlier rewards in its
-# history. A row that does not parse is ignored with a warning, never an
+# memoization and the loop installed), another process, on another
+# program's recurrence, ranks one of those first (a fresh store ranks the
+# table's first rule, simplification, first) and shows the earlier rewards
+# in its history, the memo version's corrected by its measured speed-up. A row that does not parse is ignored with a warning, never an
 # error. --rule tries one rule alone.
 set -u
 fail() { echo "$*"; exit 1; }
@@ -30,15 +30,20 @@ cp -r store fresh
 out=$("$FLUX" optimize b.flux --store fresh --explain) || fail "fresh: exit $?"
 printf '%s\n' "$out" | grep -q '^  1\. simplification: score' || fail "fresh ranking: $out"
 
-# process 1 learns on `first` (until it stays), process 2 ranks `second`
+# process 1 learns on `first` (until it stays; v2 runs before the next
+# round, which corrects v2's reward by its measured speed-up), process 2
+# ranks `second`
 for round in 1 2 3; do
     out=$("$FLUX" optimize a.flux --explain) || fail "a: exit $?"
     case $out in *" stays: "*) break ;; esac
+    for n in 16 17 18 16 17 18; do "$FLUX" run a.flux "first($n)" >/dev/null || fail "run a $n"; done
 done
 printf '%s\n' "$out" | grep -q 'cumulative reward [-+0-9.]* over [1-9][0-9]* pulls' ||
     fail "no reward history: $out"
+printf '%s\n' "$out" | grep -q '(memoization, first: measured v2 [0-9.e+]*x)' ||
+    fail "v2's reward not corrected by its measured speed-up: $out"
 out=$("$FLUX" optimize b.flux --explain) || fail "b: exit $?"
-printf '%s\n' "$out" | grep -q '^  1\. memoization: score .* [1-9][0-9]* pulls before; installed v2' ||
+printf '%s\n' "$out" | grep -q '^  1\. \(memoization\|recursion to iteration\): score .* [1-9][0-9]* pulls before; installed v2' ||
     fail "the learned ranking: $out"
 printf '%s\n' "$out" | grep -q 'proposer rewards, newest last: .*(memoization, first: installed v2)' ||
     fail "process 1's rewards not in process 2's history: $out"
