@@ -292,7 +292,7 @@ typedef struct Turn {
     FxRuleRun run;
     FxBuf why;        /* why it does not apply, or made no version */
     bool applies, stays;
-    double score, mean, width;
+    double score, mean, width, reward;
     char outcome[96]; /* what happened when tried; "" when not tried */
 } Turn;
 
@@ -356,7 +356,8 @@ static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
         snprintf(t->outcome, sizeof(t->outcome), "no version");
     }
     if (status == FLUX_OK) {
-        reward = fx_proposer_reward(&P->prop, t->arm, P->x, reward, R->in->name, t->outcome);
+        reward = t->reward =
+                fx_proposer_reward(&P->prop, t->arm, P->x, reward, R->in->name, t->outcome);
         P->changed = true;
         if (*installed) { /* a rollback of it replaces its reward (settle) */
             FxPending pend = {.lineage = R->lineage, .reward = reward};
@@ -515,11 +516,15 @@ static void explain_policy(Round *R, Policy *P, Turn *turns, size_t n, const siz
     for (size_t i = 0; i < ranked; i++) {
         const Turn *t = &turns[order[i]];
         const FxArm *a = fx_proposer_arm(&P->prop, t->arm);
+        char reward[32] = "";
+        if (t->outcome[0])
+            snprintf(reward, sizeof(reward), "; reward %+.2f", t->reward);
         fprintf(out, "  %zu. %s: score %.3f = %.3f (predicted gain %.3gx) + %.2g x %.3f, "
-                     "%u pulls before; %s%s%s\n",
+                     "%u pulls before; %s%s%s%s%s\n",
                 i + 1, t->arm, t->score, t->mean, exp(t->mean), FX_PROPOSER_ALPHA, t->width,
                 a->pulls - (t->outcome[0] != 0), t->outcome[0] ? t->outcome : "not tried",
-                t->stays ? ": " : "", t->stays ? fx_buf_str(&t->why) : "");
+                t->stays ? " (" : "", t->stays ? fx_buf_str(&t->why) : "", t->stays ? ")" : "",
+                reward);
     }
     FxBuf none = {0};
     for (size_t i = 0; i < n; i++)
