@@ -74,13 +74,13 @@ static bool put_value(FxBuf *b, FxValue v, const FxType *t)
     switch (t->kind) {
     case FX_TY_NATURAL:
     case FX_TY_INT:
+        if (!fx_val_is_integer(v) || (t->kind == FX_TY_NATURAL && fx_val_int_sign(v) < 0))
+            return false;
         if (v.kind == FX_VAL_INT) {
             fx_buf_putc(b, 'i');
             put_varint(b, ((uint64_t)v.u.i << 1) ^ (uint64_t)(v.u.i >> 63)); /* zigzag */
             return true;
         }
-        if (v.kind != FX_VAL_BIG)
-            return false;
         FxBuf digits = {0};
         fx_val_print(v, &digits);
         fx_buf_putc(b, 'b');
