@@ -637,6 +637,17 @@ static void check_sources(FxRuntime *rt)
     rt->watched.len = kept;
 }
 
+/* The declaration of data source `name`, or NULL. */
+static const FxDataDecl *find_source(const FxRuntime *rt, const char *name)
+{
+    const FxDataDecl *dd = NULL;
+    fx_vec_foreach(FxModule *, m, &rt->prog->modules)
+    {
+        fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
+    }
+    return dd;
+}
+
 static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
 {
     check_sources(rt);
@@ -648,11 +659,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
             return true;
         }
     }
-    const FxDataDecl *dd = NULL;
-    fx_vec_foreach(FxModule *, m, &rt->prog->modules)
-    {
-        fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
-    }
+    const FxDataDecl *dd = find_source(rt, name);
     FX_CHECK(dd, "no data source `%s`", name);
     /* stamped before reading: a write during the read leaves a stamp the
      * next check finds changed */
@@ -703,16 +710,6 @@ static FxKept *kept_row(FxFunc *fn, const FxValue *args, uint32_t n)
             return &fn->kept[r];
     }
     return NULL;
-}
-
-static const FxDataDecl *find_source(const FxRuntime *rt, const char *name)
-{
-    const FxDataDecl *dd = NULL;
-    fx_vec_foreach(FxModule *, m, &rt->prog->modules)
-    {
-        fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
-    }
-    return dd;
 }
 
 /* Adds the sources fn and its callees read to out (n of cap): false when

@@ -122,6 +122,7 @@ FX_TEST(what_cannot_be_kept_is_not_written)
     EXPECT_EQ(fx_keep_decode(bytes.data, bytes.len, &s.natural, &src, 1, &back), FX_KEEP_CORRUPT);
     EXPECT_EQ(fx_keep_decode(bytes.data, bytes.len, &s.integer, &src, 1, &back), FX_KEEP_OK);
     EXPECT(fx_val_equal(back, neg));
+    fx_value_release(text);
 
     /* past the bound: not kept */
     size_t n = FX_KEEP_MAX_BYTES / 1000 + 1;
