@@ -130,6 +130,27 @@ static bool put_value(FxBuf *b, FxValue v, const FxType *t)
     }
 }
 
+/* A digest of type t as declared (kinds, and records' field names, to the
+ * depth the checker allows): bytes written for another type, say a record
+ * that has since gained a field, are not read as this one. */
+static uint64_t type_digest(uint64_t h, const FxType *t, int depth)
+{
+    if (!t || depth > 64)
+        return fx_fnv_step(h, 0xFF);
+    h = fx_fnv_step(h, (uint64_t)t->kind + 1);
+    if (t->kind == FX_TY_LIST || t->kind == FX_TY_STREAM)
+        return type_digest(h, t->elem, depth + 1);
+    if (t->kind != FX_TY_RECORD || !t->record || !t->record->field_types)
+        return h;
+    h = fx_fnv_step(h, t->record->def->n_fields);
+    for (size_t i = 0; i < t->record->def->n_fields; i++) {
+        const char *name = t->record->def->field_names[i];
+        h = fx_fnv1a(h, name, strlen(name) + 1);
+        h = type_digest(h, t->record->field_types[i], depth + 1);
+    }
+    return h;
+}
+
 /* The hash the bytes end with: 8 bytes at a time, then the rest. */
 static uint64_t checksum(const char *p, size_t len)
 {
@@ -148,6 +169,7 @@ bool fx_keep_encode(FxValue v, const FxType *t, const FxKeepSource *src, size_t 
 {
     fx_buf_free(out);
     fx_buf_append(out, MAGIC, 4);
+    put_u64(out, type_digest(FX_FNV_BASIS, t, 0));
     put_varint(out, n);
     for (size_t i = 0; i < n; i++) {
         const char *path = source_path(src[i].dd);
@@ -352,7 +374,9 @@ FxKeepRead fx_keep_decode(const char *bytes, size_t len, const FxType *t,
     if (get_u64(&tail) != checksum(bytes, len - 8))
         return FX_KEEP_CORRUPT;
     Reader r = {(const unsigned char *)bytes + 4, (const unsigned char *)bytes + len - 8, true};
-    uint64_t kept_n = get_varint(&r);
+    uint64_t typed = get_u64(&r), kept_n = get_varint(&r);
+    if (r.ok && typed != type_digest(FX_FNV_BASIS, t, 0))
+        return FX_KEEP_STALE; /* written for another declaration of the result */
     bool same = r.ok && kept_n == n;
     for (size_t i = 0; same && i < n; i++) {
         size_t plen = 0;

@@ -10,7 +10,8 @@
  * checksum) and read by the intent's declared result type, so a damaged or
  * foreign row reads as corrupt, never as a value.
  *
- * Layout (little-endian): "FXK1"; the number of sources, then each one's
+ * Layout (little-endian): "FXK1"; a digest of the declared type (kinds
+ * and field names); the number of sources, then each one's
  * path and stamp (file and write-ahead log); the value, by its type (an
  * integer as a zigzag varint, or its decimal digits past int64; a Float's
  * 8 bytes; a Bool's byte; a String's length and bytes; a List's or
@@ -43,7 +44,8 @@ bool fx_keep_encode(FxValue v, const FxType *t, const FxKeepSource *src, size_t 
 
 typedef enum FxKeepRead {
     FX_KEEP_OK,      /* *out holds the value, a new reference */
-    FX_KEEP_STALE,   /* a source is not the same (path or stamp) as when it was kept */
+    FX_KEEP_STALE,   /* a source is not the same (path or stamp) as when it was kept,
+                      * or the result's type is declared otherwise */
     FX_KEEP_CORRUPT, /* the bytes do not read back as a value of the type */
 } FxKeepRead;
 

@@ -51,7 +51,7 @@ for i in $(seq 1 10); do
 done
 "$FLUX" graph users.flux query_users | grep -q '^  materialised: query_users(90)$' ||
     fail "not materialised: $("$FLUX" history users.flux query_users)"
-sleep 2 # past the file clock's tick: a stamp of file times alone, not a racy one
+sleep 3 # past the file clock's tick (2 s, in whole seconds): a stamp of file times alone
 
 # the first process on the version computes and keeps; the next ones read it
 out=$(run) || fail "first"
@@ -72,14 +72,14 @@ out=$(run) || fail "appended"
 case $out in "$n2 v"*" computed") ;; *) fail "appended: $out, want $n2" ;; esac
 out=$(run) || fail "appended, again"
 case $out in "$n2 v"*) ;; *) fail "appended, again: $out" ;; esac
-sleep 2
+sleep 3
 run > /dev/null || fail "settle"
 
 # the same bytes, new times only: computed again
 touch -d '1 hour ago' users.csv
 out=$(run) || fail "touched"
 case $out in "$n2 v"*" computed") ;; *) fail "touched: $out" ;; esac
-sleep 2
+sleep 3
 run > /dev/null || fail "settle 2"
 out=$(run) || fail "touched, again"
 case $out in "$n2 v"*" store") ;; *) fail "touched, again: $out" ;; esac
