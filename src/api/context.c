@@ -70,7 +70,6 @@ void fx_api_read_installed(FluxProgram *fp)
             strcmp(label, "v1") != 0) {
             char why[256];
             FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
-            fx_graph_free(g);
             if (!g) { /* untrusted input that does not read back: v1 runs */
                 fx_vec_push(&fp->refused, fx_xasprintf("version %s of `%s` is refused: %s", label,
                                                        (*in)->name, why));
@@ -78,12 +77,11 @@ void fx_api_read_installed(FluxProgram *fp)
                 free(json);
                 continue;
             }
-            FxInstalled v = {json, NULL};
+            FxInstalled v = {json, NULL, version};
             json = NULL;
-            if (fx_store_model(st, version, &v.models_json) != FX_OK) {
-                free(v.models_json);
-                v.models_json = NULL;
-            }
+            if (g->variants & (g->variants - 1)) /* a choice: its models */
+                v.models_json = fx_api_models_load(fp->store, version);
+            fx_graph_free(g);
             fx_vec_push(&fp->installed, v);
         }
         free(label);
@@ -91,49 +89,53 @@ void fx_api_read_installed(FluxProgram *fp)
     }
 }
 
-/* Gives cx's runtime g (taken over) for its intent, and its models. */
-static void use(FxCallCtx *cx, FxGraph *g, const char *models_json)
+/* Gives cx's runtime g (taken over) for its intent, and the models of its
+ * store row `version`. */
+static void use(FxCallCtx *cx, FxGraph *g, int64_t version, const char *models_json)
 {
     if (!fx_runtime_use_graph(cx->rt, g)) /* the intent has its version already */
         fx_graph_free(g);
     else if (g->variants & (g->variants - 1) && models_json) /* a choice */
-        fx_api_models_attach(cx, g, models_json);
+        fx_api_models_attach(cx, g, version, models_json);
 }
 
 /* A fresh runtime for cx with `first` (taken over; NULL: none) and its
  * models, then the installed versions of the other intents. */
-static void build_with(FxCallCtx *cx, FxGraph *first, const char *first_models)
+static void build_with(FxCallCtx *cx, FxGraph *first, int64_t first_version,
+                       const char *first_models)
 {
     FluxProgram *fp = cx->fp;
     fx_runtime_free(cx->rt);
     cx->rt = fx_runtime_new(fp->prog);
     fx_api_costs_give(fp, cx->rt);
+    fx_api_keep_give(fp, cx->rt);
     cx->models.len = 0;
     cx->generation = fp->generation;
     if (first)
-        use(cx, first, first_models);
+        use(cx, first, first_version, first_models);
     fx_vec_foreach(FxInstalled, v, &fp->installed)
     {
         char why[256];
         FxGraph *g = fx_graph_read_json(v->graph_json, why, sizeof(why));
         if (g)
-            use(cx, g, v->models_json);
+            use(cx, g, v->version, v->models_json);
     }
 }
 
 /* A fresh runtime for cx with the installed versions and their models. */
 static void build(FxCallCtx *cx)
 {
-    build_with(cx, NULL, NULL);
+    build_with(cx, NULL, 0, NULL);
 }
 
-FxCallCtx *fx_api_context_forced(FluxProgram *fp, FxGraph *g, const char *models_json)
+FxCallCtx *fx_api_context_forced(FluxProgram *fp, FxGraph *g, int64_t version,
+                                 const char *models_json)
 {
     FxCallCtx *cx = fx_xcalloc(1, sizeof(*cx));
     cx->fp = fp;
     pthread_mutex_lock(&fp->lock);
     fx_vec_push(&fp->all, cx); /* found by its runtime (check_output.c), freed with fp */
-    build_with(cx, g, models_json);
+    build_with(cx, g, version, models_json);
     pthread_mutex_unlock(&fp->lock);
     return cx;
 }

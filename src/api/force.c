@@ -45,13 +45,14 @@ static bool known_variant(const char *name, FxBuf *all)
  * its models (*models, or NULL); v1 is the naive graph, stored or not.
  * NULL with the reason written when the store holds no usable one. */
 static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *label,
-                               char **models, FILE *diagnostics)
+                               int64_t *id, char **models, FILE *diagnostics)
 {
     *models = NULL;
+    *id = 0;
     if (!strcmp(label, "v1"))
         return fx_lower_intent(fp->prog, in);
     FxStore *st = fp->store ? fp->store->store : NULL;
-    int64_t lineage = 0, id;
+    int64_t lineage = 0;
     char hash[17], *json = NULL, why[256] = "";
     FxGraph *g = NULL;
     fx_api_lineage_hash(in, hash);
@@ -61,11 +62,8 @@ static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *
             fx_store_graph(st, lineage, label, &json) == FX_OK && json &&
             (g = fx_graph_read_json(json, why, sizeof(why)))) {
             FxVersionInfo vi = {label, json, 0, NULL, 0, NULL}; /* exists: its id */
-            if (fx_store_version(st, lineage, &vi, &id) != FX_OK ||
-                fx_store_model(st, id, models) != FX_OK) {
-                free(*models);
-                *models = NULL;
-            }
+            if (fx_store_version(st, lineage, &vi, id) == FX_OK && g->variants & (g->variants - 1))
+                *models = fx_api_models_load(fp->store, *id);
         }
         pthread_mutex_unlock(&fp->store->lock);
     }
@@ -92,6 +90,7 @@ int fx_api_forced_begin(FluxProgram *fp, FxExpr *e, const FluxRunOptions *o,
         return FLUX_ERR_USAGE;
     FxGraph *g = NULL;
     char *models = NULL;
+    int64_t id = 0;
     if (o->version) {
         Called c = {NULL, false};
         called(e, &c);
@@ -101,10 +100,10 @@ int fx_api_forced_begin(FluxProgram *fp, FxExpr *e, const FluxRunOptions *o,
                                      "EXPR calls %s\n", c.one ? "several" : "none");
             return FLUX_ERR_USAGE;
         }
-        if (!(g = stored_version(fp, c.one, o->version, &models, diagnostics)))
+        if (!(g = stored_version(fp, c.one, o->version, &id, &models, diagnostics)))
             return FLUX_ERR_USAGE;
     }
-    *out = fx_api_context_forced(fp, g, models);
+    *out = fx_api_context_forced(fp, g, id, models);
     free(models);
     fx_runtime_force_variant((*out)->rt, o->variant);
     return FLUX_OK;
