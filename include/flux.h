@@ -92,7 +92,8 @@ typedef struct FluxRunOptions {
                        * large output summarised as the store keeps it */
     int record_later; /* nonzero: do not record now; the caller calls flux_record_last */
     int no_learn;     /* nonzero: run the installed versions exactly: no mid-run memoization */
-    /* Forcing, for benchmarks and tests (flux_run only). A forced run is
+    /* Forcing, for benchmarks and tests (flux_run only: flux_explain
+     * ignores it). A forced run is
      * never recorded and teaches nothing: no execution, no budget stop, no
      * kernel cost model written; it runs in a runtime of its own, made for
      * it (as a new process would), with the same run-time validation as

@@ -503,6 +503,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
     FxRuntime *rt = fx_api_runtime(fp);
     FluxRunOptions opts = options ? *options : (FluxRunOptions){0};
     opts.want_json = 1;
+    opts.version = opts.variant = NULL; /* the tree reads the program's own runtime */
     fx_runtime_set_hooks(rt, &hooks);
     int status = flux_run(fp, expr, &opts, diagnostics, &r);
     rt = fx_api_runtime(fp); /* a new one when validation rolled a version back */
