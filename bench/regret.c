@@ -328,32 +328,39 @@ static void confirm(Case *c, const char *expr, const char *answer, Call *call, d
         (!over(call->chosen_ms, call->best_ms, GOAL_WORST) && !over(call->chosen_ms, call->v1_ms, 1)))
         return;
     call->confirmed = true;
-    if (call->ran_forced_ms > 0)
-        call->chosen_ms = fmin(call->chosen_ms, call->ran_forced_ms);
+    double ran = call->ran_forced_ms > 0 ? call->ran_forced_ms : INFINITY;
+    char best_version[16], best_variant[24];
+    snprintf(best_version, sizeof(best_version), "%s", call->best_version);
+    snprintf(best_variant, sizeof(best_variant), "%s", call->best_variant);
     for (int rep = 0; rep < (call->user_ms < CONFIRM_MS ? 2 : 0); rep++) {
         FluxResult r;
         double ms;
         const char *variant = *call->ran_variant ? call->ran_variant : NULL;
         if (forced(c, expr, call->ran_version, variant, call->size, budget, answer, call, &ms,
                    &r) == RAN_OK)
-            call->chosen_ms = fmin(call->chosen_ms, ms);
+            ran = fmin(ran, ms);
         flux_result_free(&r);
-        variant = *call->best_variant ? call->best_variant : NULL;
-        if (forced(c, expr, call->best_version, variant, call->size, budget, answer, call, &ms,
-                   &r) == RAN_OK)
-            call->best_ms = fmin(call->best_ms, ms);
+        variant = *best_variant ? best_variant : NULL;
+        if (forced(c, expr, best_version, variant, call->size, budget, answer, call, &ms, &r) ==
+            RAN_OK)
+            consider(call, ms, best_version, best_variant);
         flux_result_free(&r);
         if (!call->v1_stopped &&
             forced(c, expr, "v1", NULL, call->size, budget, answer, call, &ms, &r) == RAN_OK)
             call->v1_ms = fmin(call->v1_ms, ms);
         flux_result_free(&r);
     }
-    /* the pair it ran may be the best or v1 itself: the same pair's timings are one */
+    /* the pair it ran and v1 are pairs of the oracle too; a pair's timings are one */
+    call->chosen_ms = fmin(call->chosen_ms, ran);
+    if (!strcmp(call->ran_version, "v1") && !*call->ran_variant && !call->v1_stopped)
+        call->chosen_ms = call->v1_ms = fmin(call->chosen_ms, call->v1_ms);
+    if (ran < INFINITY)
+        consider(call, ran, call->ran_version, call->ran_variant);
+    if (!call->v1_stopped)
+        consider(call, call->v1_ms, "v1", "");
     if (!strcmp(call->ran_version, call->best_version) &&
         !strcmp(call->ran_variant, call->best_variant))
         call->chosen_ms = call->best_ms = fmin(call->chosen_ms, call->best_ms);
-    if (!strcmp(call->ran_version, "v1") && !*call->ran_variant && !call->v1_stopped)
-        call->chosen_ms = call->v1_ms = fmin(call->chosen_ms, call->v1_ms);
 }
 
 /* The oracle: every stored version, each on its own choice and then on
