@@ -168,6 +168,10 @@ void fx_api_lineage_hash(const FxIntent *in, char out[17]);
 
 /* A monotonic clock, in ms. */
 double fx_api_now_ms(void);
+/* Evaluates g in rt into *v; *ms gets the evaluation's time, the
+ * process's one-time setup left out (hw/setup.h). Every version's time,
+ * recorded or measured by a rule, is taken this way. */
+FxStatus fx_api_eval_timed(FxRuntime *rt, const FxGraph *g, FxValue *v, double *ms);
 
 /* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
 const char *fx_api_hardware(void);
@@ -203,12 +207,14 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
 
 /* ---- run-time validation (check_output.c) ---- */
 
-/* After a run (status st, its value *v, ms long) of EXPR e (graph g) in
+/* After a run (status st, its value *v, *ms long) of EXPR e (graph g) in
  * context cx: when its own call ran a rewritten version, checks that
  * call's output; a failure rolls the version back and runs EXPR again,
- * replacing *v (cx's runtime is then a new one). Returns the run's status. */
+ * replacing *v (cx's runtime is then a new one) and *ms (the time of the
+ * evaluation that answered: the checks are never in it). Returns the
+ * run's status. */
 FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
-                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v);
+                             const FluxRunOptions *o, FxStatus st, double *ms, FxValue *v);
 /* The validation of the last run of the context whose runtime is rt:
  * "checked", "skipped" or "failed", and what was checked, version by
  * version; false when none ran (v1 answered). The caller holds fp->lock

@@ -230,14 +230,11 @@ static FxStatus run_again(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
     fx_api_measure(cx->fp, rt, e);
     pthread_mutex_unlock(&cx->fp->lock);
     fx_runtime_set_runaway_protection(rt, !(o && o->no_learn));
-    double start = fx_api_now_ms();
-    FxStatus st = fx_runtime_eval(rt, g, v);
-    *ms = fx_api_now_ms() - start;
-    return st;
+    return fx_api_eval_timed(rt, g, v, ms);
 }
 
 FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
-                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v)
+                             const FluxRunOptions *o, FxStatus st, double *ms, FxValue *v)
 {
     FluxProgram *fp = cx->fp;
     struct FxOutputCheck *c = state(cx);
@@ -248,7 +245,7 @@ FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
     const FxGraph *top;
     while (st == FX_OK && fp->store && (top = fx_runtime_top_call(cx->rt, &args, &n)) &&
            strcmp(top->version, "v1") != 0) {
-        char *failure = validate(cx, c, top, args, fx_runtime_top_result(cx->rt), ms);
+        char *failure = validate(cx, c, top, args, fx_runtime_top_result(cx->rt), *ms);
         if (!failure)
             break;
         char *label = fx_xstrdup(top->version);
@@ -258,7 +255,7 @@ FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
         free(label);
         free(failure);
         fx_value_release(*v);
-        st = run_again(cx, e, g, o, store_ok, v, &ms);
+        st = run_again(cx, e, g, o, store_ok, v, ms);
     }
     if (c->result && st == FX_OK) {
         const FxGraph *answered = fx_runtime_top_call(cx->rt, &args, &n);

@@ -249,7 +249,7 @@ static void print_version_row(const char *json, FILE *out)
         fprintf(out, "    the naive graph read from the constraints; correct by construction\n");
     else
         fprintf(out, "    rewrite %s, proof %s, evidence %s\n", rewrite, proof, evidence);
-    char *rolled = plain(cell(json, "rolled_back", 200));
+    char *rolled = plain(cell(json, "rolled_back", 320)); /* a rollback says on which sizes */
     if (strcmp(rolled, "null") != 0)
         fprintf(out, "    rolled back: %s\n", rolled);
     free(rolled);

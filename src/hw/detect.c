@@ -39,6 +39,7 @@
 
 #include "device.h"
 #include "hw.h"
+#include "setup.h"
 
 /* ---- 1. hwloc ---------------------------------------------------------- */
 
@@ -306,7 +307,9 @@ static pthread_once_t cached_once = PTHREAD_ONCE_INIT;
 
 static void detect_once(void)
 {
+    double t0 = fx_setup_clock_ms();
     cached = fx_hw_probe(true);
+    fx_setup_charge(t0); /* hwloc's topology: milliseconds, once */
 }
 
 FxHardware fx_hw_detect(void)
