@@ -88,7 +88,8 @@ void fx_rollback_judge(const FxCostPoint *mine, size_t n_mine, const FxCostPoint
         var /= (double)(k - 1);
         out->ratio = exp(plain / (double)k);
         out->bound = exp(mean - student_t(k - 1) * sqrt(var / (double)k));
-        out->slower = k >= FX_ROLLBACK_RUNS && out->bound > FX_ROLLBACK_RATIO;
+        out->slower = k >= FX_ROLLBACK_RUNS && n_theirs >= FX_ROLLBACK_PARENT_RUNS &&
+                      out->bound > FX_ROLLBACK_RATIO;
     }
     free(r);
     free(g);

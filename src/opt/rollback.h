@@ -12,7 +12,8 @@
  * of a few tens of microseconds is near the clock's and the process's
  * noise), and the version is slower when the lower confidence bound of
  * the ratios' geometric mean (Student's t at 97.5%, one-sided) is above
- * FX_ROLLBACK_RATIO, over at least FX_ROLLBACK_RUNS compared runs.
+ * FX_ROLLBACK_RATIO, over at least FX_ROLLBACK_RUNS compared runs (and
+ * FX_ROLLBACK_PARENT_RUNS of the parent).
  *
  * A rewrite rolled back on timing was judged on the sizes it was compared
  * at; it may be proposed again once the running version's inputs reach
@@ -30,6 +31,7 @@
 
 #define FX_ROLLBACK_RATIO 1.25    /* a slow-down this sure rolls a version back */
 #define FX_ROLLBACK_RUNS 5        /* compared runs before a version can be judged */
+#define FX_ROLLBACK_PARENT_RUNS 3 /* and runs of its parent */
 #define FX_ROLLBACK_SLACK_MS 0.05 /* added to the parent's time in each ratio */
 #define FX_ROLLBACK_RETRY 4       /* inputs this many times larger: propose again */
 
