@@ -41,6 +41,7 @@ struct FxOutputCheck {
     uint64_t rng;   /* the sampling draw's state (splitmix64) */
     const char *result; /* the last run's outcome: "checked", "skipped", "failed", or NULL */
     FxBuf reason;   /* what was checked, skipped or failed, version by version */
+    double ms;      /* the checks' time: the record's, apart from the run's */
 };
 
 /* A context's validation state, made on its first run (the context is
@@ -240,12 +241,15 @@ FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
     struct FxOutputCheck *c = state(cx);
     c->result = NULL;
     c->reason.len = 0;
+    c->ms = 0;
     const FxValue *args;
     size_t n;
     const FxGraph *top;
     while (st == FX_OK && fp->store && (top = fx_runtime_top_call(cx->rt, &args, &n)) &&
            strcmp(top->version, "v1") != 0) {
+        double t0 = fx_api_now_ms();
         char *failure = validate(cx, c, top, args, fx_runtime_top_result(cx->rt), *ms);
+        c->ms += fx_api_now_ms() - t0;
         if (!failure)
             break;
         char *label = fx_xstrdup(top->version);
@@ -290,7 +294,8 @@ void fx_api_check_decision(const FluxProgram *fp, const FxRuntime *rt, FxBuf *ou
     const char *result, *reason;
     if (!fx_api_check_outcome(fp, rt, &result, &reason))
         return;
+    const FxCallCtx *cx = context_of(fp, rt); /* found: there is an outcome */
     fx_buf_printf(out, ", {\"decision\": \"validation %s\", \"reason\": ", result);
     fx_api_json_string(reason, out);
-    fx_buf_puts(out, ", \"proof_id\": null}");
+    fx_buf_printf(out, ", \"check_ms\": %.3f, \"proof_id\": null}", cx->check->ms);
 }
