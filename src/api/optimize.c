@@ -5,13 +5,14 @@
  * For one intent the round reads the lineage's recorded runs (traces.c)
  * and then, in order:
  *   1. rollback: when the running version has been measured slower than
- *      its parent (its times against the parent's fitted cost model, at
- *      the same input sizes), it is rolled back and the round ends;
+ *      its parent on comparable inputs, beyond noise (opt/rollback.h), it
+ *      is rolled back and the round ends;
  *   2. the cost models of a version with variants are refitted on its
- *      recorded runs;
+ *      recorded runs (variants.c);
  *   3. the rules of the table (opt/rules.c), in order, each through the
  *      same steps (opt/rule.h): applies, not rolled back from this version
- *      before, candidate, measurement, obligations. The first rule whose
+ *      before (unless its inputs have grown well past the sizes it was
+ *      judged on), candidate, measurement, obligations. The first rule whose
  *      candidate the prover proves, and whose predicted gain is at least
  *      FX_RULE_MIN_GAIN, becomes the next version, in one transaction per
  *      store row, with its parent, the rule, the proof, the evidence and
@@ -247,15 +248,13 @@ static bool rolled_back_before(Round *R, const char *rule, FxBuf *why)
     return blocked;
 }
 
-/* ---- rollback, and refitting the models ---- */
+/* ---- rollback ---- */
 
-/* Points of one version's runs (of one variant, unless 0). */
-static size_t points_of(const Round *R, const char *label, uint32_t variant, FxCostPoint *pts,
-                        size_t cap)
+/* Points (size, time) of one version's recorded runs. */
+static size_t points_of(const Round *R, const char *label, FxCostPoint *pts, size_t cap)
 {
     size_t n = 0;
-    fx_vec_foreach(FxTrace, t, &R->tr.v) if (n < cap && !strcmp(t->version, label) &&
-                                               (!variant || t->variant == variant))
+    fx_vec_foreach(FxTrace, t, &R->tr.v) if (n < cap && !strcmp(t->version, label))
             pts[n++] = (FxCostPoint){t->size, t->ms};
     return n;
 }
@@ -272,8 +271,8 @@ static int maybe_roll_back(Round *R, bool *rolled)
         return FLUX_OK;
     }
     FxCostPoint mine[TRACES], theirs[TRACES];
-    size_t n_mine = points_of(R, R->current->version, 0, mine, TRACES);
-    size_t n_theirs = points_of(R, o.parent, 0, theirs, TRACES);
+    size_t n_mine = points_of(R, R->current->version, mine, TRACES);
+    size_t n_theirs = points_of(R, o.parent, theirs, TRACES);
     FxRollbackVerdict v;
     fx_rollback_judge(mine, n_mine, theirs, n_theirs, &v);
     int status = FLUX_OK;
@@ -306,41 +305,6 @@ static int maybe_roll_back(Round *R, bool *rolled)
     }
     fx_api_origin_free(&o);
     return status;
-}
-
-/* A version with variants: each variant's model refitted on its recorded
- * runs once it has enough of them. */
-static int refit_models(Round *R)
-{
-    const FxGraph *g = R->current;
-    if ((g->variants & (FX_VARIANT_LOOP | FX_VARIANT_POWER)) != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
-        return FLUX_OK;
-    char *old = NULL;
-    FxVariantModels vm;
-    if (fx_store_model(R->fs->store, R->version, &old) != FX_OK || !fx_api_models_read(old, &vm)) {
-        free(old);
-        return FLUX_OK;
-    }
-    free(old);
-    bool changed = false;
-    for (int k = 0; k < 2; k++) {
-        FxCostPoint pts[TRACES];
-        size_t n = points_of(R, g->version, k ? FX_VARIANT_POWER : FX_VARIANT_LOOP, pts, TRACES);
-        FxCostModel m;
-        if (n >= 4 && fx_cost_fit(pts, n, &m)) {
-            vm.model[k] = m;
-            vm.has[k] = changed = true;
-        }
-    }
-    if (!changed)
-        return FLUX_OK;
-    char *json = fx_api_models_json(&vm);
-    FxStatus s = fx_store_set_model(R->fs->store, R->version, json);
-    if (s == FX_OK)
-        fprintf(R->out, "%s: %s's cost models refitted on its runs: %s\n", R->in->name,
-                g->version, json);
-    free(json);
-    return s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
 }
 
 /* ---- the round ---- */
@@ -402,8 +366,11 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     }
     bool done = false;
     int status = maybe_roll_back(&R, &done);
-    if (!done && status == FLUX_OK)
-        status = refit_models(&R);
+    const FxGraph *g = R.current;
+    if (!done && status == FLUX_OK &&
+        (g->variants & (FX_VARIANT_LOOP | FX_VARIANT_POWER)) == (FX_VARIANT_LOOP | FX_VARIANT_POWER))
+        status = fx_api_models_refit(fs, R.version, g, &R.tr, out) == FX_OK ? FLUX_OK
+                                                                           : FLUX_ERR_STORE;
     FxApiRuleHost host;
     fx_api_rule_host_init(&host, fp, in->name);
     char *label = NULL; /* nothing makes a version before the rule that installs */
