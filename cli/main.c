@@ -67,13 +67,20 @@ int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, Flu
     *prog = NULL;
     *store = NULL;
     FluxLoadOptions o = fx_cli_load_options();
-    int status = flux_program_load(path, &o, stderr, prog);
-    if (status != FLUX_OK)
-        return status;
-    status = flux_store_open(store_dir, stderr, store);
+    /* An existing store first, for the verdicts of an unchanged program;
+     * otherwise (and when it cannot be opened: the error comes after the
+     * program's, as before) the store is opened once the program loaded,
+     * so a rejected program never makes one. */
+    if (flux_store_open_existing(store_dir, NULL, store) != FLUX_OK)
+        *store = NULL;
+    int status = flux_program_load_remembered(path, &o, *store, stderr, prog);
+    if (status == FLUX_OK && !*store)
+        status = flux_store_open(store_dir, stderr, store);
     if (status != FLUX_OK) {
         flux_program_free(*prog);
+        flux_store_close(*store, NULL);
         *prog = NULL;
+        *store = NULL;
     }
     return status;
 }

@@ -101,6 +101,16 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
+/* ---- the checker's verdicts kept in the store (verdicts.c) ---- */
+
+/* The GNU build id of the object holding this library, in hex, or NULL. */
+const char *fx_api_build_id(void);
+/* Sets opts to remember the solver's part of a check, recalling from fs
+ * (NULL: record only). */
+void fx_api_verdicts_options(FluxStore *fs, FxCheckOptions *opts);
+/* Keeps fp's fresh memo in fs (under fs->lock), once. */
+void fx_api_verdicts_keep(FluxProgram *fp, FluxStore *fs);
+
 /* ---- the kernels' cost models (costs.c) ---- */
 
 /* Reads the models the store keeps (none without a store) into the
