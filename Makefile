@@ -11,7 +11,8 @@
 #                   and run (FUZZ_SECONDS=60), then the parser on raw bytes
 #                   (FUZZ_PARSE_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
-#   make bench      the interpreter against Lua and Python; the cost of recording;
+#   make bench      the interpreter against Lua and Python; the start of a whole
+#                   `flux run` against lua5.4 -e and python3 -c; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
 #                   against primesieve; the sort kernels against qsort and
 #                   std::sort, and the evolved sort end to end; the matrix
@@ -222,6 +223,7 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul \
        $(BUILD)/bench/query $(BUILD)/bench/evolved_sort $(BUILD)/bench/sort_choice
 	@bench/interp.sh
+	@FLUX=$(BUILD)/flux bench/start.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
 	@$(BUILD)/bench/primes

@@ -12,8 +12,10 @@
  * position). Replaying an entry sets the verdicts and reports the
  * diagnostics again, at the point of the check where the solver would have
  * reported them, so that the output is the same. A recalled memo is used
- * only when all of it fits the program: a text that does not (a damaged
- * row) is as good as none, and the solver runs.
+ * only when all of it fits the program (an entry per intent, a verdict per
+ * property, every span inside its source): a text that does not (a
+ * damaged row) is as good as none, and the solver runs. An intent whose
+ * entry is null is given to the solver too.
  */
 #include "check_memo.h"
 
@@ -133,7 +135,7 @@ static bool diag_fits(const FxProgram *prog, json_t *d)
 
 static bool entry_fits(const FxProgram *prog, const FxIntent *in, json_t *e)
 {
-    if (!e || json_is_null(e)) /* past the end: intents the solver did not look at */
+    if (json_is_null(e)) /* an intent the solver did not look at */
         return true;
     json_t *v = json_object_get(e, "v"), *d = json_object_get(e, "d");
     if (!json_is_array(v) || json_array_size(v) != in->properties.len || !json_is_array(d))
@@ -153,6 +155,13 @@ static bool entry_fits(const FxProgram *prog, const FxIntent *in, json_t *e)
     return true;
 }
 
+static size_t count_intents(const FxProgram *prog)
+{
+    size_t n = 0;
+    fx_vec_foreach(FxModule *, m, &prog->modules) n += (*m)->intents.len;
+    return n;
+}
+
 static bool memo_fits(const FxProgram *prog, json_t *entries)
 {
     size_t index = 0;
@@ -164,7 +173,7 @@ static bool memo_fits(const FxProgram *prog, json_t *entries)
                 return false;
         }
     }
-    return json_is_array(entries) && json_array_size(entries) <= index;
+    return json_is_array(entries) && json_array_size(entries) == index;
 }
 
 FxCheckMemo *fx_check_memo_new(const FxProgram *prog, const char *text)
@@ -177,6 +186,8 @@ FxCheckMemo *fx_check_memo_new(const FxProgram *prog, const char *text)
     } else {
         json_decref(recalled);
         m->entries = json_array();
+        for (size_t i = count_intents(prog); i > 0; i--)
+            json_array_append_new(m->entries, json_null());
     }
     return m;
 }
@@ -238,17 +249,15 @@ static json_t *record(FxCheckMemo *m, const FxProgram *prog, const FxIntent *in,
 void fx_check_memo_solve(FxCheckMemo *m, FxProgram *prog, size_t index, FxIntent *in,
                          const FxCheckOptions *options)
 {
-    if (m->recalled) {
-        json_t *e = json_array_get(m->entries, index);
-        if (e && !json_is_null(e))
-            replay(prog, in, e);
+    json_t *e = json_array_get(m->entries, index);
+    if (m->recalled && !json_is_null(e)) {
+        replay(prog, in, e);
         return;
     }
     size_t first = prog->diag->items.len;
-    fx_check_intent_smt(prog, in, options);
-    while (json_array_size(m->entries) < index)
-        json_array_append_new(m->entries, json_null());
-    json_array_append_new(m->entries, record(m, prog, in, first));
+    fx_check_intent_smt(prog, in, options); /* and a recalled memo without it is not kept */
+    if (!m->recalled)
+        json_array_set_new(m->entries, index, record(m, prog, in, first));
 }
 
 char *fx_check_memo_text(const FxCheckMemo *m)
