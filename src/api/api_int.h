@@ -111,6 +111,12 @@ void fx_api_verdicts_options(FluxStore *fs, FxCheckOptions *opts);
 /* Keeps fp's fresh memo in fs (under fs->lock), once. */
 void fx_api_verdicts_keep(FluxProgram *fp, FluxStore *fs);
 
+/* ---- the hardware profile kept in the store (hardware.c) ---- */
+
+/* Adopts the profile fs keeps for this machine, or detects it and keeps
+ * it there; under fs->lock, before anything detects. */
+void fx_api_hardware_recall(FluxStore *fs);
+
 /* ---- the kernels' cost models (costs.c) ---- */
 
 /* Reads the models the store keeps (none without a store) into the

@@ -84,6 +84,7 @@ void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
     if (fs)
         pthread_mutex_lock(&fs->lock);
     fx_api_verdicts_keep(fp, fs);
+    fx_api_hardware_recall(fs);
     fx_api_read_installed(fp); /* compiled versions may be stale: the newest are read afresh */
     if (fs)
         pthread_mutex_unlock(&fs->lock);

@@ -16,7 +16,7 @@
  *      (AVX-512 in a VM whose hypervisor hides the ZMM state is no use).
  *      aarch64 has no user-mode CPUID: the compiler's target macros say what
  *      this binary may use.
- * settle() then enforces the invariants of hw.h, turning a value that
+ * fx_hw_settle() then enforces the invariants of hw.h, turning a value that
  * breaks them into "unknown" (0) or the safe minimum rather than keeping it:
  * a wrong cache size is worse than none for a cost model.
  *
@@ -259,8 +259,7 @@ static bool is_pow2(size_t n)
     return n && !(n & (n - 1));
 }
 
-/* Enforces hw.h's invariants: what breaks them becomes unknown or minimal. */
-static void settle(FxHardware *hw)
+void fx_hw_settle(FxHardware *hw)
 {
     if (!hw->threads)
         hw->threads = 1;
@@ -297,16 +296,25 @@ FxHardware fx_hw_probe(bool use_hwloc)
         hw.arch[n] = '\0';
     }
     detect_simd(&hw);
-    settle(&hw);
+    fx_hw_settle(&hw);
     return hw;
 }
 
 static FxHardware cached;
+static const FxHardware *adopted; /* fx_hw_adopt's, while it runs */
 static pthread_once_t cached_once = PTHREAD_ONCE_INIT;
 
 static void detect_once(void)
 {
-    cached = fx_hw_probe(true);
+    cached = adopted ? *adopted : fx_hw_probe(true);
+}
+
+bool fx_hw_adopt(const FxHardware *hw)
+{
+    adopted = hw;
+    pthread_once(&cached_once, detect_once);
+    adopted = NULL;
+    return !memcmp(&cached, hw, sizeof(cached));
 }
 
 FxHardware fx_hw_detect(void)
