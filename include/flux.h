@@ -195,6 +195,10 @@ FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *inte
  * with FLUX_LEARN=wait), or let a FluxLearner run it. */
 #define FLUX_LEARN_NOW (-1LL)
 FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, long long after, FILE *out);
+/* Nonzero when flux_learn(prog, store, after, ...) would run a round for
+ * some intent (after > 0 or 0, not FLUX_LEARN_NOW): a caller that learns in
+ * another process starts one only then. */
+FLUX_API int flux_learn_due(FluxProgram *prog, FluxStore *store, long long after);
 
 /* A learner: a thread of the library that runs flux_learn for a program
  * while other threads run it. It works on its own copy of the program

@@ -243,6 +243,10 @@ typedef struct FxTraces {
 /* The newest `limit` runs of a lineage. */
 FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
                        FxTraces *out);
+/* The same with the id, version, size and input of each run only (no
+ * time, variant or EXPR): cheap enough for every `flux run` to ask. */
+FxStatus fx_api_recent_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
+                              FxTraces *out);
 void fx_api_traces_free(FxTraces *t);
 
 /* ---- variants (variants.c) ---- */

@@ -1456,6 +1456,35 @@ out:
     return r;
 }
 
+FxStatus fx_store_recent_runs(FxStore *s, const char *intent, int64_t limit, FxRunFn fn,
+                              void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s, "SELECT e.id, v.lineage, v.label, e.input, EXISTS (SELECT 1 FROM"
+                            " decisions d WHERE d.execution = e.id AND d.decision LIKE"
+                            " 'stopped by the %') FROM executions e JOIN versions v ON"
+                            " v.id = e.version WHERE e.intent = ?2 ORDER BY e.id DESC LIMIT ?1",
+                         &st);
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, limit > 0 ? limit : -1) | bind_text(st, 2, intent)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        FxRecentRun run = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                           (const char *)sqlite3_column_text(st, 2),
+                           (const char *)sqlite3_column_text(st, 3),
+                           sqlite3_column_int(st, 4) != 0};
+        fn(ctx, &run);
+    }
+    r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read");
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
 FxStatus fx_store_execution(FxStore *s, int64_t id, char **out_json)
 {
     sqlite3_stmt *st = NULL;
