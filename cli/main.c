@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -68,14 +69,23 @@ int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, Flu
     *store = NULL;
     FluxLoadOptions o = fx_cli_load_options();
     /* An existing store first, for the verdicts of an unchanged program;
-     * otherwise (and when it cannot be opened: the error comes after the
-     * program's, as before) the store is opened once the program loaded,
-     * so a rejected program never makes one. */
-    if (flux_store_open_existing(store_dir, NULL, store) != FLUX_OK)
-        *store = NULL;
+     * a new one once the program loaded, so that a rejected program never
+     * makes one. A store that cannot be opened is reported after the
+     * program's diagnostics, as when it was opened second. */
+    char *why = NULL;
+    size_t why_len = 0;
+    FILE *held = open_memstream(&why, &why_len);
+    int opened = flux_store_open_existing(store_dir, held, store);
+    if (held)
+        fclose(held);
     int status = flux_program_load_remembered(path, &o, *store, stderr, prog);
-    if (status == FLUX_OK && !*store)
+    if (status == FLUX_OK && opened != FLUX_OK) {
+        fputs(why ? why : "", stderr);
+        status = opened;
+    } else if (status == FLUX_OK && !*store) {
         status = flux_store_open(store_dir, stderr, store);
+    }
+    free(why);
     if (status != FLUX_OK) {
         flux_program_free(*prog);
         flux_store_close(*store, NULL);
