@@ -309,12 +309,11 @@ static void detect_once(void)
     cached = adopted ? *adopted : fx_hw_probe(true);
 }
 
-bool fx_hw_adopt(const FxHardware *hw)
+void fx_hw_adopt(const FxHardware *hw)
 {
     adopted = hw;
     pthread_once(&cached_once, detect_once);
     adopted = NULL;
-    return !memcmp(&cached, hw, sizeof(cached));
 }
 
 FxHardware fx_hw_detect(void)

@@ -49,9 +49,9 @@ void fx_hw_machine_key(FxBuf *out);
  * the invariants below are enforced on what is read). */
 void fx_hw_encode(const FxHardware *hw, FxBuf *out);
 bool fx_hw_decode(const char *text, FxHardware *out);
-/* Makes hw the process's profile, unless one was detected already; true
- * when hw is the profile now. Call it before the threads that detect. */
-bool fx_hw_adopt(const FxHardware *hw);
+/* Makes hw the process's profile, unless one was detected already. Call
+ * it before the threads that detect. */
+void fx_hw_adopt(const FxHardware *hw);
 /* Enforces the invariants below: what breaks them becomes unknown (0) or
  * the safe minimum. */
 void fx_hw_settle(FxHardware *hw);
