@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,19 +302,25 @@ FxHardware fx_hw_probe(bool use_hwloc)
 }
 
 static FxHardware cached;
-static const FxHardware *adopted; /* fx_hw_adopt's, while it runs */
+/* fx_hw_adopt's profile while it runs (one adopter at a time); a thread
+ * that detects meanwhile may take it: its owner waits in pthread_once */
+static _Atomic(const FxHardware *) adopted;
+static pthread_mutex_t adopting = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t cached_once = PTHREAD_ONCE_INIT;
 
 static void detect_once(void)
 {
-    cached = adopted ? *adopted : fx_hw_probe(true);
+    const FxHardware *hw = atomic_load(&adopted);
+    cached = hw ? *hw : fx_hw_probe(true);
 }
 
 void fx_hw_adopt(const FxHardware *hw)
 {
-    adopted = hw;
+    pthread_mutex_lock(&adopting);
+    atomic_store(&adopted, hw);
     pthread_once(&cached_once, detect_once);
-    adopted = NULL;
+    atomic_store(&adopted, NULL);
+    pthread_mutex_unlock(&adopting);
 }
 
 FxHardware fx_hw_detect(void)
