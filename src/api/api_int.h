@@ -124,6 +124,22 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
+/* ---- the checker's verdicts kept in the store (verdicts.c) ---- */
+
+/* The GNU build id of the object holding this library, in hex, or NULL. */
+const char *fx_api_build_id(void);
+/* Sets opts to remember the solver's part of a check, recalling from fs
+ * (NULL: record only). */
+void fx_api_verdicts_options(FluxStore *fs, FxCheckOptions *opts);
+/* Keeps fp's fresh memo in fs (under fs->lock), once. */
+void fx_api_verdicts_keep(FluxProgram *fp, FluxStore *fs);
+
+/* ---- the hardware profile kept in the store (hardware.c) ---- */
+
+/* Adopts the profile fs keeps for this machine, or detects it and keeps
+ * it there; under fs->lock, before anything detects. */
+void fx_api_hardware_recall(FluxStore *fs);
+
 /* ---- the kernels' cost models (costs.c) ---- */
 
 /* Reads the models the store keeps (none without a store) into the
@@ -262,6 +278,10 @@ typedef struct FxTraces {
 /* The newest `limit` runs of a lineage. */
 FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
                        FxTraces *out);
+/* The same with the id, version, size and input of each run only (no
+ * time, variant or EXPR): cheap enough for every `flux run` to ask. */
+FxStatus fx_api_recent_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
+                              FxTraces *out);
 void fx_api_traces_free(FxTraces *t);
 
 /* ---- variants (variants.c) ---- */

@@ -205,6 +205,7 @@ struct FxStore {
     int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
     int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
     int64_t known_version;      /* a version id seen to exist, 0 for none */
+    int wal_frames;             /* in the WAL after this connection's last commit */
     char err[1024];
 };
 
@@ -450,6 +451,30 @@ static FxStatus pragma(FxStore *s, const char *sql, const char *what)
     return FX_OK;
 }
 
+/* Checkpointing. SQLite's last connection to close checkpoints the WAL
+ * into flux.db and deletes it: two syncs, a sync of the folder when the
+ * next process makes a new WAL, and an unlink, tens of milliseconds on a
+ * disk that syncs for real, in every `flux run`. So a connection closes
+ * without a checkpoint, and the WAL stays with its frames for the next
+ * process (which reads it to rebuild its index, a cost that grows with the
+ * WAL): the WAL is checkpointed after a commit leaves CHECKPOINT_FRAMES in
+ * it (a recorded run's commit stays a few page writes, and checkpoints are
+ * spread over many runs, as SQLite's wal_autocheckpoint would), and at
+ * close once it holds CLOSE_FRAMES, so that it stays short. A commit is
+ * in the WAL, which a crash of the process does not lose: durability is
+ * synchronous=NORMAL's, as before. */
+enum { CHECKPOINT_FRAMES = 8000, CLOSE_FRAMES = 512 };
+
+/* sqlite3_wal_hook: after each commit of this connection. */
+static int wal_grew(void *ctx, sqlite3 *db, const char *name, int frames)
+{
+    FxStore *s = ctx;
+    s->wal_frames = frames;
+    if (frames >= CHECKPOINT_FRAMES && sqlite3_wal_checkpoint(db, name) == SQLITE_OK)
+        s->wal_frames = 0;
+    return SQLITE_OK;
+}
+
 static FxStatus connect_db(FxStore *s)
 {
     char *path = fx_xasprintf("%s/flux.db", s->dir);
@@ -466,10 +491,14 @@ static FxStatus connect_db(FxStore *s)
         r = pragma(s, "PRAGMA foreign_keys = ON", "turn foreign keys on");
     if (r == FX_OK)
         r = pragma(s, "PRAGMA synchronous = NORMAL", "set synchronous");
-    /* checkpoint the WAL less often: a recorded run's commit stays a few
-     * page writes, and the occasional checkpoint is spread over more runs */
-    if (r == FX_OK)
-        r = pragma(s, "PRAGMA wal_autocheckpoint = 8000", "set the checkpoint interval");
+    /* the WAL outlives the connection (see free_store); wal_grew
+     * checkpoints it instead of SQLite's own autocheckpoint */
+    if (r == FX_OK) {
+        sqlite3_wal_hook(s->db, wal_grew, s);
+        if (sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL) !=
+            SQLITE_OK)
+            r = db_fail(s, "keep the WAL at close");
+    }
     return r;
 }
 
@@ -596,6 +625,8 @@ static FxStatus free_store(FxStore *s)
     int rc = SQLITE_OK;
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmts[i]);
+    if (s->db && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (see wal_grew) */
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
         rc = sqlite3_close_v2(s->db);
     clear_queue(s);
@@ -1420,6 +1451,37 @@ FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRo
         goto out;
     }
     r = each_row(s, st, execution_row, fn, ctx);
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_recent_runs(FxStore *s, const char *intent, int64_t limit, FxRunFn fn,
+                              void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    /* the decision tree's JSON, searched as text: a twentieth of looking
+     * each execution's decisions up in their table */
+    FxStatus r = prepare(s, "SELECT e.id, v.lineage, v.label, e.input, instr(e.decisions,"
+                            " '\"decision\": \"stopped by the ') > 0 FROM executions e JOIN"
+                            " versions v ON v.id = e.version WHERE e.intent = ?2"
+                            " ORDER BY e.id DESC LIMIT ?1",
+                         &st);
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, limit > 0 ? limit : -1) | bind_text(st, 2, intent)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        FxRecentRun run = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                           (const char *)sqlite3_column_text(st, 2),
+                           (const char *)sqlite3_column_text(st, 3),
+                           sqlite3_column_int(st, 4) != 0};
+        fn(ctx, &run);
+    }
+    r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read");
 out:
     sqlite3_finalize(st);
     return r;
