@@ -71,6 +71,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "walvfs.h"
 
 /* Generated from schema.sql and migrate_*.sql by tools/embed.c. */
 extern const char fx_schema_sql[];
@@ -455,7 +456,7 @@ static FxStatus connect_db(FxStore *s)
     char *path = fx_xasprintf("%s/flux.db", s->dir);
     int rc = sqlite3_open_v2(path, &s->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             NULL);
+                             fx_walvfs_name());
     FxStatus r = rc == SQLITE_OK ? FX_OK : db_fail(s, "open");
     free(path);
     if (r != FX_OK)

@@ -9,10 +9,14 @@
  * across two handles and two processes (and without gaps when each process
  * records one execution), processes making a new store at once, a flush
  * that waits for another writer, the source kept for replay, kernels' cost
- * models kept and read back, and the cost of a flush (printed).
+ * models kept and read back, the cost of a flush (printed), and, for the
+ * VFS that gathers a commit's WAL frames into one write (walvfs.c): a
+ * transaction larger than its buffer, and writers killed at random moments
+ * (the store stays whole, every flushed execution is in it).
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -665,6 +669,128 @@ static int first_run(const char *dir, int go)
     if (fx_store_flush(s) != FX_OK)
         fprintf(stderr, "flush: %s\n", fx_store_error(s));
     return fx_store_close(s) == FX_OK && version ? 0 : 3;
+}
+
+/* A text of n bytes as a JSON string, "xxx...". Caller frees. */
+static char *json_text_of(size_t n)
+{
+    char *t = fx_xmalloc(n + 3);
+    t[0] = '"';
+    memset(t + 1, 'x', n);
+    t[n + 1] = '"';
+    t[n + 2] = '\0';
+    return t;
+}
+
+FX_TEST(a_transaction_larger_than_the_wal_buffer_is_whole)
+{
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL), ids[3];
+    char *big = json_text_of(3u << 20); /* many times the buffer: sent in parts */
+    FxExecution e = sample_exec(version, "fibonacci", big);
+    for (int i = 0; i < 3; i++)
+        EXPECT_EQ(fx_store_add_execution(s, &e, &ids[i]), FX_OK);
+    EXPECT_EQ(fx_store_flush(s), FX_OK);
+    /* read by another connection, through SQLite's own VFS */
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions WHERE length(output) = 3145730"), 3);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM decisions"), 6);
+    char *row = NULL;
+    EXPECT_EQ(fx_store_execution(s, ids[2], &row), FX_OK);
+    EXPECT(row && strstr(row, big) != NULL);
+    free(row);
+    FxStatus closed = fx_store_close(s);
+    if (closed != FX_OK)
+        fprintf(stderr, "close: %s\n", fx_store_error(s));
+    EXPECT_EQ(closed, FX_OK);
+    free(big);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* The writer of a_killed_writer_loses_nothing_committed: records forever,
+ * an execution a flush, of sizes from a few bytes to several pages, and
+ * tells each id on `out` once its flush returned. */
+static void record_until_killed(const char *dir, int64_t version, int out)
+{
+    FxStore *s = NULL;
+    char why[256];
+    if (fx_store_open(dir, &s, why, sizeof(why)) != FX_OK)
+        _exit(2);
+    for (unsigned i = 0;; i++) {
+        char *text = json_text_of((i * 7919u) % 20000u);
+        FxExecution e = sample_exec(version, "fibonacci", text);
+        int64_t id = 0;
+        if (fx_store_add_execution(s, &e, &id) != FX_OK || fx_store_flush(s) != FX_OK)
+            _exit(3);
+        free(text);
+        if (write(out, &id, sizeof(id)) != (ssize_t)sizeof(id))
+            _exit(4);
+    }
+}
+
+FX_TEST(a_killed_writer_loses_nothing_committed)
+{
+    enum { ROUNDS = 8, MAX_IDS = 1 << 16 };
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    int64_t *told = fx_xmalloc(MAX_IDS * sizeof(*told));
+    size_t n_told = 0;
+    srand((unsigned)time(NULL));
+    for (int round = 0; round < ROUNDS; round++) {
+        int pipe_fd[2];
+        EXPECT_EQ(pipe(pipe_fd), 0);
+        fflush(NULL);
+        pid_t child = fork();
+        if (child == 0) {
+            close(pipe_fd[0]);
+            record_until_killed(dir, version, pipe_fd[1]);
+        }
+        close(pipe_fd[1]);
+        /* killed after a few flushes, at a moment anywhere in the next one */
+        int64_t id;
+        for (int k = 0; k < 5 + round * 5 && read(pipe_fd[0], &id, sizeof(id)) == sizeof(id); k++)
+            told[n_told++] = id;
+        struct timespec nap = {0, (long)(rand() % 400) * 1000L};
+        nanosleep(&nap, NULL);
+        kill(child, SIGKILL);
+        int status = 0;
+        EXPECT_EQ(waitpid(child, &status, 0), child);
+        EXPECT(WIFSIGNALED(status));
+        while (n_told < MAX_IDS && read(pipe_fd[0], &id, sizeof(id)) == sizeof(id))
+            told[n_told++] = id;
+        close(pipe_fd[0]);
+    }
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char *path = fx_xasprintf("%s/flux.db", dir);
+    EXPECT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    EXPECT_EQ(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+    EXPECT(sqlite3_step(st) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "ok"));
+    sqlite3_finalize(st);
+    EXPECT_EQ(sqlite3_prepare_v2(db, "SELECT count(*) FROM executions WHERE id = ?1", -1, &st, NULL),
+              SQLITE_OK);
+    size_t missing = 0;
+    for (size_t i = 0; i < n_told; i++) {
+        sqlite3_bind_int64(st, 1, told[i]);
+        missing += sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    EXPECT_EQ(missing, (size_t)0);
+    EXPECT(n_told >= (size_t)ROUNDS * 5);
+    /* and the store takes the next run */
+    int64_t ids[5];
+    EXPECT_EQ(record_many(dir, version, 5, ids), 0);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"),
+              db_int(dir, "SELECT count(*) FROM decisions") / 2);
+    free(path);
+    free(told);
+    rm_rf(dir);
+    free(dir);
 }
 
 FX_TEST(processes_make_a_new_store_at_once)
