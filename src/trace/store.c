@@ -950,39 +950,13 @@ static FxStatus check_version(FxStore *s, int64_t version)
     return r;
 }
 
-static char *json_text_or_null(json_t *j)
-{
-    return json_is_string(j) ? fx_xstrdup(json_string_value(j)) : NULL;
-}
+/* Reads decisions_json into q's decision rows (with the JSON text section's
+ * scanner, below: no allocation but the rows' own strings). */
+static FxStatus read_decisions(FxStore *s, const char *text, Queued *q);
 
-/* Parses decisions_json ([{"decision", "reason", "proof_id"}, ...]) into q. */
 static FxStatus copy_decisions(FxStore *s, const char *text, Queued *q)
 {
-    json_error_t jerr;
-    json_t *arr = NULL, *item = NULL;
-    FxStatus r = FX_OK;
-    size_t i = 0;
-    if (!text)
-        return FX_OK;
-    arr = json_loads(text, 0, &jerr);
-    if (!json_is_array(arr)) {
-        snprintf(s->err, sizeof(s->err), "decisions_json is not a JSON array: %s",
-                 arr ? "another value" : jerr.text);
-        r = FX_ERR_USAGE;
-        goto out;
-    }
-    q->decisions = fx_xcalloc(json_array_size(arr), sizeof(Decision));
-    json_array_foreach(arr, i, item)
-    {
-        Decision *d = &q->decisions[q->n_decisions++];
-        json_t *proof = json_object_get(item, "proof_id"); /* NULL for a non-object */
-        d->decision = json_text_or_null(json_object_get(item, "decision"));
-        d->reason = json_text_or_null(json_object_get(item, "reason"));
-        d->proof_id = json_is_integer(proof) ? json_integer_value(proof) : 0;
-    }
-out:
-    json_decref(arr);
-    return r;
+    return text ? read_decisions(s, text, q) : FX_OK;
 }
 
 static FxStatus reserve_ids(FxStore *s)
@@ -1287,6 +1261,148 @@ static bool is_json(const char *text)
 {
     const char *end = scan_value(text, 0);
     return end && *skip_ws(end) == '\0';
+}
+
+/* ---- decision rows, read from the decisions JSON ---- */
+
+/* The value of the 4 hex digits at p (scan_string checked them). */
+static unsigned hex4(const char *p)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++)
+        v = v * 16 + (unsigned)(is_digit(p[i]) ? p[i] - '0' : (p[i] | 0x20) - 'a' + 10);
+    return v;
+}
+
+static char *put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        *o++ = (char)cp;
+    } else if (cp < 0x800) {
+        *o++ = (char)(0xC0 | cp >> 6);
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *o++ = (char)(0xE0 | cp >> 12);
+        *o++ = (char)(0x80 | (cp >> 6 & 0x3F));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *o++ = (char)(0xF0 | cp >> 18);
+        *o++ = (char)(0x80 | (cp >> 12 & 0x3F));
+        *o++ = (char)(0x80 | (cp >> 6 & 0x3F));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return o;
+}
+
+/* The text of the JSON string [p, end) (scan_string's), its escapes
+ * decoded; NULL for what jansson refuses too: \u0000 and a surrogate
+ * without its pair. Caller frees. */
+static char *decode_string(const char *p, const char *end)
+{
+    char *out = fx_xmalloc((size_t)(end - p)), *o = out; /* never longer than its quotes */
+    for (p++, end--; p < end; p++) {
+        if (*p != '\\') {
+            *o++ = *p;
+            continue;
+        }
+        switch (*++p) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned cp = hex4(p + 1), low;
+            p += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && p[1] == '\\' && p[2] == 'u' &&
+                (low = hex4(p + 3)) >= 0xDC00 && low < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                p += 6;
+            }
+            if (cp == 0 || (cp >= 0xD800 && cp < 0xE000)) {
+                free(out);
+                return NULL;
+            }
+            o = put_utf8(o, cp);
+            break;
+        }
+        default: *o++ = *p; break; /* " \ / */
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Whether the JSON string [p, end) is name. */
+static bool key_is(const char *p, const char *end, const char *name)
+{
+    size_t n = strlen(name);
+    if (!memchr(p, '\\', (size_t)(end - p)))
+        return (size_t)(end - p) == n + 2 && !memcmp(p + 1, name, n);
+    char *key = decode_string(p, end);
+    bool same = key && !strcmp(key, name);
+    free(key);
+    return same;
+}
+
+/* One member of a decision object: its decision or reason when a string,
+ * its proof id when an integer (jansson's: no fraction, no exponent, in
+ * range). As jansson's objects do, a key given twice keeps its last value. */
+static bool read_member(Decision *d, const char *key, const char *key_end, const char *v,
+                        const char *v_end)
+{
+    char **text = key_is(key, key_end, "decision") ? &d->decision
+                  : key_is(key, key_end, "reason") ? &d->reason
+                                                   : NULL;
+    if (text) {
+        free(*text);
+        *text = NULL;
+        return *v != '"' || (*text = decode_string(v, v_end)) != NULL;
+    }
+    if (!key_is(key, key_end, "proof_id"))
+        return true;
+    d->proof_id = 0;
+    if (*v != '-' && !is_digit(*v))
+        return true;
+    for (const char *c = v; c < v_end; c++)
+        if (*c == '.' || *c == 'e' || *c == 'E')
+            return true; /* a real */
+    errno = 0;
+    d->proof_id = strtoll(v, NULL, 10);
+    return errno == 0;
+}
+
+static FxStatus read_decisions(FxStore *s, const char *text, Queued *q)
+{
+    const char *p = skip_ws(text);
+    size_t cap = 0;
+    if (*p != '[' || !is_json(p))
+        return usage(s, "decisions_json is not a JSON array");
+    for (p = skip_ws(p + 1); *p != ']'; p = skip_ws(p)) {
+        if (*p == ',')
+            p = skip_ws(p + 1);
+        if (q->n_decisions == cap) {
+            cap = cap ? 2 * cap : 4;
+            q->decisions = fx_xrealloc(q->decisions, cap * sizeof(Decision));
+        }
+        Decision *d = &q->decisions[q->n_decisions++];
+        *d = (Decision){0};
+        if (*p != '{') {
+            p = scan_value(p, 1);
+            continue;
+        }
+        for (p = skip_ws(p + 1); *p != '}'; p = skip_ws(p)) {
+            if (*p == ',')
+                p = skip_ws(p + 1);
+            const char *key = p, *key_end = scan_string(p);
+            const char *v = skip_ws(skip_ws(key_end) + 1), *v_end = scan_value(v, 2);
+            if (!read_member(d, key, key_end, v, v_end))
+                return usage(s, "decisions_json holds a string or a number jansson refuses");
+            p = v_end;
+        }
+        p++;
+    }
+    return FX_OK;
 }
 
 /* Appends well-formed JSON text as it is, less its line breaks and tabs,

@@ -15,6 +15,7 @@
  * (the store stays whole, every flushed execution is in it).
  */
 #include <dirent.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "base/buf.h"
 #include "fx_test.h"
 #include "trace/store.h"
 
@@ -558,6 +560,97 @@ static int count_dups(int64_t *ids, size_t n)
     for (size_t i = 1; i < n; i++)
         dups += ids[i] == ids[i - 1];
     return dups;
+}
+
+/* The decision rows of one execution, as "decision|reason|proof;" text
+ * ("-" for NULL), read from the table. Caller frees. */
+static char *decision_rows(const char *dir, int64_t id)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char *path = fx_xasprintf("%s/flux.db", dir);
+    FxBuf b = {0};
+    EXPECT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    EXPECT_EQ(sqlite3_prepare_v2(db, "SELECT decision, reason, proof_id FROM decisions "
+                                     "WHERE execution = ?1 ORDER BY seq", -1, &st, NULL),
+              SQLITE_OK);
+    sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int c = 0; c < 3; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            fx_buf_printf(&b, "%s%c", t ? (const char *)t : "-", c < 2 ? '|' : ';');
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(path);
+    return fx_buf_take(&b);
+}
+
+/* The same rows as jansson reads the text: the reading the store had. */
+static char *jansson_rows(const char *text)
+{
+    json_t *arr = json_loads(text, 0, NULL), *item;
+    size_t i;
+    FxBuf b = {0};
+    json_array_foreach(arr, i, item)
+    {
+        json_t *d = json_object_get(item, "decision"), *r = json_object_get(item, "reason");
+        json_t *p = json_object_get(item, "proof_id");
+        fx_buf_printf(&b, "%s|%s|", json_is_string(d) ? json_string_value(d) : "-",
+                      json_is_string(r) ? json_string_value(r) : "-");
+        if (json_is_integer(p) && json_integer_value(p))
+            fx_buf_printf(&b, "%lld;", (long long)json_integer_value(p));
+        else
+            fx_buf_puts(&b, "-;");
+    }
+    json_decref(arr);
+    return fx_buf_take(&b);
+}
+
+FX_TEST(decision_rows_are_read_as_jansson_reads_them)
+{
+    static const char *const texts[] = {
+        "[]",
+        " [ {\"decision\": \"version v1 of `f`\", \"reason\": \"the only one\", \"proof_id\": null} ] ",
+        "[{\"decision\": \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"reason\": \"\\u00e9\\u4e2d\\ud83d\\ude00\","
+        " \"proof_id\": 12}, {\"reason\": \"x\", \"decision\": \"y\", \"extra\": [1, {\"a\": []}]}]",
+        "[1, \"two\", null, [3], {}, {\"decision\": 5, \"reason\": [\"r\"], \"proof_id\": 1.5}]",
+        "[{\"decision\": \"first\", \"decision\": \"last\", \"proof_id\": 7, \"proof_id\": -3}]",
+        "[{\"decisi\\u006fn\": \"escaped key\", \"proof_id\": 2e3},{\"proof_id\": 9223372036854775807}]",
+    };
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL), ids[6];
+    for (size_t i = 0; i < 6; i++) {
+        FxExecution e = sample_exec(version, "fibonacci", "1");
+        e.decisions_json = texts[i];
+        EXPECT_EQ(fx_store_add_execution(s, &e, &ids[i]), FX_OK);
+    }
+    EXPECT_EQ(fx_store_flush(s), FX_OK);
+    for (size_t i = 0; i < 6; i++) {
+        char *got = decision_rows(dir, ids[i]), *want = jansson_rows(texts[i]);
+        EXPECT_STR_EQ(got, want);
+        free(got);
+        free(want);
+    }
+    /* what jansson refuses is refused before the queue */
+    static const char *const bad[] = {
+        "{\"decision\": \"not a list\"}", "[{\"reason\": \"\\u0000\"}]",
+        "[{\"reason\": \"\\ud800 alone\"}]", "[{\"proof_id\": 99999999999999999999}]", "[1] 2",
+    };
+    for (size_t i = 0; i < 5; i++) {
+        FxExecution e = sample_exec(version, "fibonacci", "1");
+        int64_t id = 0;
+        e.decisions_json = bad[i];
+        EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_ERR_USAGE);
+        json_t *j = json_loads(bad[i], 0, NULL); /* and by the jansson reading */
+        EXPECT(!json_is_array(j));
+        json_decref(j);
+    }
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    rm_rf(dir);
+    free(dir);
 }
 
 FX_TEST(ids_are_unique_across_two_handles)
