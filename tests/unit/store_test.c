@@ -214,6 +214,7 @@ FX_TEST(open_creates_then_reopens)
     EXPECT_EQ(fx_store_close(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"),
               1);
+    EXPECT_EQ(db_int(dir, "PRAGMA page_size"), 1024); /* a new store's */
     EXPECT_EQ(fx_store_close(NULL), FX_OK);
     rm_rf(tmp);
     free(db);
@@ -1015,6 +1016,7 @@ FX_TEST(a_version_1_store_is_migrated)
     s = open_ok(dir); /* migrated once: reopening changes nothing */
     EXPECT_EQ(fx_store_close(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), 2);
+    EXPECT_EQ(db_int(dir, "PRAGMA page_size"), 4096); /* an older store keeps its pages */
     rm_rf(dir);
     free(dir);
 }
