@@ -266,15 +266,47 @@ static void nap_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-/* The time now as UTC text, 2024-05-01T12:00:00.123Z. */
+/* n as `width` decimal digits, zero-padded; returns the end. */
+static char *put_digits(char *out, long long n, int width)
+{
+    for (int i = width - 1; i >= 0; i--, n /= 10)
+        out[i] = (char)('0' + n % 10);
+    return out + width;
+}
+
+/* The time now as UTC text, 2024-05-01T12:00:00.123Z. The date of the day
+ * count is computed here (H. Hinnant's civil_from_days), as gmtime_r and
+ * strftime consult the time zone at each call: a recorded run's timestamp
+ * cost more than the rest of queueing it. */
 static void now_iso(char out[32])
 {
     struct timespec t;
-    struct tm tm;
     clock_gettime(CLOCK_REALTIME, &t);
-    gmtime_r(&t.tv_sec, &tm);
-    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + n, 32 - n, ".%03ldZ", t.tv_nsec / 1000000L);
+    long long days = t.tv_sec / 86400, secs = t.tv_sec % 86400;
+    if (secs < 0) {
+        secs += 86400;
+        days--;
+    }
+    long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;                                     /* [0, 146096] */
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);              /* [0, 365] */
+    long long mp = (5 * doy + 2) / 153, month = mp < 10 ? mp + 3 : mp - 9;
+    char *o = put_digits(out, yoe + era * 400 + (month <= 2), 4);
+    *o++ = '-';
+    o = put_digits(o, month, 2);
+    *o++ = '-';
+    o = put_digits(o, doy - (153 * mp + 2) / 5 + 1, 2);
+    *o++ = 'T';
+    o = put_digits(o, secs / 3600, 2);
+    *o++ = ':';
+    o = put_digits(o, secs / 60 % 60, 2);
+    *o++ = ':';
+    o = put_digits(o, secs % 60, 2);
+    *o++ = '.';
+    o = put_digits(o, t.tv_nsec / 1000000, 3);
+    *o++ = 'Z';
+    *o = '\0';
 }
 
 static char *dup_or_null(const char *s)
@@ -1781,7 +1813,10 @@ out:
 
 void fx_store_hash(const char *text, size_t len, char out[17])
 {
-    snprintf(out, 17, "%016" PRIx64, fx_fnv1a(FX_FNV_BASIS, text, len));
+    uint64_t h = fx_fnv1a(FX_FNV_BASIS, text, len);
+    for (int i = 15; i >= 0; i--, h >>= 4)
+        out[i] = "0123456789abcdef"[h & 15];
+    out[16] = '\0';
 }
 
 /* ---- the kernels' cost models ---- */
