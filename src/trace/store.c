@@ -181,11 +181,13 @@ typedef struct Decision {
     int64_t proof_id; /* 0: none */
 } Decision;
 
-/* An execution waiting for the next flush; owns every string. */
+/* An execution waiting for the next flush; owns every string (its fields'
+ * in one block, `text`). */
 typedef struct Queued {
     int64_t id, version, output_bytes;
-    char *intent, *expr, *input, *output, *output_hash, *decisions_json, *hardware;
-    char *optimizations, *proof_ids, *verified;
+    char *text;
+    const char *intent, *expr, *input, *output, *output_hash, *decisions_json, *hardware;
+    const char *optimizations, *proof_ids, *verified;
     double duration_ms;
     char recorded_at[32];
     size_t n_decisions;
@@ -307,11 +309,6 @@ static void now_iso(char out[32])
     o = put_digits(o, t.tv_nsec / 1000000, 3);
     *o++ = 'Z';
     *o = '\0';
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s ? fx_xstrdup(s) : NULL;
 }
 
 static int bind_text(sqlite3_stmt *st, int i, const char *text)
@@ -614,11 +611,7 @@ static FxStatus ensure_schema(FxStore *s)
 
 static void free_queued(Queued *q)
 {
-    char *strings[] = {q->intent,      q->expr,           q->input,    q->output,
-                       q->output_hash, q->decisions_json, q->hardware, q->optimizations,
-                       q->proof_ids,   q->verified};
-    for (size_t i = 0; i < FX_ARRAY_LEN(strings); i++)
-        free(strings[i]);
+    free(q->text);
     for (size_t i = 0; i < q->n_decisions; i++) {
         free(q->decisions[i].decision);
         free(q->decisions[i].reason);
@@ -1032,19 +1025,24 @@ out:
 
 static void copy_execution(Queued *q, const FxExecution *e)
 {
+    const char *from[] = {e->intent,      e->expr,           e->input_json,
+                          e->output_json, e->output_hash,    e->decisions_json,
+                          e->hardware,    e->optimizations_json, e->proof_ids_json,
+                          e->verified};
+    const char **to[] = {&q->intent,      &q->expr,           &q->input,    &q->output,
+                         &q->output_hash, &q->decisions_json, &q->hardware, &q->optimizations,
+                         &q->proof_ids,   &q->verified};
+    size_t len[FX_ARRAY_LEN(from)], total = 0;
+    for (size_t i = 0; i < FX_ARRAY_LEN(from); i++)
+        total += (len[i] = from[i] ? strlen(from[i]) + 1 : 0);
+    char *at = q->text = fx_xmalloc(total ? total : 1); /* one allocation, not ten */
+    for (size_t i = 0; i < FX_ARRAY_LEN(from); i++) {
+        *to[i] = from[i] ? memcpy(at, from[i], len[i]) : NULL;
+        at += len[i];
+    }
     q->version = e->version;
     q->output_bytes = e->output_bytes;
     q->duration_ms = e->duration_ms;
-    q->intent = fx_xstrdup(e->intent);
-    q->expr = dup_or_null(e->expr);
-    q->input = dup_or_null(e->input_json);
-    q->output = dup_or_null(e->output_json);
-    q->output_hash = dup_or_null(e->output_hash);
-    q->decisions_json = dup_or_null(e->decisions_json);
-    q->hardware = dup_or_null(e->hardware);
-    q->optimizations = dup_or_null(e->optimizations_json);
-    q->proof_ids = dup_or_null(e->proof_ids_json);
-    q->verified = dup_or_null(e->verified);
     now_iso(q->recorded_at);
     q->n_counts = e->n_counts;
     if (e->n_counts) {
