@@ -16,7 +16,7 @@
  * other write (a commit frame's page, the WAL header, a page rewritten in
  * place) sends the buffer and itself to the file before it returns. Every
  * other call on the WAL file (read, sync, truncate, size, lock, file
- * control, close) sends the buffer first. So:
+ * control) sends the buffer first. So:
  *
  *   - a transaction's frames are in the file when the write of its commit
  *     frame returns, which is before SQLite publishes the commit in the
@@ -28,7 +28,12 @@
  *     would ignore: no commit frame follows them);
  *   - a failed write fails the call that sends the buffer, which is the
  *     commit frame's write at the latest: SQLite rolls back as it does
- *     when its own write fails.
+ *     when its own write fails;
+ *   - frames still held when the connection lets the WAL's write lock go
+ *     (the database file's shared-memory lock 0) belong to a transaction
+ *     that rolled back, and are dropped: once the lock is gone another
+ *     connection may write where they were to go. (A WAL file is linked to
+ *     its database file at open, by sqlite3_database_file_object.)
  *
  * The database file and every other file pass straight through.
  */
@@ -51,15 +56,17 @@
 /* What the last write buffered: the next write (a page) is kept or sent. */
 enum { AFTER_NONE, AFTER_FRAME_HEADER, AFTER_COMMIT_HEADER };
 
-typedef struct WalFile {
+typedef struct WalFile WalFile;
+struct WalFile {
     sqlite3_file base;  /* pMethods: &methods */
     sqlite3_file *real; /* the default VFS's file, just after this struct */
     bool is_wal;
+    WalFile *link;      /* a WAL's database file, a database file's WAL, or NULL */
     int after;          /* AFTER_*: what the last buffered write was */
     char *buf;          /* the pending bytes, for [start, start + len) of the file */
     size_t len, cap;
     sqlite3_int64 start;
-} WalFile;
+};
 
 static sqlite3_vfs *base_vfs;
 static sqlite3_vfs vfs;
@@ -74,6 +81,13 @@ static int send(WalFile *w)
     w->len = 0;
     w->after = AFTER_NONE;
     return rc;
+}
+
+/* Forgets the pending bytes: frames of a transaction that did not commit. */
+static void drop(WalFile *w)
+{
+    w->len = 0;
+    w->after = AFTER_NONE;
 }
 
 static void keep(WalFile *w, const void *data, size_t amt, sqlite3_int64 off)
@@ -124,11 +138,12 @@ static int wal_write(WalFile *w, const void *data, int amt, sqlite3_int64 off)
 static int x_close(sqlite3_file *f)
 {
     WalFile *w = (WalFile *)f;
-    int rc = SENT(f);
-    int rc2 = w->real->pMethods->xClose(w->real);
+    if (w->link) /* a commit's frames are written: what is left did not commit */
+        w->link->link = NULL;
+    int rc = w->real->pMethods->xClose(w->real);
     free(w->buf);
     w->buf = NULL;
-    return rc != SQLITE_OK ? rc : rc2;
+    return rc;
 }
 
 static int x_read(sqlite3_file *f, void *data, int amt, sqlite3_int64 off)
@@ -206,7 +221,10 @@ static int x_shm_map(sqlite3_file *f, int page, int size, int extend, void volat
 
 static int x_shm_lock(sqlite3_file *f, int offset, int n, int flags)
 {
-    return REAL(f)->pMethods->xShmLock(REAL(f), offset, n, flags);
+    WalFile *w = (WalFile *)f;
+    if ((flags & SQLITE_SHM_UNLOCK) && offset == 0 && w->link) /* the WAL's write lock */
+        drop(w->link);
+    return w->real->pMethods->xShmLock(w->real, offset, n, flags);
 }
 
 static void x_shm_barrier(sqlite3_file *f)
@@ -254,6 +272,11 @@ static int x_open(sqlite3_vfs *v, const char *name, sqlite3_file *f, int flags, 
     int rc = base_vfs->xOpen(base_vfs, name, w->real, flags, out_flags);
     /* SQLite closes a file whose pMethods is set, even when opening failed */
     f->pMethods = w->real->pMethods ? &methods : NULL;
+    sqlite3_file *db = w->is_wal && rc == SQLITE_OK ? sqlite3_database_file_object(name) : NULL;
+    if (db && db->pMethods == &methods) {
+        w->link = (WalFile *)db;
+        w->link->link = w;
+    }
     return rc;
 }
 
