@@ -221,3 +221,4 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
 	@$(BUILD)/bench/matmul
 	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc
+	@FLUX=$(BUILD)/flux bench/runaway.sh

@@ -41,14 +41,37 @@ const char *fx_api_refused(const FluxProgram *fp, const char *intent);
 typedef struct FxInstalled {
     char *graph_json;
     char *models_json; /* the variant models of a version with a choice, or NULL */
+    int64_t version;   /* its store row */
 } FxInstalled;
+
+/* One variant's cost model (variants.c): the class fitted on the points
+ * it keeps (a ladder timed at install, the recorded runs, and the calls
+ * that ran slower than predicted: demotions), and the growth classes the
+ * rewrite's certificate bounds it by, which a prediction past the points
+ * keeps within. */
+#define FX_MODEL_POINTS 48
+typedef struct FxModelPoint {
+    double size, ms;
+    bool demoted; /* measured over twice its prediction: a floor for larger sizes */
+    bool run;     /* from a recorded run (else the install's ladder) */
+} FxModelPoint;
+
+typedef struct FxVariantModel {
+    FxCostModel fit;
+    bool has;
+    FxCostClass floor, ceiling; /* the certificate's least and most growth class */
+    FxModelPoint pts[FX_MODEL_POINTS];
+    uint32_t n_pts;
+} FxVariantModel;
 
 /* The cost models of a version's kernel variants ([0] loop, [1] power). */
 typedef struct FxVariantModels {
-    const FxGraph *graph; /* the installed version they belong to */
-    FxCostModel model[2];
-    bool has[2];
-    double crossover; /* the least n at which the power is predicted faster */
+    const FxGraph *graph;   /* the installed version they belong to */
+    int64_t version;        /* its store row, 0 when unknown */
+    int64_t merged_through; /* the newest recorded run merged into the points */
+    FxVariantModel v[2];
+    int8_t bucket[65]; /* per bit length of n: the variant predicted faster over
+                        * the whole range, or -1: ask the models */
 } FxVariantModels;
 
 typedef struct FxMeasure FxMeasure;
@@ -238,10 +261,31 @@ void fx_api_traces_free(FxTraces *t);
 char *fx_api_data_choice(FluxProgram *fp, FxRuntime *rt, const FxGraph *g, char **proof_id);
 
 /* Loads a version's models (its store JSON) for the chooser of cx's runtime. */
-void fx_api_models_attach(FxCallCtx *cx, const FxGraph *g, const char *json);
-/* Models to and from their JSON (caller frees the text). */
+void fx_api_models_attach(FxCallCtx *cx, const FxGraph *g, int64_t version, const char *json);
+/* "power model: n (a = ..., b = ...) on 12 points: n = 16: 0.0002 ms (ladder),
+ * ...": variant k's model of g in cx, for explain; NULL without one. */
+char *fx_api_models_points(FxCallCtx *cx, const FxGraph *g, int k);
+/* Models to and from their JSON (caller frees the text); reading fills the
+ * floors from g's certificate. */
 char *fx_api_models_json(const FxVariantModels *vm);
-bool fx_api_models_read(const char *text, FxVariantModels *vm);
+bool fx_api_models_read(const char *text, const FxGraph *g, FxVariantModels *vm);
+/* Variant k's predicted time at size n, in ms (variants.c: past its points,
+ * never below its floor class's growth). */
+double fx_api_models_predict(const FxVariantModels *vm, int k, double n);
+/* The models of version (row) of g as this machine keeps them: the learned
+ * row for its hardware, else the version's own (fitted at install). Caller
+ * frees; NULL when there are none. */
+char *fx_api_models_load(FluxStore *fs, int64_t version);
+/* A round's refit: the version's recorded runs (tr, newest first) merged
+ * into its models' points, each model refitted and kept for this machine;
+ * a line on out says so. */
+FxStatus fx_api_models_refit(FluxStore *fs, int64_t version, const FxGraph *g,
+                             const FxTraces *tr, FILE *out);
+/* After a run in cx: when its own call ran a variant measured over twice
+ * its prediction, that variant is demoted for sizes from n on (a point kept,
+ * its model refitted, written to the store at once), so the next call
+ * takes the other. */
+void fx_api_models_observe(FxCallCtx *cx);
 /* The best of a few timings of g's kernel variant at n, in ms; -1 when it
  * did not finish within cap_ms. */
 double fx_api_time_kernel(const FxGraph *g, uint32_t variant, uint64_t n, double cap_ms);

@@ -70,7 +70,6 @@ void fx_api_read_installed(FluxProgram *fp)
             strcmp(label, "v1") != 0) {
             char why[256];
             FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
-            fx_graph_free(g);
             if (!g) { /* untrusted input that does not read back: v1 runs */
                 fx_vec_push(&fp->refused, fx_xasprintf("version %s of `%s` is refused: %s", label,
                                                        (*in)->name, why));
@@ -78,12 +77,11 @@ void fx_api_read_installed(FluxProgram *fp)
                 free(json);
                 continue;
             }
-            FxInstalled v = {json, NULL};
+            FxInstalled v = {json, NULL, version};
             json = NULL;
-            if (fx_store_model(st, version, &v.models_json) != FX_OK) {
-                free(v.models_json);
-                v.models_json = NULL;
-            }
+            if (g->variants & (g->variants - 1)) /* a choice: its models */
+                v.models_json = fx_api_models_load(fp->store, version);
+            fx_graph_free(g);
             fx_vec_push(&fp->installed, v);
         }
         free(label);
@@ -107,7 +105,7 @@ static void build(FxCallCtx *cx)
         if (g && !fx_runtime_use_graph(cx->rt, g))
             fx_graph_free(g);
         else if (g && g->variants & (g->variants - 1) && v->models_json) /* a choice */
-            fx_api_models_attach(cx, g, v->models_json);
+            fx_api_models_attach(cx, g, v->version, v->models_json);
     }
 }
 

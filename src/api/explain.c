@@ -200,7 +200,7 @@ static const FxConstraint *otherwise_equation(const FxIntent *in)
     return NULL;
 }
 
-static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in,
+static void explain_decisions(Tree *t, FxCallCtx *cx, const Trace *tr, const FxIntent *in,
                               const FxVariantChoice *choice, const char *data_choice)
 {
     if (data_choice) {
@@ -217,13 +217,21 @@ static void explain_decisions(Tree *t, const Trace *tr, const FxIntent *in,
         return;
     }
     if (choice) {
-        branch(t, "decisions", "the variant its own call ran");
+        branch(t, "decisions", "the variant its own call ran, and the models that chose it");
         char *line = fx_xasprintf("variant %s: %s", fx_graph_variant_name(choice->variant),
                                   choice->why);
         leaf(t, line);
         json_key(t, "decisions");
         fx_buf_puts(&t->json, "[");
         json_list_item(&t->json, true, line);
+        for (int k = 0; k < 2; k++) { /* the points each model was fitted on */
+            char *points = fx_api_models_points(cx, choice->g, k);
+            if (points) {
+                leaf(t, points);
+                json_list_item(&t->json, false, points);
+            }
+            free(points);
+        }
         fx_buf_puts(&t->json, "]");
         free(line);
         return;
@@ -536,7 +544,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         explain_version(&t, top, &origin, fx_api_refused(fp, top->intent),
                         fx_runtime_switches(rt), r.execution_id);
         char *data_proof, *data_choice = fx_api_data_choice(fp, rt, top, &data_proof);
-        explain_decisions(&t, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
+        explain_decisions(&t, &fp->main, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
                           data_choice);
         free(data_choice);
         free(data_proof);

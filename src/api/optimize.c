@@ -8,7 +8,7 @@
  *      its parent (its times against the parent's fitted cost model, at
  *      the same input sizes), it is rolled back and the round ends;
  *   2. the cost models of a version with variants are refitted on its
- *      recorded runs;
+ *      recorded runs (variants.c);
  *   3. the rules of the table (opt/rules.c), in order, each through the
  *      same steps (opt/rule.h): applies, not rolled back from this version
  *      before, candidate, measurement, obligations. The first rule whose
@@ -266,41 +266,6 @@ static int maybe_roll_back(Round *R, bool *rolled)
     return status;
 }
 
-/* A version with variants: each variant's model refitted on its recorded
- * runs once it has enough of them. */
-static int refit_models(Round *R)
-{
-    const FxGraph *g = R->current;
-    if ((g->variants & (FX_VARIANT_LOOP | FX_VARIANT_POWER)) != (FX_VARIANT_LOOP | FX_VARIANT_POWER))
-        return FLUX_OK;
-    char *old = NULL;
-    FxVariantModels vm;
-    if (fx_store_model(R->fs->store, R->version, &old) != FX_OK || !fx_api_models_read(old, &vm)) {
-        free(old);
-        return FLUX_OK;
-    }
-    free(old);
-    bool changed = false;
-    for (int k = 0; k < 2; k++) {
-        FxCostPoint pts[TRACES];
-        size_t n = points_of(R, g->version, k ? FX_VARIANT_POWER : FX_VARIANT_LOOP, pts, TRACES);
-        FxCostModel m;
-        if (n >= 4 && fx_cost_fit(pts, n, &m)) {
-            vm.model[k] = m;
-            vm.has[k] = changed = true;
-        }
-    }
-    if (!changed)
-        return FLUX_OK;
-    char *json = fx_api_models_json(&vm);
-    FxStatus s = fx_store_set_model(R->fs->store, R->version, json);
-    if (s == FX_OK)
-        fprintf(R->out, "%s: %s's cost models refitted on its runs: %s\n", R->in->name,
-                g->version, json);
-    free(json);
-    return s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
-}
-
 /* ---- the round ---- */
 
 /* The newest run of the running version, or NULL. */
@@ -362,8 +327,11 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
     }
     bool done = false;
     int status = maybe_roll_back(&R, &done);
-    if (!done && status == FLUX_OK)
-        status = refit_models(&R);
+    const FxGraph *g = R.current;
+    if (!done && status == FLUX_OK &&
+        (g->variants & (FX_VARIANT_LOOP | FX_VARIANT_POWER)) == (FX_VARIANT_LOOP | FX_VARIANT_POWER))
+        status = fx_api_models_refit(fs, R.version, g, &R.tr, out) == FX_OK ? FLUX_OK
+                                                                           : FLUX_ERR_STORE;
     FxApiRuleHost host;
     fx_api_rule_host_init(&host, fp, in->name);
     char *label = NULL; /* nothing makes a version before the rule that installs */

@@ -246,8 +246,8 @@ static bool variant_times(const FxGraph *g, double n, double *loop, double *powe
     FxVariantModels vm;
     if (!fx_api_measure_kernels(g, n, &vm))
         return false;
-    *loop = fx_cost_predict(&vm.model[0], n);
-    *power = fx_cost_predict(&vm.model[1], n);
+    *loop = fx_api_models_predict(&vm, 0, n);
+    *power = fx_api_models_predict(&vm, 1, n);
     *models = fx_api_models_json(&vm);
     return true;
 }

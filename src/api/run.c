@@ -383,6 +383,7 @@ static void decisions_json(FluxProgram *fp, const FxRuntime *rt, const FxGraph *
         fx_api_json_string(vs->choice->why, out);
         if (vs->choice->predicted_gain > 0)
             fx_buf_printf(out, ", \"predicted_gain\": %.3g", vs->choice->predicted_gain);
+        fx_buf_printf(out, ", \"kernel_ms\": %.6g", vs->choice->ms);
         fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
     }
     fx_api_check_decision(fp, rt, out);
@@ -702,6 +703,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     st = fx_api_check_output(cx, e, g, options, st, fx_api_now_ms() - start, &v);
     rt = cx->rt; /* a new one when validation rolled a version back */
     out->duration_ms = fx_api_now_ms() - start;
+    fx_api_models_observe(cx);
     fx_api_costs_save(fp, rt);
     int status = FLUX_OK;
     if (st != FX_OK) {

@@ -64,7 +64,7 @@ static void keep(void *ctx, const char *text)
     json_t *expr = field(text, "expr"), *decisions = field(text, "decision_tree");
     const char *label = json_string_value(version);
     if (json_number_value(lin) == (double)r->lineage && label) {
-        FxTrace t = {0};
+        FxTrace t = {.kernel_ms = -1};
         snprintf(t.version, sizeof(t.version), "%s", label);
         char *raw = fx_api_json_field(text, "input");
         if (json_is_object(input)) {
@@ -89,10 +89,13 @@ static void keep(void *ctx, const char *text)
         json_array_foreach(decisions, i, d)
         {
             const char *what = json_string_value(json_object_get(d, "decision"));
-            if (what && !strncmp(what, "variant ", 8))
+            if (what && !strncmp(what, "variant ", 8)) {
                 t.variant = fx_graph_variant_by_name(what + 8) == FX_VARIANT_POWER
                                 ? FX_VARIANT_POWER
                                 : FX_VARIANT_LOOP;
+                json_t *k = json_object_get(d, "kernel_ms");
+                t.kernel_ms = json_is_number(k) ? json_number_value(k) : -1;
+            }
             stopped |= what && !strncmp(what, "stopped by the ", 15);
         }
         if (stopped) {

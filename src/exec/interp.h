@@ -119,9 +119,10 @@ typedef struct FxVariantChoice {
     uint64_t n;
     uint32_t variant;
     bool explore;          /* run to measure it, not because it is predicted fastest */
+    double ms;             /* the kernel's measured time, of the expression's own call */
     double predicted_gain; /* set with why: the next best variant's predicted time over
                             * this one's; 0: none */
-    char why[200];         /* set on demand, by fx_runtime_top_choice */
+    char why[512];         /* set on demand, by fx_runtime_top_choice */
 } FxVariantChoice;
 /* A chooser picks the variant for a call with argument n among g->variants
  * (top: the call is the expression's own) and must be cheap: it runs at

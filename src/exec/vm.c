@@ -1921,15 +1921,28 @@ static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxVal
         rt->has_top_choice = true;
         rt->top_choice_told = false;
     }
+    struct timespec t0, t1;
+    if (top) /* the chooser's models learn from the call they chose */
+        clock_gettime(CLOCK_MONOTONIC, &t0);
     int64_t small;
     if (c.variant == FX_VARIANT_LOOP && fx_linrec_loop_small(f->rec, n, &small)) {
         *out = fx_val_int(small);
+        if (top) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            rt->top_choice.ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                                (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        }
         return true;
     }
     mpz_t z;
     mpz_init(z);
     bool ok = c.variant == FX_VARIANT_LOOP ? fx_linrec_loop(f->rec, n, z, kernel_keep_going, rt)
                                            : fx_linrec_power(f->rec, n, z, kernel_keep_going, rt);
+    if (top) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        rt->top_choice.ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                            (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    }
     if (!ok) {
         mpz_clear(z);
         return false;

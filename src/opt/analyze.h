@@ -17,6 +17,7 @@ typedef struct FxTrace {
                           * and strings, cells for matrices */
     double ms;
     uint32_t variant;    /* the FX_VARIANT_* a kernel ran, or 0 */
+    double kernel_ms;    /* that kernel's own time in the call, or -1: not measured */
     uint64_t input_hash;
     char *input, *expr;  /* the input as JSON ({"n": 30}) and the EXPR */
 } FxTrace;

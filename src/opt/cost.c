@@ -25,7 +25,7 @@ bool fx_cost_class_from_name(const char *name, FxCostClass *out)
     return false;
 }
 
-static double shape(FxCostClass k, double n)
+double fx_cost_shape(FxCostClass k, double n)
 {
     double x = n < 1 ? 1 : n;
     switch (k) {
@@ -43,7 +43,7 @@ static double shape(FxCostClass k, double n)
 double fx_cost_predict(const FxCostModel *m, double size)
 {
     double t = m->klass == FX_COST_EXP ? exp(fmin(m->a + m->b * size, 700.0))
-                                       : m->a + m->b * shape(m->klass, size);
+                                       : m->a + m->b * fx_cost_shape(m->klass, size);
     return t > 1e-6 ? t : 1e-6;
 }
 
@@ -69,6 +69,11 @@ static bool line_fit(const double *x, const double *y, const double *w, size_t n
 
 bool fx_cost_fit(const FxCostPoint *pts, size_t n, FxCostModel *out)
 {
+    return fx_cost_fit_upto(pts, n, FX_COST_EXP, out);
+}
+
+bool fx_cost_fit_upto(const FxCostPoint *pts, size_t n, FxCostClass steepest, FxCostModel *out)
+{
     if (n < 2 || n > 4096)
         return false;
     double x[4096], y[4096], w[4096], max_size = 0;
@@ -81,11 +86,12 @@ bool fx_cost_fit(const FxCostPoint *pts, size_t n, FxCostModel *out)
     if (!distinct)
         return false;
     bool have = false;
-    for (int k = 0; k < FX_COST__COUNT; k++) {
+    double best = INFINITY; /* the least error of any class so far */
+    for (int k = 0; k <= (int)steepest; k++) {
         FxCostModel m = {.klass = (FxCostClass)k, .points = (uint32_t)n, .max_size = max_size};
         for (size_t i = 0; i < n; i++) {
             double t = pts[i].ms > 1e-6 ? pts[i].ms : 1e-6;
-            x[i] = k == FX_COST_EXP ? pts[i].size : shape((FxCostClass)k, pts[i].size);
+            x[i] = k == FX_COST_EXP ? pts[i].size : fx_cost_shape((FxCostClass)k, pts[i].size);
             y[i] = k == FX_COST_EXP ? log(t) : t;
             w[i] = k == FX_COST_EXP ? 1 : 1 / (t * t);
         }
@@ -106,10 +112,19 @@ bool fx_cost_fit(const FxCostPoint *pts, size_t n, FxCostModel *out)
             err += r * r;
         }
         m.error = sqrt(err / (double)n);
-        if (!have || m.error < out->error * 0.9) {
+        /* Classes that fit equally (within 10%): the steeper one, since a
+         * prediction past the points must not be optimistic; but only one
+         * whose growth term carries weight at the largest point (at least
+         * a tenth of the time there), else it is the constant class with
+         * a negligible slope, and its extrapolation says nothing. */
+        bool grows = k == FX_COST_CONST || k == FX_COST_EXP ||
+                     m.b * fx_cost_shape(m.klass, max_size) >= 0.1 * fx_cost_predict(&m, max_size);
+        if (!have || m.error < out->error * 0.9 || (grows && m.error <= best * 1.1)) {
             *out = m;
             have = true;
         }
+        if (m.error < best)
+            best = m.error;
     }
     return have;
 }

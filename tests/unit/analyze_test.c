@@ -14,7 +14,7 @@
 
 static FxTrace trace(const char *version, double size, uint64_t input)
 {
-    FxTrace t = {0, {0}, size, 1.0, 0, input, NULL, NULL};
+    FxTrace t = {0, {0}, size, 1.0, 0, -1, input, NULL, NULL};
     strcpy(t.version, version);
     return t;
 }
