@@ -15,7 +15,9 @@
 #                   the evolved fibonacci against GMP and C; the sieve
 #                   against primesieve; the sort kernels against qsort and
 #                   std::sort, and the evolved sort end to end; the matrix
-#                   kernel against OpenBLAS
+#                   kernel against OpenBLAS; the learned proposer's first
+#                   choices on held-out intents against the table's order;
+#                   one query a process, computed against kept in the store
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
@@ -220,5 +222,7 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
 	@$(BUILD)/bench/sort_choice quick
 	@$(BUILD)/bench/matmul
 	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
+	@FLUX=$(BUILD)/flux bench/kept.sh
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@FLUX=$(BUILD)/flux bench/runaway.sh
+	@FLUX=$(BUILD)/flux bench/proposer.sh

@@ -169,6 +169,20 @@ FLUX_API int flux_proofs(FluxStore *store, FluxProgram *prog, long long id, int 
 FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *intent, FILE *out,
                            FILE *diagnostics);
 
+/* flux_optimize with options (NULL: none). The round tries the applicable
+ * rules in the learned proposer's order (docs/optimizer.md). */
+typedef struct FluxOptimizeOptions {
+    /* after each intent's round, print the proposer's ranking (each
+     * applicable rule's score and predicted gain, which were tried and
+     * what happened) and its reward history */
+    int explain;
+    /* try this rule alone (a name the ranking shows), or NULL: all */
+    const char *rule;
+} FluxOptimizeOptions;
+FLUX_API int flux_optimize_with(FluxProgram *prog, FluxStore *store, const char *intent,
+                                const FluxOptimizeOptions *options, FILE *out,
+                                FILE *diagnostics);
+
 /* `flux traces`: recorded executions of prog's intents (or of one), newest
  * first, at most last (0: all), as a table or one JSON object per line. */
 /* Learning after runs: for each intent of the program whose recorded runs

@@ -136,6 +136,12 @@ void fx_api_costs_give(FluxProgram *fp, FxRuntime *rt);
  * fp->lock and the store's when there is something to write. */
 void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt);
 
+/* ---- materialised results between processes (keep.c) ---- */
+
+/* Gives a runtime just made the store's kept results (context.c's build):
+ * read when a version's node first needs one, written when computed. */
+void fx_api_keep_give(FluxProgram *fp, FxRuntime *rt);
+
 /* ---- contexts (context.c) ---- */
 
 /* A new, empty program handle (its lock initialised). */

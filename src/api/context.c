@@ -96,6 +96,7 @@ static void build(FxCallCtx *cx)
     fx_runtime_free(cx->rt);
     cx->rt = fx_runtime_new(fp->prog);
     fx_api_costs_give(fp, cx->rt);
+    fx_api_keep_give(fp, cx->rt);
     cx->models.len = 0;
     cx->generation = fp->generation;
     fx_vec_foreach(FxInstalled, v, &fp->installed)

@@ -9,9 +9,11 @@
  *      the same input sizes), it is rolled back and the round ends;
  *   2. the cost models of a version with variants are refitted on its
  *      recorded runs (variants.c);
- *   3. the rules of the table (opt/rules.c), in order, each through the
- *      same steps (opt/rule.h): applies, not rolled back from this version
- *      before, candidate, measurement, obligations. The first rule whose
+ *   3. the rules of the table (opt/rules.c) that apply and were not
+ *      rolled back from this version before, in the learned proposer's
+ *      order (opt/proposer.h; its state: proposer_store.c), each through
+ *      the same steps (opt/rule.h): candidate, measurement, obligations;
+ *      each pull rewards the proposer. The first rule whose
  *      candidate the prover proves, and whose predicted gain is at least
  *      FX_RULE_MIN_GAIN, becomes the next version, in one transaction per
  *      store row, with its parent, the rule, the proof, the evidence and
@@ -24,6 +26,8 @@
  * after a run has printed its answer (learn.c).
  */
 #include <jansson.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +36,7 @@
 #include "opt/rule.h"
 #include "proof/prove.h"
 #include "proof/smt.h"
+#include "proposer_store.h"
 #include "rulehost.h"
 
 #define TRACES 400          /* recorded runs a round reads */
@@ -275,43 +280,308 @@ static const FxTrace *newest_of_current(const Round *R)
     return NULL;
 }
 
-/* One rule's steps (opt/rule.h): installs its candidate, records it
- * rejected, or notes why the version stays. */
-static int try_rule(Round *R, const FxRule *rule, FxKernelId kernel, bool *installed)
+/* ---- the rules' turns, in the learned proposer's order ---- */
+
+/* An arm of the proposer (opt/proposer.h): a rule of the table, or one
+ * kernel's turn of the kernels' rule, with its steps' state. */
+typedef struct Turn {
+    const FxRule *rule;
+    FxKernelId kernel;
+    const char *arm;  /* its name in the proposer's state */
+    const char *name; /* as recorded: the arm's, or what the rule says it did */
+    FxRuleRun run;
+    FxBuf why;        /* why it does not apply, or made no version */
+    bool applies, stays;
+    double score, mean, width, reward;
+    char outcome[96]; /* what happened when tried; "" when not tried */
+} Turn;
+
+typedef struct Policy {
+    FxProposer prop;
+    double x[FX_PROPOSER_DIM]; /* the round's context */
+    bool changed;
+} Policy;
+
+/* The predicted gain of a rule's evidence, or the least a rule must
+ * promise when it measured none. */
+static double evidence_gain(const char *evidence)
 {
-    FxRuleRun r = R->run;
-    r.kernel = kernel;
-    FxBuf why = {0}, evidence = {0}, effect = {0};
+    json_t *j = json_loads(evidence, JSON_DECODE_INT_AS_REAL, NULL);
+    json_t *g = json_object_get(j, "predicted_gain");
+    double gain = json_is_number(g) && json_number_value(g) > 0 ? json_number_value(g)
+                                                                 : FX_RULE_MIN_GAIN;
+    json_decref(j);
+    return gain;
+}
+
+/* Steps 1 and 2 (opt/rule.h): does the turn's rule fit the running version? */
+static void turn_applies(Round *R, Turn *t)
+{
+    t->run = R->run;
+    t->run.kernel = t->kernel;
+    t->applies = t->rule->applies(&t->run, &t->why);
+    t->name = t->run.name ? t->run.name : t->arm;
+    if (t->applies && rolled_back_before(R, t->name)) {
+        fx_buf_puts(&t->why, "it was rolled back from this version before");
+        t->applies = false;
+    }
+    t->stays = !t->applies;
+}
+
+/* Steps 3 to 6: installs the turn's candidate, records it rejected, or
+ * notes why the version stays; the proposer is rewarded for the pull. */
+static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
+{
+    FxRuleRun *r = &t->run;
+    FxBuf evidence = {0}, effect = {0};
     FxGraph *cand = NULL;
     int status = FLUX_OK;
-    bool go = rule->applies(&r, &why);
-    const char *name = r.name ? r.name : rule->name ? rule->name : fx_kernel(kernel)->rule;
-    if (go && rolled_back_before(R, name)) {
-        fx_buf_puts(&why, "it was rolled back from this version before");
-        go = false;
-    }
-    go = go && (cand = rule->candidate(&r, &why)) != NULL;
-    go = go && rule->measurement(&r, cand, &evidence, &why);
+    double reward = 0;
+    bool go = (cand = t->rule->candidate(r, &t->why)) != NULL;
+    go = go && t->rule->measurement(r, cand, &evidence, &t->why);
     if (go) {
-        FxProof *p = rule->obligations(&r, cand, &effect);
-        status = install(R, cand, p, name, effect.len ? fx_buf_str(&effect) : NULL,
-                         fx_buf_str(&evidence), r.model, installed);
+        FxProof *p = t->rule->obligations(r, cand, &effect);
+        status = install(R, cand, p, t->name, effect.len ? fx_buf_str(&effect) : NULL,
+                         fx_buf_str(&evidence), r->model, installed);
         fx_proof_free(p);
+        if (*installed) {
+            reward = log(evidence_gain(fx_buf_str(&evidence)));
+            snprintf(t->outcome, sizeof(t->outcome), "installed %s", cand->version);
+        } else {
+            reward = FX_REWARD_REJECTED;
+            snprintf(t->outcome, sizeof(t->outcome), "rejected by the prover");
+        }
     } else {
-        stays(R, name, fx_buf_str(&why));
+        t->stays = true;
+        snprintf(t->outcome, sizeof(t->outcome), "no version");
     }
-    if (rule->release)
-        rule->release(&r);
+    if (status == FLUX_OK) {
+        reward = t->reward =
+                fx_proposer_reward(&P->prop, t->arm, P->x, reward, R->in->name, t->outcome);
+        P->changed = true;
+        if (*installed) { /* a rollback of it replaces its reward (settle) */
+            FxPending pend = {.lineage = R->lineage, .reward = reward};
+            snprintf(pend.arm, sizeof(pend.arm), "%s", t->arm);
+            snprintf(pend.version, sizeof(pend.version), "%s", cand->version);
+            memcpy(pend.x, P->x, sizeof(P->x));
+            fx_proposer_pend(&P->prop, &pend);
+        }
+    }
     fx_graph_free(cand);
-    free(r.name);
-    free(r.model);
-    fx_buf_free(&why);
     fx_buf_free(&evidence);
     fx_buf_free(&effect);
     return status;
 }
 
-static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, FILE *out)
+/* The turns of the table, in its order: each rule, and for the kernels'
+ * rule a turn for each kernel of the registry that has a rule. Only `only`
+ * when given. */
+static size_t list_turns(const char *only, Turn *turns, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < fx_rules_count; i++)
+        for (int k = FX_KERNEL_NONE; k < FX_KERNEL__COUNT; k++) {
+            if (fx_rules[i]->name ? k != FX_KERNEL_NONE
+                                  : k == FX_KERNEL_NONE || !fx_kernel((FxKernelId)k)->rule)
+                continue;
+            const char *arm = fx_rules[i]->name ? fx_rules[i]->name
+                                                : fx_kernel((FxKernelId)k)->rule;
+            if (n < cap && (!only || !strcmp(only, arm)))
+                turns[n++] = (Turn){.rule = fx_rules[i], .kernel = (FxKernelId)k, .arm = arm};
+        }
+    return n;
+}
+
+/* The running version's measured speed-up over its parent: the median,
+ * over its runs at sizes its parent was measured near, of the parent's
+ * fitted time over its own; false until both have run enough. */
+static bool measured_gain(Round *R, double *gain)
+{
+    FxVersionOrigin o = fx_api_origin(R->fp, R->in, R->current);
+    FxCostPoint mine[TRACES], theirs[TRACES];
+    size_t n_mine = points_of(R, R->current->version, 0, mine, TRACES);
+    size_t n_theirs = o.parent ? points_of(R, o.parent, 0, theirs, TRACES) : 0;
+    FxCostModel parent;
+    double ratios[TRACES];
+    size_t k = 0;
+    if (n_mine >= ROLLBACK_RUNS && n_theirs >= 3 && fx_cost_fit(theirs, n_theirs, &parent)) {
+        for (size_t i = 0; i < n_mine; i++)
+            if (mine[i].size <= 2 * parent.max_size && mine[i].ms > 0)
+                ratios[k++] = fx_cost_predict(&parent, mine[i].size) / mine[i].ms;
+    }
+    fx_api_origin_free(&o);
+    if (k < ROLLBACK_RUNS)
+        return false;
+    qsort(ratios, k, sizeof(double), compare_double);
+    *gain = ratios[k / 2];
+    return true;
+}
+
+static void drop_pending(Policy *P, size_t i)
+{
+    FxProposer *p = &P->prop;
+    memmove(p->pending.data + i, p->pending.data + i + 1,
+            (p->pending.len - i - 1) * sizeof(*p->pending.data));
+    p->pending.len--;
+    P->changed = true;
+}
+
+/* Later evidence replaces an install's reward: a rollback's penalty, for
+ * the lineage's pending installs that the store says were rolled back; or
+ * ln of the running version's measured speed-up, once it has run enough. */
+static void settle(Round *R, Policy *P)
+{
+    bool any = false;
+    fx_vec_foreach(FxPending, q, &P->prop.pending) any |= q->lineage == R->lineage;
+    FxRows rows = {0};
+    if (!any || fx_store_versions(R->fs->store, R->in->name, fx_api_keep_row, &rows) != FX_OK)
+        return; /* nothing pending here, or nothing to settle it by */
+    fx_vec_foreach(char *, row, &rows.json)
+    {
+        json_t *j = json_loads(*row, JSON_DECODE_INT_AS_REAL, NULL);
+        const char *label = json_string_value(json_object_get(j, "version"));
+        if (json_number_value(json_object_get(j, "lineage")) == (double)R->lineage && label &&
+            json_is_string(json_object_get(j, "rolled_back"))) {
+            for (size_t i = 0; i < P->prop.pending.len; i++) {
+                FxPending q = P->prop.pending.data[i];
+                if (q.lineage != R->lineage || strcmp(q.version, label))
+                    continue;
+                char what[32];
+                snprintf(what, sizeof(what), "rolled back %s", label);
+                fx_proposer_correct(&P->prop, &q, FX_REWARD_ROLLED_BACK, R->in->name, what);
+                drop_pending(P, i);
+                break;
+            }
+        }
+        json_decref(j);
+    }
+    fx_vec_foreach(char *, row, &rows.json) free(*row);
+    fx_vec_free(&rows.json);
+    double gain;
+    for (size_t i = 0; i < P->prop.pending.len; i++) {
+        FxPending q = P->prop.pending.data[i];
+        if (q.lineage == R->lineage && !strcmp(q.version, R->current->version) &&
+            measured_gain(R, &gain)) {
+            char what[48];
+            snprintf(what, sizeof(what), "measured %s %.2gx", q.version, gain);
+            fx_proposer_correct(&P->prop, &q, log(gain), R->in->name, what);
+            drop_pending(P, i);
+            break;
+        }
+    }
+}
+
+/* The proposer's state and the round's context. */
+static void policy_open(Round *R, Policy *P)
+{
+    *P = (Policy){0};
+    fx_api_proposer_load(R->fs, &P->prop);
+    FxHotOps hot;
+    fx_api_proposer_hot(R->fs, R->version, R->current, R->an.runs_current, &hot);
+    FxHardware hw = fx_hw_detect();
+    fx_proposer_features(R->current, &R->an, &hot, &hw, P->x);
+    settle(R, P);
+}
+
+/* order[] gets the applicable turns by descending score; ties keep the
+ * table's order. Returns how many. */
+static size_t rank_turns(Policy *P, Turn *turns, size_t n, size_t *order)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!turns[i].applies)
+            continue;
+        Turn *t = &turns[i];
+        t->score = fx_proposer_score(fx_proposer_arm(&P->prop, t->arm), P->x, &t->mean,
+                                     &t->width);
+        size_t j = k++;
+        for (; j > 0 && turns[order[j - 1]].score < t->score; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    return k;
+}
+
+/* `optimize --explain`: the ranking, what each tried turn did, and the
+ * reward history. */
+static void explain_policy(Round *R, Policy *P, Turn *turns, size_t n, const size_t *order,
+                           size_t ranked)
+{
+    FILE *out = R->out;
+    const char *in = R->in->name;
+    if (n)
+        fprintf(out, "%s: proposer %s ranking for %s (score = predicted reward + %.2g x "
+                     "uncertainty; reward = ln of the gain):\n",
+                in, FX_PROPOSER_KEY, R->current->version, FX_PROPOSER_ALPHA);
+    for (size_t i = 0; i < ranked; i++) {
+        const Turn *t = &turns[order[i]];
+        const FxArm *a = fx_proposer_arm(&P->prop, t->arm);
+        char reward[32] = "";
+        if (t->outcome[0])
+            snprintf(reward, sizeof(reward), "; reward %+.2f", t->reward);
+        fprintf(out, "  %zu. %s: score %.3f = %.3f (predicted gain %.3gx) + %.2g x %.3f, "
+                     "%u pulls before; %s%s%s%s%s\n",
+                i + 1, t->arm, t->score, t->mean, exp(t->mean), FX_PROPOSER_ALPHA, t->width,
+                a->pulls - (t->outcome[0] != 0), t->outcome[0] ? t->outcome : "not tried",
+                t->stays ? " (" : "", t->stays ? fx_buf_str(&t->why) : "", t->stays ? ")" : "",
+                reward);
+    }
+    FxBuf none = {0};
+    for (size_t i = 0; i < n; i++)
+        if (!turns[i].applies)
+            fx_buf_printf(&none, "%s%s", none.len ? ", " : "", turns[i].arm);
+    if (none.len)
+        fprintf(out, "  does not apply: %s\n", fx_buf_str(&none));
+    fx_buf_free(&none);
+    fprintf(out, "%s: proposer rewards, newest last:", in);
+    fx_vec_foreach(FxReward, r, &P->prop.history)
+            fprintf(out, " %+.2f (%s, %s: %s)", r->reward, r->arm, r->intent, r->what);
+    fprintf(out, "%s; cumulative reward %+.2f over %u pulls\n",
+            P->prop.history.len ? "" : " none", P->prop.total, P->prop.pulls);
+}
+
+/* The round's rules (step 3 of the round): every applicable turn, in the
+ * proposer's order, until one installs. Every one is tried when the better
+ * ranked fail, so the order changes what is tried first, never what can be
+ * installed. */
+static int run_turns(Round *R, const FluxOptimizeOptions *opts, bool *done)
+{
+    Policy P;
+    policy_open(R, &P);
+    Turn turns[FX_KERNEL__COUNT + 16];
+    size_t order[FX_KERNEL__COUNT + 16], ranked = 0;
+    size_t n = *done ? 0 : list_turns(opts->rule, turns, sizeof(turns) / sizeof(turns[0]));
+    for (size_t i = 0; i < n; i++)
+        turn_applies(R, &turns[i]);
+    ranked = rank_turns(&P, turns, n, order);
+    int status = FLUX_OK;
+    for (size_t i = 0; i < ranked && !*done && status == FLUX_OK; i++)
+        status = try_turn(R, &P, &turns[order[i]], done);
+    for (size_t i = 0; i < n; i++) { /* the reasons in the table's order */
+        if (turns[i].stays)
+            stays(R, turns[i].name, fx_buf_str(&turns[i].why));
+    }
+    if (!*done && status == FLUX_OK)
+        fprintf(R->out, "%s: %s stays: %s\n", R->in->name, R->current->version,
+                n ? fx_buf_str(&R->stays) : "no rule of that name");
+    if (opts->explain)
+        explain_policy(R, &P, turns, n, order, ranked);
+    if (P.changed && status == FLUX_OK &&
+        fx_api_proposer_save(R->fs, &P.prop) != FX_OK)
+        status = FLUX_ERR_STORE;
+    for (size_t i = 0; i < n; i++) {
+        if (turns[i].rule->release)
+            turns[i].rule->release(&turns[i].run);
+        free(turns[i].run.name);
+        free(turns[i].run.model);
+        fx_buf_free(&turns[i].why);
+    }
+    fx_proposer_free(&P.prop);
+    return status;
+}
+
+static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in,
+                           const FluxOptimizeOptions *opts, FILE *out)
 {
     Round R = {.fp = fp, .fs = fs, .in = in, .out = out,
                .current = fx_runtime_graph(fx_api_runtime(fp), in->name)};
@@ -341,18 +611,8 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
                         .label = label, .expr = R.tr.v.data[0].expr,
                         .newest_size = R.tr.v.data[0].size,
                         .newest_current = newest_of_current(&R), .an = &R.an};
-    for (size_t i = 0; !done && status == FLUX_OK && i < fx_rules_count; i++) {
-        if (fx_rules[i]->name) {
-            status = try_rule(&R, fx_rules[i], FX_KERNEL_NONE, &done);
-            continue;
-        }
-        /* the kernels' rule: a turn for each kernel of the registry that has a rule */
-        for (int k = FX_KERNEL_NONE + 1; !done && status == FLUX_OK && k < FX_KERNEL__COUNT; k++)
-            if (fx_kernel((FxKernelId)k)->rule)
-                status = try_rule(&R, fx_rules[i], (FxKernelId)k, &done);
-    }
-    if (!done && status == FLUX_OK)
-        fprintf(out, "%s: %s stays: %s\n", in->name, R.current->version, fx_buf_str(&R.stays));
+    if (status == FLUX_OK)
+        status = run_turns(&R, opts, &done);
     free(label);
     fx_api_rule_host_free(&host);
     fx_buf_free(&R.stays);
@@ -363,6 +623,13 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in, F
 int flux_optimize(FluxProgram *fp, FluxStore *fs, const char *intent, FILE *out,
                   FILE *diagnostics)
 {
+    return flux_optimize_with(fp, fs, intent, NULL, out, diagnostics);
+}
+
+int flux_optimize_with(FluxProgram *fp, FluxStore *fs, const char *intent,
+                       const FluxOptimizeOptions *options, FILE *out, FILE *diagnostics)
+{
+    static const FluxOptimizeOptions plain = {0};
     /* a fresh runtime on the newest versions: a run before may have switched
      * a table on mid-run, which would hide the repeated work it showed */
     flux_program_use_store(fp, fs, fp->keep_values);
@@ -373,7 +640,7 @@ int flux_optimize(FluxProgram *fp, FluxStore *fs, const char *intent, FILE *out,
         if (intent && strcmp(intent, (*in)->name) != 0)
             continue;
         found = true;
-        if (optimize_intent(fp, fs, *in, out) != FLUX_OK)
+        if (optimize_intent(fp, fs, *in, options ? options : &plain, out) != FLUX_OK)
             status = FLUX_ERR_STORE;
     }
     if (!found && !intent) { /* a file of imports only: its intents learn in their own files */

@@ -190,6 +190,9 @@ static bool value_at(void *ctx, uint64_t n, mpz_t out)
     small.max_steps = FX_RULE_EVIDENCE_STEPS;
     small.max_seconds = 2;
     fx_runtime_set_budgets(rt, small);
+    /* a value, not a timing: runaway protection on, whatever a timing run
+     * before (eval_in) left */
+    fx_runtime_set_runaway_protection(rt, true);
     FxValue arg = fx_val_int((int64_t)n), v;
     bool ok = fx_runtime_call(rt, h->intent, &arg, 1, &v) == FX_OK && fx_val_is_integer(v);
     if (ok) {

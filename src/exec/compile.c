@@ -990,6 +990,7 @@ void fx_func_free(FxFunc *f)
             fx_value_release(f->kept[r].value);
     }
     free(f->kept);
+    free(f->sources);
     free(f->sample);
     if (f->rec) {
         fx_linrec_clear(f->rec);

@@ -143,6 +143,19 @@ void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c);
  * the graph whose node made it, which may be an intent the expression's
  * own call called. */
 const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by);
+/* Where materialised results are kept between processes (exec/keep.h,
+ * docs/store.md): the runtime asks for a call's bytes the first time a
+ * version's node needs that call's result and none is kept in the
+ * runtime, and hands over the bytes of each such result it computes. The
+ * bytes are under g's version and the call's text ("query_users(95)").
+ * Neither may fail a run: a row that cannot be read is none. */
+typedef struct FxKeeper {
+    void *ctx;
+    /* The bytes kept for the call into *out (malloc'd), or false: none. */
+    bool (*load)(void *ctx, const FxGraph *g, const char *call, char **out, size_t *len);
+    void (*save)(void *ctx, const FxGraph *g, const char *call, const char *bytes, size_t len);
+} FxKeeper;
+void fx_runtime_set_keeper(FxRuntime *rt, const FxKeeper *k);
 /* Does the intent's running version read a data source, itself or by
  * the intents it calls? (Its results then depend on files that change.) */
 bool fx_runtime_reads_data(FxRuntime *rt, const char *intent);

@@ -120,7 +120,9 @@ typedef struct FxKept {
     FxValue *args;
     FxValue value;
     bool has;
+    bool from_store; /* value was read from the keeper (FxKeeper), not computed here */
     uint64_t epoch;
+    uint64_t asked;  /* 1 + the data epoch the keeper was last asked at; 0: never */
 } FxKept;
 
 struct FxFunc {
@@ -132,6 +134,11 @@ struct FxFunc {
     FxMemoTable hot;     /* the graph's hot-input table, looked up first; never grows */
     FxKept *kept;        /* the graph's materialised arguments, and their results */
     uint32_t n_kept;
+    /* the data sources the function may read, itself or by its callees
+     * (found when a kept result is first looked for); n_sources: 1 + their
+     * number, 0: not looked for yet */
+    const FxDataDecl **sources;
+    uint32_t n_sources;
     bool memo_able;      /* a recursion whose arguments key a table */
     uint64_t watched;    /* calls since the last look for repeated work */
     uint64_t watch_more; /* calls beyond RUNAWAY_AFTER to wait: grows after each vain look */

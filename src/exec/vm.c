@@ -38,6 +38,7 @@
 #include "fault.h"
 #include "graph/lower.h"
 #include "interp_int.h"
+#include "keep.h"
 #include "hw/hw.h"
 #include "hw/device.h"
 #include "linrec.h"
@@ -105,6 +106,10 @@ struct FxRuntime {
      * checks their stamps once (checked == evals), and a changed file is
      * dropped with everything computed from it (data_epoch moves on) */
     uint64_t evals, checked, data_epoch;
+    FxKeeper keeper; /* where materialised results outlive the process, or none */
+    /* sources not read here but trusted unchanged by a result read from the
+     * keeper, with their stamps then: checked as the sources read are */
+    FX_VEC(FxKeepSource) watched;
     FxValue *stack;
     size_t stack_cap;
     Frame *frames;
@@ -235,6 +240,7 @@ void fx_runtime_free(FxRuntime *rt)
     fx_vec_free(&rt->exprs);
     fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
     fx_vec_free(&rt->data);
+    fx_vec_free(&rt->watched);
     fx_vec_foreach(QueryIndex, qi, &rt->indexes)
     {
         fx_value_release(qi->list);
@@ -619,6 +625,27 @@ static void check_sources(FxRuntime *rt)
         rt->data.len = kept;
         drop_memo_tables(rt);
     }
+    kept = 0;
+    fx_vec_foreach(FxKeepSource, w, &rt->watched)
+    {
+        FxDataStamp now = fx_data_stamp(w->dd);
+        if (fx_data_stamp_equal(&now, &w->stamp))
+            rt->watched.data[kept++] = *w;
+        else
+            rt->data_epoch++;
+    }
+    rt->watched.len = kept;
+}
+
+/* The declaration of data source `name`, or NULL. */
+static const FxDataDecl *find_source(const FxRuntime *rt, const char *name)
+{
+    const FxDataDecl *dd = NULL;
+    fx_vec_foreach(FxModule *, m, &rt->prog->modules)
+    {
+        fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
+    }
+    return dd;
 }
 
 static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
@@ -632,11 +659,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
             return true;
         }
     }
-    const FxDataDecl *dd = NULL;
-    fx_vec_foreach(FxModule *, m, &rt->prog->modules)
-    {
-        fx_vec_foreach(FxDataDecl *, d, &(*m)->data) if (strcmp((*d)->name, name) == 0) dd = *d;
-    }
+    const FxDataDecl *dd = find_source(rt, name);
     FX_CHECK(dd, "no data source `%s`", name);
     /* stamped before reading: a write during the read leaves a stamp the
      * next check finds changed */
@@ -689,15 +712,134 @@ static FxKept *kept_row(FxFunc *fn, const FxValue *args, uint32_t n)
     return NULL;
 }
 
+/* Adds the sources fn and its callees read to out (n of cap): false when
+ * there are more than cap, or calls nest deeper than seen holds. */
+static bool gather_sources(const FxRuntime *rt, const FxFunc *fn, const FxFunc **seen,
+                           size_t *n_seen, const FxDataDecl **out, uint32_t *n, uint32_t cap)
+{
+    for (size_t i = 0; i < *n_seen; i++)
+        if (seen[i] == fn)
+            return true;
+    if (*n_seen == 256)
+        return false;
+    seen[(*n_seen)++] = fn;
+    for (uint32_t i = 0; i < fn->n_code; i++) {
+        if (fn->code[i].op != OP_DATA)
+            continue;
+        const FxDataDecl *dd = find_source(rt, fx_val_string_data(fn->consts[fn->code[i].a], NULL));
+        bool known = !dd;
+        for (uint32_t j = 0; !known && j < *n; j++)
+            known = out[j] == dd;
+        if (!known && *n == cap)
+            return false;
+        if (!known)
+            out[(*n)++] = dd;
+    }
+    for (uint32_t i = 0; i < fn->n_callees; i++)
+        if (!gather_sources(rt, fn->callees[i], seen, n_seen, out, n, cap))
+            return false;
+    return true;
+}
+
+/* The sources fn may read, found once; NULL when they cannot be told
+ * (then its results are not kept between processes). */
+static const FxDataDecl **func_sources(const FxRuntime *rt, FxFunc *fn, uint32_t *n)
+{
+    if (!fn->n_sources) {
+        const FxFunc *seen[256];
+        size_t n_seen = 0;
+        fn->sources = fx_xcalloc(64, sizeof(*fn->sources));
+        fn->n_sources = 1;
+        uint32_t got = 0;
+        if (gather_sources(rt, fn, seen, &n_seen, fn->sources, &got, 64))
+            fn->n_sources += got;
+        else
+            fn->n_sources = UINT32_MAX;
+    }
+    *n = fn->n_sources - 1;
+    return fn->n_sources == UINT32_MAX ? NULL : fn->sources;
+}
+
+/* A source's stamp as this runtime trusts it: when read (or when a kept
+ * result was read back), or else now. Caller ran check_sources. */
+static FxDataStamp source_stamp(const FxRuntime *rt, const FxDataDecl *dd)
+{
+    fx_vec_foreach(DataEntry, de, &rt->data) if (de->dd == dd) return de->stamp;
+    fx_vec_foreach(FxKeepSource, w, &rt->watched) if (w->dd == dd) return w->stamp;
+    return fx_data_stamp(dd);
+}
+
+/* The stamps of fn's sources, for the keeper's bytes; NULL when fn's
+ * results are not kept between processes. Caller frees. */
+static FxKeepSource *stamped_sources(FxRuntime *rt, FxFunc *fn, uint32_t *n)
+{
+    const FxDataDecl **dd = rt->keeper.load ? func_sources(rt, fn, n) : NULL;
+    if (!dd || !fx_program_find_intent(rt->prog, fn->g->intent))
+        return NULL;
+    FxKeepSource *s = fx_xcalloc(*n + 1, sizeof(*s));
+    for (uint32_t i = 0; i < *n; i++)
+        s[i] = (FxKeepSource){dd[i], source_stamp(rt, dd[i])};
+    return s;
+}
+
+/* "intent(arg, ...)": what the keeper keeps k's bytes under. Caller frees. */
+static char *kept_call(const FxFunc *fn, const FxKept *k)
+{
+    FxBuf b = {0};
+    fx_buf_printf(&b, "%s(", fn->g->intent);
+    for (uint32_t i = 0; i < fn->g->n_params; i++) {
+        fx_buf_puts(&b, i ? ", " : "");
+        fx_val_print(k->args[i], &b);
+    }
+    fx_buf_putc(&b, ')');
+    return fx_buf_take(&b);
+}
+
+/* Reads k's result back from the keeper, once an epoch: true when it was
+ * kept there with the stamps fn's sources have now. The sources it spares
+ * reading are watched from then on. */
+static bool load_kept(FxRuntime *rt, FxFunc *fn, FxKept *k)
+{
+    if (!rt->keeper.load || k->asked == rt->data_epoch + 1)
+        return false;
+    k->asked = rt->data_epoch + 1;
+    uint32_t n;
+    FxKeepSource *src = stamped_sources(rt, fn, &n);
+    char *call = src ? kept_call(fn, k) : NULL, *bytes = NULL;
+    size_t len = 0;
+    FxValue v;
+    /* a value takes a few times its bytes: read it only within the budget */
+    bool ok = src && rt->keeper.load(rt->keeper.ctx, fn->g, call, &bytes, &len) &&
+              fx_meter_room() / 16 > len &&
+              fx_keep_decode(bytes, len, fx_program_find_intent(rt->prog, fn->g->intent)->ret,
+                             src, n, &v) == FX_KEEP_OK;
+    if (ok) {
+        if (k->has)
+            fx_value_release(k->value);
+        *k = (FxKept){k->args, v, true, true, rt->data_epoch, k->asked};
+        for (uint32_t i = 0; i < n; i++) {
+            bool read = false;
+            fx_vec_foreach(DataEntry, de, &rt->data) read |= de->dd == src[i].dd;
+            fx_vec_foreach(FxKeepSource, w, &rt->watched) read |= w->dd == src[i].dd;
+            if (!read)
+                fx_vec_push(&rt->watched, src[i]);
+        }
+    }
+    free(bytes);
+    free(call);
+    free(src);
+    return ok;
+}
+
 /* The result kept for these arguments, when the sources are unchanged
  * since it was computed (borrowed), or NULL. */
 static const FxValue *kept_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, uint32_t n)
 {
     FxKept *k = kept_row(fn, args, n);
-    if (!k || !k->has)
+    if (!k)
         return NULL;
     check_sources(rt);
-    if (k->epoch != rt->data_epoch)
+    if (!(k->has && k->epoch == rt->data_epoch) && !load_kept(rt, fn, k))
         return NULL;
     FxBuf why = {0};
     fx_buf_printf(&why, "%s(", fn->g->intent);
@@ -705,14 +847,18 @@ static const FxValue *kept_result(FxRuntime *rt, FxFunc *fn, const FxValue *args
         fx_buf_puts(&why, i ? ", " : "");
         fx_val_print(args[i], &why);
     }
-    fx_buf_puts(&why, ") was computed before, and its sources are unchanged since (");
+    fx_buf_puts(&why, k->from_store ? ") was kept in the store by an earlier run, and its "
+                                      "sources are unchanged since ("
+                                    : ") was computed before, and its sources are unchanged "
+                                      "since (");
     size_t rows = 0; /* what the kept result spares reading: it ranks as that large an input */
     fx_vec_foreach(DataEntry, de, &rt->data)
-    {
         rows += de->value.kind == FX_VAL_LIST ? fx_val_list_len(de->value) : 0;
-        const char *slash = strrchr(de->dd->path, '/');
-        fx_buf_printf(&why, "%s%s", de == rt->data.data ? "" : ", ",
-                      slash ? slash + 1 : de->dd->path);
+    uint32_t n_src = 0;
+    const FxDataDecl **src = func_sources(rt, fn, &n_src);
+    for (uint32_t i = 0; src && i < n_src; i++) {
+        const char *slash = strrchr(src[i]->path, '/');
+        fx_buf_printf(&why, "%s%s", i ? ", " : "", slash ? slash + 1 : src[i]->path);
     }
     fx_buf_puts(&why, ": the same size and times)");
     note_data_choice(rt, fn->g, rows, "materialised result", fx_buf_str(&why));
@@ -720,6 +866,8 @@ static const FxValue *kept_result(FxRuntime *rt, FxFunc *fn, const FxValue *args
     return &k->value;
 }
 
+/* Keeps v, just computed for a materialised row, in the runtime and with
+ * the keeper (when its type and size allow). */
 static void keep_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, FxValue v)
 {
     FxKept *k = kept_row(fn, args, fn->g->n_params);
@@ -730,7 +878,24 @@ static void keep_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, FxValue 
     fx_value_retain(v);
     k->value = v;
     k->has = true;
+    k->from_store = false;
     k->epoch = rt->data_epoch;
+    uint32_t n;
+    FxKeepSource *src = rt->keeper.save ? stamped_sources(rt, fn, &n) : NULL;
+    FxBuf bytes = {0};
+    if (src && fx_keep_encode(v, fx_program_find_intent(rt->prog, fn->g->intent)->ret, src, n,
+                              &bytes)) {
+        char *call = kept_call(fn, k);
+        rt->keeper.save(rt->keeper.ctx, fn->g, call, bytes.data, bytes.len);
+        free(call);
+    }
+    fx_buf_free(&bytes);
+    free(src);
+}
+
+void fx_runtime_set_keeper(FxRuntime *rt, const FxKeeper *k)
+{
+    rt->keeper = k ? *k : (FxKeeper){0};
 }
 
 /* ---- the operations that are not one line ---- */

@@ -2,8 +2,9 @@
  * rule.h: the interface of a rewrite rule, and what the learning round
  * lends a rule to work with.
  *
- * The round (src/api/optimize.c) runs the table (rules.c) in order and,
- * for each rule, the same steps:
+ * The round (src/api/optimize.c) asks each rule of the table (rules.c)
+ * whether it applies (steps 1 and 2), then runs the ones that do, in the
+ * learned proposer's order (opt/proposer.h), through the rest:
  *   1. applies: does the running version's structure, with the evidence,
  *      fit the rule? If not, a reason a person can read;
  *   2. (the round) was this rule rolled back from this version before?

@@ -1,6 +1,7 @@
 /*
- * rules.c: the table of rules the learning round tries, in order: from the
- * smallest departure from the running version to the largest. The same
+ * rules.c: the table of rules the learning round tries, in order (the
+ * order of a store whose proposer has learned nothing, opt/proposer.h):
+ * from the smallest departure from the running version to the largest. The same
  * computation with fewer nodes; the same graph and a table; the recurrence
  * by a loop; a new algorithm beside the loop; a node run by a data kernel
  * (the sort, the sieve, then the registry's kernels, each a turn);

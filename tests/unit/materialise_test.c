@@ -130,7 +130,12 @@ FX_TEST(a_kept_result_never_outlives_its_file)
         snprintf(expr, sizeof(expr), k ? "how_many(18)" : "len(adults(18))");
         int kept = -1;
         EXPECT_EQ(ask(prog, expr, &kept), expected(18));
-        EXPECT_EQ(kept, 0); /* computed here, then kept */
+        /* computed here, then kept. how_many's call of adults(18) may be
+         * answered by the store, kept by the runs that trained how_many on
+         * the same rows, unless the file's times have left the clock's
+         * tick since (a racy stamp then no longer matches) */
+        if (k == 0)
+            EXPECT_EQ(kept, 0);
         EXPECT_EQ(ask(prog, expr, &kept), expected(18));
         EXPECT_EQ(kept, 1);
         snprintf(expr, sizeof(expr), k ? "how_many(19)" : "len(adults(19))");
