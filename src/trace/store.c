@@ -31,11 +31,9 @@
  * Recording. fx_store_add_execution copies the execution into an in-memory
  * queue and gives it an id at once; fx_store_flush writes the whole queue in
  * one transaction (executions, their decision rows, and the node counters,
- * summed per (version, node) before the upsert, up to COUNT_ROWS of them a
- * statement), and empties the queue only
+ * summed per (version, node) before the upsert), and empties the queue only
  * after COMMIT succeeded. What could make a flush fail for good is checked
- * when queueing (the version exists, decisions_json is a JSON array, read
- * into its rows there by the JSON scanner below), so a
+ * when queueing (the version exists, decisions_json is a JSON array), so a
  * bad execution is refused alone (FX_ERR_USAGE) and cannot block the queue.
  * Ids come from blocks reserved in id_blocks by a short transaction, so
  * two processes never hand out the same id; the unused ids of a process
@@ -55,8 +53,7 @@
  * statements are prepared per call, so a row callback may call back into
  * the store.
  *
- * Invariants: every SQL text is a constant (the counters' statements are
- * made of constant pieces), values are bound; every cached
+ * Invariants: every SQL text is a constant, values are bound; every cached
  * statement is reset after use (no read transaction stays open between
  * calls); a failure never leaves a transaction open (ROLLBACK) and always
  * returns a status with a message in s->err: FX_ERR_STORE for the database,
@@ -87,7 +84,6 @@ extern const char fx_migrate_3_4_sql[];
 extern const char fx_migrate_4_5_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
-#define COUNT_ROWS      16 /* node counters added by one statement, at most */
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
 #define JSON_MAX_DEPTH  512
 #define STR_(x)         #x
@@ -101,6 +97,7 @@ enum {
     ST_ROLLBACK,
     ST_INSERT_EXECUTION,
     ST_INSERT_DECISION,
+    ST_ADD_COUNT,
     ST_VERSION_EXISTS,
     ST_BLOCK_INIT,
     ST_BLOCK_GET,
@@ -123,6 +120,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     "INSERT INTO decisions(execution, seq, decision, reason, proof_id)"
     " VALUES (?1, ?2, ?3, ?4, ?5)",
+    "INSERT INTO node_counts(version, node, count) VALUES (?1, ?2, ?3)"
+    " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count",
     "SELECT 1 FROM versions WHERE id = ?1",
     "INSERT OR IGNORE INTO id_blocks(name, next) VALUES ('executions', 1)",
     "SELECT max(next, (SELECT ifnull(max(id), 0) + 1 FROM executions))"
@@ -208,7 +207,6 @@ struct FxStore {
     sqlite3 *db;
     char *dir;
     sqlite3_stmt *stmts[ST_COUNT]; /* ORDER ST; NULL until first used */
-    sqlite3_stmt *add_counts[COUNT_ROWS]; /* [n - 1] adds n counters; NULL until used */
     FX_VEC(Queued) queue;
     int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
     int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
@@ -632,8 +630,6 @@ static FxStatus free_store(FxStore *s)
     int rc = SQLITE_OK;
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmts[i]);
-    for (int i = 0; i < COUNT_ROWS; i++)
-        sqlite3_finalize(s->add_counts[i]);
     if (s->db)
         rc = sqlite3_close_v2(s->db);
     clear_queue(s);
@@ -1145,47 +1141,20 @@ static size_t gather_counts(const FxStore *s, Count **out)
     return k;
 }
 
-/* The statement that adds n node counters (1 <= n <= COUNT_ROWS) to their
- * running totals: one statement for a run's counters, where one a counter
- * made a flush's statements three quarters counters. */
-static FxStatus add_counts_stmt(FxStore *s, size_t n, sqlite3_stmt **out)
-{
-    *out = s->add_counts[n - 1];
-    if (*out)
-        return FX_OK;
-    FxBuf sql = {0};
-    fx_buf_puts(&sql, "INSERT INTO node_counts(version, node, count) VALUES ");
-    for (size_t i = 0; i < n; i++)
-        fx_buf_puts(&sql, i ? ", (?, ?, ?)" : "(?, ?, ?)");
-    fx_buf_puts(&sql, " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count");
-    int rc = sqlite3_prepare_v3(s->db, fx_buf_str(&sql), -1, SQLITE_PREPARE_PERSISTENT,
-                                &s->add_counts[n - 1], NULL);
-    fx_buf_free(&sql);
-    if (rc != SQLITE_OK)
-        return db_fail(s, "prepare");
-    *out = s->add_counts[n - 1];
-    return FX_OK;
-}
-
 static FxStatus write_counts(FxStore *s)
 {
     Count *c = NULL;
+    sqlite3_stmt *st = NULL;
     size_t n = gather_counts(s, &c);
-    FxStatus r = FX_OK;
-    for (size_t at = 0; at < n && r == FX_OK; at += COUNT_ROWS) {
-        size_t rows = n - at < COUNT_ROWS ? n - at : COUNT_ROWS;
-        sqlite3_stmt *st = NULL;
-        if ((r = add_counts_stmt(s, rows, &st)) != FX_OK)
+    FxStatus r = n ? stmt(s, ST_ADD_COUNT, &st) : FX_OK;
+    for (size_t i = 0; i < n && r == FX_OK; i++) {
+        int64_t count = c[i].count > INT64_MAX ? INT64_MAX : (int64_t)c[i].count;
+        if (sqlite3_bind_int64(st, 1, c[i].version) | sqlite3_bind_int64(st, 2, c[i].node) |
+            sqlite3_bind_int64(st, 3, count)) {
+            r = bind_fail(s, st);
             break;
-        int bad = 0;
-        for (size_t i = 0; i < rows; i++) {
-            const Count *k = &c[at + i];
-            int64_t count = k->count > INT64_MAX ? INT64_MAX : (int64_t)k->count;
-            bad |= sqlite3_bind_int64(st, (int)(3 * i + 1), k->version) |
-                   sqlite3_bind_int64(st, (int)(3 * i + 2), k->node) |
-                   sqlite3_bind_int64(st, (int)(3 * i + 3), count);
         }
-        r = bad ? bind_fail(s, st) : run(s, st, "add node counts");
+        r = run(s, st, "add node counts");
     }
     free(c);
     return r;
