@@ -50,9 +50,7 @@ FxBudgets fx_api_budgets(const FluxRunOptions *o)
 
 void fx_api_json_string(const char *s, FxBuf *out)
 {
-    FxValue v = fx_val_string(s, strlen(s));
-    fx_val_print_json(v, out);
-    fx_value_release(v);
+    fx_val_print_json_text(s, strlen(s), out);
 }
 
 static char hardware_line[128];
