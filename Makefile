@@ -11,7 +11,8 @@
 #                   and run (FUZZ_SECONDS=60), then the parser on raw bytes
 #                   (FUZZ_PARSE_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
-#   make bench      the interpreter against Lua and Python; the cost of recording;
+#   make bench      the interpreter against Lua and Python; the start of a whole
+#                   `flux run` against lua5.4 -e and python3 -c; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
 #                   against primesieve; the sort kernels against qsort and
 #                   std::sort, and the evolved sort end to end; the matrix
@@ -31,7 +32,9 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prot
 OPT      ?= -O2 -g
 CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden -pthread \
             -Isrc -Iinclude -I$(BUILD)/gen
-LDLIBS   := -lz3 -lgmp -ljansson -lsqlite3 -lgvc -lcgraph -lcdt -lhwloc -lm -pthread
+# Z3 and Graphviz are not linked: they are opened when first used
+# (src/base/dynlib.c), by the soname of the library a -l would link
+LDLIBS   := -lgmp -ljansson -lsqlite3 -lhwloc -lm -pthread
 ifeq ($(SANITIZE),thread)
 CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=thread
@@ -41,6 +44,11 @@ CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
             -DFX_SMALL_CHUNKS
 LDFLAGS  += -fsanitize=address,undefined
 endif
+
+soname    = $(shell objdump -p $$($(CC) -print-file-name=lib$(1).so) 2>/dev/null | \
+              awk '/SONAME/ {print $$2}')
+Z3_SONAME  := $(or $(call soname,z3),libz3.so.4)
+GVC_SONAME := $(or $(call soname,gvc),libgvc.so.6)
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
@@ -67,6 +75,9 @@ deps:
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/src/proof/smt.o: CFLAGS += -DFX_Z3_SONAME='"$(Z3_SONAME)"'
+$(BUILD)/obj/src/graph/svg.o: CFLAGS += -DFX_GVC_SONAME='"$(GVC_SONAME)"'
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -219,6 +230,7 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/query $(BUILD)/bench/evolved_sort $(BUILD)/bench/sort_choice \
        $(BUILD)/bench/regret
 	@bench/interp.sh
+	@FLUX=$(BUILD)/flux bench/start.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
 	@$(BUILD)/bench/primes

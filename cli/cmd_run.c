@@ -203,13 +203,16 @@ int fx_cmd_run(int argc, char **argv)
         if (learn && !strcmp(learn, "wait")) {
             flux_learn(prog, store, flux_last_execution(prog), notes ? stderr : NULL);
         } else {
+            /* a process of its own only when a round is due: most runs
+             * start none, and pay neither the spawn nor its work */
             long long after = flux_last_execution(prog);
+            bool due = flux_learn_due(prog, store, after);
             status = fx_cli_finish(prog, store, status);
-            if (status == FLUX_OK)
+            if (status == FLUX_OK && due)
                 learn_in_background(path, store_dir, after);
-            if (status == FLUX_OK && notes)
-                fprintf(stderr, "flux: learning from the records in the background, if they "
-                                "warrant it (`flux history` shows new versions)\n");
+            if (status == FLUX_OK && due && notes)
+                fprintf(stderr, "flux: learning from the records in the background "
+                                "(`flux history` shows new versions)\n");
             return status;
         }
     }

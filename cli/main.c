@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -67,13 +68,29 @@ int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, Flu
     *prog = NULL;
     *store = NULL;
     FluxLoadOptions o = fx_cli_load_options();
-    int status = flux_program_load(path, &o, stderr, prog);
-    if (status != FLUX_OK)
-        return status;
-    status = flux_store_open(store_dir, stderr, store);
+    /* An existing store first, for the verdicts of an unchanged program;
+     * a new one once the program loaded, so that a rejected program never
+     * makes one. A store that cannot be opened is reported after the
+     * program's diagnostics, as when it was opened second. */
+    char *why = NULL;
+    size_t why_len = 0;
+    FILE *held = open_memstream(&why, &why_len);
+    int opened = flux_store_open_existing(store_dir, held, store);
+    if (held)
+        fclose(held);
+    int status = flux_program_load_remembered(path, &o, *store, stderr, prog);
+    if (status == FLUX_OK && opened != FLUX_OK) {
+        fputs(why ? why : "", stderr);
+        status = opened;
+    } else if (status == FLUX_OK && !*store) {
+        status = flux_store_open(store_dir, stderr, store);
+    }
+    free(why);
     if (status != FLUX_OK) {
         flux_program_free(*prog);
+        flux_store_close(*store, NULL);
         *prog = NULL;
+        *store = NULL;
     }
     return status;
 }

@@ -47,6 +47,7 @@ enum {
 };
 
 typedef struct FluxProgram FluxProgram;
+typedef struct FluxStore FluxStore; /* the store's section, below */
 
 typedef struct FluxLoadOptions {
     unsigned smt_timeout_ms; /* per solver query; 0 for the default (2000) */
@@ -69,6 +70,15 @@ FLUX_API int flux_program_load(const char *path, const FluxLoadOptions *options,
 FLUX_API int flux_program_load_source(const char *name, const char *text,
                                       const FluxLoadOptions *options, FILE *diagnostics,
                                       FluxProgram **out);
+
+/* flux_program_load, recalling the checker's verdicts from store (NULL:
+ * none): a program whose sources (the prelude, the file, its imports) this
+ * build of Flux checked before, without errors, is not given to the solver
+ * again; its warnings are printed as they were. A program's fresh verdicts
+ * are kept in the store it is given with flux_program_use_store. */
+FLUX_API int flux_program_load_remembered(const char *path, const FluxLoadOptions *options,
+                                          FluxStore *store, FILE *diagnostics,
+                                          FluxProgram **out);
 
 /* Warnings reported while loading. */
 FLUX_API size_t flux_program_warnings(const FluxProgram *prog);
@@ -140,12 +150,13 @@ FLUX_API void flux_result_free(FluxResult *r);
 
 /* ---- the store: every run recorded, every result explained ---- */
 
-typedef struct FluxStore FluxStore;
-
 /* Opens the store in dir, or when dir is NULL in $FLUX_STORE, else ./.flux
  * (created when missing). Returns FLUX_OK, or FLUX_ERR_STORE with the reason
  * written to diagnostics (locked, corrupt, a newer schema). */
 FLUX_API int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out);
+/* The same for a store that exists already: FLUX_OK with *out NULL when
+ * there is none in that folder (nothing is created). */
+FLUX_API int flux_store_open_existing(const char *dir, FILE *diagnostics, FluxStore **out);
 /* Writes what is queued and closes; FLUX_ERR_STORE if the last write failed. */
 FLUX_API int flux_store_close(FluxStore *store, FILE *diagnostics);
 /* Writes every queued execution now: once this returns FLUX_OK they are
@@ -221,6 +232,10 @@ FLUX_API int flux_optimize_with(FluxProgram *prog, FluxStore *store, const char 
  * with FLUX_LEARN=wait), or let a FluxLearner run it. */
 #define FLUX_LEARN_NOW (-1LL)
 FLUX_API int flux_learn(FluxProgram *prog, FluxStore *store, long long after, FILE *out);
+/* Nonzero when flux_learn(prog, store, after, ...) would run a round for
+ * some intent (after > 0 or 0, not FLUX_LEARN_NOW): a caller that learns in
+ * another process starts one only then. */
+FLUX_API int flux_learn_due(FluxProgram *prog, FluxStore *store, long long after);
 
 /* A learner: a thread of the library that runs flux_learn for a program
  * while other threads run it. It works on its own copy of the program

@@ -19,12 +19,15 @@
 #include "lang/parse.h"
 #include "lang/types.h"
 
-/* path (a file) or name and text (a source in memory). */
+/* path (a file) or name and text (a source in memory); store: where the
+ * checker's verdicts are recalled from, or NULL. */
 static int load(const char *path, const char *name, const char *text,
-                const FluxLoadOptions *options, FILE *diagnostics, FluxProgram **out)
+                const FluxLoadOptions *options, FluxStore *store, FILE *diagnostics,
+                FluxProgram **out)
 {
     FluxProgram *fp = fx_api_program_new();
     FxCheckOptions opts = {0};
+    fx_api_verdicts_options(store, &opts);
     if (options) {
         opts.smt_timeout_ms = options->smt_timeout_ms;
         opts.skip_smt = options->types_only != 0;
@@ -57,13 +60,19 @@ static int load(const char *path, const char *name, const char *text,
 int flux_program_load(const char *path, const FluxLoadOptions *options, FILE *diagnostics,
                       FluxProgram **out)
 {
-    return load(path, NULL, NULL, options, diagnostics, out);
+    return load(path, NULL, NULL, options, NULL, diagnostics, out);
+}
+
+int flux_program_load_remembered(const char *path, const FluxLoadOptions *options,
+                                 FluxStore *store, FILE *diagnostics, FluxProgram **out)
+{
+    return load(path, NULL, NULL, options, store, diagnostics, out);
 }
 
 int flux_program_load_source(const char *name, const char *text, const FluxLoadOptions *options,
                              FILE *diagnostics, FluxProgram **out)
 {
-    return load(NULL, name ? name : "<source>", text, options, diagnostics, out);
+    return load(NULL, name ? name : "<source>", text, options, NULL, diagnostics, out);
 }
 
 size_t flux_program_warnings(const FluxProgram *fp)

@@ -124,6 +124,22 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
+/* ---- the checker's verdicts kept in the store (verdicts.c) ---- */
+
+/* The GNU build id of the object holding this library, in hex, or NULL. */
+const char *fx_api_build_id(void);
+/* Sets opts to remember the solver's part of a check, recalling from fs
+ * (NULL: record only). */
+void fx_api_verdicts_options(FluxStore *fs, FxCheckOptions *opts);
+/* Keeps fp's fresh memo in fs (under fs->lock), once. */
+void fx_api_verdicts_keep(FluxProgram *fp, FluxStore *fs);
+
+/* ---- the hardware profile kept in the store (hardware.c) ---- */
+
+/* Adopts the profile fs keeps for this machine, or detects it and keeps
+ * it there; under fs->lock, before anything detects. */
+void fx_api_hardware_recall(FluxStore *fs);
+
 /* ---- the kernels' cost models (costs.c) ---- */
 
 /* Reads the models the store keeps (none without a store) into the
@@ -204,6 +220,10 @@ void fx_api_lineage_hash(const FxIntent *in, char out[17]);
 
 /* A monotonic clock, in ms. */
 double fx_api_now_ms(void);
+/* Evaluates g in rt into *v; *ms gets the evaluation's time, the
+ * process's one-time setup left out (hw/setup.h). Every version's time,
+ * recorded or measured by a rule, is taken this way. */
+FxStatus fx_api_eval_timed(FxRuntime *rt, const FxGraph *g, FxValue *v, double *ms);
 
 /* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
 const char *fx_api_hardware(void);
@@ -253,12 +273,14 @@ bool fx_api_forced_honoured(const FxRuntime *rt, const FluxRunOptions *o, FILE *
 
 /* ---- run-time validation (check_output.c) ---- */
 
-/* After a run (status st, its value *v, ms long) of EXPR e (graph g) in
+/* After a run (status st, its value *v, *ms long) of EXPR e (graph g) in
  * context cx: when its own call ran a rewritten version, checks that
  * call's output; a failure rolls the version back and runs EXPR again,
- * replacing *v (cx's runtime is then a new one). Returns the run's status. */
+ * replacing *v (cx's runtime is then a new one) and *ms (the time of the
+ * evaluation that answered: the checks are never in it). Returns the
+ * run's status. */
 FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
-                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v);
+                             const FluxRunOptions *o, FxStatus st, double *ms, FxValue *v);
 /* The validation of the last run of the context whose runtime is rt:
  * "checked", "skipped" or "failed", and what was checked, version by
  * version; false when none ran (v1 answered). The caller holds fp->lock
@@ -277,6 +299,10 @@ typedef struct FxTraces {
 /* The newest `limit` runs of a lineage. */
 FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
                        FxTraces *out);
+/* The same with the id, version, size and input of each run only (no
+ * time, variant or EXPR): cheap enough for every `flux run` to ask. */
+FxStatus fx_api_recent_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
+                              FxTraces *out);
 void fx_api_traces_free(FxTraces *t);
 
 /* ---- variants (variants.c) ---- */

@@ -41,6 +41,7 @@ struct FxOutputCheck {
     uint64_t rng;   /* the sampling draw's state (splitmix64) */
     const char *result; /* the last run's outcome: "checked", "skipped", "failed", or NULL */
     FxBuf reason;   /* what was checked, skipped or failed, version by version */
+    double ms;      /* the checks' time: the record's, apart from the run's */
 };
 
 /* A context's validation state, made on its first run (the context is
@@ -230,25 +231,25 @@ static FxStatus run_again(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
     fx_api_measure(cx->fp, rt, e);
     pthread_mutex_unlock(&cx->fp->lock);
     fx_runtime_set_runaway_protection(rt, !(o && o->no_learn));
-    double start = fx_api_now_ms();
-    FxStatus st = fx_runtime_eval(rt, g, v);
-    *ms = fx_api_now_ms() - start;
-    return st;
+    return fx_api_eval_timed(rt, g, v, ms);
 }
 
 FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
-                             const FluxRunOptions *o, FxStatus st, double ms, FxValue *v)
+                             const FluxRunOptions *o, FxStatus st, double *ms, FxValue *v)
 {
     FluxProgram *fp = cx->fp;
     struct FxOutputCheck *c = state(cx);
     c->result = NULL;
     c->reason.len = 0;
+    c->ms = 0;
     const FxValue *args;
     size_t n;
     const FxGraph *top;
     while (st == FX_OK && fp->store && (top = fx_runtime_top_call(cx->rt, &args, &n)) &&
            strcmp(top->version, "v1") != 0) {
-        char *failure = validate(cx, c, top, args, fx_runtime_top_result(cx->rt), ms);
+        double t0 = fx_api_now_ms();
+        char *failure = validate(cx, c, top, args, fx_runtime_top_result(cx->rt), *ms);
+        c->ms += fx_api_now_ms() - t0;
         if (!failure)
             break;
         char *label = fx_xstrdup(top->version);
@@ -258,7 +259,7 @@ FxStatus fx_api_check_output(FxCallCtx *cx, const FxExpr *e, const FxGraph *g,
         free(label);
         free(failure);
         fx_value_release(*v);
-        st = run_again(cx, e, g, o, store_ok, v, &ms);
+        st = run_again(cx, e, g, o, store_ok, v, ms);
     }
     if (c->result && st == FX_OK) {
         const FxGraph *answered = fx_runtime_top_call(cx->rt, &args, &n);
@@ -293,7 +294,8 @@ void fx_api_check_decision(const FluxProgram *fp, const FxRuntime *rt, FxBuf *ou
     const char *result, *reason;
     if (!fx_api_check_outcome(fp, rt, &result, &reason))
         return;
+    const FxCallCtx *cx = context_of(fp, rt); /* found: there is an outcome */
     fx_buf_printf(out, ", {\"decision\": \"validation %s\", \"reason\": ", result);
     fx_api_json_string(reason, out);
-    fx_buf_puts(out, ", \"proof_id\": null}");
+    fx_buf_printf(out, ", \"check_ms\": %.3f, \"proof_id\": null}", cx->check->ms);
 }

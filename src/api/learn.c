@@ -36,7 +36,7 @@ static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long l
         return false;
     FxTraces tr = {{0}};
     FxAnalysis a = {0};
-    if (fx_api_traces(fs, in->name, lineage, 1000, &tr) == FX_OK) {
+    if (fx_api_recent_traces(fs, in->name, lineage, 1000, &tr) == FX_OK) {
         size_t from = 0; /* the records as they stood at that run: it is the newest */
         while (after > 0 && from < tr.v.len && tr.v.data[from].id > after)
             from++;
@@ -48,6 +48,18 @@ static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long l
     return a.newest_is_current &&
            (power_of_two(a.runs_current) ||
             (a.runs > 1 && a.newest_size > 2 * a.largest_before_newest));
+}
+
+int flux_learn_due(FluxProgram *fp, FluxStore *fs, long long after)
+{
+    if (fx_store_flush(fs->store) != FX_OK) /* the runs just made are evidence too */
+        return 0;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        if (round_due(fp, fs, *in, after))
+            return 1;
+    }
+    return 0;
 }
 
 int flux_learn(FluxProgram *fp, FluxStore *fs, long long after, FILE *out)

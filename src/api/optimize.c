@@ -5,12 +5,13 @@
  * For one intent the round reads the lineage's recorded runs (traces.c)
  * and then, in order:
  *   1. rollback: when the running version has been measured slower than
- *      its parent (its times against the parent's fitted cost model, at
- *      the same input sizes), it is rolled back and the round ends;
+ *      its parent on comparable inputs, beyond noise (opt/rollback.h), it
+ *      is rolled back and the round ends;
  *   2. the cost models of a version with variants are refitted on its
  *      recorded runs (variants.c);
  *   3. the rules of the table (opt/rules.c) that apply and were not
- *      rolled back from this version before, in the learned proposer's
+ *      rolled back from this version before (unless its inputs have grown
+ *      well past the sizes it was judged on), in the learned proposer's
  *      order (opt/proposer.h; its state: proposer_store.c), each through
  *      the same steps (opt/rule.h): candidate, measurement, obligations;
  *      each pull rewards the proposer. The first rule whose
@@ -33,6 +34,7 @@
 
 #include "api_int.h"
 #include "graph/graph.h"
+#include "opt/rollback.h"
 #include "opt/rule.h"
 #include "proof/prove.h"
 #include "proof/smt.h"
@@ -40,8 +42,6 @@
 #include "rulehost.h"
 
 #define TRACES 400          /* recorded runs a round reads */
-#define ROLLBACK_RATIO 1.25 /* measured slow-down that rolls a version back */
-#define ROLLBACK_RUNS 5     /* runs of a version before it can be judged */
 
 typedef struct Round {
     FluxProgram *fp;
@@ -181,51 +181,92 @@ static void stays(Round *R, const char *rule, const char *why)
     fx_buf_printf(&R->stays, "%s%s does not apply (%s)", R->stays.len ? "; " : "", rule, why);
 }
 
-/* Was `rule` applied to the running version before, and rolled back? */
-static bool rolled_back_before(Round *R, const char *rule)
+/* The key of a version's timing rollback in the store's learned table. */
+static char *rollback_key(int64_t lineage, const char *label)
+{
+    return fx_xasprintf("%lld/%s", (long long)lineage, label);
+}
+
+/* The largest input the running version has run on. */
+static double largest_input(const Round *R)
+{
+    double largest = 0;
+    fx_vec_foreach(FxTrace, t, &R->tr.v) if (!strcmp(t->version, R->current->version))
+            largest = t->size > largest ? t->size : largest;
+    return largest;
+}
+
+/* Was `rule` applied to the running version before, and rolled back? Then
+ * it is not proposed again (true, with why), unless every such rollback
+ * was on timing and the running version's inputs have since gone well
+ * beyond the sizes it was judged on (opt/rollback.h): then false, and why
+ * begins with that, for the rule's own reason to follow. */
+static bool rolled_back_before(Round *R, const char *rule, FxBuf *why)
 {
     FxRows rows = {0};
-    bool found = false;
+    bool for_good = false, found = false;
+    double judged = 0;
+    char *last = NULL; /* the label of the newest such version */
     if (fx_store_versions(R->fs->store, R->in->name, fx_api_keep_row, &rows) == FX_OK) {
         fx_vec_foreach(char *, r, &rows.json)
         {
             json_t *j = json_loads(*r, JSON_DECODE_INT_AS_REAL, NULL);
             const char *parent = json_string_value(json_object_get(j, "parent"));
             const char *rewrite = json_string_value(json_object_get(j, "rewrite"));
+            const char *label = json_string_value(json_object_get(j, "version"));
             if (json_number_value(json_object_get(j, "lineage")) == (double)R->lineage &&
                 json_is_string(json_object_get(j, "rolled_back")) && parent && rewrite &&
-                !strcmp(parent, R->current->version) && !strcmp(rewrite, rule))
+                label && !strcmp(parent, R->current->version) && !strcmp(rewrite, rule)) {
                 found = true;
+                char *key = rollback_key(R->lineage, label), *value = NULL;
+                json_t *v = NULL;
+                if (fx_store_learned(R->fs->store, "rollback", key, "", &value, NULL) == FX_OK &&
+                    value)
+                    v = json_loads(value, 0, NULL);
+                json_t *hi = json_array_get(json_object_get(v, "judged_on"), 1);
+                if (json_is_number(hi) && json_number_value(hi) >= judged)
+                    judged = json_number_value(hi);
+                for_good |= !json_is_number(hi); /* a failed validation, or an old store */
+                free(last);
+                last = fx_xstrdup(label);
+                json_decref(v);
+                free(value);
+                free(key);
+            }
             json_decref(j);
         }
     }
     fx_vec_foreach(char *, r, &rows.json) free(*r);
     fx_vec_free(&rows.json);
-    return found;
+    double largest = largest_input(R);
+    bool blocked = found && (for_good || !fx_rollback_retry(judged, largest));
+    if (found && for_good)
+        fx_buf_puts(why, "it was rolled back from this version before");
+    else if (blocked)
+        fx_buf_printf(why, "it was rolled back from this version before (%s, judged on sizes up "
+                      "to %g; %s's inputs reach %g, not %dx beyond)", last, judged,
+                      R->current->version, largest, FX_ROLLBACK_RETRY);
+    else if (found)
+        fx_buf_printf(why, "proposed again: %s was rolled back on sizes up to %g, and %s's "
+                      "inputs now reach %g; then ", last, judged, R->current->version, largest);
+    free(last);
+    return blocked;
 }
 
-/* ---- rollback, and refitting the models ---- */
+/* ---- rollback ---- */
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Points of one version's runs (of one variant, unless 0). */
-static size_t points_of(const Round *R, const char *label, uint32_t variant, FxCostPoint *pts,
-                        size_t cap)
+/* Points (size, time) of one version's recorded runs. */
+static size_t points_of(const Round *R, const char *label, FxCostPoint *pts, size_t cap)
 {
     size_t n = 0;
-    fx_vec_foreach(FxTrace, t, &R->tr.v) if (n < cap && !strcmp(t->version, label) &&
-                                               (!variant || t->variant == variant))
+    fx_vec_foreach(FxTrace, t, &R->tr.v) if (n < cap && !strcmp(t->version, label))
             pts[n++] = (FxCostPoint){t->size, t->ms};
     return n;
 }
 
 /* Rolls the running version back when its runs were slower than its
- * parent's model predicts at the same sizes (sizes the parent was measured
- * near: a model is not trusted far beyond its points). */
+ * parent's on comparable inputs, beyond noise (opt/rollback.h), and keeps
+ * the sizes it was judged on, for a later proposal of the same rewrite. */
 static int maybe_roll_back(Round *R, bool *rolled)
 {
     *rolled = false;
@@ -235,37 +276,37 @@ static int maybe_roll_back(Round *R, bool *rolled)
         return FLUX_OK;
     }
     FxCostPoint mine[TRACES], theirs[TRACES];
-    size_t n_mine = points_of(R, R->current->version, 0, mine, TRACES);
-    size_t n_theirs = points_of(R, o.parent, 0, theirs, TRACES);
-    FxCostModel parent;
+    size_t n_mine = points_of(R, R->current->version, mine, TRACES);
+    size_t n_theirs = points_of(R, o.parent, theirs, TRACES);
+    FxRollbackVerdict v;
+    fx_rollback_judge(mine, n_mine, theirs, n_theirs, &v);
     int status = FLUX_OK;
-    if (n_mine >= ROLLBACK_RUNS && n_theirs >= 3 && fx_cost_fit(theirs, n_theirs, &parent)) {
-        double ratios[TRACES];
-        size_t k = 0;
-        for (size_t i = 0; i < n_mine; i++)
-            if (mine[i].size <= 2 * parent.max_size)
-                ratios[k++] = mine[i].ms / fx_cost_predict(&parent, mine[i].size);
-        if (k >= ROLLBACK_RUNS) {
-            qsort(ratios, k, sizeof(double), compare_double);
-            double median = ratios[k / 2];
-            if (median > ROLLBACK_RATIO) {
-                char *why = fx_xasprintf("measured %.2gx slower than %s (median of %zu runs "
-                                         "against %s's fitted %s model over %zu runs)",
-                                         median, o.parent, k, o.parent,
-                                         fx_cost_class_name(parent.klass), n_theirs);
-                int64_t proposal;
-                FxStatus s = fx_store_roll_back(R->fs->store, R->version, why);
-                if (s == FX_OK)
-                    s = fx_store_add_proposal(R->fs->store, R->lineage, "rollback", "accepted",
-                                              why, NULL, 0, &proposal);
-                if (s == FX_OK)
-                    fprintf(R->out, "%s: rolled back %s to %s: %s\n", R->in->name,
-                            R->current->version, o.parent, why);
-                status = s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
-                *rolled = s == FX_OK;
-                free(why);
-            }
-        }
+    if (v.slower) {
+        char *why = fx_xasprintf(
+                "measured %.3gx slower than %s (at least %.3gx at 97.5%% confidence, %g ms "
+                "of slack a run) on %zu runs of sizes %g to %g, against %s's %zu runs of sizes "
+                "%g to %g (%zu at the same sizes, %zu between)",
+                v.ratio, o.parent, v.bound, FX_ROLLBACK_SLACK_MS, v.compared, v.lo, v.hi,
+                o.parent, v.parent_runs, v.parent_lo, v.parent_hi, v.exact,
+                v.compared - v.exact);
+        char *key = rollback_key(R->lineage, R->current->version);
+        char *judged = fx_xasprintf("{\"judged_on\": [%.17g, %.17g], \"runs\": %zu}", v.lo,
+                                    v.hi, v.compared);
+        int64_t proposal;
+        FxStatus s = fx_store_roll_back(R->fs->store, R->version, why);
+        if (s == FX_OK)
+            s = fx_store_add_proposal(R->fs->store, R->lineage, "rollback", "accepted", why,
+                                      NULL, 0, &proposal);
+        if (s == FX_OK)
+            s = fx_store_set_learned(R->fs->store, "rollback", key, "", judged, strlen(judged));
+        if (s == FX_OK)
+            fprintf(R->out, "%s: rolled back %s to %s: %s\n", R->in->name, R->current->version,
+                    o.parent, why);
+        status = s == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
+        *rolled = s == FX_OK;
+        free(judged);
+        free(key);
+        free(why);
     }
     fx_api_origin_free(&o);
     return status;
@@ -321,10 +362,8 @@ static void turn_applies(Round *R, Turn *t)
     t->run.kernel = t->kernel;
     t->applies = t->rule->applies(&t->run, &t->why);
     t->name = t->run.name ? t->run.name : t->arm;
-    if (t->applies && rolled_back_before(R, t->name)) {
-        fx_buf_puts(&t->why, "it was rolled back from this version before");
+    if (t->applies && rolled_back_before(R, t->name, &t->why))
         t->applies = false;
-    }
     t->stays = !t->applies;
 }
 
@@ -392,28 +431,21 @@ static size_t list_turns(const char *only, Turn *turns, size_t cap)
     return n;
 }
 
-/* The running version's measured speed-up over its parent: the median,
- * over its runs at sizes its parent was measured near, of the parent's
- * fitted time over its own; false until both have run enough. */
+/* The running version's measured speed-up over its parent, on comparable
+ * inputs as a rollback judges them (opt/rollback.h): the geometric mean of
+ * the parent's time over its own; false until both have run enough. */
 static bool measured_gain(Round *R, double *gain)
 {
     FxVersionOrigin o = fx_api_origin(R->fp, R->in, R->current);
     FxCostPoint mine[TRACES], theirs[TRACES];
-    size_t n_mine = points_of(R, R->current->version, 0, mine, TRACES);
-    size_t n_theirs = o.parent ? points_of(R, o.parent, 0, theirs, TRACES) : 0;
-    FxCostModel parent;
-    double ratios[TRACES];
-    size_t k = 0;
-    if (n_mine >= ROLLBACK_RUNS && n_theirs >= 3 && fx_cost_fit(theirs, n_theirs, &parent)) {
-        for (size_t i = 0; i < n_mine; i++)
-            if (mine[i].size <= 2 * parent.max_size && mine[i].ms > 0)
-                ratios[k++] = fx_cost_predict(&parent, mine[i].size) / mine[i].ms;
-    }
+    size_t n_mine = points_of(R, R->current->version, mine, TRACES);
+    size_t n_theirs = o.parent ? points_of(R, o.parent, theirs, TRACES) : 0;
     fx_api_origin_free(&o);
-    if (k < ROLLBACK_RUNS)
+    FxRollbackVerdict v;
+    fx_rollback_judge(mine, n_mine, theirs, n_theirs, &v);
+    if (v.compared < FX_ROLLBACK_RUNS || n_theirs < FX_ROLLBACK_PARENT_RUNS || v.ratio <= 0)
         return false;
-    qsort(ratios, k, sizeof(double), compare_double);
-    *gain = ratios[k / 2];
+    *gain = 1 / v.ratio;
     return true;
 }
 

@@ -6,17 +6,32 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api_int.h"
 #include "graph/graph.h"
 
+/* dir, or $FLUX_STORE, or ./.flux */
+static const char *store_dir(const char *dir)
+{
+    if (!dir || !*dir)
+        dir = getenv("FLUX_STORE");
+    return dir && *dir ? dir : ".flux";
+}
+
+int flux_store_open_existing(const char *dir, FILE *diagnostics, FluxStore **out)
+{
+    *out = NULL;
+    char *db = fx_xasprintf("%s/flux.db", store_dir(dir));
+    bool exists = access(db, F_OK) == 0;
+    free(db);
+    return exists ? flux_store_open(dir, diagnostics, out) : FLUX_OK;
+}
+
 int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
 {
     *out = NULL;
-    if (!dir || !*dir)
-        dir = getenv("FLUX_STORE");
-    if (!dir || !*dir)
-        dir = ".flux";
+    dir = store_dir(dir);
     char why[512];
     FxStore *s;
     if (fx_store_open(dir, &s, why, sizeof(why)) != FX_OK) {
@@ -68,6 +83,8 @@ void flux_program_use_store(FluxProgram *fp, FluxStore *fs, int keep_values)
     fp->versions.len = 0; /* ids of another store mean nothing here */
     if (fs)
         pthread_mutex_lock(&fs->lock);
+    fx_api_verdicts_keep(fp, fs);
+    fx_api_hardware_recall(fs);
     fx_api_read_installed(fp); /* compiled versions may be stale: the newest are read afresh */
     if (fs)
         pthread_mutex_unlock(&fs->lock);
@@ -249,7 +266,7 @@ static void print_version_row(const char *json, FILE *out)
         fprintf(out, "    the naive graph read from the constraints; correct by construction\n");
     else
         fprintf(out, "    rewrite %s, proof %s, evidence %s\n", rewrite, proof, evidence);
-    char *rolled = plain(cell(json, "rolled_back", 200));
+    char *rolled = plain(cell(json, "rolled_back", 320)); /* a rollback says on which sizes */
     if (strcmp(rolled, "null") != 0)
         fprintf(out, "    rolled back: %s\n", rolled);
     free(rolled);

@@ -31,9 +31,7 @@ static bool eval_in(FluxProgram *fp, FxRuntime *rt, const char *expr, FxBudgets 
         fx_runtime_reset_counts(rt);
         FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
         FxValue v;
-        double start = fx_api_now_ms();
-        ok = fx_runtime_eval(rt, g, &v) == FX_OK;
-        *ms = fx_api_now_ms() - start;
+        ok = fx_api_eval_timed(rt, g, &v, ms) == FX_OK;
         if (ok)
             fx_value_release(v);
         fx_graph_free(g);

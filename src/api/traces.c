@@ -41,6 +41,17 @@ static double size_of(json_t *v)
     return 0;
 }
 
+static double input_size(json_t *input)
+{
+    if (!json_is_object(input))
+        return 1e300; /* an argument beyond any double: as large as sizes go */
+    double size = 0;
+    const char *k;
+    json_t *x;
+    json_object_foreach(input, k, x) size += size_of(x);
+    return size;
+}
+
 typedef struct Reader {
     int64_t lineage;
     FxTraces *out;
@@ -67,13 +78,7 @@ static void keep(void *ctx, const char *text)
         FxTrace t = {.kernel_ms = -1};
         snprintf(t.version, sizeof(t.version), "%s", label);
         char *raw = fx_api_json_field(text, "input");
-        if (json_is_object(input)) {
-            const char *k;
-            json_t *x;
-            json_object_foreach(input, k, x) t.size += size_of(x);
-        } else {
-            t.size = 1e300; /* an argument beyond any double: as large as sizes go */
-        }
+        t.size = input_size(input);
         t.ms = json_number_value(ms);
         char *eid = fx_api_json_text(text, "execution_id"); /* "exec_12" */
         t.id = eid && !strncmp(eid, "exec_", 5) ? strtoll(eid + 5, NULL, 10) : 0;
@@ -115,6 +120,34 @@ FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_
 {
     Reader r = {lineage, out};
     return fx_store_executions(fs->store, intent, (int64_t)limit, keep, &r);
+}
+
+/* fx_store_recent_runs's rows as traces without time, variant or EXPR */
+static void keep_recent(void *ctx, const FxRecentRun *run)
+{
+    Reader *r = ctx;
+    if (run->lineage != r->lineage || !run->label || run->stopped)
+        return;
+    FxTrace t = {0};
+    t.id = run->id;
+    snprintf(t.version, sizeof(t.version), "%s", run->label);
+    const char *raw = run->input ? run->input : "";
+    json_t *input = json_loads(raw, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL, NULL);
+    t.size = input_size(input);
+    json_decref(input);
+    char h[17];
+    fx_store_hash(raw, strlen(raw), h);
+    t.input_hash = strtoull(h, NULL, 16);
+    t.input = fx_xstrdup(run->input ? run->input : "null");
+    t.expr = fx_xstrdup("-");
+    fx_vec_push(&r->out->v, t);
+}
+
+FxStatus fx_api_recent_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
+                              FxTraces *out)
+{
+    Reader r = {lineage, out};
+    return fx_store_recent_runs(fs->store, intent, (int64_t)limit, keep_recent, &r);
 }
 
 void fx_api_traces_free(FxTraces *t)

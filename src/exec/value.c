@@ -1483,6 +1483,19 @@ static const char *escape_for(unsigned char c, bool json)
     }
 }
 
+/* An integer's digits, without printf's cost (every recorded value is printed). */
+static void put_int(FxBuf *out, int64_t i)
+{
+    char text[24], *p = text + sizeof(text);
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (i < 0)
+        *--p = '-';
+    fx_buf_append(out, p, (size_t)(text + sizeof(text) - p));
+}
+
 /* Flux strings take \" \\ \n \t only, so other bytes are written as they
  * are; JSON also forbids raw control characters, which become \u00XX. */
 static void put_string(FxBuf *out, const char *s, size_t len, bool json)
@@ -1554,7 +1567,7 @@ static void put_value(FxBuf *out, FxValue v, bool json)
         fx_buf_puts(out, v.u.b ? "true" : "false");
         break;
     case FX_VAL_INT:
-        fx_buf_printf(out, "%lld", (long long)v.u.i);
+        put_int(out, v.u.i);
         break;
     case FX_VAL_BIG:
         put_big(out, v.u.obj->u.big);
@@ -1585,4 +1598,9 @@ void fx_val_print(FxValue v, FxBuf *out)
 void fx_val_print_json(FxValue v, FxBuf *out)
 {
     put_value(out, v, true);
+}
+
+void fx_val_print_json_text(const char *s, size_t len, FxBuf *out)
+{
+    put_string(out, s, len, true);
 }

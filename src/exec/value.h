@@ -170,5 +170,7 @@ void fx_val_print(FxValue v, FxBuf *out);
 /* The same as JSON: integers written exactly however large, strings with
  * JSON escapes, lists and matrices as arrays, records as objects. */
 void fx_val_print_json(FxValue v, FxBuf *out);
+/* Text as fx_val_print_json writes a string value holding it, without making one. */
+void fx_val_print_json_text(const char *s, size_t len, FxBuf *out);
 
 #endif

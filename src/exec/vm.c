@@ -1511,10 +1511,12 @@ static uint64_t window_bytes(const FxPrimeSet *s)
     return (s->hi - s->lo) / 30 + 16;
 }
 
-/* Is x prime: 1 or 0, from the primes of a window [x, x + w) sieved when x
- * falls outside the last one (w doubling from 2^16 to 2^26 as windows are
- * left, so that an ascending walk sieves each number about once); -1 when
- * a budget stopped the sieve. */
+/* Is x prime: 1 or 0, from the primes of a window of w numbers sieved when
+ * x falls outside the last one (w doubling from 2^16 to 2^26 as windows are
+ * left), reaching ahead of x in the walk's direction: [x, x + w) above the
+ * last window, (x - w, x] below it, so that an ascending walk (p + 2) and a
+ * descending one (n - p) both sieve each number about once; -1 when a
+ * budget stopped the sieve. */
 static int sieved_prime(FxRuntime *rt, uint64_t x)
 {
     FxPrimeSet *s = &rt->prime_window;
@@ -1523,17 +1525,19 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
     if (!s->bits || x < s->lo || x >= s->hi) {
         uint64_t w = rt->prime_window_width ? rt->prime_window_width * 2 : PRIME_WINDOW_MIN;
         rt->prime_window_width = w = w > PRIME_WINDOW_MAX ? PRIME_WINDOW_MAX : w;
-        uint64_t hi = x < FX_SIEVE_HI_MAX - w ? x + w : FX_SIEVE_HI_MAX;
+        bool down = s->bits && x < s->lo;
+        uint64_t lo = down ? (x + 1 > w ? x + 1 - w : 0) : x;
+        uint64_t hi = down ? x + 1 : x < FX_SIEVE_HI_MAX - w ? x + w : FX_SIEVE_HI_MAX;
         if (s->bits)
             fx_meter_sub(window_bytes(s));
         fx_primeset_free(s);
         unsigned threads =
                 fx_device_threads(fx_device_cpu(), (double)w, FX_SIEVE_WINDOW_PARALLEL_FROM);
-        uint64_t peak = sieve_bytes(x, hi, false, threads);
+        uint64_t peak = sieve_bytes(lo, hi, false, threads);
         if (!reserve(rt, peak))
             return -1;
         fx_meter_work(w);
-        bool ok = fx_sieve_set(x, hi, threads, 0, s, kernel_keep_going, rt);
+        bool ok = fx_sieve_set(lo, hi, threads, 0, s, kernel_keep_going, rt);
         fx_meter_sub(peak);
         if (!ok)
             return -1;

@@ -16,7 +16,7 @@
  *      (AVX-512 in a VM whose hypervisor hides the ZMM state is no use).
  *      aarch64 has no user-mode CPUID: the compiler's target macros say what
  *      this binary may use.
- * settle() then enforces the invariants of hw.h, turning a value that
+ * fx_hw_settle() then enforces the invariants of hw.h, turning a value that
  * breaks them into "unknown" (0) or the safe minimum rather than keeping it:
  * a wrong cache size is worse than none for a cost model.
  *
@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 
 #include "device.h"
 #include "hw.h"
+#include "setup.h"
 
 /* ---- 1. hwloc ---------------------------------------------------------- */
 
@@ -259,8 +261,7 @@ static bool is_pow2(size_t n)
     return n && !(n & (n - 1));
 }
 
-/* Enforces hw.h's invariants: what breaks them becomes unknown or minimal. */
-static void settle(FxHardware *hw)
+void fx_hw_settle(FxHardware *hw)
 {
     if (!hw->threads)
         hw->threads = 1;
@@ -297,16 +298,36 @@ FxHardware fx_hw_probe(bool use_hwloc)
         hw.arch[n] = '\0';
     }
     detect_simd(&hw);
-    settle(&hw);
+    fx_hw_settle(&hw);
     return hw;
 }
 
 static FxHardware cached;
+/* fx_hw_adopt's profile while it runs (one adopter at a time); a thread
+ * that detects meanwhile may take it: its owner waits in pthread_once */
+static _Atomic(const FxHardware *) adopted;
+static pthread_mutex_t adopting = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t cached_once = PTHREAD_ONCE_INIT;
 
 static void detect_once(void)
 {
+    const FxHardware *hw = atomic_load(&adopted);
+    if (hw) {
+        cached = *hw;
+        return;
+    }
+    double t0 = fx_setup_clock_ms();
     cached = fx_hw_probe(true);
+    fx_setup_charge(t0); /* hwloc's topology: milliseconds, once */
+}
+
+void fx_hw_adopt(const FxHardware *hw)
+{
+    pthread_mutex_lock(&adopting);
+    atomic_store(&adopted, hw);
+    pthread_once(&cached_once, detect_once);
+    atomic_store(&adopted, NULL);
+    pthread_mutex_unlock(&adopting);
 }
 
 FxHardware fx_hw_detect(void)

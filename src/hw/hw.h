@@ -39,6 +39,23 @@ typedef struct FxHardware {
  * process (thread-safe: pthread_once). Never fails. */
 FxHardware fx_hw_detect(void);
 
+/* ---- a profile kept across processes (remember.c) ---- */
+
+/* What the profile of this process depends on, as a key to keep it under:
+ * the boot (/proc/sys/kernel/random/boot_id) and the CPUs the process may
+ * run on. 16 hex digits. */
+void fx_hw_machine_key(FxBuf *out);
+/* The profile as one line of text, and back (false when text is not one;
+ * the invariants below are enforced on what is read). */
+void fx_hw_encode(const FxHardware *hw, FxBuf *out);
+bool fx_hw_decode(const char *text, FxHardware *out);
+/* Makes hw the process's profile, unless one was detected already. Call
+ * it before the threads that detect. */
+void fx_hw_adopt(const FxHardware *hw);
+/* Enforces the invariants below: what breaks them becomes unknown (0) or
+ * the safe minimum. */
+void fx_hw_settle(FxHardware *hw);
+
 /* Detects afresh, without the cache; with use_hwloc false, from sysconf and
  * sysfs alone (the fallback path, which the tests exercise). */
 FxHardware fx_hw_probe(bool use_hwloc);

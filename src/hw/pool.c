@@ -44,6 +44,7 @@
 #include "base/base.h"
 #include "hw.h"
 #include "pool.h"
+#include "setup.h"
 
 struct FxPool {
     pthread_mutex_t lock; /* guards gen, busy, stop, fn, ctx, n_tasks */
@@ -225,8 +226,12 @@ FxPool *fx_pool_default(void)
         free(default_pool);
         default_pool = NULL;
     }
-    if (!default_pool)
-        default_pool = fx_pool_create(fx_pool_default_size());
+    if (!default_pool) {
+        unsigned threads = fx_pool_default_size(); /* the probe charges its own time */
+        double t0 = fx_setup_clock_ms();
+        default_pool = fx_pool_create(threads);
+        fx_setup_charge(t0); /* the workers' start, once a process */
+    }
     FxPool *p = default_pool;
     pthread_mutex_unlock(&default_lock);
     return p;

@@ -16,6 +16,7 @@
  * from an intent has a non-NULL type and every NAME and CALL a resolution.
  */
 #include "check_int.h"
+#include "check_memo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ typedef struct Checker {
     FX_VEC(SizeVar) sizes;
     const char *result_ban; /* why `result` may not appear here; NULL if it may */
     const FxCheckOptions *options;
+    FxCheckMemo *memo; /* the solver's part remembered, or NULL */
 } Checker;
 
 static FxType *check_expr(Checker *c, FxExpr *e);
@@ -2212,7 +2214,7 @@ static void collect_sizes(Checker *c, FxIntent *in)
     }
 }
 
-static void check_intent(Checker *c, FxIntent *in)
+static void check_intent(Checker *c, FxIntent *in, size_t index)
 {
     size_t errors_before = fx_diag_errors(c->diag);
     c->intent = in;
@@ -2226,8 +2228,12 @@ static void check_intent(Checker *c, FxIntent *in)
     c->intent = NULL;
     c->locals.len = 0;
     c->sizes.len = 0;
-    if (fx_diag_errors(c->diag) == errors_before && !in->has_syntax_errors)
-        fx_check_intent_smt(c->prog, in, c->options);
+    if (fx_diag_errors(c->diag) == errors_before && !in->has_syntax_errors) {
+        if (c->memo)
+            fx_check_memo_solve(c->memo, c->prog, index, in, c->options);
+        else
+            fx_check_intent_smt(c->prog, in, c->options);
+    }
 }
 
 static void check_data(Checker *c, const FxModule *m, FxDataDecl *dd)
@@ -2326,9 +2332,24 @@ void fx_check_program(FxProgram *prog, const FxCheckOptions *options)
         fx_vec_foreach(FxDataDecl *, dd, &(*m)->data) check_data(&c, *m, *dd);
         fx_vec_foreach(FxIntent *, in, &(*m)->intents) resolve_signature(&c, *in);
     }
+    /* the solver's part, remembered when the caller keeps memos */
+    if (options && options->salt && !options->skip_smt) {
+        fx_check_memo_key(prog, options, prog->check_key);
+        char *text = options->recall ? options->recall(options->recall_ctx, prog->check_key)
+                                     : NULL;
+        c.memo = fx_check_memo_new(prog, text);
+        free(text);
+    }
+    size_t index = 0;
     fx_vec_foreach(FxModule *, m, &prog->modules)
     {
-        fx_vec_foreach(FxIntent *, in, &(*m)->intents) check_intent(&c, *in);
+        fx_vec_foreach(FxIntent *, in, &(*m)->intents) check_intent(&c, *in, index++);
+    }
+    if (c.memo) {
+        prog->check_recalled = fx_check_memo_recalled(c.memo);
+        if (fx_diag_errors(prog->diag) == 0)
+            prog->check_memo = fx_check_memo_text(c.memo);
+        fx_check_memo_free(c.memo);
     }
     fx_vec_free(&c.locals);
     fx_vec_free(&c.sizes);

@@ -1146,6 +1146,12 @@ void fx_check_intent_smt(FxProgram *prog, FxIntent *in, const FxCheckOptions *op
         free(eqs);
         return;
     }
+    if (fx_smt_missing()) { /* only a program that needs the solver says so */
+        fx_diag_error(prog->diag, in->name_span, "checking `%s` needs the solver: %s", in->name,
+                      fx_smt_missing());
+        free(eqs);
+        return;
+    }
     Ctx c = {.prog = prog, .diag = prog->diag, .in = in};
     unsigned timeout = options && options->smt_timeout_ms ? options->smt_timeout_ms : 2000;
     c.smt = fx_smt_new(timeout, 0);

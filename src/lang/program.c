@@ -156,5 +156,6 @@ void fx_program_free(FxProgram *prog)
     fx_vec_foreach(FxModule *, m, &prog->modules) fx_module_free(*m);
     fx_vec_free(&prog->modules);
     fx_arena_free(&prog->arena);
+    free(prog->check_memo);
     free(prog);
 }

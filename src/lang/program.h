@@ -15,6 +15,12 @@
 typedef struct FxCheckOptions {
     unsigned smt_timeout_ms; /* per query; 0 for the default */
     bool skip_smt;           /* types only: no contradiction or property proofs */
+    /* The solver's part remembered (check_memo.h), when salt names the
+     * checker's build: recall returns the memo kept under a key (malloc'd)
+     * or NULL; the program's check_key and check_memo say what to keep. */
+    const char *salt;
+    char *(*recall)(void *ctx, const char *key);
+    void *recall_ctx;
 } FxCheckOptions;
 
 FxProgram *fx_program_load(FxDiag *d, const char *path, const FxCheckOptions *options);

@@ -16,6 +16,12 @@ typedef struct FxProgram {
     FxModule *root;
     FX_VEC(FxModule *) modules; /* every module, prelude first, root last; owned */
     FxArena arena;    /* checked types and other derived data */
+    /* the solver's part of the check (check_memo.h): its key ("" when not
+     * remembered), the memo to keep (malloc'd; NULL when recalled, or when
+     * the program has errors), and whether it was recalled */
+    char check_key[33];
+    char *check_memo;
+    bool check_recalled;
 } FxProgram;
 
 /* The key of a prelude intent a user intent shadows: "prelude.gcd". A dot

@@ -7,7 +7,9 @@
  * learned proposer's order (opt/proposer.h), through the rest:
  *   1. applies: does the running version's structure, with the evidence,
  *      fit the rule? If not, a reason a person can read;
- *   2. (the round) was this rule rolled back from this version before?
+ *   2. (the round) was this rule rolled back from this version before,
+ *      and are its inputs still near the sizes it was judged on?
+ *      (opt/rollback.h)
  *   3. candidate: the next version, or a reason why none can be made;
  *   4. measurement: the predicted gain, as evidence (JSON), or a reason
  *      why it is too small;

@@ -1669,7 +1669,12 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
             FxSmtTerm v = fx_smt_var(smt, "p", FX_SMT_SORT_INT);
             F.slots[f->num2] = v;
             E.sufficient = true; /* never failing is what is asked */
+            /* on the range's elements only: the kernel keeps no other
+             * (Goldbach's prime(n - p) is defined for p <= n) */
+            FxSmtTerm lo = enc(&E, &F, dom->inputs[0]), hi = enc(&E, &F, dom->inputs[1]);
             fx_vec_push(&facts, bin(&E, FX_SMT_GE, v, fx_smt_int64(smt, 0)));
+            fx_vec_push(&facts, bin(&E, FX_SMT_LE, lo, v));
+            fx_vec_push(&facts, bin(&E, dom->num ? FX_SMT_LE : FX_SMT_LT, v, hi));
             fx_vec_push(&facts, fx_smt_not(smt, defined(&E, &F, rest)));
             if (E.why_not) {
                 d.verdict = FX_PROOF_UNKNOWN;

@@ -39,6 +39,62 @@
 #include <z3.h>
 
 #include "base/buf.h"
+#include "base/dynlib.h"
+
+/* ---- Z3, loaded when the first FxSmt is made ---- */
+
+#ifndef FX_Z3_SONAME /* the Makefile names the one it links against */
+#define FX_Z3_SONAME "libz3.so.4"
+#endif
+
+/* Every Z3 function this file calls, resolved by fx_dynlib_load: a process
+ * that never asks the solver (a warm `flux run`) never maps Z3. */
+// clang-format off
+#define Z3_FUNCTIONS(X)                                                                            \
+    X(dec_ref) X(del_config) X(del_context) X(get_app_arg) X(get_app_decl) X(get_app_num_args)     \
+    X(get_ast_kind) X(get_bool_value) X(get_decl_kind) X(get_error_code) X(get_error_msg)          \
+    X(get_numeral_string) X(get_version) X(inc_ref) X(interrupt) X(is_numeral_ast) X(mk_add)       \
+    X(mk_and) X(mk_app) X(mk_bool_sort) X(mk_config) X(mk_context_rc) X(mk_distinct) X(mk_div)     \
+    X(mk_eq) X(mk_exists_const) X(mk_false) X(mk_forall_const) X(mk_fresh_const) X(mk_func_decl)   \
+    X(mk_ge) X(mk_gt) X(mk_implies) X(mk_int_sort) X(mk_ite) X(mk_le) X(mk_lt) X(mk_mod)           \
+    X(mk_mul) X(mk_not) X(mk_numeral) X(mk_or) X(mk_params) X(mk_solver) X(mk_string_symbol)       \
+    X(mk_sub) X(mk_true) X(mk_unary_minus) X(model_dec_ref) X(model_eval) X(model_inc_ref)         \
+    X(param_descrs_dec_ref) X(param_descrs_get_kind) X(param_descrs_inc_ref) X(params_dec_ref)     \
+    X(params_inc_ref) X(params_set_uint) X(set_error_handler) X(solver_assert) X(solver_check)     \
+    X(solver_dec_ref) X(solver_get_model) X(solver_get_param_descrs)                               \
+    X(solver_get_reason_unknown) X(solver_inc_ref) X(solver_set_params) X(solver_to_string)        \
+    X(sort_to_ast) X(to_app)
+// clang-format on
+
+static struct {
+#define FIELD(f) __typeof__(Z3_##f) *f;
+    Z3_FUNCTIONS(FIELD)
+#undef FIELD
+} z3lib;
+
+static char z3_missing[256]; /* why Z3 could not be loaded; "" when it was */
+static pthread_once_t z3_once = PTHREAD_ONCE_INIT;
+
+static void load_z3(void)
+{
+#define NAME(f) "Z3_" #f,
+    static const char *const names[] = {Z3_FUNCTIONS(NAME)};
+#undef NAME
+    void *fns[FX_ARRAY_LEN(names)];
+    if (!fx_dynlib_load("Z3", FX_Z3_SONAME, names, fns, FX_ARRAY_LEN(names), z3_missing,
+                        sizeof(z3_missing)))
+        return;
+    size_t i = 0;
+#define SET(f) memcpy(&z3lib.f, &fns[i++], sizeof(void *));
+    Z3_FUNCTIONS(SET)
+#undef SET
+}
+
+const char *fx_smt_missing(void)
+{
+    pthread_once(&z3_once, load_z3);
+    return z3_missing[0] ? z3_missing : NULL;
+}
 
 enum { DEFAULT_TIMEOUT_MS = 2000, DEFAULT_RLIMIT = 5000000, INTERRUPT_RETRY_MS = 10 };
 
@@ -82,10 +138,10 @@ static void set_reason(FxSmt *s, char *owned)
 /* The error of the last Z3 call as a new string, or NULL if it succeeded. */
 static char *z3_error(FxSmt *s)
 {
-    Z3_error_code code = Z3_get_error_code(s->z3);
+    Z3_error_code code = z3lib.get_error_code(s->z3);
     if (code == Z3_OK)
         return NULL;
-    const char *msg = Z3_get_error_msg(s->z3, code);
+    const char *msg = z3lib.get_error_msg(s->z3, code);
     /* First line only: e.g. for an unknown parameter Z3 appends the list of
      * all several hundred legal ones. */
     return fx_xstrndup(msg, strcspn(msg, "\n"));
@@ -122,7 +178,7 @@ static FxSmtTerm keep(FxSmt *s, Z3_ast a, FxSmtSort sort)
         return no_term(s, fx_xstrdup("Z3 returned no term"));
     if (s->terms.len >= UINT32_MAX)
         return no_term(s, fx_xstrdup("too many terms"));
-    Z3_inc_ref(s->z3, a);
+    z3lib.inc_ref(s->z3, a);
     fx_vec_push(&s->terms, ((Entry){.ast = a, .sort = sort}));
     return (FxSmtTerm){(uint32_t)s->terms.len};
 }
@@ -159,23 +215,25 @@ FxSmt *fx_smt_new(unsigned timeout_ms, unsigned rlimit)
     s->timeout_ms = timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS;
     s->rlimit = rlimit ? rlimit : DEFAULT_RLIMIT;
     s->seed_known = -1;
-    Z3_config cfg = Z3_mk_config();
+    if (fx_smt_missing()) /* every constructor then fails with the reason */
+        return s;
+    Z3_config cfg = z3lib.mk_config();
     FX_CHECK(cfg, "cannot create a Z3 config");
-    s->z3 = Z3_mk_context_rc(cfg);
-    Z3_del_config(cfg);
+    s->z3 = z3lib.mk_context_rc(cfg);
+    z3lib.del_config(cfg);
     FX_CHECK(s->z3, "cannot create a Z3 context");
-    Z3_set_error_handler(s->z3, keep_going);
-    s->sorts[FX_SMT_SORT_INT] = Z3_mk_int_sort(s->z3);
-    Z3_inc_ref(s->z3, Z3_sort_to_ast(s->z3, s->sorts[FX_SMT_SORT_INT]));
-    s->sorts[FX_SMT_SORT_BOOL] = Z3_mk_bool_sort(s->z3);
-    Z3_inc_ref(s->z3, Z3_sort_to_ast(s->z3, s->sorts[FX_SMT_SORT_BOOL]));
+    z3lib.set_error_handler(s->z3, keep_going);
+    s->sorts[FX_SMT_SORT_INT] = z3lib.mk_int_sort(s->z3);
+    z3lib.inc_ref(s->z3, z3lib.sort_to_ast(s->z3, s->sorts[FX_SMT_SORT_INT]));
+    s->sorts[FX_SMT_SORT_BOOL] = z3lib.mk_bool_sort(s->z3);
+    z3lib.inc_ref(s->z3, z3lib.sort_to_ast(s->z3, s->sorts[FX_SMT_SORT_BOOL]));
     return s;
 }
 
 static void drop_model(FxSmt *s)
 {
     if (s->model)
-        Z3_model_dec_ref(s->z3, s->model);
+        z3lib.model_dec_ref(s->z3, s->model);
     s->model = NULL;
 }
 
@@ -185,10 +243,11 @@ void fx_smt_free(FxSmt *s)
         return;
     drop_model(s);
     fx_vec_foreach (Entry, e, &s->terms)
-        Z3_dec_ref(s->z3, e->ast);
-    for (size_t i = 0; i < FX_ARRAY_LEN(s->sorts); i++)
-        Z3_dec_ref(s->z3, Z3_sort_to_ast(s->z3, s->sorts[i]));
-    Z3_del_context(s->z3);
+        z3lib.dec_ref(s->z3, e->ast);
+    for (size_t i = 0; s->z3 && i < FX_ARRAY_LEN(s->sorts); i++)
+        z3lib.dec_ref(s->z3, z3lib.sort_to_ast(s->z3, s->sorts[i]));
+    if (s->z3)
+        z3lib.del_context(s->z3);
     fx_vec_free(&s->terms);
     free(s->reason);
     free(s->build_error);
@@ -198,12 +257,22 @@ void fx_smt_free(FxSmt *s)
 
 /* ---- atoms ---- */
 
+/* Z3 was loaded for s; otherwise s says why it was not. */
+static bool loaded(FxSmt *s)
+{
+    if (!s->z3)
+        no_term(s, fx_xstrdup(fx_smt_missing()));
+    return s->z3 != NULL;
+}
+
 FxSmtTerm fx_smt_var(FxSmt *s, const char *name, FxSmtSort sort)
 {
     if (!valid_sort(sort))
         return no_term(s, fx_xstrdup("fx_smt_var: no such sort"));
+    if (!loaded(s))
+        return NO_TERM;
     /* Fresh: Z3 appends a counter, so equal names stay distinct constants. */
-    FxSmtTerm t = keep(s, Z3_mk_fresh_const(s->z3, name ? name : "v", s->sorts[sort]), sort);
+    FxSmtTerm t = keep(s, z3lib.mk_fresh_const(s->z3, name ? name : "v", s->sorts[sort]), sort);
     if (t.v)
         s->terms.data[t.v - 1].is_var = true;
     return t;
@@ -214,7 +283,9 @@ FxSmtTerm fx_smt_int(FxSmt *s, const char *decimal)
     /* Checked here because Z3 would also take "1/2" or "1.5". */
     if (!decimal || !fx_is_decimal(decimal))
         return no_term(s, fx_xasprintf("not a decimal integer: \"%s\"", decimal ? decimal : ""));
-    return keep(s, Z3_mk_numeral(s->z3, decimal, s->sorts[FX_SMT_SORT_INT]), FX_SMT_SORT_INT);
+    if (!loaded(s))
+        return NO_TERM;
+    return keep(s, z3lib.mk_numeral(s->z3, decimal, s->sorts[FX_SMT_SORT_INT]), FX_SMT_SORT_INT);
 }
 
 FxSmtTerm fx_smt_int64(FxSmt *s, int64_t v)
@@ -226,7 +297,9 @@ FxSmtTerm fx_smt_int64(FxSmt *s, int64_t v)
 
 FxSmtTerm fx_smt_bool(FxSmt *s, bool v)
 {
-    return keep(s, v ? Z3_mk_true(s->z3) : Z3_mk_false(s->z3), FX_SMT_SORT_BOOL);
+    if (!loaded(s))
+        return NO_TERM;
+    return keep(s, v ? z3lib.mk_true(s->z3) : z3lib.mk_false(s->z3), FX_SMT_SORT_BOOL);
 }
 
 /* ---- operators ---- */
@@ -236,38 +309,50 @@ typedef Z3_ast (*Mk2)(Z3_context, Z3_ast, Z3_ast);
 static Z3_ast mk_add(Z3_context c, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
-    return Z3_mk_add(c, 2, args);
+    return z3lib.mk_add(c, 2, args);
 }
 
 static Z3_ast mk_sub(Z3_context c, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
-    return Z3_mk_sub(c, 2, args);
+    return z3lib.mk_sub(c, 2, args);
 }
 
 static Z3_ast mk_mul(Z3_context c, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
-    return Z3_mk_mul(c, 2, args);
+    return z3lib.mk_mul(c, 2, args);
 }
 
 static Z3_ast mk_ne(Z3_context c, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
-    return Z3_mk_distinct(c, 2, args);
+    return z3lib.mk_distinct(c, 2, args);
 }
 
 static Z3_ast mk_and(Z3_context c, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
-    return Z3_mk_and(c, 2, args);
+    return z3lib.mk_and(c, 2, args);
 }
 
 static Z3_ast mk_or(Z3_context c, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
-    return Z3_mk_or(c, 2, args);
+    return z3lib.mk_or(c, 2, args);
 }
+
+#define TWO(name, z3_fn)                                                                           \
+    static Z3_ast name(Z3_context c, Z3_ast a, Z3_ast b)                                           \
+    {                                                                                              \
+        return z3lib.z3_fn(c, a, b);                                                               \
+    }
+TWO(mk_lt, mk_lt)
+TWO(mk_le, mk_le)
+TWO(mk_gt, mk_gt)
+TWO(mk_ge, mk_ge)
+TWO(mk_eq, mk_eq)
+TWO(mk_implies, mk_implies)
 
 #define SAME_SORT (-1) /* operands of one sort, either */
 
@@ -283,15 +368,15 @@ static const struct {
         [FX_SMT_MUL] = {"*", FX_SMT_SORT_INT, FX_SMT_SORT_INT, mk_mul},
         [FX_SMT_DIV] = {"div", FX_SMT_SORT_INT, FX_SMT_SORT_INT, NULL},
         [FX_SMT_MOD] = {"mod", FX_SMT_SORT_INT, FX_SMT_SORT_INT, NULL},
-        [FX_SMT_LT] = {"<", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_lt},
-        [FX_SMT_LE] = {"<=", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_le},
-        [FX_SMT_GT] = {">", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_gt},
-        [FX_SMT_GE] = {">=", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, Z3_mk_ge},
-        [FX_SMT_EQ] = {"=", SAME_SORT, FX_SMT_SORT_BOOL, Z3_mk_eq},
+        [FX_SMT_LT] = {"<", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, mk_lt},
+        [FX_SMT_LE] = {"<=", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, mk_le},
+        [FX_SMT_GT] = {">", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, mk_gt},
+        [FX_SMT_GE] = {">=", FX_SMT_SORT_INT, FX_SMT_SORT_BOOL, mk_ge},
+        [FX_SMT_EQ] = {"=", SAME_SORT, FX_SMT_SORT_BOOL, mk_eq},
         [FX_SMT_NE] = {"distinct", SAME_SORT, FX_SMT_SORT_BOOL, mk_ne},
         [FX_SMT_AND] = {"and", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, mk_and},
         [FX_SMT_OR] = {"or", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, mk_or},
-        [FX_SMT_IMPLIES] = {"=>", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, Z3_mk_implies},
+        [FX_SMT_IMPLIES] = {"=>", FX_SMT_SORT_BOOL, FX_SMT_SORT_BOOL, mk_implies},
 };
 _Static_assert(FX_ARRAY_LEN(ops) == FX_SMT_IMPLIES + 1, "ORDER FX_SMT_OP");
 
@@ -311,12 +396,12 @@ static FxSmtTerm apply2(FxSmt *s, Mk2 mk, FxSmtTerm a, FxSmtTerm b, FxSmtSort re
 static FxSmtTerm floor_op(FxSmt *s, FxSmtOp op, FxSmtTerm a, FxSmtTerm b)
 {
     FxSmtTerm zero = fx_smt_int64(s, 0);
-    FxSmtTerm r = apply2(s, Z3_mk_mod, a, b, FX_SMT_SORT_INT);
+    FxSmtTerm r = apply2(s, z3lib.mk_mod, a, b, FX_SMT_SORT_INT);
     FxSmtTerm b_neg = fx_smt_binop(s, FX_SMT_LT, b, zero);
     FxSmtTerm adjust = fx_smt_binop(s, FX_SMT_AND, b_neg, fx_smt_binop(s, FX_SMT_NE, r, zero));
     if (op == FX_SMT_MOD)
         return fx_smt_binop(s, FX_SMT_ADD, r, fx_smt_ite(s, adjust, b, zero));
-    FxSmtTerm q = apply2(s, Z3_mk_div, a, b, FX_SMT_SORT_INT);
+    FxSmtTerm q = apply2(s, z3lib.mk_div, a, b, FX_SMT_SORT_INT);
     return fx_smt_binop(s, FX_SMT_SUB, q, fx_smt_ite(s, adjust, fx_smt_int64(s, 1), zero));
 }
 
@@ -349,7 +434,7 @@ FxSmtTerm fx_smt_not(FxSmt *s, FxSmtTerm a)
     Entry x;
     if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_BOOL, "not"))
         return NO_TERM;
-    return keep(s, Z3_mk_not(s->z3, x.ast), FX_SMT_SORT_BOOL);
+    return keep(s, z3lib.mk_not(s->z3, x.ast), FX_SMT_SORT_BOOL);
 }
 
 FxSmtTerm fx_smt_neg(FxSmt *s, FxSmtTerm a)
@@ -357,7 +442,7 @@ FxSmtTerm fx_smt_neg(FxSmt *s, FxSmtTerm a)
     Entry x;
     if (!lookup(s, a, &x) || !has_sort(s, &x, FX_SMT_SORT_INT, "negation"))
         return NO_TERM;
-    return keep(s, Z3_mk_unary_minus(s->z3, x.ast), FX_SMT_SORT_INT);
+    return keep(s, z3lib.mk_unary_minus(s->z3, x.ast), FX_SMT_SORT_INT);
 }
 
 FxSmtTerm fx_smt_ite(FxSmt *s, FxSmtTerm cond, FxSmtTerm then_t, FxSmtTerm else_t)
@@ -368,7 +453,7 @@ FxSmtTerm fx_smt_ite(FxSmt *s, FxSmtTerm cond, FxSmtTerm then_t, FxSmtTerm else_
     if (!has_sort(s, &c, FX_SMT_SORT_BOOL, "ite condition") ||
         !has_sort(s, &y, x.sort, "ite else branch"))
         return NO_TERM;
-    return keep(s, Z3_mk_ite(s->z3, c.ast, x.ast, y.ast), x.sort);
+    return keep(s, z3lib.mk_ite(s->z3, c.ast, x.ast, y.ast), x.sort);
 }
 
 /* ---- uninterpreted functions and quantifiers ---- */
@@ -399,16 +484,18 @@ FxSmtTerm fx_smt_apply(FxSmt *s, const char *name, FxSmtSort result, size_t n_ar
 {
     if (!name || !valid_sort(result) || n_args > UINT_MAX)
         return no_term(s, fx_xstrdup("fx_smt_apply: malformed call"));
+    if (!loaded(s))
+        return NO_TERM;
     Z3_ast *asts = fx_xmalloc((n_args + 1) * sizeof *asts);
     Z3_sort *domain = fx_xmalloc((n_args + 1) * sizeof *domain);
     FxSmtTerm t = NO_TERM;
     if (collect_args(s, n_args, args, arg_sorts, asts, domain)) {
         Z3_context c = s->z3;
         /* Z3 identifies functions by symbol and signature, as smt.h wants. */
-        Z3_func_decl f = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), (unsigned)n_args, domain,
-                                         s->sorts[result]);
+        Z3_func_decl f = z3lib.mk_func_decl(c, z3lib.mk_string_symbol(c, name),
+                                            (unsigned)n_args, domain, s->sorts[result]);
         char *err = z3_error(s);
-        t = err ? no_term(s, err) : keep(s, Z3_mk_app(c, f, (unsigned)n_args, asts), result);
+        t = err ? no_term(s, err) : keep(s, z3lib.mk_app(c, f, (unsigned)n_args, asts), result);
     }
     free(asts);
     free(domain);
@@ -424,9 +511,9 @@ static FxSmtTerm quantify(FxSmt *s, bool forall, FxSmtTerm var, FxSmtTerm body)
         return no_term(s, fx_xstrdup("a quantifier binds a term that is not a variable"));
     if (!has_sort(s, &b, FX_SMT_SORT_BOOL, "quantifier body"))
         return NO_TERM;
-    Z3_app bound = Z3_to_app(s->z3, v.ast);
-    Z3_ast q = forall ? Z3_mk_forall_const(s->z3, 0, 1, &bound, 0, NULL, b.ast)
-                      : Z3_mk_exists_const(s->z3, 0, 1, &bound, 0, NULL, b.ast);
+    Z3_app bound = z3lib.to_app(s->z3, v.ast);
+    Z3_ast q = forall ? z3lib.mk_forall_const(s->z3, 0, 1, &bound, 0, NULL, b.ast)
+                      : z3lib.mk_exists_const(s->z3, 0, 1, &bound, 0, NULL, b.ast);
     return keep(s, q, FX_SMT_SORT_BOOL);
 }
 
@@ -472,13 +559,13 @@ static bool assertions_ok(FxSmt *s, size_t n, const FxSmtTerm *assertions)
  * first runs, so an unknown one would fail the query rather than be skipped. */
 static bool knows_param(FxSmt *s, Z3_solver solver, const char *name)
 {
-    Z3_param_descrs d = Z3_solver_get_param_descrs(s->z3, solver);
-    if (!d || Z3_get_error_code(s->z3) != Z3_OK)
+    Z3_param_descrs d = z3lib.solver_get_param_descrs(s->z3, solver);
+    if (!d || z3lib.get_error_code(s->z3) != Z3_OK)
         return false;
-    Z3_param_descrs_inc_ref(s->z3, d);
-    bool known =
-            Z3_param_descrs_get_kind(s->z3, d, Z3_mk_string_symbol(s->z3, name)) != Z3_PK_INVALID;
-    Z3_param_descrs_dec_ref(s->z3, d);
+    z3lib.param_descrs_inc_ref(s->z3, d);
+    Z3_symbol symbol = z3lib.mk_string_symbol(s->z3, name);
+    bool known = z3lib.param_descrs_get_kind(s->z3, d, symbol) != Z3_PK_INVALID;
+    z3lib.param_descrs_dec_ref(s->z3, d);
     return known;
 }
 
@@ -486,24 +573,24 @@ static bool knows_param(FxSmt *s, Z3_solver solver, const char *name)
 static void set_budgets(FxSmt *s, Z3_solver solver)
 {
     Z3_context c = s->z3;
-    Z3_params p = Z3_mk_params(c);
-    Z3_params_inc_ref(c, p);
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), s->rlimit);
+    Z3_params p = z3lib.mk_params(c);
+    z3lib.params_inc_ref(c, p);
+    z3lib.params_set_uint(c, p, z3lib.mk_string_symbol(c, "rlimit"), s->rlimit);
     /* A fixed seed, so that a query's outcome does not vary between runs.
      * Asked once: Z3 takes about 10 ms to list a solver's parameters. */
     if (s->seed_known < 0)
         s->seed_known = knows_param(s, solver, "random_seed");
     if (s->seed_known)
-        Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "random_seed"), 0);
-    Z3_solver_set_params(c, solver, p);
-    Z3_params_dec_ref(c, p);
+        z3lib.params_set_uint(c, p, z3lib.mk_string_symbol(c, "random_seed"), 0);
+    z3lib.solver_set_params(c, solver, p);
+    z3lib.params_dec_ref(c, p);
 }
 
 /* Keeps the query text: the declarations and assertions, as Z3 prints them. */
 static void save_query(FxSmt *s, Z3_solver solver)
 {
-    const char *text = Z3_solver_to_string(s->z3, solver);
-    if (Z3_get_error_code(s->z3) != Z3_OK || !text)
+    const char *text = z3lib.solver_to_string(s->z3, solver);
+    if (z3lib.get_error_code(s->z3) != Z3_OK || !text)
         text = "";
     FxBuf b = {0};
     fx_buf_puts(&b, text);
@@ -517,18 +604,18 @@ static FxSmtResult result_of(FxSmt *s, Z3_solver solver, Z3_lbool r)
     if (r == Z3_L_FALSE)
         return FX_SMT_UNSAT;
     if (r == Z3_L_UNDEF) {
-        const char *why = Z3_solver_get_reason_unknown(s->z3, solver);
-        set_reason(s, fx_xstrdup(why && Z3_get_error_code(s->z3) == Z3_OK ? why : "unknown"));
+        const char *why = z3lib.solver_get_reason_unknown(s->z3, solver);
+        set_reason(s, fx_xstrdup(why && z3lib.get_error_code(s->z3) == Z3_OK ? why : "unknown"));
         return FX_SMT_UNKNOWN;
     }
-    s->model = Z3_solver_get_model(s->z3, solver);
+    s->model = z3lib.solver_get_model(s->z3, solver);
     char *err = z3_error(s);
     if (err || !s->model) {
         s->model = NULL;
         set_reason(s, err ? err : fx_xstrdup("Z3 gave no model"));
         return FX_SMT_ERROR;
     }
-    Z3_model_inc_ref(s->z3, s->model);
+    z3lib.model_inc_ref(s->z3, s->model);
     return FX_SMT_SAT;
 }
 
@@ -573,7 +660,7 @@ static void *watch(void *arg)
              * starts, so an interrupt that lands before that is lost (seen:
              * a 1 ms budget, then a check running on for over half a minute). */
             w->fired = true;
-            Z3_interrupt(w->z3);
+            z3lib.interrupt(w->z3);
             add_ms(&w->deadline, INTERRUPT_RETRY_MS);
         } else if (rc != 0 && rc != ETIMEDOUT) {
             break; /* a bad deadline: better no budget than a spinning thread */
@@ -625,7 +712,7 @@ static FxSmtResult timed_check(FxSmt *s, Z3_solver solver)
         set_reason(s, fx_xstrdup("cannot start the timeout thread"));
         return FX_SMT_ERROR;
     }
-    Z3_lbool r = Z3_solver_check(s->z3, solver);
+    Z3_lbool r = z3lib.solver_check(s->z3, solver);
     char *err = z3_error(s);
     if (watchdog_stop(&w, thread)) {
         free(err);
@@ -643,7 +730,7 @@ static FxSmtResult timed_check(FxSmt *s, Z3_solver solver)
 static FxSmtResult solve(FxSmt *s, Z3_solver solver, size_t n, const FxSmtTerm *assertions)
 {
     for (size_t i = 0; i < n; i++) {
-        Z3_solver_assert(s->z3, solver, s->terms.data[assertions[i].v - 1].ast);
+        z3lib.solver_assert(s->z3, solver, s->terms.data[assertions[i].v - 1].ast);
         char *err = z3_error(s);
         if (err) {
             set_reason(s, err);
@@ -659,19 +746,19 @@ FxSmtResult fx_smt_check(FxSmt *s, size_t n, const FxSmtTerm *assertions)
     drop_model(s);
     free(s->query);
     s->query = NULL;
-    if (!assertions_ok(s, n, assertions))
+    if (!loaded(s) || !assertions_ok(s, n, assertions))
         return FX_SMT_ERROR;
     set_reason(s, NULL);
-    Z3_solver solver = Z3_mk_solver(s->z3);
+    Z3_solver solver = z3lib.mk_solver(s->z3);
     char *err = z3_error(s);
     if (err || !solver) {
         set_reason(s, err ? err : fx_xstrdup("Z3 gave no solver"));
         return FX_SMT_ERROR;
     }
-    Z3_solver_inc_ref(s->z3, solver);
+    z3lib.solver_inc_ref(s->z3, solver);
     set_budgets(s, solver);
     FxSmtResult r = solve(s, solver, n, assertions);
-    Z3_solver_dec_ref(s->z3, solver);
+    z3lib.solver_dec_ref(s->z3, solver);
     return r;
 }
 
@@ -683,18 +770,18 @@ FxSmtResult fx_smt_check(FxSmt *s, size_t n, const FxSmtTerm *assertions)
 static char *int_text(FxSmt *s, Z3_ast v)
 {
     Z3_context c = s->z3;
-    if (Z3_is_numeral_ast(c, v))
-        return fx_xstrdup(Z3_get_numeral_string(c, v));
-    if (Z3_get_ast_kind(c, v) != Z3_APP_AST)
+    if (z3lib.is_numeral_ast(c, v))
+        return fx_xstrdup(z3lib.get_numeral_string(c, v));
+    if (z3lib.get_ast_kind(c, v) != Z3_APP_AST)
         return NULL;
-    Z3_app app = Z3_to_app(c, v);
-    if (Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) != Z3_OP_UMINUS ||
-        Z3_get_app_num_args(c, app) != 1)
+    Z3_app app = z3lib.to_app(c, v);
+    if (z3lib.get_decl_kind(c, z3lib.get_app_decl(c, app)) != Z3_OP_UMINUS ||
+        z3lib.get_app_num_args(c, app) != 1)
         return NULL;
-    Z3_ast arg = Z3_get_app_arg(c, app, 0); /* v, which we hold, holds arg */
-    if (!Z3_is_numeral_ast(c, arg))
+    Z3_ast arg = z3lib.get_app_arg(c, app, 0); /* v, which we hold, holds arg */
+    if (!z3lib.is_numeral_ast(c, arg))
         return NULL;
-    const char *digits = Z3_get_numeral_string(c, arg);
+    const char *digits = z3lib.get_numeral_string(c, arg);
     if (digits[0] == '-')
         return fx_xstrdup(digits + 1);
     return strcmp(digits, "0") == 0 ? fx_xstrdup("0") : fx_xasprintf("-%s", digits);
@@ -702,7 +789,7 @@ static char *int_text(FxSmt *s, Z3_ast v)
 
 static char *bool_text(FxSmt *s, Z3_ast v)
 {
-    switch (Z3_get_bool_value(s->z3, v)) {
+    switch (z3lib.get_bool_value(s->z3, v)) {
     case Z3_L_TRUE:
         return fx_xstrdup("true");
     case Z3_L_FALSE:
@@ -718,16 +805,16 @@ char *fx_smt_model_value(FxSmt *s, FxSmtTerm t)
     if (!s->model || !lookup(s, t, &e))
         return NULL;
     Z3_ast v = NULL;
-    bool ok = Z3_model_eval(s->z3, s->model, e.ast, true, &v);
+    bool ok = z3lib.model_eval(s->z3, s->model, e.ast, true, &v);
     char *err = z3_error(s);
     if (err || !ok || !v) {
         if (err)
             set_reason(s, err);
         return NULL;
     }
-    Z3_inc_ref(s->z3, v);
+    z3lib.inc_ref(s->z3, v);
     char *text = e.sort == FX_SMT_SORT_BOOL ? bool_text(s, v) : int_text(s, v);
-    Z3_dec_ref(s->z3, v);
+    z3lib.dec_ref(s->z3, v);
     return text;
 }
 
@@ -747,7 +834,11 @@ static pthread_once_t version_once = PTHREAD_ONCE_INIT;
 static void make_version(void)
 {
     unsigned major, minor, build, revision;
-    Z3_get_version(&major, &minor, &build, &revision);
+    if (fx_smt_missing()) {
+        snprintf(version, sizeof version, "Z3 (not installed)");
+        return;
+    }
+    z3lib.get_version(&major, &minor, &build, &revision);
     snprintf(version, sizeof version, "Z3 %u.%u.%u.%u", major, minor, build, revision);
 }
 

@@ -53,6 +53,10 @@ typedef enum {
 /* Returns a new context; timeout_ms and rlimit of 0 mean the defaults
  * (2000 ms, 5,000,000). Caller frees with fx_smt_free(). */
 FxSmt *fx_smt_new(unsigned timeout_ms, unsigned rlimit);
+/* Z3 is loaded by the first fx_smt_new (or this call): NULL when it was,
+ * else why not ("Z3 (libz3.so.4) is not installed: ..."). Without it an
+ * FxSmt makes no terms, and each check is FX_SMT_ERROR with that reason. */
+const char *fx_smt_missing(void);
 void fx_smt_free(FxSmt *s);
 
 /* A fresh constant. Names need not be unique: two calls make two distinct

@@ -14,7 +14,10 @@
  * WAL and synchronous=NORMAL a committed transaction survives a crash or a
  * kill of the process; only a power loss (or an OS crash) can lose the last
  * transactions committed before it, and even then the database stays
- * consistent. No integrity_check at open (it reads the whole file); a file
+ * consistent. A new store's pages are 1 KiB, a quarter of SQLite's default,
+ * since a commit writes its pages whole and a run's rows are small (an
+ * older store keeps the size it was made with). No integrity_check at open
+ * (it reads the whole file); a file
  * that is not a database, or a corrupt one, shows on the first statement
  * and is reported as FX_ERR_STORE with a sentence a user can act on.
  *
@@ -71,6 +74,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "walvfs.h"
 
 /* Generated from schema.sql and migrate_*.sql by tools/embed.c. */
 extern const char fx_schema_sql[];
@@ -176,11 +180,13 @@ typedef struct Decision {
     int64_t proof_id; /* 0: none */
 } Decision;
 
-/* An execution waiting for the next flush; owns every string. */
+/* An execution waiting for the next flush; owns every string (its fields'
+ * in one block, `text`). */
 typedef struct Queued {
     int64_t id, version, output_bytes;
-    char *intent, *expr, *input, *output, *output_hash, *decisions_json, *hardware;
-    char *optimizations, *proof_ids, *verified;
+    char *text;
+    const char *intent, *expr, *input, *output, *output_hash, *decisions_json, *hardware;
+    const char *optimizations, *proof_ids, *verified;
     double duration_ms;
     char recorded_at[32];
     size_t n_decisions;
@@ -205,6 +211,7 @@ struct FxStore {
     int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
     int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
     int64_t known_version;      /* a version id seen to exist, 0 for none */
+    int wal_frames;             /* in the WAL after this connection's last commit */
     char err[1024];
 };
 
@@ -260,20 +267,47 @@ static void nap_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-/* The time now as UTC text, 2024-05-01T12:00:00.123Z. */
+/* n as `width` decimal digits, zero-padded; returns the end. */
+static char *put_digits(char *out, long long n, int width)
+{
+    for (int i = width - 1; i >= 0; i--, n /= 10)
+        out[i] = (char)('0' + n % 10);
+    return out + width;
+}
+
+/* The time now as UTC text, 2024-05-01T12:00:00.123Z. The date of the day
+ * count is computed here (H. Hinnant's civil_from_days), as gmtime_r and
+ * strftime consult the time zone at each call: a recorded run's timestamp
+ * cost more than the rest of queueing it. */
 static void now_iso(char out[32])
 {
     struct timespec t;
-    struct tm tm;
     clock_gettime(CLOCK_REALTIME, &t);
-    gmtime_r(&t.tv_sec, &tm);
-    size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + n, 32 - n, ".%03ldZ", t.tv_nsec / 1000000L);
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s ? fx_xstrdup(s) : NULL;
+    long long days = t.tv_sec / 86400, secs = t.tv_sec % 86400;
+    if (secs < 0) {
+        secs += 86400;
+        days--;
+    }
+    long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;                                     /* [0, 146096] */
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);              /* [0, 365] */
+    long long mp = (5 * doy + 2) / 153, month = mp < 10 ? mp + 3 : mp - 9;
+    char *o = put_digits(out, yoe + era * 400 + (month <= 2), 4);
+    *o++ = '-';
+    o = put_digits(o, month, 2);
+    *o++ = '-';
+    o = put_digits(o, doy - (153 * mp + 2) / 5 + 1, 2);
+    *o++ = 'T';
+    o = put_digits(o, secs / 3600, 2);
+    *o++ = ':';
+    o = put_digits(o, secs / 60 % 60, 2);
+    *o++ = ':';
+    o = put_digits(o, secs % 60, 2);
+    *o++ = '.';
+    o = put_digits(o, t.tv_nsec / 1000000, 3);
+    *o++ = 'Z';
+    *o = '\0';
 }
 
 static int bind_text(sqlite3_stmt *st, int i, const char *text)
@@ -450,26 +484,59 @@ static FxStatus pragma(FxStore *s, const char *sql, const char *what)
     return FX_OK;
 }
 
+/* Checkpointing. SQLite's last connection to close checkpoints the WAL
+ * into flux.db and deletes it: two syncs, a sync of the folder when the
+ * next process makes a new WAL, and an unlink, tens of milliseconds on a
+ * disk that syncs for real, in every `flux run`. So a connection closes
+ * without a checkpoint, and the WAL stays with its frames for the next
+ * process (which reads it to rebuild its index, a cost that grows with the
+ * WAL): the WAL is checkpointed after a commit leaves CHECKPOINT_FRAMES in
+ * it (a recorded run's commit stays a few page writes, and checkpoints are
+ * spread over many runs, as SQLite's wal_autocheckpoint would), and at
+ * close once it holds CLOSE_FRAMES, so that it stays short. A commit is
+ * in the WAL, which a crash of the process does not lose: durability is
+ * synchronous=NORMAL's, as before. */
+enum { CHECKPOINT_FRAMES = 8000, CLOSE_FRAMES = 512 };
+
+/* sqlite3_wal_hook: after each commit of this connection. */
+static int wal_grew(void *ctx, sqlite3 *db, const char *name, int frames)
+{
+    FxStore *s = ctx;
+    s->wal_frames = frames;
+    if (frames >= CHECKPOINT_FRAMES && sqlite3_wal_checkpoint(db, name) == SQLITE_OK)
+        s->wal_frames = 0;
+    return SQLITE_OK;
+}
+
 static FxStatus connect_db(FxStore *s)
 {
     char *path = fx_xasprintf("%s/flux.db", s->dir);
     int rc = sqlite3_open_v2(path, &s->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             NULL);
+                             fx_walvfs_name());
     FxStatus r = rc == SQLITE_OK ? FX_OK : db_fail(s, "open");
     free(path);
     if (r != FX_OK)
         return r;
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-    r = pragma(s, "PRAGMA journal_mode = WAL", "set WAL mode");
+    /* a new store's pages are 1 KiB (an older store keeps its size): a
+     * recorded run's commit writes six pages to the WAL, each checksummed
+     * and copied whole, and a run's rows are a few hundred bytes a table */
+    r = pragma(s, "PRAGMA page_size = 1024", "set the page size");
+    if (r == FX_OK)
+        r = pragma(s, "PRAGMA journal_mode = WAL", "set WAL mode");
     if (r == FX_OK)
         r = pragma(s, "PRAGMA foreign_keys = ON", "turn foreign keys on");
     if (r == FX_OK)
         r = pragma(s, "PRAGMA synchronous = NORMAL", "set synchronous");
-    /* checkpoint the WAL less often: a recorded run's commit stays a few
-     * page writes, and the occasional checkpoint is spread over more runs */
-    if (r == FX_OK)
-        r = pragma(s, "PRAGMA wal_autocheckpoint = 8000", "set the checkpoint interval");
+    /* the WAL outlives the connection (see free_store); wal_grew
+     * checkpoints it instead of SQLite's own autocheckpoint */
+    if (r == FX_OK) {
+        sqlite3_wal_hook(s->db, wal_grew, s);
+        if (sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL) !=
+            SQLITE_OK)
+            r = db_fail(s, "keep the WAL at close");
+    }
     return r;
 }
 
@@ -571,11 +638,7 @@ static FxStatus ensure_schema(FxStore *s)
 
 static void free_queued(Queued *q)
 {
-    char *strings[] = {q->intent,      q->expr,           q->input,    q->output,
-                       q->output_hash, q->decisions_json, q->hardware, q->optimizations,
-                       q->proof_ids,   q->verified};
-    for (size_t i = 0; i < FX_ARRAY_LEN(strings); i++)
-        free(strings[i]);
+    free(q->text);
     for (size_t i = 0; i < q->n_decisions; i++) {
         free(q->decisions[i].decision);
         free(q->decisions[i].reason);
@@ -596,6 +659,8 @@ static FxStatus free_store(FxStore *s)
     int rc = SQLITE_OK;
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmts[i]);
+    if (s->db && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (see wal_grew) */
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
         rc = sqlite3_close_v2(s->db);
     clear_queue(s);
@@ -949,39 +1014,13 @@ static FxStatus check_version(FxStore *s, int64_t version)
     return r;
 }
 
-static char *json_text_or_null(json_t *j)
-{
-    return json_is_string(j) ? fx_xstrdup(json_string_value(j)) : NULL;
-}
+/* Reads decisions_json into q's decision rows (with the JSON text section's
+ * scanner, below: no allocation but the rows' own strings). */
+static FxStatus read_decisions(FxStore *s, const char *text, Queued *q);
 
-/* Parses decisions_json ([{"decision", "reason", "proof_id"}, ...]) into q. */
 static FxStatus copy_decisions(FxStore *s, const char *text, Queued *q)
 {
-    json_error_t jerr;
-    json_t *arr = NULL, *item = NULL;
-    FxStatus r = FX_OK;
-    size_t i = 0;
-    if (!text)
-        return FX_OK;
-    arr = json_loads(text, 0, &jerr);
-    if (!json_is_array(arr)) {
-        snprintf(s->err, sizeof(s->err), "decisions_json is not a JSON array: %s",
-                 arr ? "another value" : jerr.text);
-        r = FX_ERR_USAGE;
-        goto out;
-    }
-    q->decisions = fx_xcalloc(json_array_size(arr), sizeof(Decision));
-    json_array_foreach(arr, i, item)
-    {
-        Decision *d = &q->decisions[q->n_decisions++];
-        json_t *proof = json_object_get(item, "proof_id"); /* NULL for a non-object */
-        d->decision = json_text_or_null(json_object_get(item, "decision"));
-        d->reason = json_text_or_null(json_object_get(item, "reason"));
-        d->proof_id = json_is_integer(proof) ? json_integer_value(proof) : 0;
-    }
-out:
-    json_decref(arr);
-    return r;
+    return text ? read_decisions(s, text, q) : FX_OK;
 }
 
 static FxStatus reserve_ids(FxStore *s)
@@ -1013,19 +1052,24 @@ out:
 
 static void copy_execution(Queued *q, const FxExecution *e)
 {
+    const char *from[] = {e->intent,      e->expr,           e->input_json,
+                          e->output_json, e->output_hash,    e->decisions_json,
+                          e->hardware,    e->optimizations_json, e->proof_ids_json,
+                          e->verified};
+    const char **to[] = {&q->intent,      &q->expr,           &q->input,    &q->output,
+                         &q->output_hash, &q->decisions_json, &q->hardware, &q->optimizations,
+                         &q->proof_ids,   &q->verified};
+    size_t len[FX_ARRAY_LEN(from)], total = 0;
+    for (size_t i = 0; i < FX_ARRAY_LEN(from); i++)
+        total += (len[i] = from[i] ? strlen(from[i]) + 1 : 0);
+    char *at = q->text = fx_xmalloc(total ? total : 1); /* one allocation, not ten */
+    for (size_t i = 0; i < FX_ARRAY_LEN(from); i++) {
+        *to[i] = from[i] ? memcpy(at, from[i], len[i]) : NULL;
+        at += len[i];
+    }
     q->version = e->version;
     q->output_bytes = e->output_bytes;
     q->duration_ms = e->duration_ms;
-    q->intent = fx_xstrdup(e->intent);
-    q->expr = dup_or_null(e->expr);
-    q->input = dup_or_null(e->input_json);
-    q->output = dup_or_null(e->output_json);
-    q->output_hash = dup_or_null(e->output_hash);
-    q->decisions_json = dup_or_null(e->decisions_json);
-    q->hardware = dup_or_null(e->hardware);
-    q->optimizations = dup_or_null(e->optimizations_json);
-    q->proof_ids = dup_or_null(e->proof_ids_json);
-    q->verified = dup_or_null(e->verified);
     now_iso(q->recorded_at);
     q->n_counts = e->n_counts;
     if (e->n_counts) {
@@ -1288,6 +1332,148 @@ static bool is_json(const char *text)
     return end && *skip_ws(end) == '\0';
 }
 
+/* ---- decision rows, read from the decisions JSON ---- */
+
+/* The value of the 4 hex digits at p (scan_string checked them). */
+static unsigned hex4(const char *p)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++)
+        v = v * 16 + (unsigned)(is_digit(p[i]) ? p[i] - '0' : (p[i] | 0x20) - 'a' + 10);
+    return v;
+}
+
+static char *put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        *o++ = (char)cp;
+    } else if (cp < 0x800) {
+        *o++ = (char)(0xC0 | cp >> 6);
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *o++ = (char)(0xE0 | cp >> 12);
+        *o++ = (char)(0x80 | (cp >> 6 & 0x3F));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *o++ = (char)(0xF0 | cp >> 18);
+        *o++ = (char)(0x80 | (cp >> 12 & 0x3F));
+        *o++ = (char)(0x80 | (cp >> 6 & 0x3F));
+        *o++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return o;
+}
+
+/* The text of the JSON string [p, end) (scan_string's), its escapes
+ * decoded; NULL for what jansson refuses too: \u0000 and a surrogate
+ * without its pair. Caller frees. */
+static char *decode_string(const char *p, const char *end)
+{
+    char *out = fx_xmalloc((size_t)(end - p)), *o = out; /* never longer than its quotes */
+    for (p++, end--; p < end; p++) {
+        if (*p != '\\') {
+            *o++ = *p;
+            continue;
+        }
+        switch (*++p) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned cp = hex4(p + 1), low;
+            p += 4;
+            if (cp >= 0xD800 && cp < 0xDC00 && p[1] == '\\' && p[2] == 'u' &&
+                (low = hex4(p + 3)) >= 0xDC00 && low < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                p += 6;
+            }
+            if (cp == 0 || (cp >= 0xD800 && cp < 0xE000)) {
+                free(out);
+                return NULL;
+            }
+            o = put_utf8(o, cp);
+            break;
+        }
+        default: *o++ = *p; break; /* " \ / */
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Whether the JSON string [p, end) is name. */
+static bool key_is(const char *p, const char *end, const char *name)
+{
+    size_t n = strlen(name);
+    if (!memchr(p, '\\', (size_t)(end - p)))
+        return (size_t)(end - p) == n + 2 && !memcmp(p + 1, name, n);
+    char *key = decode_string(p, end);
+    bool same = key && !strcmp(key, name);
+    free(key);
+    return same;
+}
+
+/* One member of a decision object: its decision or reason when a string,
+ * its proof id when an integer (jansson's: no fraction, no exponent, in
+ * range). As jansson's objects do, a key given twice keeps its last value. */
+static bool read_member(Decision *d, const char *key, const char *key_end, const char *v,
+                        const char *v_end)
+{
+    char **text = key_is(key, key_end, "decision") ? &d->decision
+                  : key_is(key, key_end, "reason") ? &d->reason
+                                                   : NULL;
+    if (text) {
+        free(*text);
+        *text = NULL;
+        return *v != '"' || (*text = decode_string(v, v_end)) != NULL;
+    }
+    if (!key_is(key, key_end, "proof_id"))
+        return true;
+    d->proof_id = 0;
+    if (*v != '-' && !is_digit(*v))
+        return true;
+    for (const char *c = v; c < v_end; c++)
+        if (*c == '.' || *c == 'e' || *c == 'E')
+            return true; /* a real */
+    errno = 0;
+    d->proof_id = strtoll(v, NULL, 10);
+    return errno == 0;
+}
+
+static FxStatus read_decisions(FxStore *s, const char *text, Queued *q)
+{
+    const char *p = skip_ws(text);
+    size_t cap = 0;
+    if (*p != '[' || !is_json(p))
+        return usage(s, "decisions_json is not a JSON array");
+    for (p = skip_ws(p + 1); *p != ']'; p = skip_ws(p)) {
+        if (*p == ',')
+            p = skip_ws(p + 1);
+        if (q->n_decisions == cap) {
+            cap = cap ? 2 * cap : 4;
+            q->decisions = fx_xrealloc(q->decisions, cap * sizeof(Decision));
+        }
+        Decision *d = &q->decisions[q->n_decisions++];
+        *d = (Decision){0};
+        if (*p != '{') {
+            p = scan_value(p, 1);
+            continue;
+        }
+        for (p = skip_ws(p + 1); *p != '}'; p = skip_ws(p)) {
+            if (*p == ',')
+                p = skip_ws(p + 1);
+            const char *key = p, *key_end = scan_string(p);
+            const char *v = skip_ws(skip_ws(key_end) + 1), *v_end = scan_value(v, 2);
+            if (!read_member(d, key, key_end, v, v_end))
+                return usage(s, "decisions_json holds a string or a number jansson refuses");
+            p = v_end;
+        }
+        p++;
+    }
+    return FX_OK;
+}
+
 /* Appends well-formed JSON text as it is, less its line breaks and tabs,
  * so that a row stays on one line. In well-formed JSON these can only be
  * white space between tokens (a string may not hold them raw). */
@@ -1420,6 +1606,37 @@ FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRo
         goto out;
     }
     r = each_row(s, st, execution_row, fn, ctx);
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_recent_runs(FxStore *s, const char *intent, int64_t limit, FxRunFn fn,
+                              void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    /* the decision tree's JSON, searched as text: a twentieth of looking
+     * each execution's decisions up in their table */
+    FxStatus r = prepare(s, "SELECT e.id, v.lineage, v.label, e.input, instr(e.decisions,"
+                            " '\"decision\": \"stopped by the ') > 0 FROM executions e JOIN"
+                            " versions v ON v.id = e.version WHERE e.intent = ?2"
+                            " ORDER BY e.id DESC LIMIT ?1",
+                         &st);
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, limit > 0 ? limit : -1) | bind_text(st, 2, intent)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        FxRecentRun run = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                           (const char *)sqlite3_column_text(st, 2),
+                           (const char *)sqlite3_column_text(st, 3),
+                           sqlite3_column_int(st, 4) != 0};
+        fn(ctx, &run);
+    }
+    r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read");
 out:
     sqlite3_finalize(st);
     return r;
@@ -1625,7 +1842,10 @@ out:
 
 void fx_store_hash(const char *text, size_t len, char out[17])
 {
-    snprintf(out, 17, "%016" PRIx64, fx_fnv1a(FX_FNV_BASIS, text, len));
+    uint64_t h = fx_fnv1a(FX_FNV_BASIS, text, len);
+    for (int i = 15; i >= 0; i--, h >>= 4)
+        out[i] = "0123456789abcdef"[h & 15];
+    out[16] = '\0';
 }
 
 /* ---- the kernels' cost models ---- */

@@ -108,6 +108,18 @@ FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, co
 typedef void (*FxRowFn)(void *ctx, const char *json);
 FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRowFn fn,
                              void *ctx) FX_MUST_CHECK;
+/* The few fields of an intent's newest executions that deciding on a
+ * learning round reads (fx_store_executions renders every field), newest
+ * first, at most limit (0: all); the strings are borrowed for the call. */
+typedef struct FxRecentRun {
+    int64_t id, lineage;
+    const char *label; /* of the version that ran */
+    const char *input; /* JSON, as recorded */
+    bool stopped;      /* a decision "stopped by the ... budget" */
+} FxRecentRun;
+typedef void (*FxRunFn)(void *ctx, const FxRecentRun *run);
+FxStatus fx_store_recent_runs(FxStore *s, const char *intent, int64_t limit, FxRunFn fn,
+                              void *ctx) FX_MUST_CHECK;
 /* One execution by id, as the same JSON (caller frees); NULL and FX_ERR_USAGE when unknown. */
 FxStatus fx_store_execution(FxStore *s, int64_t id, char **out_json) FX_MUST_CHECK;
 /* The source text kept for an execution's lineage, and its path (caller frees both). */

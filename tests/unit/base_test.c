@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "base/dynlib.h"
 #include "base/error.h"
 #include "base/hash.h"
 #include "base/sort.h"
@@ -109,6 +110,19 @@ FX_TEST(diagnostics_turn_into_error_records)
                      "\"level\":\"warning\"}]");
     free(s);
     fx_diag_free(&d);
+}
+
+FX_TEST(dynlib_says_what_is_missing)
+{
+    char why[512];
+    void *fns[1];
+    const char *absent[] = {"fx_no_such_function"}, *present[] = {"strlen"};
+    EXPECT(!fx_dynlib_load("Z3", "libflux-absent.so.4", present, fns, 1, why, sizeof(why)));
+    EXPECT(strstr(why, "Z3 (libflux-absent.so.4) is not installed: ") == why);
+    EXPECT(!fx_dynlib_load("libc", "libc.so.6", absent, fns, 1, why, sizeof(why)));
+    EXPECT(strstr(why, "libc (libc.so.6) has no fx_no_such_function: ") == why);
+    EXPECT(fx_dynlib_load("libc", "libc.so.6", present, fns, 1, why, sizeof(why)));
+    EXPECT(fns[0] != NULL);
 }
 
 int main(void)

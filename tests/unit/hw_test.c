@@ -71,6 +71,31 @@ FX_TEST(detect_is_cached)
     EXPECT(memcmp(&a, &b, sizeof(a)) == 0);
 }
 
+FX_TEST(a_kept_profile_reads_back)
+{
+    FxHardware hw = fx_hw_probe(true), back;
+    FxBuf text = {0};
+    fx_hw_encode(&hw, &text);
+    EXPECT(fx_hw_decode(fx_buf_str(&text), &back));
+    EXPECT(memcmp(&hw, &back, sizeof(hw)) == 0);
+    fx_buf_free(&text);
+    // a damaged row is no profile, and one that breaks the invariants is settled
+    EXPECT(!fx_hw_decode("1 2 2", &back));
+    EXPECT(!fx_hw_decode("not a profile", &back));
+    EXPECT(fx_hw_decode("1 8 2 0 1000 0 0 3 0 x86_64|kept", &back));
+    EXPECT_EQ(back.cores, 2);     // no more cores than threads
+    EXPECT_EQ(back.numa_nodes, 1); // at least one node
+    EXPECT_EQ(back.l1d, 0);        // not a multiple of 1 KiB: unknown
+    EXPECT_STR_EQ(back.source, "kept");
+    FxBuf key = {0}, again = {0};
+    fx_hw_machine_key(&key);
+    fx_hw_machine_key(&again);
+    EXPECT_EQ(key.len, 16);
+    EXPECT_STR_EQ(fx_buf_str(&key), fx_buf_str(&again));
+    fx_buf_free(&key);
+    fx_buf_free(&again);
+}
+
 FX_TEST(describe_keeps_the_short_form)
 {
     FxHardware hw = {.cores = 2, .threads = 4, .arch = "x86_64", .avx2 = true, .avx512f = true,

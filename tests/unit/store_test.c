@@ -9,10 +9,15 @@
  * across two handles and two processes (and without gaps when each process
  * records one execution), processes making a new store at once, a flush
  * that waits for another writer, the source kept for replay, kernels' cost
- * models kept and read back, and the cost of a flush (printed).
+ * models kept and read back, the cost of a flush (printed), and, for the
+ * VFS that gathers a commit's WAL frames into one write (walvfs.c): a
+ * transaction larger than its buffer, and writers killed at random moments
+ * (the store stays whole, every flushed execution is in it).
  */
 #include <dirent.h>
+#include <jansson.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +28,10 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "base/buf.h"
 #include "fx_test.h"
 #include "trace/store.h"
+#include "trace/walvfs.h"
 
 /* ---- helpers ---- */
 
@@ -208,6 +215,7 @@ FX_TEST(open_creates_then_reopens)
     EXPECT_EQ(fx_store_close(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"),
               1);
+    EXPECT_EQ(db_int(dir, "PRAGMA page_size"), 1024); /* a new store's */
     EXPECT_EQ(fx_store_close(NULL), FX_OK);
     rm_rf(tmp);
     free(db);
@@ -477,14 +485,14 @@ FX_TEST(a_flush_waits_for_another_writer)
 }
 
 typedef struct Counts {
-    uint64_t by_node[8];
+    uint64_t by_node[32];
     int calls;
 } Counts;
 
 static void add_count(void *ctx, uint32_t node, uint64_t count)
 {
     Counts *c = ctx;
-    if (node < 8)
+    if (node < 32)
         c->by_node[node] = count;
     c->calls++;
 }
@@ -554,6 +562,97 @@ static int count_dups(int64_t *ids, size_t n)
     for (size_t i = 1; i < n; i++)
         dups += ids[i] == ids[i - 1];
     return dups;
+}
+
+/* The decision rows of one execution, as "decision|reason|proof;" text
+ * ("-" for NULL), read from the table. Caller frees. */
+static char *decision_rows(const char *dir, int64_t id)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char *path = fx_xasprintf("%s/flux.db", dir);
+    FxBuf b = {0};
+    EXPECT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    EXPECT_EQ(sqlite3_prepare_v2(db, "SELECT decision, reason, proof_id FROM decisions "
+                                     "WHERE execution = ?1 ORDER BY seq", -1, &st, NULL),
+              SQLITE_OK);
+    sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int c = 0; c < 3; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            fx_buf_printf(&b, "%s%c", t ? (const char *)t : "-", c < 2 ? '|' : ';');
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(path);
+    return fx_buf_take(&b);
+}
+
+/* The same rows as jansson reads the text: the reading the store had. */
+static char *jansson_rows(const char *text)
+{
+    json_t *arr = json_loads(text, 0, NULL), *item;
+    size_t i;
+    FxBuf b = {0};
+    json_array_foreach(arr, i, item)
+    {
+        json_t *d = json_object_get(item, "decision"), *r = json_object_get(item, "reason");
+        json_t *p = json_object_get(item, "proof_id");
+        fx_buf_printf(&b, "%s|%s|", json_is_string(d) ? json_string_value(d) : "-",
+                      json_is_string(r) ? json_string_value(r) : "-");
+        if (json_is_integer(p) && json_integer_value(p))
+            fx_buf_printf(&b, "%lld;", (long long)json_integer_value(p));
+        else
+            fx_buf_puts(&b, "-;");
+    }
+    json_decref(arr);
+    return fx_buf_take(&b);
+}
+
+FX_TEST(decision_rows_are_read_as_jansson_reads_them)
+{
+    static const char *const texts[] = {
+        "[]",
+        " [ {\"decision\": \"version v1 of `f`\", \"reason\": \"the only one\", \"proof_id\": null} ] ",
+        "[{\"decision\": \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"reason\": \"\\u00e9\\u4e2d\\ud83d\\ude00\","
+        " \"proof_id\": 12}, {\"reason\": \"x\", \"decision\": \"y\", \"extra\": [1, {\"a\": []}]}]",
+        "[1, \"two\", null, [3], {}, {\"decision\": 5, \"reason\": [\"r\"], \"proof_id\": 1.5}]",
+        "[{\"decision\": \"first\", \"decision\": \"last\", \"proof_id\": 7, \"proof_id\": -3}]",
+        "[{\"decisi\\u006fn\": \"escaped key\", \"proof_id\": 2e3},{\"proof_id\": 9223372036854775807}]",
+    };
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL), ids[6];
+    for (size_t i = 0; i < 6; i++) {
+        FxExecution e = sample_exec(version, "fibonacci", "1");
+        e.decisions_json = texts[i];
+        EXPECT_EQ(fx_store_add_execution(s, &e, &ids[i]), FX_OK);
+    }
+    EXPECT_EQ(fx_store_flush(s), FX_OK);
+    for (size_t i = 0; i < 6; i++) {
+        char *got = decision_rows(dir, ids[i]), *want = jansson_rows(texts[i]);
+        EXPECT_STR_EQ(got, want);
+        free(got);
+        free(want);
+    }
+    /* what jansson refuses is refused before the queue */
+    static const char *const bad[] = {
+        "{\"decision\": \"not a list\"}", "[{\"reason\": \"\\u0000\"}]",
+        "[{\"reason\": \"\\ud800 alone\"}]", "[{\"proof_id\": 99999999999999999999}]", "[1] 2",
+    };
+    for (size_t i = 0; i < 5; i++) {
+        FxExecution e = sample_exec(version, "fibonacci", "1");
+        int64_t id = 0;
+        e.decisions_json = bad[i];
+        EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_ERR_USAGE);
+        json_t *j = json_loads(bad[i], 0, NULL); /* and by the jansson reading */
+        EXPECT(!json_is_array(j));
+        json_decref(j);
+    }
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    rm_rf(dir);
+    free(dir);
 }
 
 FX_TEST(ids_are_unique_across_two_handles)
@@ -665,6 +764,180 @@ static int first_run(const char *dir, int go)
     if (fx_store_flush(s) != FX_OK)
         fprintf(stderr, "flush: %s\n", fx_store_error(s));
     return fx_store_close(s) == FX_OK && version ? 0 : 3;
+}
+
+/* A text of n bytes as a JSON string, "xxx...". Caller frees. */
+static char *json_text_of(size_t n)
+{
+    char *t = fx_xmalloc(n + 3);
+    t[0] = '"';
+    memset(t + 1, 'x', n);
+    t[n + 1] = '"';
+    t[n + 2] = '\0';
+    return t;
+}
+
+FX_TEST(a_transaction_larger_than_the_wal_buffer_is_whole)
+{
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL), ids[3];
+    char *big = json_text_of(3u << 20); /* many times the buffer: sent in parts */
+    FxExecution e = sample_exec(version, "fibonacci", big);
+    for (int i = 0; i < 3; i++)
+        EXPECT_EQ(fx_store_add_execution(s, &e, &ids[i]), FX_OK);
+    EXPECT_EQ(fx_store_flush(s), FX_OK);
+    /* read by another connection, through SQLite's own VFS */
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions WHERE length(output) = 3145730"), 3);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM decisions"), 6);
+    char *row = NULL;
+    EXPECT_EQ(fx_store_execution(s, ids[2], &row), FX_OK);
+    EXPECT(row && strstr(row, big) != NULL);
+    free(row);
+    FxStatus closed = fx_store_close(s);
+    if (closed != FX_OK)
+        fprintf(stderr, "close: %s\n", fx_store_error(s));
+    EXPECT_EQ(closed, FX_OK);
+    free(big);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* The writer of a_killed_writer_loses_nothing_committed: records forever,
+ * an execution a flush, of sizes from a few bytes to several pages, and
+ * tells each id on `out` once its flush returned. */
+static void record_until_killed(const char *dir, int64_t version, int out)
+{
+    FxStore *s = NULL;
+    char why[256];
+    if (fx_store_open(dir, &s, why, sizeof(why)) != FX_OK)
+        _exit(2);
+    for (unsigned i = 0;; i++) {
+        char *text = json_text_of((i * 7919u) % 20000u);
+        FxExecution e = sample_exec(version, "fibonacci", text);
+        int64_t id = 0;
+        if (fx_store_add_execution(s, &e, &id) != FX_OK || fx_store_flush(s) != FX_OK)
+            _exit(3);
+        free(text);
+        if (write(out, &id, sizeof(id)) != (ssize_t)sizeof(id))
+            _exit(4);
+    }
+}
+
+FX_TEST(a_killed_writer_loses_nothing_committed)
+{
+    enum { ROUNDS = 8, MAX_IDS = 1 << 16 };
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    int64_t *told = fx_xmalloc(MAX_IDS * sizeof(*told));
+    size_t n_told = 0;
+    srand((unsigned)time(NULL));
+    for (int round = 0; round < ROUNDS; round++) {
+        int pipe_fd[2];
+        EXPECT_EQ(pipe(pipe_fd), 0);
+        fflush(NULL);
+        pid_t child = fork();
+        if (child == 0) {
+            close(pipe_fd[0]);
+            record_until_killed(dir, version, pipe_fd[1]);
+        }
+        close(pipe_fd[1]);
+        /* killed after a few flushes, at a moment anywhere in the next one */
+        int64_t id;
+        for (int k = 0; k < 5 + round * 5 && read(pipe_fd[0], &id, sizeof(id)) == sizeof(id); k++)
+            told[n_told++] = id;
+        struct timespec nap = {0, (long)(rand() % 400) * 1000L};
+        nanosleep(&nap, NULL);
+        kill(child, SIGKILL);
+        int status = 0;
+        EXPECT_EQ(waitpid(child, &status, 0), child);
+        EXPECT(WIFSIGNALED(status));
+        while (n_told < MAX_IDS && read(pipe_fd[0], &id, sizeof(id)) == sizeof(id))
+            told[n_told++] = id;
+        close(pipe_fd[0]);
+    }
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char *path = fx_xasprintf("%s/flux.db", dir);
+    EXPECT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    EXPECT_EQ(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+    EXPECT(sqlite3_step(st) == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "ok"));
+    sqlite3_finalize(st);
+    EXPECT_EQ(sqlite3_prepare_v2(db, "SELECT count(*) FROM executions WHERE id = ?1", -1, &st, NULL),
+              SQLITE_OK);
+    size_t missing = 0;
+    for (size_t i = 0; i < n_told; i++) {
+        sqlite3_bind_int64(st, 1, told[i]);
+        missing += sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int(st, 0) != 1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    EXPECT_EQ(missing, (size_t)0);
+    EXPECT(n_told >= (size_t)ROUNDS * 5);
+    /* and the store takes the next run */
+    int64_t ids[5];
+    EXPECT_EQ(record_many(dir, version, 5, ids), 0);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"),
+              db_int(dir, "SELECT count(*) FROM decisions") / 2);
+    free(path);
+    free(told);
+    rm_rf(dir);
+    free(dir);
+}
+
+static sqlite3 *open_wal_db(const char *path, const char *vfs)
+{
+    sqlite3 *db = NULL;
+    EXPECT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs),
+              SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL), SQLITE_OK);
+    return db;
+}
+
+static void sql_ok(sqlite3 *db, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+        fprintf(stderr, "%s: %s\n", sql, err);
+    EXPECT(err == NULL);
+    sqlite3_free(err);
+}
+
+/* Frames a transaction wrote to the WAL before it rolled back (a cache
+ * spill) are never written over another connection's commit: the VFS
+ * drops what it holds of them when the write lock goes. */
+FX_TEST(a_rolled_back_transaction_leaves_other_commits_whole)
+{
+    char *dir = make_tmp(), *path = fx_xasprintf("%s/t.db", dir);
+    sqlite3 *ours = open_wal_db(path, fx_walvfs_name()), *other = open_wal_db(path, NULL);
+    sql_ok(ours, "PRAGMA cache_size = 2; CREATE TABLE t(x)");
+    for (int round = 0; round < 3; round++) {
+        /* spilled: frames written while the transaction is open, then undone */
+        sql_ok(ours, "BEGIN; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+                     " WHERE i < 40) INSERT INTO t SELECT randomblob(900) FROM n; ROLLBACK");
+        sql_ok(other, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+                      " WHERE i < 30) INSERT INTO t SELECT randomblob(100) FROM n");
+        sql_ok(ours, "INSERT INTO t VALUES (1)");
+    }
+    sqlite3 *fresh = open_wal_db(path, NULL); /* reads the file, not a page cache */
+    sqlite3_stmt *st = NULL;
+    EXPECT_EQ(sqlite3_prepare_v2(fresh, "SELECT (SELECT count(*) FROM t), "
+                                        "(SELECT integrity_check FROM pragma_integrity_check)",
+                                 -1, &st, NULL),
+              SQLITE_OK);
+    EXPECT_EQ(sqlite3_step(st), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int(st, 0), 3 * 31);
+    EXPECT_STR_EQ((const char *)sqlite3_column_text(st, 1), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(fresh);
+    sqlite3_close(other);
+    sqlite3_close(ours);
+    rm_rf(dir);
+    free(path);
+    free(dir);
 }
 
 FX_TEST(processes_make_a_new_store_at_once)
@@ -796,6 +1069,7 @@ FX_TEST(a_version_1_store_is_migrated)
     s = open_ok(dir); /* migrated once: reopening changes nothing */
     EXPECT_EQ(fx_store_close(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), 2);
+    EXPECT_EQ(db_int(dir, "PRAGMA page_size"), 4096); /* an older store keeps its pages */
     rm_rf(dir);
     free(dir);
 }
@@ -895,6 +1169,7 @@ FX_TEST(flushing_is_cheap)
     EXPECT_EQ(fx_store_node_counts(s, version, add_count, &c), FX_OK);
     EXPECT_EQ(c.calls, COUNTS);
     EXPECT_EQ(c.by_node[7], 8 * N);
+    EXPECT_EQ(c.by_node[19], 20 * N); /* past the first statement's 16 counters */
     EXPECT_EQ(fx_store_close(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), N);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM decisions"), 2 * N);
