@@ -23,6 +23,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 flux=${FLUX:-$root/build/flux}
+case $flux in /*) ;; *) flux=$PWD/$flux ;; esac # it runs from another folder
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export FLUX_LEARN=off FLUX_EXPLORE=off
 cp "$root"/bench/proposer/*.flux "$work"/
