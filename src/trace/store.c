@@ -212,6 +212,10 @@ struct FxStore {
     int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
     int64_t known_version;      /* a version id seen to exist, 0 for none */
     int wal_frames;             /* in the WAL after this connection's last commit */
+    Count *pending;             /* node counters flushed runs added, not yet written, */
+    size_t n_pending;           /* sorted by (version, node) */
+    unsigned flushes_pending;   /* flushes since the counters were last written */
+    double counts_written_at;   /* mono_s() then */
     char err[1024];
 };
 
@@ -665,6 +669,7 @@ static FxStatus free_store(FxStore *s)
         rc = sqlite3_close_v2(s->db);
     clear_queue(s);
     fx_vec_free(&s->queue);
+    free(s->pending);
     free(s->dir);
     free(s);
     return rc == SQLITE_OK ? FX_OK : FX_ERR_STORE;
@@ -694,11 +699,15 @@ out:
     return r;
 }
 
+static FxStatus flush_counts(FxStore *s);
+
 FxStatus fx_store_close(FxStore *s)
 {
     if (!s)
         return FX_OK;
     FxStatus r = fx_store_flush(s);
+    if (r == FX_OK)
+        r = flush_counts(s);
     FxStatus c = free_store(s);
     return r != FX_OK ? r : c;
 }
@@ -1146,20 +1155,22 @@ static int count_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Every queued counter, sorted by (version, node) and summed (saturating). */
-static size_t gather_counts(const FxStore *s, Count **out)
+/* The node counters are aggregates (summed per version and node), so a
+ * flush adds its runs' counters to the pending ones, and they are written
+ * with every COUNTS_EVERY-th flush, after COUNTS_WAIT_S, when they are
+ * read, and at close: a run's commit then writes its execution and its
+ * decisions alone (a dozen counter statements were a fifth of it). A kill
+ * loses at most that much counting, never an execution. */
+#define COUNTS_EVERY 16
+#define COUNTS_WAIT_S 1.0
+#define COUNTS_MAX 4096 /* pending counters that are written at once */
+
+/* c[0..n) sorted by (version, node) and summed (saturating) in place;
+ * returns the new length. */
+static size_t sum_counts(Count *c, size_t n)
 {
-    size_t n = 0, k = 0;
-    for (size_t j = 0; j < s->queue.len; j++)
-        n += s->queue.data[j].n_counts;
-    Count *c = fx_xmalloc((n ? n : 1) * sizeof(*c));
-    for (size_t j = 0; j < s->queue.len; j++) {
-        const Queued *q = &s->queue.data[j];
-        for (size_t i = 0; i < q->n_counts; i++)
-            c[k++] = (Count){q->version, q->nodes[i], q->counts[i]};
-    }
     qsort(c, n, sizeof(*c), count_cmp);
-    k = 0;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && c[k - 1].version == c[i].version && c[k - 1].node == c[i].node) {
             uint64_t sum = c[k - 1].count + c[i].count;
@@ -1168,26 +1179,73 @@ static size_t gather_counts(const FxStore *s, Count **out)
             c[k++] = c[i];
         }
     }
-    *out = c;
     return k;
 }
 
+/* The queued runs' counters, added to the pending ones. */
+static void gather_counts(FxStore *s)
+{
+    size_t n = s->n_pending, k = n;
+    for (size_t j = 0; j < s->queue.len; j++)
+        n += s->queue.data[j].n_counts;
+    if (n == s->n_pending)
+        return;
+    s->pending = fx_xrealloc(s->pending, n * sizeof(*s->pending));
+    for (size_t j = 0; j < s->queue.len; j++) {
+        const Queued *q = &s->queue.data[j];
+        for (size_t i = 0; i < q->n_counts; i++)
+            s->pending[k++] = (Count){q->version, q->nodes[i], q->counts[i]};
+    }
+    s->n_pending = sum_counts(s->pending, n);
+}
+
+/* Writes the pending counters (inside the caller's transaction). */
 static FxStatus write_counts(FxStore *s)
 {
-    Count *c = NULL;
     sqlite3_stmt *st = NULL;
-    size_t n = gather_counts(s, &c);
-    FxStatus r = n ? stmt(s, ST_ADD_COUNT, &st) : FX_OK;
-    for (size_t i = 0; i < n && r == FX_OK; i++) {
-        int64_t count = c[i].count > INT64_MAX ? INT64_MAX : (int64_t)c[i].count;
-        if (sqlite3_bind_int64(st, 1, c[i].version) | sqlite3_bind_int64(st, 2, c[i].node) |
+    FxStatus r = s->n_pending ? stmt(s, ST_ADD_COUNT, &st) : FX_OK;
+    for (size_t i = 0; i < s->n_pending && r == FX_OK; i++) {
+        const Count *c = &s->pending[i];
+        int64_t count = c->count > INT64_MAX ? INT64_MAX : (int64_t)c->count;
+        if (sqlite3_bind_int64(st, 1, c->version) | sqlite3_bind_int64(st, 2, c->node) |
             sqlite3_bind_int64(st, 3, count)) {
             r = bind_fail(s, st);
             break;
         }
         r = run(s, st, "add node counts");
     }
-    free(c);
+    return r;
+}
+
+static bool counts_due(const FxStore *s)
+{
+    return s->n_pending && (s->flushes_pending + 1 >= COUNTS_EVERY || s->n_pending >= COUNTS_MAX ||
+                            mono_s() - s->counts_written_at >= COUNTS_WAIT_S);
+}
+
+/* After a commit that wrote them (or none were due): */
+static void counts_written(FxStore *s, bool wrote)
+{
+    if (wrote) {
+        s->n_pending = 0;
+        s->flushes_pending = 0;
+        s->counts_written_at = mono_s();
+    } else {
+        s->flushes_pending++;
+    }
+}
+
+/* Writes the pending counters now, in a transaction of their own. */
+static FxStatus flush_counts(FxStore *s)
+{
+    if (!s->n_pending)
+        return FX_OK;
+    FxStatus r = begin(s);
+    if (r != FX_OK)
+        return r;
+    r = finish(s, write_counts(s));
+    if (r == FX_OK)
+        counts_written(s, true);
     return r;
 }
 
@@ -1201,11 +1259,26 @@ FxStatus fx_store_flush(FxStore *s)
         return r;
     for (size_t i = 0; i < s->queue.len && r == FX_OK; i++)
         r = write_execution(s, &s->queue.data[i]);
-    if (r == FX_OK)
+    /* the queue's counters join the pending ones only once it is
+     * committed: a failed flush keeps the queue, to be flushed again */
+    size_t before = s->n_pending;
+    Count *kept = before ? fx_xmalloc(before * sizeof(*kept)) : NULL;
+    if (before)
+        memcpy(kept, s->pending, before * sizeof(*kept));
+    gather_counts(s);
+    bool due = counts_due(s);
+    if (r == FX_OK && due)
         r = write_counts(s);
     r = finish(s, r);
-    if (r == FX_OK)
+    if (r == FX_OK) {
         clear_queue(s);
+        counts_written(s, due);
+    } else { /* as they were */
+        if (before)
+            memcpy(s->pending, kept, before * sizeof(*kept));
+        s->n_pending = before;
+    }
+    free(kept);
     return r;
 }
 
@@ -1821,7 +1894,10 @@ FxStatus fx_store_node_counts(FxStore *s, int64_t version,
 {
     sqlite3_stmt *st = NULL;
     int rc;
-    FxStatus r = prepare(s, "SELECT node, count FROM node_counts WHERE version = ?1 ORDER BY node",
+    FxStatus r = flush_counts(s); /* this process's counting too */
+    if (r != FX_OK)
+        return r;
+    r = prepare(s, "SELECT node, count FROM node_counts WHERE version = ?1 ORDER BY node",
                          &st);
     if (r != FX_OK)
         goto out;

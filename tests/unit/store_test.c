@@ -527,6 +527,34 @@ FX_TEST(node_counts_add_up_across_flushes)
     free(dir);
 }
 
+/* A long process's flushes write their executions at once and the node
+ * counters with every 16th flush (or after a second, or when read, or at
+ * close): the database holds every execution after each flush, and every
+ * count after the close. */
+FX_TEST(node_counts_of_many_flushes_are_written_in_batches)
+{
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t version = setup_fib(s, NULL), id = 0;
+    uint32_t nodes[] = {2};
+    uint64_t counts[] = {7};
+    FxExecution e = sample_exec(version, "fibonacci", "1");
+    e.n_counts = 1;
+    e.count_nodes = nodes;
+    e.counts = counts;
+    for (int i = 0; i < 5; i++) {
+        EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_OK);
+        EXPECT_EQ(fx_store_flush(s), FX_OK);
+        EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), i + 1);
+    }
+    /* the first flush wrote its counter; the next four wait (within a second) */
+    EXPECT(db_int(dir, "SELECT count FROM node_counts WHERE node = 2") < 35);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    EXPECT_EQ(db_int(dir, "SELECT count FROM node_counts WHERE node = 2"), 35);
+    rm_rf(dir);
+    free(dir);
+}
+
 FX_TEST(bad_executions_are_refused_before_the_queue)
 {
     char *dir = make_tmp();
