@@ -146,7 +146,7 @@ FX_TEST(cache_answers_a_second_check)
     EXPECT(b->obligations.data[0].cached);
     EXPECT(strstr(a->obligations.data[0].smtlib, "(assert") != NULL);
     printf("first check %.2f ms, cached %.3f ms\n", t1 - t0, cached);
-    EXPECT(cached < 5.0);
+    EXPECT(cached < (t1 - t0) / 10); /* no solver: a tenth of the first check at most */
     fx_proof_free(a);
     fx_proof_free(b);
     fx_graph_free(g);
