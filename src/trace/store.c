@@ -352,6 +352,16 @@ static FxStatus bind_fail(FxStore *s, sqlite3_stmt *st)
 }
 
 /* Steps a statement that returns no row (or ignores them), then resets it. */
+/* A write outside a transaction of ours: another process's transaction
+ * may hold the lock for a moment, so it waits for it. */
+static FxStatus step_waiting(FxStore *s, sqlite3_stmt *st, const char *what)
+{
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
+        nap_ms(5);
+    return rc == SQLITE_DONE ? FX_OK : db_fail(s, what);
+}
+
 static FxStatus run(FxStore *s, sqlite3_stmt *st, const char *what)
 {
     int rc = sqlite3_step(st);
@@ -1835,12 +1845,8 @@ static FxStatus update_version(FxStore *s, const char *sql, int64_t version, con
     if (sqlite3_bind_int64(st, 1, version) | bind_text(st, 2, text)) {
         r = db_fail(s, "bind");
     } else {
-        int rc;
-        while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
-            nap_ms(5);
-        if (rc != SQLITE_DONE)
-            r = db_fail(s, what);
-        else if (sqlite3_changes(s->db) == 0)
+        r = step_waiting(s, st, what);
+        if (r == FX_OK && sqlite3_changes(s->db) == 0)
             r = usage(s, "no such version");
     }
     sqlite3_finalize(st);
@@ -1962,11 +1968,7 @@ FxStatus fx_store_set_cost_model(FxStore *s, const FxCostKey *key, const FxCostP
                        sqlite3_bind_int64(st, 6, p->observed) | bind_text(st, 7, at))) {
         r = db_fail(s, "bind");
     } else if (r == FX_OK) {
-        int rc;
-        while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
-            nap_ms(5);
-        if (rc != SQLITE_DONE)
-            r = db_fail(s, "keep a kernel's cost model");
+        r = step_waiting(s, st, "keep a kernel's cost model");
     }
     sqlite3_finalize(st);
     fx_buf_free(&json);
@@ -2043,11 +2045,7 @@ FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
                        bind_text(st, 5, at))) {
         r = db_fail(s, "bind");
     } else if (r == FX_OK) {
-        int rc;
-        while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
-            nap_ms(5);
-        if (rc != SQLITE_DONE)
-            r = db_fail(s, "keep what learning found");
+        r = step_waiting(s, st, "keep what learning found");
     }
     sqlite3_finalize(st);
     return r;
