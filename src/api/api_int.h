@@ -291,6 +291,12 @@ bool fx_api_check_outcome(const FluxProgram *fp, const FxRuntime *rt, const char
 void fx_api_check_decision(const FluxProgram *fp, const FxRuntime *rt, FxBuf *out);
 void fx_api_check_free(struct FxOutputCheck *c);
 
+/* The op of counted node `node` (1-based, as the store's node counters
+ * number them) of g when running it is work; FX_NODE_CONST otherwise (no
+ * such node, or a constant, parameter or variable: free to read, not
+ * where time goes). */
+FxNodeOp fx_api_counted_work(const FxGraph *g, uint32_t node);
+
 /* ---- traces (traces.c) ---- */
 
 typedef struct FxTraces {

@@ -92,11 +92,8 @@ typedef struct Hot {
 static void keep_hot(void *ctx, uint32_t node, uint64_t count)
 {
     Hot *h = ctx;
-    if (node == 0 || node > h->g->n_nodes)
+    if (fx_api_counted_work(h->g, node) == FX_NODE_CONST)
         return;
-    FxNodeOp op = h->g->nodes[node - 1].op;
-    if (op == FX_NODE_CONST || op == FX_NODE_PARAM || op == FX_NODE_VAR)
-        return; /* free to read: not where time goes */
     for (int i = 0; i < 3; i++) {
         if (count > h->count[i]) {
             for (int j = 2; j > i; j--) {

@@ -153,11 +153,9 @@ typedef struct Hot {
 static void count_op(void *ctx, uint32_t node, uint64_t count)
 {
     Hot *h = ctx;
-    if (node == 0 || node > h->g->n_nodes)
+    FxNodeOp op = fx_api_counted_work(h->g, node);
+    if (op == FX_NODE_CONST)
         return;
-    FxNodeOp op = h->g->nodes[node - 1].op;
-    if (op == FX_NODE_CONST || op == FX_NODE_PARAM || op == FX_NODE_VAR)
-        return; /* free to read: not where time goes */
     h->all += (double)count;
     if (op == FX_NODE_CALL)
         h->out->calls += (double)count;

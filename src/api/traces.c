@@ -159,3 +159,11 @@ void fx_api_traces_free(FxTraces *t)
     }
     fx_vec_free(&t->v);
 }
+
+FxNodeOp fx_api_counted_work(const FxGraph *g, uint32_t node)
+{
+    if (node == 0 || node > g->n_nodes)
+        return FX_NODE_CONST;
+    FxNodeOp op = g->nodes[node - 1].op;
+    return op == FX_NODE_PARAM || op == FX_NODE_VAR ? FX_NODE_CONST : op;
+}
