@@ -16,6 +16,11 @@
 
 #include "error.h"
 
+static bool is_continuation_byte(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
+
 static void index_lines(FxSource *src)
 {
     size_t cap = 64;
@@ -30,6 +35,16 @@ static void index_lines(FxSource *src)
             src->line_starts = fx_xrealloc(src->line_starts, cap * sizeof(uint32_t));
         }
         src->line_starts[src->n_lines++] = (uint32_t)(i + 1);
+    }
+    /* Columns count characters, not bytes; counting from the line's start
+     * for every node of a long one-line EXPR was quadratic. */
+    src->cols = fx_xmalloc((src->len / FX_DIAG_COL_STEP + 1) * sizeof(uint32_t));
+    uint32_t col = 1;
+    for (size_t i = 0; i <= src->len; i++) {
+        if (i % FX_DIAG_COL_STEP == 0)
+            src->cols[i / FX_DIAG_COL_STEP] = col;
+        if (i < src->len)
+            col = src->text[i] == '\n' ? 1 : col + !is_continuation_byte(src->text[i]);
     }
 }
 
@@ -171,11 +186,6 @@ size_t fx_diag_warnings(const FxDiag *d)
     return d->n_warnings;
 }
 
-static bool is_continuation_byte(char c)
-{
-    return ((unsigned char)c & 0xC0) == 0x80;
-}
-
 void fx_diag_position(const FxSource *src, uint32_t offset, size_t *out_line, size_t *out_col)
 {
     size_t lo = 0, hi = src->n_lines;
@@ -186,8 +196,13 @@ void fx_diag_position(const FxSource *src, uint32_t offset, size_t *out_line, si
         else
             hi = mid;
     }
-    size_t col = 1;
-    for (size_t i = src->line_starts[lo]; i < offset && i < src->len; i++)
+    size_t col = 1, from = src->line_starts[lo];
+    size_t mark = (offset < src->len ? offset : src->len) / FX_DIAG_COL_STEP * FX_DIAG_COL_STEP;
+    if (mark > from) {
+        col = src->cols[mark / FX_DIAG_COL_STEP];
+        from = mark;
+    }
+    for (size_t i = from; i < offset && i < src->len; i++)
         if (!is_continuation_byte(src->text[i]))
             col++;
     *out_line = lo + 1;
@@ -357,6 +372,7 @@ void fx_diag_free(FxDiag *d)
         free((*src)->path);
         free((*src)->text);
         free((*src)->line_starts);
+        free((*src)->cols);
         free(*src);
     }
     fx_vec_free(&d->sources);

@@ -27,7 +27,10 @@ typedef struct FxSource {
     size_t len;
     uint32_t *line_starts; /* byte offset of each line */
     size_t n_lines;
+    uint32_t *cols; /* the column of every FX_DIAG_COL_STEP-th byte: positions in O(1) */
 } FxSource;
+
+#define FX_DIAG_COL_STEP 256
 
 typedef struct FxSpan {
     const FxSource *src; /* NULL for a span with no position (e.g. command line) */

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "base/buf.h"
 #include "fx_test.h"
 #include "lang/lex.h"
 
@@ -125,6 +126,31 @@ FX_TEST(columns_count_code_points)
     EXPECT_EQ(line, 1);
     EXPECT_EQ(col, 7);
     fx_diag_free(&d);
+}
+
+/* Positions on long lines come from the per-256-byte column marks: they
+ * must agree with counting code points from the line's start, across
+ * marks, newlines and multi-byte characters that straddle a mark. */
+FX_TEST(columns_on_long_lines_agree_with_counting)
+{
+    FxBuf b = {0};
+    for (int i = 0; i < 3000; i++)
+        fx_buf_puts(&b, i % 7 == 0 ? "\xe2\x89\xa4" : i % 401 == 0 ? "\n" : "x");
+    FxDiag d = {0};
+    FxSource *src = fx_diag_add_source(&d, "t", b.data, b.len);
+    size_t line = 1, col = 1, bad = 0;
+    for (size_t off = 0; off <= b.len; off++) {
+        size_t l, c;
+        fx_diag_position(src, (uint32_t)off, &l, &c);
+        bad += l != line || c != col;
+        if (off < b.len && b.data[off] == '\n')
+            line++, col = 1;
+        else if (off < b.len && ((unsigned char)b.data[off] & 0xC0) != 0x80)
+            col++;
+    }
+    EXPECT_EQ(bad, 0);
+    fx_diag_free(&d);
+    fx_buf_free(&b);
 }
 
 int main(void)
