@@ -86,6 +86,7 @@
 
 #include "base/base.h"
 #include "hw/device.h"
+#include "vqsort.h"
 
 #define INSERTION_MAX 32  /* straight insertion up to here */
 #define LIFT_DIVISOR  8   /* batch insertion gives up past n/8 lifted */
@@ -110,7 +111,7 @@ _Static_assert(BLOCK <= 255, "block offsets are stored in bytes");
 _Static_assert(offsetof(FxSortPair, key) == 0, "the radix code reads a key at offset 0");
 
 /* ORDER FX_SORTK */
-static const char *const kind_names[] = {"insertion", "pdq", "radix", "parallel"};
+static const char *const kind_names[] = {"insertion", "pdq", "radix", "parallel", "vqsort"};
 _Static_assert(FX_ARRAY_LEN(kind_names) == FX_SORTK__COUNT, "kind_names[] out of sync");
 
 const char *fx_sortk_name(FxSortKind k)
@@ -1245,6 +1246,10 @@ bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned thre
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(a, n, sizeof(*a), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel(a, n, descending, threads, FX_SORTK_PARALLEL_MIN);
+    if (k == FX_SORTK_VQSORT) {
+        fx_vqsort_i64(a, n, descending);
+        return true;
+    }
     if (descending) flip_i64(a, n);
     if (!reverse_if_descending(a, n)) {
         if (k == FX_SORTK_PDQ)
@@ -1262,6 +1267,7 @@ bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, uns
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(p, n, sizeof(*p), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel_by_key(p, n, descending, threads, FX_SORTK_PARALLEL_MIN);
+    if (k == FX_SORTK_VQSORT && fx_vqsort_pairs(p, n, descending)) return true;
     bool ok = true;
     if (descending) flip_pairs(p, n);
     if (!reverse_if_decreasing(p, n)) {
