@@ -8,6 +8,8 @@
  * pairs that keeps the sort stable, where reversing an ascending result
  * would put equal keys backwards. INSERTION and PDQ flip the keys before
  * and after; the radix sorts fold the flip into the digit they extract.
+ * VQSORT (Highway's, vqsort.cc) sorts descending itself, and pairs as
+ * 128-bit (key, index) numbers, the key flipped there.
  *
  * Insertion. Up to INSERTION_MAX elements, straight insertion. Above, one
  * pass keeps a sorted prefix a[0..w) as a stack: an element at least as
