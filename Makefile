@@ -14,8 +14,8 @@
 #   make bench      the interpreter against Lua and Python; the start of a whole
 #                   `flux run` against lua5.4 -e and python3 -c; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
-#                   against primesieve; the sort kernels against qsort and
-#                   std::sort, and the evolved sort end to end; the matrix
+#                   against primesieve; the sort kernels against qsort,
+#                   std::sort and Highway's vqsort, and the evolved sort end to end; the matrix
 #                   kernel against OpenBLAS; the learned proposer's first
 #                   choices on held-out intents against the table's order;
 #                   one query a process, computed against kept in the store
@@ -32,11 +32,11 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prot
 OPT      ?= -O2 -g
 CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden -pthread \
             -Isrc -Iinclude -I$(BUILD)/gen
-# Z3 and Graphviz are not linked: they are opened when first used
-# (src/base/dynlib.c), by the soname of the library a -l would link
 # C++ only where a library is C++ (src/exec/vqsort.cc: Highway's vqsort)
 CXXFLAGS := $(OPT) -std=c++17 -Wall -Wextra -Werror -Wshadow -fPIC -fvisibility=hidden -pthread \
             -fno-exceptions -fno-rtti -Isrc
+# Z3 and Graphviz are not linked: they are opened when first used
+# (src/base/dynlib.c), by the soname of the library a -l would link
 LDLIBS   := -lgmp -ljansson -lsqlite3 -lhwloc -lhwy_contrib -lhwy -lstdc++ -lm -pthread
 ifeq ($(SANITIZE),thread)
 CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer

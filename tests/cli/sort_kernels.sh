@@ -20,7 +20,7 @@ lists = {
     "nearly": list(range(3000)),
     "reversed": list(range(2000, 0, -1)),
     "random": [random.randint(-10**12, 10**12) for _ in range(1000)],
-    "narrow": [random.randint(0, 99) for _ in range(5000)],
+    "narrow": [random.randint(0, 99) for _ in range(4000)],
 }
 for i in range(0, 3000, 500):
     lists["nearly"][i], lists["nearly"][i + 7] = lists["nearly"][i + 7], lists["nearly"][i]
@@ -42,12 +42,12 @@ check small insertion 'n = 5, [0-9]* descents, key range [0-9]*; predicted [0-9.
 check nearly 'batch insertion' 'n = 3000, 12 descents, key range [0-9]*; predicted [0-9.]* µs, against pdq [0-9.]* µs, radix [0-9.]* µs'
 check reversed pdq 'n = 2000, 1999 descents'
 check random vqsort 'n = 1000, [0-9]* descents, key range [0-9]*; predicted [0-9.]* µs, against batch insertion [0-9.]* µs, pdq [0-9.]* µs, radix'
-check narrow radix 'n = 5000, [0-9]* descents, key range 99;'
+check narrow radix 'n = 4000, [0-9]* descents, key range 99;'
 "$FLUX" run "$sort" "$(cat narrow.expr)" --json | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 d = r["decision_tree"][1]
-assert d["decision"] == "sort kernel radix" and d["reason"].startswith("n = 5000"), r["decision_tree"]' ||
+assert d["decision"] == "sort kernel radix" and d["reason"].startswith("n = 4000"), r["decision_tree"]' ||
     fail "the record lacks the kernel decision"
 
 # forced onto vqsort: int64 keys, and keyed sorts whose equal keys
