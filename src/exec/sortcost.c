@@ -15,6 +15,7 @@
 /* vqsort's fixed cost in its units: dispatch, and clearing its buffer of
  * a few vectors on the stack (AVX-512: 8 KiB) */
 #define VQSORT_START_UNITS 1000.0
+#define VQSORT_BASE        128.0 /* keys its base case sorts (AVX-512, int64) */
 
 /* The bytes an array may have and fit each cache level: set once, under
  * limits_once, from the hardware profile. */
@@ -124,10 +125,14 @@ double fx_sortcost_units(FxSortKind k, const FxSortFeatures *f, unsigned threads
         return pdq_units(f);
     case FX_SORTK_RADIX:
         return radix_units(f);
-    case FX_SORTK_VQSORT: { /* a partition of equal keys ends its branch: about log2 of the
-                               * distinct keys levels */
+    case FX_SORTK_VQSORT: {
+        /* log2 n levels; but a partition of equal keys ends its branch, so
+         * when partitions run out of distinct keys before they are small
+         * enough for its sorting networks (VQSORT_BASE keys), log2 of the
+         * distinct keys */
         double distinct = fmin(n, (double)((uint64_t)f->max - (uint64_t)f->min) + 1);
-        return f->n < 2 ? n : n * log2p(distinct) + VQSORT_START_UNITS;
+        double levels = n >= VQSORT_BASE * distinct ? log2p(distinct) : log2p(n);
+        return f->n < 2 ? n : n * levels + VQSORT_START_UNITS;
     }
     case FX_SORTK_PARALLEL:
         if (threads < 2 || f->n < FX_SORTK_PARALLEL_MIN)

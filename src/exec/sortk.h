@@ -40,10 +40,13 @@
  *
  * Descending order sorts ascending on ~x, which reverses the order of
  * int64 exactly; INSERTION and PDQ pay two linear passes for it, RADIX and
- * PARALLEL nothing; VQSORT sorts descending itself. INSERTION and PDQ first reverse an input that is
- * sorted the other way (for pairs, with strictly falling keys), in O(n).
+ * PARALLEL nothing; VQSORT sorts descending itself. INSERTION and PDQ
+ * first reverse an input that is sorted the other way (for pairs, with
+ * strictly falling keys), in O(n).
  *
- * The kernels keep no state (reentrant) and sort in the caller's array.
+ * The kernels keep no state (reentrant) and sort in the caller's array;
+ * VQSORT holds a buffer of a few KiB a thread (its hwy::Sorter), made on
+ * its first call on that thread.
  * Memory comes from malloc, never fx_xmalloc: a kernel that cannot get its
  * scratch returns false and leaves the array as it was.
  */
@@ -104,8 +107,8 @@ bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned thre
  *              stable order when the indices rise through p[] (as the
  *              interpreter's, 0..n-1, do) and p is 16-byte aligned (as
  *              malloc's is); otherwise PDQ's merge sort.
- * Each but VQSORT needs an n-pair scratch buffer above 32 pairs; returns false,
- * p[] untouched, when it cannot be had. */
+ * Each but VQSORT's 128-bit path needs an n-pair scratch buffer above 32
+ * pairs; returns false, p[] untouched, when it cannot be had. */
 bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, unsigned threads);
 
 /* FX_SORTK_PARALLEL with the cutoff given: on one thread when n < min_n.

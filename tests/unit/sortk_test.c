@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "exec/sortcost.h"
 #include "exec/sortk.h"
 #include "fx_test.h"
 
@@ -599,6 +600,30 @@ FX_TEST(features_of_known_inputs)
     EXPECT(f.descents > n / 2 - n / 100 && f.descents < n / 2 + n / 100);
     EXPECT(f.min == 0 && f.max == 1);
     free(a);
+}
+
+/* The default costs, whatever level of memory the hardware puts each size
+ * in: vqsort for many keys in no order, never for n < 2 (nothing runs;
+ * insertion keeps the name), nor where insertion, pdq or radix do less
+ * work (sorted, reversed, a small range). */
+FX_TEST(default_costs_choose_vqsort_where_it_pays)
+{
+    FxSortCosts c;
+    fx_sortcost_defaults(&c);
+    double predicted[FX_SORTK__COUNT];
+    for (size_t n = 1000; n <= 100000000; n *= 10) {
+        FxSortFeatures random = {n, n / 2, INT64_MIN / 2, INT64_MAX / 2, false};
+        for (unsigned threads = 1; threads <= 2; threads++)
+            EXPECT_EQ(fx_sortcost_choose(&c, &random, threads, predicted), FX_SORTK_VQSORT);
+        FxSortFeatures sorted = {n, 0, 0, (int64_t)n, false}, reversed = {n, n - 1, 0, (int64_t)n, false};
+        EXPECT(fx_sortcost_choose(&c, &sorted, 1, predicted) != FX_SORTK_VQSORT);
+        EXPECT(fx_sortcost_choose(&c, &reversed, 1, predicted) != FX_SORTK_VQSORT);
+        FxSortFeatures narrow = {n, n / 2, 0, 99, false};
+        EXPECT_EQ(fx_sortcost_choose(&c, &narrow, 1, predicted), n < 100000 ? FX_SORTK_RADIX : FX_SORTK_VQSORT);
+    }
+    FxSortFeatures one = {1, 0, 7, 7, false};
+    EXPECT_EQ(fx_sortcost_choose(&c, &one, 1, predicted), FX_SORTK_INSERTION);
+    EXPECT(predicted[FX_SORTK_VQSORT] == predicted[FX_SORTK_INSERTION]);
 }
 
 FX_TEST(names)
