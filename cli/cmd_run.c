@@ -134,6 +134,8 @@ static char *read_expr(const char *path)
         free(text);
         return NULL;
     }
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--; /* the file's last line break is not the expression's */
     text[len] = '\0';
     return text;
 }
