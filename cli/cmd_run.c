@@ -225,6 +225,7 @@ int fx_cmd_run(int argc, char **argv)
     bool notes = !quiet && (verbose || isatty(2));
     opts.want_json = json ? 1 : notes ? FLUX_JSON_SUMMARY : 0; /* the notes read no output */
     opts.record_later = !json;
+    opts.print_to = json ? NULL : stdout; /* a large value streams */
     status = flux_run(prog, expr, &opts, stderr, &r);
     free(expr_text); /* the program keeps its own copy */
     if (status == FLUX_OK && notes)
@@ -234,7 +235,6 @@ int fx_cmd_run(int argc, char **argv)
         if (status == FLUX_OK)
             puts(r.json);
     } else if (status == FLUX_OK) {
-        puts(r.text);
         fflush(stdout);
         status = flux_record_last(prog, stderr);
     }

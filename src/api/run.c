@@ -768,9 +768,15 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         lock_all(fp);
         status = finish_run(fp, rt, expr, options, v, diagnostics, out);
         unlock_all(fp);
-        FxBuf text = {0};
+        FxBuf text = {.spill = options ? options->print_to : NULL};
         fx_val_print(v, &text);
-        out->text = fx_buf_take(&text);
+        if (text.spill) {
+            fwrite(fx_buf_str(&text), 1, text.len, text.spill);
+            fputc('\n', text.spill);
+            fx_buf_free(&text);
+        } else {
+            out->text = fx_buf_take(&text);
+        }
         fx_value_release(v);
     }
     if (forced)

@@ -40,6 +40,11 @@ printf 'intent sl(s: String) -> Int:\n    constraints:\n        - result = len(s
 [ "$(cat out)" = 5 ] || fail "sl: $(cat out)"
 "$FLUX" replay exec_3 > replay 2>&1 || fail "replay of escapes: $(cat replay)"
 grep -q "result: 5, the same as recorded" replay || fail "replay of escapes: $(cat replay)"
+# a value of many 64 KiB chunks streams to stdout: the same text as whole
+python3 -c "print('same(%s)' % list(range(-60000, 60000, 3)))" > expr2
+"$FLUX" run big.flux @expr2 > streamed || fail "streamed"
+python3 -c "import sys; sys.exit(open('streamed').read() != str(list(range(-60000, 60000, 3))) + chr(10))" ||
+    fail "the streamed value differs: $(head -c 100 streamed)"
 "$FLUX" run big.flux "$(cat expr)" --keep-values > /dev/null || fail "keep-values"
 "$FLUX" traces big.flux --json | head -1 | python3 -c '
 import json, sys
