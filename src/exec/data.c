@@ -25,6 +25,9 @@
  * blank lines at the end are ignored. Columns are matched to fields by
  * name from the header, so their order is free and extra columns are
  * skipped. Every message names the file and the line the row starts on.
+ * The file is UTF-8 throughout, as every Flux string and JSON output is
+ * (base/utf8.h): the first byte that is not is refused at its line and
+ * column before any row is read, so no value of a run holds such bytes.
  *
  * A load is part of a run and spends its budgets (meter.h): the file's
  * bytes and the list of rows are charged before they grow, and the clock is
@@ -35,10 +38,13 @@
  * SQLite sources are opened read-only and read with one prepared SELECT
  * naming the fields, every identifier quoted; the database is never
  * written and nothing is interpolated unquoted into SQL. Messages name the
- * file, the table and the row.
+ * file, the table and the row. SQLite keeps whatever bytes a TEXT was given,
+ * so every text read is checked to be UTF-8 as a CSV file is.
  */
 #include "data.h"
 #include "meter.h"
+
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -448,6 +454,27 @@ static int read_file(const char *path, char **out, size_t *out_len, size_t *out_
     return err;
 }
 
+/* Every Flux string is UTF-8, and JSON output must be: the first byte of
+ * the file that is not is refused at its line and column (counted in code
+ * points, as the compiler counts them), before anything is read from it. */
+static FxStatus csv_utf8(Load *ld, const char *text, size_t len)
+{
+    const char *why = NULL;
+    size_t bad = fx_utf8_check(text, len, &why), line = 1, col = 1;
+    if (bad == len)
+        return FX_OK;
+    for (size_t i = 0; i < bad; i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    return fail(ld, "%s:%zu:%zu: invalid UTF-8 byte 0x%02x: %s", ld->where, line, col,
+                (unsigned char)text[bad], why);
+}
+
 static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
@@ -464,7 +491,9 @@ static FxStatus csv_load(Load *ld)
     c = (Csv){.p = data, .end = data + len, .line = 1};
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         c.p += 3; // a UTF-8 byte-order mark, as spreadsheets write
-    st = csv_header(ld, &c, col_of);
+    st = csv_utf8(ld, c.p, (size_t)(c.end - c.p));
+    if (st == FX_OK)
+        st = csv_header(ld, &c, col_of);
     size_t n_cols = c.cells.len;
     while (st == FX_OK) {
         size_t line = c.line;
@@ -544,6 +573,12 @@ static FxStatus sqlite_field(Load *ld, sqlite3_stmt *stmt, size_t i, size_t row)
         s = "";
         len = 0;
     }
+    const char *why = NULL;
+    size_t bad = fx_utf8_check(s, len, &why);
+    if (bad < len) // SQLite keeps whatever bytes a TEXT was given
+        return fail(ld, "%s: row %zu: column `%s`: invalid UTF-8 byte 0x%02x at byte %zu of "
+                    "the value: %s", ld->where, row, field_name(ld, i),
+                    (unsigned char)s[bad], bad + 1, why);
     if (field_from_text(ld, i, s, len))
         return FX_OK;
     char *where = fx_xasprintf("%s: row %zu", ld->where, row);
