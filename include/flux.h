@@ -53,6 +53,12 @@ typedef struct FluxLoadOptions {
     unsigned smt_timeout_ms; /* per solver query; 0 for the default (2000) */
     int types_only;          /* nonzero: skip the solver checks */
     int quiet_warnings;      /* nonzero: write warnings only when the program is rejected */
+    /* nonzero: a data source whose file, symlinks followed, lies outside the
+     * folder of the program's file is refused: at load, as an error at its
+     * declaration (FLUX_ERR_REJECTED), and again when a run reads it
+     * (FLUX_ERR_RUNTIME), for a link changed since. For anything that runs
+     * programs on another's request: docs/language.md, "Data sources". */
+    int sources_inside;
 } FluxLoadOptions;
 
 /* Reads, parses and checks the .flux file at `path` (with its imports and

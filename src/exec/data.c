@@ -41,6 +41,7 @@
  * file, the table and the row. SQLite keeps whatever bytes a TEXT was given,
  * so every text read is checked to be UTF-8 as a CSV file is.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "data.h"
 #include "meter.h"
 
@@ -655,6 +656,54 @@ static FxStatus check_shape(Load *ld)
     return FX_OK;
 }
 
+/* The file dd reads: the checker's resolved path, or for an unchecked
+ * declaration (tests, embedders) the path as written, less any `:table`.
+ * Caller frees. */
+static char *source_file(const FxDataDecl *dd)
+{
+    if (dd->resolved_path)
+        return fx_xstrdup(dd->resolved_path);
+    const char *colon = strrchr(dd->path, ':');
+    return fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+}
+
+/* Is the real path `real` root or below it? */
+static bool lies_in(const char *root, const char *real)
+{
+    size_t n = strlen(root);
+    if (n > 0 && root[n - 1] == '/') // "/" itself
+        n--;
+    return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/');
+}
+
+char *fx_data_folder(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? fx_xstrndup(file, slash == file ? 1 : (size_t)(slash - file))
+                      : fx_xstrdup(".");
+    char *real = realpath(dir, NULL);
+    free(dir);
+    return real;
+}
+
+char *fx_data_outside(const FxDataDecl *dd, const char *root)
+{
+    char *file = source_file(dd), *real = realpath(file, NULL);
+    if (!real) { // not there (yet): placed by its folder
+        char *dir = fx_data_folder(file);
+        const char *slash = strrchr(file, '/');
+        if (dir)
+            real = fx_xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", slash ? slash + 1 : file);
+        free(dir);
+    }
+    free(file);
+    if (real && lies_in(root, real)) {
+        free(real);
+        real = NULL;
+    }
+    return real;
+}
+
 /* Reads the source into ld->rows: `file.db:table` names an SQLite table
  * (the checker resolved only the file part), any other path a CSV file. */
 static FxStatus load_rows(Load *ld)
@@ -668,10 +717,10 @@ static FxStatus load_rows(Load *ld)
     return sqlite_load(ld, colon + 1);
 }
 
-FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
+FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxError *err)
 {
     Load ld = {.dd = dd, .err = err};
-    char *file = NULL;
+    char *file = source_file(dd), *outside = NULL;
     *out = (FxValue){.kind = FX_VAL_UNIT};
     fx_error_clear(err);
 
@@ -679,12 +728,13 @@ FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
     if (st != FX_OK)
         goto out;
     ld.fields = fx_xcalloc(ld.n_fields, sizeof(*ld.fields)); // zeroed: all UNIT
-    // Unchecked declarations (tests, embedders) have no resolved path yet.
-    if (!dd->resolved_path) {
-        const char *colon = strrchr(dd->path, ':');
-        file = fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    ld.file = file;
+    // Checked again here, not only at load: a link may have changed since.
+    if (root && (outside = fx_data_outside(dd, root))) {
+        st = fail(&ld, "data source `%s` reads `%s`, outside the program's folder `%s`, "
+                  "where its sources must lie", dd->name, outside, root);
+        goto out;
     }
-    ld.file = dd->resolved_path ? dd->resolved_path : file;
     st = load_rows(&ld);
     if (st == FX_OK) { // the list takes the rows, array and references
         *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap, false);
@@ -700,6 +750,7 @@ out:
     free(ld.fields);
     free(ld.where);
     free(file);
+    free(outside);
     return st;
 }
 
@@ -754,12 +805,9 @@ static FxFileStamp file_stamp(const char *path)
 
 FxDataStamp fx_data_stamp(const FxDataDecl *dd)
 {
-    const char *colon = strrchr(dd->path, ':');
-    char *file = dd->resolved_path
-                     ? fx_xstrdup(dd->resolved_path)
-                     : fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    char *file = source_file(dd);
     FxDataStamp s = {.file = file_stamp(file)};
-    if (colon) { /* SQLite: a commit may sit in the log, not yet in the file */
+    if (strrchr(dd->path, ':')) { /* SQLite: a commit may sit in the log, not yet in the file */
         char *wal = fx_xasprintf("%s-wal", file);
         s.wal = file_stamp(wal);
         free(wal);
