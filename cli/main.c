@@ -38,7 +38,8 @@ static void print_help(FILE *out)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n`flux COMMAND --help` describes each. Exit codes: 0 success, 1 run-time "
-                 "error,\n2 usage error, 3 program rejected, 4 store unusable.\n"
+                 "error,\n2 usage error, 3 program rejected, 4 store unusable, 5 a replay's result\n"
+                 "differs from the record.\n"
                  "`check` prints a program's warnings; the other commands print them\n"
                  "only with --warnings (errors always). --sources-inside (any command, or\n"
                  "FLUX_SOURCES_INSIDE=1) refuses data sources outside the program's folder.\n");

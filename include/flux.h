@@ -44,6 +44,7 @@ enum {
     FLUX_ERR_USAGE = 2,    /* a malformed request */
     FLUX_ERR_REJECTED = 3, /* the program is rejected: syntax, types, contradictions, false properties */
     FLUX_ERR_STORE = 4,    /* the store is unusable */
+    FLUX_DIFFERENT = 5,    /* flux_replay: it ran, and its result differs from the record */
 };
 
 typedef struct FluxProgram FluxProgram;
@@ -278,7 +279,9 @@ FLUX_API int flux_history(FluxStore *store, FluxProgram *prog, const char *inten
 FLUX_API int flux_explain(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
                           int json, FILE *out, FILE *diagnostics);
 /* `flux replay`: re-runs a recorded execution on the version it used, or on
- * `version`, and writes the comparison. */
+ * `version`, and writes the comparison. FLUX_OK when the result is the
+ * recorded one, FLUX_DIFFERENT when it is not (a data file changed since,
+ * another version's wrong result), with the comparison written either way. */
 FLUX_API int flux_replay(FluxStore *store, long long execution_id, const char *version,
                          const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics);
 
