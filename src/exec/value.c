@@ -49,6 +49,7 @@
  */
 #include "value.h"
 #include "base/hash.h"
+#include "base/utf8.h"
 #include "value_gmp.h"
 
 #include "meter.h"
@@ -1552,19 +1553,26 @@ static void put_int(FxBuf *out, int64_t i)
 }
 
 /* Flux strings take \" \\ \n \t only, so other bytes are written as they
- * are; JSON also forbids raw control characters, which become \u00XX. */
+ * are; JSON also forbids raw control characters, which become \u00XX. JSON
+ * must be UTF-8: every source of strings checks that they are (utf8.h), and
+ * should a byte that is not reach here, it is written as U+FFFD, so the
+ * output stays JSON whatever a string holds. */
 static void put_string(FxBuf *out, const char *s, size_t len, bool json)
 {
     fx_buf_putc(out, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         const char *esc = escape_for(c, json);
+        size_t n = json && c >= 0x80 ? fx_utf8_next(s + i, len - i, NULL) : 1;
         if (esc)
             fx_buf_puts(out, esc);
         else if (json && c < 0x20)
             fx_buf_printf(out, "\\u%04x", c);
+        else if (n == 0)
+            fx_buf_puts(out, "\\ufffd");
         else
-            fx_buf_putc(out, (char)c);
+            fx_buf_append(out, s + i, n);
+        i += n ? n - 1 : 0;
     }
     fx_buf_putc(out, '"');
 }
