@@ -401,14 +401,14 @@ FxValue fx_val_list_of_i64(const int64_t *v, size_t n)
     return heap_value(o);
 }
 
-FxValue fx_val_list_adopt_u64(uint64_t *v, size_t n)
+FxValue fx_val_list_adopt_ints(int64_t *v, size_t n)
 {
     FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
     fx_meter_add(n * sizeof(int64_t));
     o->adopted = o->flat = true;
     o->u.list.n = n;
     o->u.list.items = NULL;
-    o->u.list.ints = (int64_t *)v; /* each below 2^63: the same bits */
+    o->u.list.ints = v;
     return heap_value(o);
 }
 
