@@ -349,14 +349,21 @@ char *fx_api_models_load(FluxStore *fs, int64_t version)
         json = NULL;
     }
     fx_buf_free(&hw);
-    if (json) {
-        FxVariantModels vm;
-        if (fx_api_models_read(json, NULL, &vm))
-            return json;
-        free(json); /* a row that does not read: the version's own models */
+    FxVariantModels vm;
+    if (json && fx_api_models_read(json, NULL, &vm))
+        return json;
+    if (json) /* a row that does not read: the version's own models */
+        fprintf(stderr, "flux: warning: the cost models of version row %lld kept for this "
+                        "machine do not parse; they are ignored\n", (long long)version);
+    free(json);
+    json = NULL;
+    if (fx_store_model(fs->store, version, &json) != FX_OK) {
+        free(json);
         json = NULL;
     }
-    if (fx_store_model(fs->store, version, &json) != FX_OK) {
+    if (json && !fx_api_models_read(json, NULL, &vm)) { /* the chooser's defaults then */
+        fprintf(stderr, "flux: warning: the cost model of version row %lld does not parse; it "
+                        "is ignored\n", (long long)version);
         free(json);
         json = NULL;
     }

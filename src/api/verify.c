@@ -1,0 +1,121 @@
+/*
+ * verify.c: `flux proofs FILE --verify`: every version of FILE's intents
+ * judged by the seals of its proofs (trace/seal.h), as a run judges the
+ * newest, and each sealed proof checked again by the prover from the two
+ * graphs it binds, the parent's and the version's, since a seal is not
+ * keyed and a forger can recompute it: a recurrence's certificate by the
+ * linear-recurrence lemma, any other rewrite as the same function.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_int.h"
+#include "proof/prove.h"
+
+static const FxGraph *lookup(void *ctx, const char *intent)
+{
+    FluxProgram *fp = ctx;
+    return fx_program_find_intent(fp->prog, intent) ? fx_runtime_graph(fx_api_runtime(fp), intent)
+                                                    : NULL;
+}
+
+/* The prover's verdict on cand as a rewrite of cur, checked again. */
+static FxProof *check_again(FluxProgram *fp, const FxGraph *cur, const FxGraph *cand)
+{
+    if (cand->kernel == FX_KERNEL_RECURRENCE) {
+        FxLinRec cert = {cand->rec.order, cand->rec.coeffs, cand->rec.initial, cand->variants};
+        return fx_prove_linear_recurrence(cur, &cert, lookup, fp, 5000);
+    }
+    return fx_prove_same_function(cur, cand, lookup, fp, fp->proof_cache, 5000);
+}
+
+/* The graph of version label of lineage, when it verifies; else NULL with
+ * why (caller frees). */
+static FxGraph *verified_graph(FxStore *st, int64_t lineage, const char *label, char **why)
+{
+    FxTrusted t;
+    FxGraph *g = NULL;
+    char bad[256];
+    *why = NULL;
+    if (fx_store_trusted_version(st, lineage, label, &t, NULL, NULL) != FX_OK)
+        *why = fx_xstrdup(fx_store_error(st));
+    else if (t.why)
+        *why = fx_xstrdup(t.why);
+    else if (!(g = fx_graph_read_json(t.graph_json, bad, sizeof(bad))))
+        *why = fx_xstrdup(bad);
+    fx_trusted_free(&t);
+    return g;
+}
+
+/* One version (a row of fx_store_versions) of in's lineage: its verdict
+ * printed; false when it does not hold. */
+static bool verify_one(FluxProgram *fp, FxStore *st, const FxIntent *in, int64_t lineage,
+                       const char *row, FILE *out)
+{
+    char *label = fx_api_json_text(row, "version"), *parent = fx_api_json_text(row, "parent");
+    char *proof_id = fx_api_json_field(row, "proof_id"), *why = NULL, *pwhy = NULL;
+    bool ok = false;
+    FxGraph *g = verified_graph(st, lineage, label, &why);
+    FxGraph *cur = g && strcmp(label, "v1") ? verified_graph(st, lineage, parent, &pwhy) : NULL;
+    if (!g) {
+        fprintf(out, "%s %s: refused: %s\n", in->name, label, why);
+    } else if (!strcmp(label, "v1")) {
+        fprintf(out, "%s v1: the naive graph read from the constraints: nothing to prove\n",
+                in->name);
+        ok = true;
+    } else if (!cur) {
+        fprintf(out, "%s %s: refused: its parent %s: %s\n", in->name, label, parent, pwhy);
+    } else {
+        FxProof *p = check_again(fp, cur, g);
+        ok = p->verdict == FX_PROOF_PROVED;
+        fprintf(out, "%s %s: proof #%s %s: its seal matches, and the prover, checking it again "
+                     "from %s's graph and %s's, finds it %s\n",
+                in->name, label, proof_id, ok ? "holds" : "does not hold", parent, label,
+                fx_proof_verdict_name(p->verdict));
+        fx_proof_free(p);
+    }
+    fx_graph_free(g);
+    fx_graph_free(cur);
+    free(label);
+    free(parent);
+    free(proof_id);
+    free(why);
+    free(pwhy);
+    return ok;
+}
+
+int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnostics)
+{
+    FxStore *st = fs->store;
+    fp->store = fs;
+    if (!fp->proof_cache)
+        fp->proof_cache = fx_proof_cache_new();
+    bool all = true, any = false;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        char hash[17];
+        int64_t lineage = 0;
+        FxRows rows = {0};
+        fx_api_lineage_hash(*in, hash);
+        if (fx_store_find_lineage(st, (*in)->name, hash, &lineage) != FX_OK ||
+            fx_store_versions(st, (*in)->name, fx_api_keep_row, &rows) != FX_OK) {
+            if (diagnostics)
+                fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(st));
+            return FLUX_ERR_STORE;
+        }
+        fx_vec_foreach(char *, r, &rows.json)
+        {
+            char *h = fx_api_json_text(*r, "hash");
+            if (lineage && !strcmp(h, hash)) {
+                any = true;
+                all &= verify_one(fp, st, *in, lineage, *r, out);
+            }
+            free(h);
+            free(*r);
+        }
+        fx_vec_free(&rows.json);
+    }
+    if (!any)
+        fprintf(out, "no versions recorded for these intents yet\n");
+    return all ? FLUX_OK : FLUX_ERR_REJECTED;
+}
