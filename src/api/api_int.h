@@ -332,9 +332,10 @@ bool fx_api_models_read(const char *text, const FxGraph *g, FxVariantModels *vm)
  * never below its floor class's growth). */
 double fx_api_models_predict(const FxVariantModels *vm, int k, double n);
 /* The models of version (row) of g as this machine keeps them: the learned
- * row for its hardware, else the version's own (fitted at install). Caller
- * frees; NULL when there are none. */
-char *fx_api_models_load(FluxStore *fs, int64_t version);
+ * row for its hardware, else the version's own (fitted at install); a row
+ * that does not parse is skipped with a warning on stderr. Caller frees;
+ * NULL when there are none. */
+char *fx_api_models_load(FluxStore *fs, int64_t version, const FxGraph *g);
 /* A round's refit: the version's recorded runs (tr, newest first) merged
  * into its models' points, each model refitted and kept for this machine;
  * a line on out says so. */

@@ -115,7 +115,7 @@ void fx_api_read_installed(FluxProgram *fp)
                     FxInstalled v = {t.graph_json, NULL, t.id};
                     t.graph_json = NULL;
                     if (g->variants & (g->variants - 1)) /* a choice: its models */
-                        v.models_json = fx_api_models_load(fp->store, t.id);
+                        v.models_json = fx_api_models_load(fp->store, t.id, g);
                     fx_graph_free(g);
                     fx_vec_push(&fp->installed, v);
                 }

@@ -66,7 +66,7 @@ static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *
             else if ((g = fx_graph_read_json(t.graph_json, why, sizeof(why)))) {
                 *id = t.id;
                 if (g->variants & (g->variants - 1))
-                    *models = fx_api_models_load(fp->store, *id);
+                    *models = fx_api_models_load(fp->store, *id, g);
             }
         }
         fx_trusted_free(&t);
