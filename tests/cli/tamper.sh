@@ -9,6 +9,7 @@
 # holds on the learned store and fails on an edited one, and it alone
 # catches an edit whose seal was recomputed (the seals are not keyed).
 set -u
+fixtures=$(cd "$(dirname "$0")" && pwd)/fixtures
 fail() { echo "$*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export FLUX_LEARN=off
@@ -127,35 +128,7 @@ check hot 'squares(90000)' 242995950015000 v1 none "version v2 of \`squares\` is
 
 # a forger recomputes the seal: a run cannot tell, --verify's prover can
 rm -rf forged; cp -r coeffs forged
-python3 - forged/flux.db <<'PY' || fail "forging"
-import sqlite3, sys
-M = (1 << 64) - 1
-def field(h, t):
-    if t is None:
-        return ((h ^ 0x100) * 0x100000001b3) & M
-    for b in t.encode():
-        h = ((h ^ b) * 0x100000001b3) & M
-    return ((h ^ 0x1f) * 0x100000001b3) & M
-def hx(h): return "%016x" % h
-db = sqlite3.connect(sys.argv[1])
-(lin,) = db.execute("select id from lineages where intent = 'fibonacci'").fetchone()
-rows = db.execute("select v.id, v.parent, v.label, v.graph_json, v.rewrite, v.evidence, "
-                  "v.proof_id, p.obligation, p.result from versions v left join proofs p "
-                  "on p.id = v.proof_id where v.lineage = ? order by v.id", (lin,)).fetchall()
-chain, graph = {}, {}
-for vid, parent, label, g, rewrite, evidence, proof, obligation, result in rows:
-    after = hx(field(0xcbf29ce484222325, g))
-    graph[vid] = after
-    if parent is None:
-        chain[vid] = hx(field(field(field(field(field(0xcbf29ce484222325, None), label), None), after), None))
-        continue
-    cert = hx(field(field(field(field(0xcbf29ce484222325, rewrite), evidence), obligation), result))
-    before = graph[parent]
-    chain[vid] = hx(field(field(field(field(field(0xcbf29ce484222325, chain[parent]), label), before), after), cert))
-    db.execute("update proofs set graph_before = ?, graph_after = ?, certificate = ?, chain = ? "
-               "where id = ?", (before, after, cert, chain[vid], proof))
-db.commit()
-PY
+python3 "$fixtures/reseal.py" forged/flux.db fibonacci || fail "forging"
 [ "$("$FLUX" run p.flux 'fibonacci(10)' --store forged 2>/dev/null)" = 341 ] ||
     fail "the forged seal is not the one flux computes"
 "$FLUX" proofs p.flux --verify --store forged > verify; rc=$?
