@@ -3,7 +3,8 @@
  * edited behind flux's back is caught when its versions are read.
  *
  * When a version is installed on a proof, the proof row keeps its seal:
- * four hashes of 16 hex digits (base/hash.h's FNV-1a): the graph it was
+ * four hashes of 16 hex digits (base/hash.h's FNV-1a step, over words
+ * of eight bytes): the graph it was
  * proved from (the parent version's graph JSON), the graph it proved (the
  * version's: a recurrence's coefficients and a hot-input table are in it),
  * the certificate (the version's rewrite and evidence with the proof's
