@@ -3,30 +3,50 @@
  * judged by the seals of its proofs (trace/seal.h), as a run judges the
  * newest, and each sealed proof checked again by the prover from the two
  * graphs it binds, the parent's and the version's, since a seal is not
- * keyed and a forger can recompute it: a recurrence's certificate by the
- * linear-recurrence lemma, any other rewrite as the same function.
+ * keyed and a forger can recompute it: by the proof the rewrite's rule
+ * asks for, found from what the version adds to its parent (a recurrence's
+ * certificate, a node put on a kernel), else as the same function.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_int.h"
 #include "proof/prove.h"
+#include "rulehost.h"
 
-static const FxGraph *lookup(void *ctx, const char *intent)
+/* The node of cand a kernel's rule put on its kernel (*k): the first whose
+ * kernel is not cur's; {0} when none. */
+static FxNodeId kernel_site(const FxGraph *cur, const FxGraph *cand, FxKernelId *k)
 {
-    FluxProgram *fp = ctx;
-    return fx_program_find_intent(fp->prog, intent) ? fx_runtime_graph(fx_api_runtime(fp), intent)
-                                                    : NULL;
+    for (uint32_t i = 0; i < cand->n_nodes; i++) {
+        FxKernelId was = i < cur->n_nodes ? cur->nodes[i].kernel : FX_KERNEL_NONE;
+        if (cand->nodes[i].kernel != FX_KERNEL_NONE && cand->nodes[i].kernel != was) {
+            *k = cand->nodes[i].kernel;
+            return (FxNodeId){i + 1};
+        }
+    }
+    return (FxNodeId){0};
 }
 
-/* The prover's verdict on cand as a rewrite of cur, checked again. */
-static FxProof *check_again(FluxProgram *fp, const FxGraph *cur, const FxGraph *cand)
+/* The prover's verdict on cand as a rewrite of cur, checked again by the
+ * proof its rule asks for (opt/rule_*.c), found from what cand adds. */
+static FxProof *check_again(FxApiRuleHost *h, const FxGraph *cur, const FxGraph *cand)
 {
+    const FxRuleHost *rh = &h->host;
     if (cand->kernel == FX_KERNEL_RECURRENCE) {
         FxLinRec cert = {cand->rec.order, cand->rec.coeffs, cand->rec.initial, cand->variants};
-        return fx_prove_linear_recurrence(cur, &cert, lookup, fp, 5000);
+        return fx_prove_linear_recurrence(cur, &cert, NULL, NULL, 5000);
     }
-    return fx_prove_same_function(cur, cand, lookup, fp, fp->proof_cache, 5000);
+    FxKernelId k = FX_KERNEL_NONE;
+    FxNodeId at = kernel_site(cur, cand, &k);
+    if (at.v && k == FX_KERNEL_SORT)
+        return fx_prove_sort_instance(cur, cand, true);
+    if (at.v && k == FX_KERNEL_SIEVE)
+        return fx_prove_sieve_rewrite(cur, cand, at, rh->lower(rh->ctx, "prime"), rh->lower,
+                                      rh->ctx, 5000);
+    if (at.v)
+        return fx_prove_kernel_rewrite(cur, cand, at, k, rh->proof_cache, 5000);
+    return fx_prove_same_function(cur, cand, rh->lower, rh->ctx, rh->proof_cache, 5000);
 }
 
 /* The graph of version label of lineage, when it verifies; else NULL with
@@ -66,7 +86,10 @@ static bool verify_one(FluxProgram *fp, FxStore *st, const FxIntent *in, int64_t
     } else if (!cur) {
         fprintf(out, "%s %s: refused: its parent %s: %s\n", in->name, label, parent, pwhy);
     } else {
-        FxProof *p = check_again(fp, cur, g);
+        FxApiRuleHost host;
+        fx_api_rule_host_init(&host, fp, in->name);
+        FxProof *p = check_again(&host, cur, g);
+        fx_api_rule_host_free(&host);
         ok = p->verdict == FX_PROOF_PROVED;
         fprintf(out, "%s %s: proof #%s %s: its seal matches, and the prover, checking it again "
                      "from %s's graph and %s's, finds it %s\n",
