@@ -257,6 +257,14 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
 
+/* ---- proofs checked again (verify.c) ---- */
+
+/* The proof of g, a version of intent's lineage that verifies (its seals,
+ * trace/seal.h), checked again by the prover from its parent's graph and
+ * its own: NULL when it holds, else why (caller frees). */
+char *fx_api_proof_again(FluxProgram *fp, FxStore *st, const char *intent, int64_t lineage,
+                         const FxGraph *g, const char *parent);
+
 /* ---- forced runs (force.c) ---- */
 
 /* For a run whose options force a version or a variant: *out gets a

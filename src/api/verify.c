@@ -67,43 +67,57 @@ static FxGraph *verified_graph(FxStore *st, int64_t lineage, const char *label, 
     return g;
 }
 
+char *fx_api_proof_again(FluxProgram *fp, FxStore *st, const char *intent, int64_t lineage,
+                         const FxGraph *g, const char *parent)
+{
+    char *why = NULL;
+    FxGraph *cur = verified_graph(st, lineage, parent, &why);
+    if (!cur) {
+        char *w = fx_xasprintf("its parent %s is refused: %s", parent, why);
+        free(why);
+        return w;
+    }
+    if (!fp->proof_cache)
+        fp->proof_cache = fx_proof_cache_new();
+    FxApiRuleHost host;
+    fx_api_rule_host_init(&host, fp, intent);
+    FxProof *p = check_again(&host, cur, g);
+    if (p->verdict != FX_PROOF_PROVED)
+        why = fx_xasprintf("the prover, checking it again from %s's graph and %s's, finds it %s",
+                           parent, g->version, fx_proof_verdict_name(p->verdict));
+    fx_proof_free(p);
+    fx_api_rule_host_free(&host);
+    fx_graph_free(cur);
+    return why;
+}
+
 /* One version (a row of fx_store_versions) of in's lineage: its verdict
  * printed; false when it does not hold. */
 static bool verify_one(FluxProgram *fp, FxStore *st, const FxIntent *in, int64_t lineage,
                        const char *row, FILE *out)
 {
     char *label = fx_api_json_text(row, "version"), *parent = fx_api_json_text(row, "parent");
-    char *proof_id = fx_api_json_field(row, "proof_id"), *why = NULL, *pwhy = NULL;
-    bool ok = false;
+    char *proof_id = fx_api_json_field(row, "proof_id"), *why = NULL;
     FxGraph *g = verified_graph(st, lineage, label, &why);
-    FxGraph *cur = g && strcmp(label, "v1") ? verified_graph(st, lineage, parent, &pwhy) : NULL;
-    if (!g) {
+    bool ok = g && !strcmp(label, "v1");
+    if (!g)
         fprintf(out, "%s %s: refused: %s\n", in->name, label, why);
-    } else if (!strcmp(label, "v1")) {
+    else if (ok)
         fprintf(out, "%s v1: the naive graph read from the constraints: nothing to prove\n",
                 in->name);
-        ok = true;
-    } else if (!cur) {
-        fprintf(out, "%s %s: refused: its parent %s: %s\n", in->name, label, parent, pwhy);
-    } else {
-        FxApiRuleHost host;
-        fx_api_rule_host_init(&host, fp, in->name);
-        FxProof *p = check_again(&host, cur, g);
-        fx_api_rule_host_free(&host);
-        ok = p->verdict == FX_PROOF_PROVED;
-        fprintf(out, "%s %s: proof #%s %s: its seal matches, and the prover, checking it again "
-                     "from %s's graph and %s's, finds it %s\n",
-                in->name, label, proof_id, ok ? "holds" : "does not hold", parent, label,
-                fx_proof_verdict_name(p->verdict));
-        fx_proof_free(p);
-    }
+    else if (!(why = fx_api_proof_again(fp, st, in->name, lineage, g, parent)))
+        fprintf(out, "%s %s: proof #%s holds: its seal matches, and the prover, checking it "
+                     "again from %s's graph and %s's, finds it proved\n",
+                in->name, label, proof_id, parent, label);
+    else
+        fprintf(out, "%s %s: proof #%s does not hold: its seal matches, but %s\n", in->name,
+                label, proof_id, why);
+    ok |= g && !why;
     fx_graph_free(g);
-    fx_graph_free(cur);
     free(label);
     free(parent);
     free(proof_id);
     free(why);
-    free(pwhy);
     return ok;
 }
 
@@ -111,8 +125,6 @@ int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnost
 {
     FxStore *st = fs->store;
     fp->store = fs;
-    if (!fp->proof_cache)
-        fp->proof_cache = fx_proof_cache_new();
     bool all = true, any = false;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {

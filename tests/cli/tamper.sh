@@ -132,8 +132,16 @@ python3 "$fixtures/reseal.py" forged/flux.db fibonacci || fail "forging"
 [ "$("$FLUX" run p.flux 'fibonacci(10)' --store forged 2>/dev/null)" = 341 ] ||
     fail "the forged seal is not the one flux computes"
 "$FLUX" proofs p.flux --verify --store forged > verify; rc=$?
-[ $rc = 3 ] && grep -q "fibonacci v3: proof #$p3 does not hold: its seal matches, and the prover.* finds it refuted" verify ||
+[ $rc = 3 ] && grep -q "fibonacci v3: proof #$p3 does not hold: its seal matches, but the prover.* finds it refuted" verify ||
     fail "verify on the forged store: exit $rc, $(cat verify)"
+# and a learning round checks the running version's proof again before it
+# builds on it: each forged version is rolled back, one a round
+for v in v4 v3; do
+    "$FLUX" optimize p.flux fibonacci --store forged > out || fail "optimize, forged: exit $?"
+    grep -q "fibonacci: rolled back $v to .*: its proof #[0-9]* does not hold: the prover, checking it again from .*, finds it refuted" out ||
+        fail "optimize, forged: $(cat out)"
+done
+[ "$("$FLUX" run p.flux 'fibonacci(10)' --store forged 2>/dev/null)" = 55 ] || fail "forged, after the rounds"
 
 # a model row that does not parse: ignored with a warning, exit 0
 sql models "UPDATE versions SET model = '{not json' WHERE $fib AND label = 'v4'" \
