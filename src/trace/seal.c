@@ -33,11 +33,6 @@ static void hex(uint64_t h, char out[17])
     out[16] = '\0';
 }
 
-static void hash1(const char *a, char out[17])
-{
-    hex(field(FX_FNV_BASIS, a), out);
-}
-
 /* The root: v1, the naive graph, which no rewrite made. */
 static bool is_root(const FxSealRow *r)
 {
@@ -59,7 +54,7 @@ void fx_seal_lineage(const FxSealRow *rows, size_t n, FxSeal *seals)
         const FxSealRow *r = &rows[i];
         FxSeal *s = &seals[i];
         memset(s, 0, sizeof(*s));
-        hash1(r->graph_json, s->after);
+        hex(field(FX_FNV_BASIS, r->graph_json), s->after);
         long p = r->parent ? find(rows, i, r->parent) : -1;
         const char *parent_chain = p >= 0 ? seals[p].chain : NULL;
         if (p >= 0) /* each graph is hashed once: a run reads them all */

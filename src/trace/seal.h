@@ -40,8 +40,9 @@ typedef struct FxSeal {
 } FxSeal;
 
 /* The seals of rows[0..n) (oldest first, a parent before its children) as
- * the rows are now, into seals[0..n); a row without a proof gets its chain
- * only (the root's; a row that is not the root chains from nothing). */
+ * the rows are now, into seals[0..n). Only a row with a proof has one to
+ * keep; the root's chain is its label and graph's, and a row whose parent
+ * is not among the rows chains from nothing. */
 void fx_seal_lineage(const FxSealRow *rows, size_t n, FxSeal *seals);
 
 /* Judges rows[0..n): why[i] NULL when row i verifies, else the reason in

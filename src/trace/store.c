@@ -976,7 +976,6 @@ FxStatus fx_store_trusted_version(FxStore *s, int64_t lineage, const char *label
         out->id = v->id;
         out->label = fx_xstrdup(v->label);
         out->graph_json = fx_xstrdup(v->graph_json ? v->graph_json : "");
-        out->proof_id = v->proof_id;
         snprintf(out->chain, sizeof(out->chain), "%s", v->chain ? v->chain : "");
         out->why = why[pick];
         why[pick] = NULL;

@@ -139,11 +139,11 @@ FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **o
 FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
                                int64_t *out_id) FX_MUST_CHECK;
 /* A version of a lineage as the seals of its proofs judge it (seal.h):
- * its row id, label, graph JSON, proof id (0: none) and its seal's chain
- * as kept ("" for none), and why it does not verify (NULL when it does).
- * Free with fx_trusted_free. */
+ * its row id, label, graph JSON and its seal's chain as kept ("" for
+ * none), and why it does not verify (NULL when it does). Free with
+ * fx_trusted_free. */
 typedef struct FxTrusted {
-    int64_t id, proof_id;
+    int64_t id;
     char *label, *graph_json, *why;
     char chain[17];
 } FxTrusted;
