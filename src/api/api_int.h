@@ -124,6 +124,13 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
+/* ---- FluxLoadOptions.sources_inside (sources.c) ---- */
+
+/* Confines fp's data sources to the folder of its file: sets
+ * prog->data_root, and reports each source already outside it as an error
+ * at its declaration. */
+void fx_api_confine_sources(FluxProgram *fp);
+
 /* ---- the checker's verdicts kept in the store (verdicts.c) ---- */
 
 /* The GNU build id of the object holding this library, in hex, or NULL. */
@@ -198,7 +205,8 @@ FxBudgets fx_api_budgets(const FluxRunOptions *o);
 
 /* Parses and checks EXPR against the program; NULL after writing the
  * diagnostics. The expression lives in arena. Takes fp->lock. */
-FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FILE *diagnostics);
+FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, const char *name, FxArena *arena,
+                          FILE *diagnostics);
 
 /* Records the run that just ended (value v of expression graph g, which
  * took ms) when a store is in use; returns its id, or 0 when nothing was
