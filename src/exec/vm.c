@@ -1482,8 +1482,9 @@ static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64
         fx_primes_free(&p);
         return false;
     }
-    *out = fx_val_list_of_u64(p.v, p.len);
-    fx_primes_free(&p);
+    if (p.len < p.cap) /* the list keeps the kernel's array: no copy */
+        p.v = p.len ? fx_xrealloc(p.v, p.len * sizeof(uint64_t)) : (free(p.v), NULL);
+    *out = fx_val_list_adopt_u64(p.v, p.len);
     return true;
 }
 
