@@ -592,12 +592,16 @@ static bool wal_mode(const char *path)
 char *fx_data_sqlite_uri(const char *path, bool *immutable)
 {
     FxBuf b = {0};
-    char *wal = fx_xasprintf("%s-wal", path);
+    char *wal = fx_xasprintf("%s-wal", path), *shm = fx_xasprintf("%s-shm", path);
     struct stat st;
     *immutable = wal_mode(path) && (stat(wal, &st) != 0 || st.st_size == 0);
-    free(wal);
     put_uri_path(&b, path);
-    fx_buf_puts(&b, *immutable ? "?immutable=1" : "?mode=ro");
+    if (*immutable)
+        fx_buf_puts(&b, "?immutable=1");
+    else /* the readers' marks in -shm are not written: SQLite reads the log itself */
+        fx_buf_puts(&b, access(shm, F_OK) == 0 ? "?mode=ro&readonly_shm=1" : "?mode=ro");
+    free(wal);
+    free(shm);
     return fx_buf_take(&b);
 }
 

@@ -210,6 +210,22 @@ FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
 FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
                           char **out, size_t *len) FX_MUST_CHECK;
 
+/* ---- a damaged store ---- */
+
+/* PRAGMA integrity_check of the store in dir, read through a connection
+ * that writes nothing: *ok when it answers "ok", else fn(ctx, line) for
+ * each problem it lists. FX_ERR_STORE (why) when there is no database. */
+FxStatus fx_store_check(const char *dir, FxRowFn fn, void *ctx, bool *ok, char *why,
+                        size_t why_len) FX_MUST_CHECK;
+/* Makes a new store of this flux's schema in new_dir (which must not hold
+ * one) and copies into it every row of the store in dir that can be read,
+ * table by table (recover.c); fn(ctx, table, rows kept, stretches that
+ * could not be read) for each table. The old store is only read.
+ * FX_ERR_STORE (why) when it cannot be read at all or new_dir not made. */
+FxStatus fx_store_recover(const char *dir, const char *new_dir,
+                          void (*fn)(void *ctx, const char *table, int64_t kept, int64_t gaps),
+                          void *ctx, char *why, size_t why_len) FX_MUST_CHECK;
+
 /* A digest of text for summaries and lineage keys: 16 hex digits of a
  * 64-bit FNV-1a, stable across runs and machines (not cryptographic).
  * Writes 17 bytes into out. */
