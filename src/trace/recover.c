@@ -213,8 +213,8 @@ static void copy_rowid_table(Copy *c)
     while (copy_scan(c, scan(c, from, false)) != SQLITE_DONE) {
         c->gaps++;
         int64_t bad = c->copied_any && c->last >= from ? c->last + 1 : from;
-        if (bad == INT64_MIN) /* the first scan failed: from the smallest rowid on */
-            bad = INT64_MIN + 1;
+        if (bad < 0) /* the first scan failed: flux's rowids are positive */
+            bad = 0;
         if (!past_damage(c, bad, &from))
             break;
     }
