@@ -831,7 +831,8 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     int64_t v = FX_STORE_SCHEMA_VERSION;
     if (head.exists && !head.is_sqlite) {
         snprintf(s->err, sizeof(s->err),
-                 "%s is not a SQLite database; move it away or use another --store", path);
+                 "%s is not a SQLite database (%s); move it away or use another --store", path,
+                 sqlite3_errstr(SQLITE_NOTADB));
         r = FX_ERR_STORE;
     } else if (head.exists && (!clean || !writable)) {
         r = probe(s, path, !clean, &v);
