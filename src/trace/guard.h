@@ -30,6 +30,9 @@ char *fx_guard_stamp(const char *dir);
 /* Whether DIR/closed holds stamp: the files are as a flux process of this
  * schema left them when it closed the store. */
 bool fx_guard_closed_as(const char *dir, const char *stamp);
+/* Whether another process has DIR/flux.db open now (its shared memory's
+ * lock): its writes explain stamps that differ. */
+bool fx_guard_in_use(const char *dir);
 /* Writes stamp into DIR/closed (a failure only costs the next open a
  * check); fx_guard_forget removes it, so that the next open checks. */
 void fx_guard_mark_closed(const char *dir, const char *stamp);

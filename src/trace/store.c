@@ -222,7 +222,7 @@ struct FxStore {
     bool read_only;             /* opened for reading: its files cannot be written */
     bool broken;                /* SQLite found it corrupt: nothing more is written */
     char *stamp;                /* its files' stamp when opened for writing (guard.h) */
-    bool was_clean;             /* DIR/closed held that stamp */
+    bool was_clean;             /* DIR/closed held that stamp (guard.h) */
     char err[1024];
 };
 
@@ -822,11 +822,13 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     /* Nothing is changed before the database was looked at: a file that
      * is not SQLite, a foreign or newer database, a damaged one are
      * refused as they are. A store whose files are as a flux process of
-     * this schema left them at close (guard.h) needs no look. */
+     * this schema left them at close, or that another process has open,
+     * needs no look (guard.c). */
     char *path = fx_xasprintf("%s/flux.db", dir);
     FxDbHead head = fx_guard_head(path);
     char *stamp = head.exists ? fx_guard_stamp(dir) : NULL;
-    bool clean = stamp && fx_guard_closed_as(dir, stamp);
+    bool marked = stamp && fx_guard_closed_as(dir, stamp);
+    bool clean = marked || (stamp && fx_guard_in_use(dir));
     bool writable = !head.exists || can_write(dir);
     int64_t v = FX_STORE_SCHEMA_VERSION;
     if (head.exists && !head.is_sqlite) {
@@ -846,7 +848,7 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     }
     if (r == FX_OK && !s->read_only) { /* marked at close (free_store) */
         s->stamp = stamp ? stamp : fx_guard_stamp(dir);
-        s->was_clean = clean;
+        s->was_clean = marked;
         stamp = NULL;
     }
     free(stamp);
