@@ -12,11 +12,14 @@
 /* A problem integrity_check lists, each of its lines indented. */
 static void print_problem(void *ctx, const char *text)
 {
-    for (const char *p = text; *p;) {
-        size_t n = strcspn(p, "\n");
-        fprintf(ctx, "  %.*s\n", (int)n, p);
-        p += n + (p[n] == '\n');
+    fputs("  ", ctx);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '\n')
+            fputs(p[1] ? "\n  " : "", ctx);
+        else /* SQLite's words may quote damaged bytes (a table's name) */
+            fputc(*p < ' ' || *p >= 0x7f ? '?' : *p, ctx);
     }
+    fputc('\n', ctx);
 }
 
 int flux_store_check(const char *dir, FILE *out, FILE *diagnostics)

@@ -240,6 +240,10 @@ static FxStatus corrupt(FxStore *s, const char *what, const char *msg)
              "check --store %s` lists the damage, `flux store recover --store %s NEWDIR` copies "
              "what is readable into a new store",
              s->dir, what, msg, s->dir, s->dir);
+    /* SQLite's words may quote damaged bytes (a table's name) */
+    for (char *p = s->err; *p; p++)
+        if ((unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f)
+            *p = '?';
     return FX_ERR_STORE;
 }
 
