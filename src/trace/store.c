@@ -4,7 +4,12 @@
  *
  * DESIGN
  *
- * Opening. The folder and DIR/cache/ are made when missing (the parent of
+ * Opening. An existing database is looked at first, through a read-only
+ * connection that writes nothing beside it (guard.c), unless its files
+ * are as a flux process left them at close: a foreign, newer or damaged
+ * database is refused as it is, and a store this process may not write is
+ * read through that connection (s->read_only: every write is refused).
+ * Only then are the folder and DIR/cache/ made when missing (the parent of
  * DIR must exist). The connection runs in WAL mode with foreign keys on,
  * synchronous=NORMAL and a 10 s busy timeout, so several flux processes can
  * share a store: readers never block the writer, and writers queue (the
@@ -16,10 +21,10 @@
  * transactions committed before it, and even then the database stays
  * consistent. A new store's pages are 1 KiB, a quarter of SQLite's default,
  * since a commit writes its pages whole and a run's rows are small (an
- * older store keeps the size it was made with). No integrity_check at open
- * (it reads the whole file); a file
- * that is not a database, or a corrupt one, shows on the first statement
- * and is reported as FX_ERR_STORE with a sentence a user can act on.
+ * older store keeps the size it was made with). integrity_check runs at
+ * open only for a store not closed as left (guard.c); damage SQLite meets
+ * later (SQLITE_CORRUPT, SQLITE_NOTADB) stops all writing (s->broken) and
+ * is reported as FX_ERR_STORE with how to recover.
  *
  * Schema. schema.sql (version 5) and migrate_N_M.sql (1 to 2, ..., 4 to 5)
  * are embedded into the binary (tools/embed.c). PRAGMA
