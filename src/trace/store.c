@@ -225,6 +225,7 @@ struct FxStore {
     unsigned flushes_pending;   /* flushes since the counters were last written */
     double counts_written_at;   /* mono_s() then */
     bool read_only;             /* opened for reading: its files cannot be written */
+    bool writing;               /* its read-write connection was opened */
     bool broken;                /* SQLite found it corrupt: nothing more is written */
     char *stamp;                /* its files' stamp when opened for writing (guard.h) */
     bool was_clean;             /* DIR/closed held that stamp (guard.h) */
@@ -238,7 +239,7 @@ struct FxStore {
 static FxStatus corrupt(FxStore *s, const char *what, const char *msg)
 {
     s->broken = true;
-    if (s->stamp)
+    if (s->writing)
         fx_guard_forget(s->dir);
     snprintf(s->err, sizeof(s->err),
              "the store at %s is corrupt (%s: %s); nothing more is written into it: `flux store "
@@ -831,8 +832,8 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     /* Nothing is changed before the database was looked at: a file that
      * is not SQLite, a foreign or newer database, a damaged one are
      * refused as they are. A store whose files are as a flux process of
-     * this schema left them at close, or that another process has open,
-     * needs no look (guard.c). */
+     * this schema left them at close needs no look; one that another
+     * process has open, no integrity check (guard.c). */
     char *path = fx_xasprintf("%s/flux.db", dir);
     FxDbHead head = fx_guard_head(path);
     char *stamp = head.exists ? fx_guard_stamp(dir) : NULL;
@@ -845,7 +846,7 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
                  "%s is not a SQLite database (%s); move it away or use another --store", path,
                  sqlite3_errstr(SQLITE_NOTADB));
         r = FX_ERR_STORE;
-    } else if (head.exists && (!clean || !writable)) {
+    } else if (head.exists && (!marked || !writable)) {
         r = probe(s, path, !clean, &v);
     }
     if (r == FX_OK && !writable) {
@@ -853,6 +854,7 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     } else if (r == FX_OK) {
         sqlite3_close_v2(s->db); /* the probe's, if any */
         s->db = NULL;
+        s->writing = true;
         r = open_writing(s);
     }
     if (r == FX_OK && !s->read_only) { /* marked at close (free_store) */
