@@ -123,6 +123,10 @@ typedef struct FluxRunOptions {
     /* The name EXPR's error messages give as its file (the path it was
      * read from); NULL: "<expr>". */
     const char *expr_name;
+    /* When set, the value is written there as it is printed, then a line
+     * break, and FluxResult.text stays NULL: a large result streams
+     * instead of being held whole as text. */
+    FILE *print_to;
 } FluxRunOptions;
 
 typedef struct FluxResult {

@@ -10,20 +10,26 @@
  * version is replayed as it was installed), and compares result, path and
  * time with the record.
  */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_int.h"
 #include "graph/graph.h"
 
+/* The text of a JSON string field (escapes decoded: an EXPR may hold
+ * quotes, tabs, line breaks); s itself when it is not a string. Takes s. */
 static char *unquote(char *s)
 {
-    size_t n = s ? strlen(s) : 0;
-    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-        memmove(s, s + 1, n - 2);
-        s[n - 2] = '\0';
+    json_t *j = s && s[0] == '"' ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
+    if (!json_is_string(j)) {
+        json_decref(j);
+        return s;
     }
-    return s;
+    char *text = fx_xstrdup(json_string_value(j));
+    json_decref(j);
+    free(s);
+    return text;
 }
 
 /* The program as it was when the execution ran. */
@@ -77,9 +83,9 @@ static void report(const char *row, long long id, const char *expr, const char *
     char *ms_then = fx_api_json_field(row, "duration_ms");
     char *now = fx_api_json_field(r->json, "output");
     bool same = was && now && strcmp(was, now) == 0;
-    char *summary_hash = was && !strncmp(was, "{\"summary\"", 11) ? fx_api_json_field(was, "hash")
+    char *summary_hash = was && !strncmp(was, "{\"summary\"", 10) ? fx_api_json_field(was, "hash")
                                                                   : NULL;
-    if (summary_hash && now && strstr(was, "\"not written out\"")) {
+    if (summary_hash && now && strstr(was, "not written out\"")) {
         /* big integers kept without their digits: summarised again the same way */
         FxBuf b = {0};
         fx_api_value_json(value, false, &b);

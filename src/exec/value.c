@@ -1595,6 +1595,60 @@ void fx_val_print(FxValue v, FxBuf *out)
     put_value(out, v, false);
 }
 
+static size_t decimal_width(uint64_t x)
+{
+    static const uint64_t ten[] = {10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+                                   100000000u, 1000000000u, 10000000000u, 100000000000u,
+                                   1000000000000u, 10000000000000u, 100000000000000u,
+                                   1000000000000000u, 10000000000000000u,
+                                   100000000000000000u, 1000000000000000000u,
+                                   10000000000000000000u};
+    size_t n = 1;
+    while (n <= 19 && x >= ten[n - 1])
+        n++;
+    return n;
+}
+
+static size_t json_items(const FxValue *v, size_t n, size_t cap, size_t *big)
+{
+    size_t len = 2 + (n ? 2 * (n - 1) : 0);
+    for (size_t i = 0; i < n && len <= cap; i++)
+        len += fx_val_json_at_least(v[i], cap, big);
+    return len;
+}
+
+size_t fx_val_json_at_least(FxValue v, size_t cap, size_t *big_digits)
+{
+    size_t digits, len;
+    switch (v.kind) {
+    case FX_VAL_UNIT: return 4; /* null */
+    case FX_VAL_BOOL: return v.u.b ? 4 : 5;
+    case FX_VAL_INT:
+        return (v.u.i < 0) + decimal_width(v.u.i < 0 ? 0 - (uint64_t)v.u.i : (uint64_t)v.u.i);
+    case FX_VAL_BIG:
+        digits = mpz_sizeinbase(v.u.obj->u.big, 10);
+        if (big_digits)
+            *big_digits += digits;
+        return digits - 1 + (mpz_sgn(v.u.obj->u.big) < 0);
+    case FX_VAL_FLOAT: return 3;
+    case FX_VAL_STRING: return v.u.obj->u.str.len + 2;
+    case FX_VAL_LIST: return json_items(v.u.obj->u.list.items, v.u.obj->u.list.n, cap, big_digits);
+    case FX_VAL_MATRIX: {
+        size_t rows = v.u.obj->u.mat.rows, cols = v.u.obj->u.mat.cols;
+        len = 2 + (rows ? 2 * (rows - 1) : 0);
+        for (size_t i = 0; i < rows && len <= cap; i++)
+            len += json_items(v.u.obj->u.mat.cells + i * cols, cols, cap, big_digits);
+        return len;
+    }
+    case FX_VAL_RECORD:
+        len = json_items(v.u.obj->u.rec.fields, v.u.obj->u.rec.n, cap, big_digits);
+        for (size_t i = 0; i < v.u.obj->u.rec.n; i++) /* "name": */
+            len += strlen(v.u.obj->u.rec.names[i]) + 4;
+        return len;
+    }
+    FX_UNREACHABLE();
+}
+
 void fx_val_print_json(FxValue v, FxBuf *out)
 {
     put_value(out, v, true);

@@ -170,6 +170,13 @@ void fx_val_print(FxValue v, FxBuf *out);
 /* The same as JSON: integers written exactly however large, strings with
  * JSON escapes, lists and matrices as arrays, records as objects. */
 void fx_val_print_json(FxValue v, FxBuf *out);
+/* The length of fx_val_print_json's text of v, at least, from the value
+ * alone (no printing): exact for integers, booleans and their lists,
+ * matrices and records; a float counts 3 bytes, a string its bytes and
+ * quotes, a big integer its digits less one. The walk stops once past
+ * `cap`. *big_digits (when not NULL) gets the decimal digits of the big
+ * integers walked, at most (sizeinbase's). */
+size_t fx_val_json_at_least(FxValue v, size_t cap, size_t *big_digits);
 /* Text as fx_val_print_json writes a string value holding it, without making one. */
 void fx_val_print_json_text(const char *s, size_t len, FxBuf *out);
 
