@@ -72,40 +72,46 @@ static bool old_has(sqlite3 *old, const char *table, const char *col)
     return has;
 }
 
-/* The columns both tables have (c->cols) and, for a table without rowid,
- * its key (c->pk); then the INSERT. */
-static bool plan(Copy *c, bool without_rowid)
+/* The new table's columns that the old one has too, in the order of cid
+ * (key: false), or its key's in key order (key: true), quoted into out
+ * with `suffix` after each; returns how many. */
+static int shared_columns(Copy *c, bool key, const char *suffix, FxBuf *out)
 {
     sqlite3_stmt *st = NULL;
-    FxBuf cols = {0}, pk = {0}, desc = {0}, sql = {0};
-    c->n_cols = 0;
-    if (sqlite3_prepare_v2(c->new_db, "SELECT name, pk FROM pragma_table_info(?1) ORDER BY cid", -1,
-                           &st, NULL) != SQLITE_OK)
-        return false;
+    int n = 0;
+    if (sqlite3_prepare_v2(c->new_db,
+                           key ? "SELECT name FROM pragma_table_info(?1) WHERE pk > 0 ORDER BY pk"
+                               : "SELECT name FROM pragma_table_info(?1) ORDER BY cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
     sqlite3_bind_text(st, 1, c->table, -1, SQLITE_STATIC);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
         if (!name || !old_has(c->old, c->table, name))
             continue;
-        if (c->n_cols++)
-            fx_buf_putc(&cols, ',');
-        put_ident(&cols, name);
-        if (without_rowid && sqlite3_column_int(st, 1) > 0) {
-            if (pk.len) {
-                fx_buf_putc(&pk, ',');
-                fx_buf_putc(&desc, ',');
-            }
-            put_ident(&pk, name);
-            put_ident(&desc, name);
-            fx_buf_puts(&desc, " DESC");
-        }
+        if (n++)
+            fx_buf_putc(out, ',');
+        put_ident(out, name);
+        fx_buf_puts(out, suffix);
     }
     sqlite3_finalize(st);
+    return n;
+}
+
+/* The columns both tables have (c->cols) and, for a table without rowid,
+ * its key (c->pk, read in key order: the scans follow the key's B-tree);
+ * then the INSERT. */
+static bool plan(Copy *c, bool without_rowid)
+{
+    FxBuf cols = {0}, pk = {0}, desc = {0}, sql = {0};
+    c->n_cols = shared_columns(c, false, "", &cols);
+    if (without_rowid) {
+        shared_columns(c, true, "", &pk);
+        shared_columns(c, true, " DESC", &desc);
+    }
     c->cols = fx_buf_take(&cols);
     c->pk = without_rowid ? fx_buf_take(&pk) : NULL;
     c->pk_desc = without_rowid ? fx_buf_take(&desc) : NULL;
-    fx_buf_free(&pk);
-    fx_buf_free(&desc);
     fx_buf_puts(&sql, "INSERT OR REPLACE INTO ");
     put_ident(&sql, c->table);
     fx_buf_printf(&sql, "(%s) VALUES (", c->cols);
