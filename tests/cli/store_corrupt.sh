@@ -1,7 +1,8 @@
 # A damaged store (issue 15, point 5): random bytes written into copies of
 # a small learned store, 35 fixed seeds. After each, a store that fails
 # integrity_check is refused by `flux run` (exit 4, the way to recover
-# named) and its files are not touched; `flux store check` agrees with
+# named), `explain`, `history`, `replay` and `proofs`, and its files are
+# not touched; `flux store check` agrees with
 # integrity_check; `flux store recover` makes a store that passes it and
 # keeps every execution a row-by-row read of the damaged one can see.
 set -u
@@ -86,6 +87,11 @@ for seed in range(1, 36):
             fail("seed %d: a refused store was changed" % seed)
         if "flux store recover" not in run.stderr and "not a SQLite database" not in run.stderr:
             fail("seed %d: the refusal does not say how to recover: %s" % (seed, run.stderr))
+        for cmd in (["explain", fib, "fibonacci(6)"], ["history", fib], ["replay", "1"],
+                    ["proofs", fib]):
+            other = subprocess.run([flux] + cmd + ["--store", d], capture_output=True)
+            if other.returncode != 4 or files(d) != before:
+                fail("seed %d: %s exited %d on a damaged store" % (seed, cmd[0], other.returncode))
     if run.returncode == 4:
         refused += 1
     pre = files(d)
