@@ -47,7 +47,10 @@
  * a checkpoint, so the file's stamp is compared after the read, and a
  * change is an error that asks to run again. A database with a log that
  * holds frames is in use or was left so: it is opened `mode=ro`, as a
- * reader among its writers (which may update the shared memory `-shm`).
+ * reader among its writers, with `readonly_shm` when `-shm` exists, so
+ * that SQLite reads the log itself rather than write its read marks into
+ * the shared memory. (The store opens its database the same way before it
+ * knows it may change it: trace/guard.c.)
  */
 #include "data.h"
 #include "meter.h"
