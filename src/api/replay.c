@@ -8,7 +8,9 @@
  * imported files are read from disk). Replay rebuilds the program from that text, runs
  * the stored graph of the chosen version (not a fresh lowering: an old
  * version is replayed as it was installed), and compares result, path and
- * time with the record.
+ * time with the record. A result that differs (a data file changed since
+ * the run, or another version computes another value) is its own exit
+ * code, FLUX_DIFFERENT, so that a script need not read the text.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -76,7 +78,8 @@ static bool use_version(FluxStore *fs, FluxProgram *fp, const char *row, const c
     return true;
 }
 
-static void report(const char *row, long long id, const char *expr, const char *label,
+/* Writes the comparison; returns whether the result is the recorded one. */
+static bool report(const char *row, long long id, const char *expr, const char *label,
                    const FluxResult *r, FxValue value, int json, FILE *out)
 {
     char *was = fx_api_json_field(row, "output"), *ver = unquote(fx_api_json_field(row, "graph_version"));
@@ -130,6 +133,7 @@ static void report(const char *row, long long id, const char *expr, const char *
     free(ver);
     free(ms_then);
     free(now);
+    return same;
 }
 
 int flux_replay(FluxStore *fs, long long id, const char *version, const FluxRunOptions *options,
@@ -151,8 +155,8 @@ int flux_replay(FluxStore *fs, long long id, const char *version, const FluxRunO
         opts.want_json = 1;
         FluxResult r;
         status = flux_run(fp, expr, &opts, diagnostics, &r);
-        if (status == FLUX_OK)
-            report(row, id, expr, label, &r, fp->last_value, json, out);
+        if (status == FLUX_OK && !report(row, id, expr, label, &r, fp->last_value, json, out))
+            status = FLUX_DIFFERENT;
         flux_result_free(&r);
     }
     flux_program_free(fp);

@@ -75,8 +75,12 @@ FxValue fx_val_list(const FxValue *items, size_t n);
 /* A list of the integers v[0..n), each below 2^63 (a kernel's output),
  * written in place. */
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
-/* A list of the n integers v[0..n). */
+/* A list of the n integers v[0..n). Both are kept unboxed, 8 bytes an
+ * element (fx_val_list_ints); every other function sees INT elements. */
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n);
+/* The elements of a list kept unboxed (made by fx_val_list_of_u64 or _i64,
+ * or the concatenation of two such), borrowed; NULL for any other list. */
+const int64_t *fx_val_list_ints(FxValue list);
 /* A list that takes ownership of the n references in items (no retain);
  * the array is copied. */
 FxValue fx_val_list_take(FxValue *items, size_t n);

@@ -670,7 +670,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
      * next check finds changed */
     DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
-    if (fx_data_load(dd, &v, &rt->error) != FX_OK)
+    if (fx_data_load(dd, rt->prog->data_root, &v, &rt->error) != FX_OK)
         return false;
     de.value = v;
     fx_vec_push(&rt->data, de);
