@@ -14,6 +14,7 @@ int fx_cmd_traces(int argc, char **argv);
 int fx_cmd_history(int argc, char **argv);
 int fx_cmd_explain(int argc, char **argv);
 int fx_cmd_replay(int argc, char **argv);
+int fx_cmd_store(int argc, char **argv);
 int fx_cmd_proofs(int argc, char **argv);
 int fx_cmd_optimize(int argc, char **argv);
 int fx_cmd_bench(int argc, char **argv);
@@ -26,7 +27,8 @@ int fx_cmd_learn(int argc, char **argv);
 /* Whether commands other than `check` print an accepted program's warnings:
  * the global flag `--warnings`, anywhere on the command line. */
 extern int fx_cli_show_warnings;
-/* The load options every command but `check` uses. */
+/* The load options every command but `check` uses (`check` takes their
+ * sources_inside: $FLUX_SOURCES_INSIDE, which `--sources-inside` sets). */
 FluxLoadOptions fx_cli_load_options(void);
 
 /* Loads FILE and opens the store (DIR, else $FLUX_STORE, else ./.flux);

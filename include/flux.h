@@ -44,6 +44,7 @@ enum {
     FLUX_ERR_USAGE = 2,    /* a malformed request */
     FLUX_ERR_REJECTED = 3, /* the program is rejected: syntax, types, contradictions, false properties */
     FLUX_ERR_STORE = 4,    /* the store is unusable */
+    FLUX_DIFFERENT = 5,    /* flux_replay: it ran, and its result differs from the record */
 };
 
 typedef struct FluxProgram FluxProgram;
@@ -53,6 +54,12 @@ typedef struct FluxLoadOptions {
     unsigned smt_timeout_ms; /* per solver query; 0 for the default (2000) */
     int types_only;          /* nonzero: skip the solver checks */
     int quiet_warnings;      /* nonzero: write warnings only when the program is rejected */
+    /* nonzero: a data source whose file, symlinks followed, lies outside the
+     * folder of the program's file is refused: at load, as an error at its
+     * declaration (FLUX_ERR_REJECTED), and again when a run reads it
+     * (FLUX_ERR_RUNTIME), for a link changed since. For anything that runs
+     * programs on another's request: docs/language.md, "Data sources". */
+    int sources_inside;
 } FluxLoadOptions;
 
 /* Reads, parses and checks the .flux file at `path` (with its imports and
@@ -123,6 +130,10 @@ typedef struct FluxRunOptions {
     /* The name EXPR's error messages give as its file (the path it was
      * read from); NULL: "<expr>". */
     const char *expr_name;
+    /* When set, the value is written there as it is printed, then a line
+     * break, and FluxResult.text stays NULL: a large result streams
+     * instead of being held whole as text. */
+    FILE *print_to;
 } FluxRunOptions;
 
 typedef struct FluxResult {
@@ -160,6 +171,16 @@ FLUX_API int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out
 /* The same for a store that exists already: FLUX_OK with *out NULL when
  * there is none in that folder (nothing is created). */
 FLUX_API int flux_store_open_existing(const char *dir, FILE *diagnostics, FluxStore **out);
+/* `flux store check`: PRAGMA integrity_check of the store in dir (NULL as
+ * above), which is only read; prints "ok" or each problem to out. FLUX_OK
+ * when it is whole, FLUX_ERR_STORE when damaged or missing. */
+FLUX_API int flux_store_check(const char *dir, FILE *out, FILE *diagnostics);
+/* `flux store recover`: a new store in new_dir (which must not hold one)
+ * of every row of the store in dir that can be read, which is only read;
+ * prints the rows kept per table to out. FLUX_ERR_STORE when nothing can be
+ * read or new_dir cannot be made. */
+FLUX_API int flux_store_recover(const char *dir, const char *new_dir, FILE *out,
+                                FILE *diagnostics);
 /* Writes what is queued and closes; FLUX_ERR_STORE if the last write failed. */
 FLUX_API int flux_store_close(FluxStore *store, FILE *diagnostics);
 /* Writes every queued execution now: once this returns FLUX_OK they are
@@ -196,6 +217,13 @@ FLUX_API int flux_prove_rewrite(FluxProgram *prog, FluxStore *store, const char 
  * cites (coq). */
 FLUX_API int flux_proofs(FluxStore *store, FluxProgram *prog, long long id, int smt, int coq,
                          int json, FILE *out, FILE *diagnostics);
+/* `flux proofs --verify`: each version of prog's intents judged by the
+ * seals that bind its proofs to it (docs/store.md, "Trust"), and each proof
+ * checked again by the prover from the parent's graph and the version's;
+ * a line a version. FLUX_OK when every one holds, FLUX_ERR_REJECTED when
+ * one does not, FLUX_ERR_STORE for an unusable store. */
+FLUX_API int flux_proofs_verify(FluxStore *store, FluxProgram *prog, FILE *out,
+                                FILE *diagnostics);
 
 /* `flux optimize`: one optimization round for prog's intents (or one):
  * from each intent's newest recorded run, the evidence the rules need
@@ -275,7 +303,9 @@ FLUX_API int flux_history(FluxStore *store, FluxProgram *prog, const char *inten
 FLUX_API int flux_explain(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
                           int json, FILE *out, FILE *diagnostics);
 /* `flux replay`: re-runs a recorded execution on the version it used, or on
- * `version`, and writes the comparison. */
+ * `version`, and writes the comparison. FLUX_OK when the result is the
+ * recorded one, FLUX_DIFFERENT when it is not (a data file changed since,
+ * another version's wrong result), with the comparison written either way. */
 FLUX_API int flux_replay(FluxStore *store, long long execution_id, const char *version,
                          const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics);
 

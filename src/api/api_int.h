@@ -124,6 +124,13 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
+/* ---- FluxLoadOptions.sources_inside (sources.c) ---- */
+
+/* Confines fp's data sources to the folder of its file: sets
+ * prog->data_root, and reports each source already outside it as an error
+ * at its declaration. */
+void fx_api_confine_sources(FluxProgram *fp);
+
 /* ---- the checker's verdicts kept in the store (verdicts.c) ---- */
 
 /* The GNU build id of the object holding this library, in hex, or NULL. */
@@ -258,6 +265,14 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
 
+/* ---- proofs checked again (verify.c) ---- */
+
+/* The proof of g, a version of intent's lineage that verifies (its seals,
+ * trace/seal.h), checked again by the prover from its parent's graph and
+ * its own: NULL when it holds, else why (caller frees). */
+char *fx_api_proof_again(FluxProgram *fp, FxStore *st, const char *intent, int64_t lineage,
+                         const FxGraph *g, const char *parent);
+
 /* ---- forced runs (force.c) ---- */
 
 /* For a run whose options force a version or a variant: *out gets a
@@ -333,9 +348,10 @@ bool fx_api_models_read(const char *text, const FxGraph *g, FxVariantModels *vm)
  * never below its floor class's growth). */
 double fx_api_models_predict(const FxVariantModels *vm, int k, double n);
 /* The models of version (row) of g as this machine keeps them: the learned
- * row for its hardware, else the version's own (fitted at install). Caller
- * frees; NULL when there are none. */
-char *fx_api_models_load(FluxStore *fs, int64_t version);
+ * row for its hardware, else the version's own (fitted at install); a row
+ * that does not parse is skipped with a warning on stderr. Caller frees;
+ * NULL when there are none. */
+char *fx_api_models_load(FluxStore *fs, int64_t version, const FxGraph *g);
 /* A round's refit: the version's recorded runs (tr, newest first) merged
  * into its models' points, each model refitted and kept for this machine;
  * a line on out says so. */
@@ -352,5 +368,8 @@ double fx_api_time_kernel(const FxGraph *g, uint32_t variant, uint64_t n, double
 /* Fits both variants' models by timing them on sizes 16, 32, ... up to
  * 4 * max_size (at least 1024); false when one could not be fitted. */
 bool fx_api_measure_kernels(const FxGraph *g, double max_size, FxVariantModels *out);
+
+/* The store folder a command names: dir, or $FLUX_STORE, or ./.flux. */
+const char *fx_api_store_dir(const char *dir);
 
 #endif

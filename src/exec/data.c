@@ -25,6 +25,9 @@
  * blank lines at the end are ignored. Columns are matched to fields by
  * name from the header, so their order is free and extra columns are
  * skipped. Every message names the file and the line the row starts on.
+ * The file is UTF-8 throughout, as every Flux string and JSON output is
+ * (base/utf8.h): the first byte that is not is refused at its line and
+ * column before any row is read, so no value of a run holds such bytes.
  *
  * A load is part of a run and spends its budgets (meter.h): the file's
  * bytes and the list of rows are charged before they grow, and the clock is
@@ -35,10 +38,29 @@
  * SQLite sources are opened read-only and read with one prepared SELECT
  * naming the fields, every identifier quoted; the database is never
  * written and nothing is interpolated unquoted into SQL. Messages name the
- * file, the table and the row.
+ * file, the table and the row. SQLite keeps whatever bytes a TEXT was given,
+ * so every text read is checked to be UTF-8 as a CSV file is.
+ *
+ * Reading changes nothing beside the file either (fx_data_sqlite_uri). A
+ * read-only connection to a WAL-mode database still makes its `-wal` and
+ * `-shm` files (and cannot read at all where it may not make them), so a
+ * WAL database whose log is absent or empty, which holds every commit in
+ * the file itself, is opened `immutable`: no lock, no log, no shared
+ * memory. Immutable is wrong while another process writes; a writer
+ * that starts during the read writes its log first and the file only at
+ * a checkpoint, so the file's stamp is compared after the read, and a
+ * change is an error that asks to run again. A database with a log that
+ * holds frames is in use or was left so: it is opened `mode=ro`, as a
+ * reader among its writers, with `readonly_shm` when `-shm` exists, so
+ * that SQLite reads the log itself rather than write its read marks into
+ * the shared memory. (The store opens its database the same way before it
+ * knows it may change it: trace/guard.c.)
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "data.h"
 #include "meter.h"
+
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -448,6 +470,27 @@ static int read_file(const char *path, char **out, size_t *out_len, size_t *out_
     return err;
 }
 
+/* Every Flux string is UTF-8, and JSON output must be: the first byte of
+ * the file that is not is refused at its line and column (counted in code
+ * points, as the compiler counts them), before anything is read from it. */
+static FxStatus csv_utf8(Load *ld, const char *text, size_t len)
+{
+    const char *why = NULL;
+    size_t bad = fx_utf8_check(text, len, &why), line = 1, col = 1;
+    if (bad == len)
+        return FX_OK;
+    for (size_t i = 0; i < bad; i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    return fail(ld, "%s:%zu:%zu: invalid UTF-8 byte 0x%02x: %s", ld->where, line, col,
+                (unsigned char)text[bad], why);
+}
+
 static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
@@ -464,7 +507,9 @@ static FxStatus csv_load(Load *ld)
     c = (Csv){.p = data, .end = data + len, .line = 1};
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         c.p += 3; // a UTF-8 byte-order mark, as spreadsheets write
-    st = csv_header(ld, &c, col_of);
+    st = csv_utf8(ld, c.p, (size_t)(c.end - c.p));
+    if (st == FX_OK)
+        st = csv_header(ld, &c, col_of);
     size_t n_cols = c.cells.len;
     while (st == FX_OK) {
         size_t line = c.line;
@@ -544,6 +589,12 @@ static FxStatus sqlite_field(Load *ld, sqlite3_stmt *stmt, size_t i, size_t row)
         s = "";
         len = 0;
     }
+    const char *why = NULL;
+    size_t bad = fx_utf8_check(s, len, &why);
+    if (bad < len) // SQLite keeps whatever bytes a TEXT was given
+        return fail(ld, "%s: row %zu: column `%s`: invalid UTF-8 byte 0x%02x at byte %zu of "
+                    "the value: %s", ld->where, row, field_name(ld, i),
+                    (unsigned char)s[bad], bad + 1, why);
     if (field_from_text(ld, i, s, len))
         return FX_OK;
     char *where = fx_xasprintf("%s: row %zu", ld->where, row);
@@ -552,19 +603,75 @@ static FxStatus sqlite_field(Load *ld, sqlite3_stmt *stmt, size_t i, size_t row)
     return st;
 }
 
+/* The path as a file: URI (percent-encoding what a URI would read as
+ * its own: '?', '#', '%' and bytes outside printable ASCII). */
+static void put_uri_path(FxBuf *b, const char *path)
+{
+    fx_buf_puts(b, path[0] == '/' ? "file://" : "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '?' || *p == '#' || *p == '%' || *p <= ' ' || *p >= 0x7f)
+            fx_buf_printf(b, "%%%02X", *p);
+        else
+            fx_buf_putc(b, (char)*p);
+    }
+}
+
+/* Whether the file's header says WAL mode (bytes 18 and 19 are 2). */
+static bool wal_mode(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    bool wal = f && fread(head, 1, sizeof(head), f) == sizeof(head) && head[18] == 2 &&
+               head[19] == 2;
+    if (f)
+        fclose(f);
+    return wal;
+}
+
+char *fx_data_sqlite_uri(const char *path, bool *immutable)
+{
+    FxBuf b = {0};
+    char *wal = fx_xasprintf("%s-wal", path), *shm = fx_xasprintf("%s-shm", path);
+    struct stat st;
+    *immutable = wal_mode(path) && (stat(wal, &st) != 0 || st.st_size == 0);
+    put_uri_path(&b, path);
+    if (*immutable)
+        fx_buf_puts(&b, "?immutable=1");
+    else /* the readers' marks in -shm are not written: SQLite reads the log itself */
+        fx_buf_puts(&b, access(shm, F_OK) == 0 ? "?mode=ro&readonly_shm=1" : "?mode=ro");
+    free(wal);
+    free(shm);
+    return fx_buf_take(&b);
+}
+
+/* Whether a file stat()ed twice is the same file, unwritten between. */
+static bool unchanged(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 static FxStatus sqlite_load(Load *ld, const char *table)
 {
     FxStatus st = FX_OK;
     sqlite3 *db = NULL;
     sqlite3_stmt *stmt = NULL;
-    char *sql = NULL;
+    char *sql = NULL, *uri = NULL;
+    bool immutable;
+    struct stat before, after;
 
     // SQLite's own message for a missing file is vaguer than errno's.
     if (access(ld->file, R_OK) != 0) {
         st = cannot_read(ld, strerror(errno));
         goto out;
     }
-    if (sqlite3_open_v2(ld->file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    uri = fx_data_sqlite_uri(ld->file, &immutable);
+    if (stat(ld->file, &before) != 0) {
+        st = cannot_read(ld, strerror(errno));
+        goto out;
+    }
+    if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
         st = cannot_read(ld, db ? sqlite3_errmsg(db) : "out of memory");
         goto out;
     }
@@ -591,10 +698,15 @@ static FxStatus sqlite_load(Load *ld, const char *table)
         if (st != FX_OK)
             goto out;
     }
+    if (immutable) { // read without locks: a writer that came meanwhile shows in the stamp
+        if (stat(ld->file, &after) != 0 || !unchanged(&before, &after))
+            st = fail(ld, "%s: the file changed while it was read; run again", ld->where);
+    }
 out:
     sqlite3_finalize(stmt); // both NULL-safe
     sqlite3_close(db);
     free(sql);
+    free(uri);
     return st;
 }
 
@@ -620,6 +732,54 @@ static FxStatus check_shape(Load *ld)
     return FX_OK;
 }
 
+/* The file dd reads: the checker's resolved path, or for an unchecked
+ * declaration (tests, embedders) the path as written, less any `:table`.
+ * Caller frees. */
+static char *source_file(const FxDataDecl *dd)
+{
+    if (dd->resolved_path)
+        return fx_xstrdup(dd->resolved_path);
+    const char *colon = strrchr(dd->path, ':');
+    return fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+}
+
+/* Is the real path `real` root or below it? */
+static bool lies_in(const char *root, const char *real)
+{
+    size_t n = strlen(root);
+    if (n > 0 && root[n - 1] == '/') // "/" itself
+        n--;
+    return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/');
+}
+
+char *fx_data_folder(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? fx_xstrndup(file, slash == file ? 1 : (size_t)(slash - file))
+                      : fx_xstrdup(".");
+    char *real = realpath(dir, NULL);
+    free(dir);
+    return real;
+}
+
+char *fx_data_outside(const FxDataDecl *dd, const char *root)
+{
+    char *file = source_file(dd), *real = realpath(file, NULL);
+    if (!real) { // not there (yet): placed by its folder
+        char *dir = fx_data_folder(file);
+        const char *slash = strrchr(file, '/');
+        if (dir)
+            real = fx_xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", slash ? slash + 1 : file);
+        free(dir);
+    }
+    free(file);
+    if (real && lies_in(root, real)) {
+        free(real);
+        real = NULL;
+    }
+    return real;
+}
+
 /* Reads the source into ld->rows: `file.db:table` names an SQLite table
  * (the checker resolved only the file part), any other path a CSV file. */
 static FxStatus load_rows(Load *ld)
@@ -633,10 +793,10 @@ static FxStatus load_rows(Load *ld)
     return sqlite_load(ld, colon + 1);
 }
 
-FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
+FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxError *err)
 {
     Load ld = {.dd = dd, .err = err};
-    char *file = NULL;
+    char *file = source_file(dd), *outside = NULL;
     *out = (FxValue){.kind = FX_VAL_UNIT};
     fx_error_clear(err);
 
@@ -644,12 +804,13 @@ FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
     if (st != FX_OK)
         goto out;
     ld.fields = fx_xcalloc(ld.n_fields, sizeof(*ld.fields)); // zeroed: all UNIT
-    // Unchecked declarations (tests, embedders) have no resolved path yet.
-    if (!dd->resolved_path) {
-        const char *colon = strrchr(dd->path, ':');
-        file = fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    ld.file = file;
+    // Checked again here, not only at load: a link may have changed since.
+    if (root && (outside = fx_data_outside(dd, root))) {
+        st = fail(&ld, "data source `%s` reads `%s`, outside the program's folder `%s`, "
+                  "where its sources must lie", dd->name, outside, root);
+        goto out;
     }
-    ld.file = dd->resolved_path ? dd->resolved_path : file;
     st = load_rows(&ld);
     if (st == FX_OK) { // the list takes the rows, array and references
         *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap, false);
@@ -665,6 +826,7 @@ out:
     free(ld.fields);
     free(ld.where);
     free(file);
+    free(outside);
     return st;
 }
 
@@ -719,12 +881,9 @@ static FxFileStamp file_stamp(const char *path)
 
 FxDataStamp fx_data_stamp(const FxDataDecl *dd)
 {
-    const char *colon = strrchr(dd->path, ':');
-    char *file = dd->resolved_path
-                     ? fx_xstrdup(dd->resolved_path)
-                     : fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    char *file = source_file(dd);
     FxDataStamp s = {.file = file_stamp(file)};
-    if (colon) { /* SQLite: a commit may sit in the log, not yet in the file */
+    if (strrchr(dd->path, ':')) { /* SQLite: a commit may sit in the log, not yet in the file */
         char *wal = fx_xasprintf("%s-wal", file);
         s.wal = file_stamp(wal);
         free(wal);

@@ -4,7 +4,12 @@
  *
  * DESIGN
  *
- * Opening. The folder and DIR/cache/ are made when missing (the parent of
+ * Opening. An existing database is looked at first, through a read-only
+ * connection that writes nothing beside it (guard.c), unless its files
+ * are as a flux process left them at close: a foreign, newer or damaged
+ * database is refused as it is, and a store this process may not write is
+ * read through that connection (s->read_only: every write is refused).
+ * Only then are the folder and DIR/cache/ made when missing (the parent of
  * DIR must exist). The connection runs in WAL mode with foreign keys on,
  * synchronous=NORMAL and a 10 s busy timeout, so several flux processes can
  * share a store: readers never block the writer, and writers queue (the
@@ -16,15 +21,15 @@
  * transactions committed before it, and even then the database stays
  * consistent. A new store's pages are 1 KiB, a quarter of SQLite's default,
  * since a commit writes its pages whole and a run's rows are small (an
- * older store keeps the size it was made with). No integrity_check at open
- * (it reads the whole file); a file
- * that is not a database, or a corrupt one, shows on the first statement
- * and is reported as FX_ERR_STORE with a sentence a user can act on.
+ * older store keeps the size it was made with). integrity_check runs at
+ * open only for a store not closed as left (guard.c); damage SQLite meets
+ * later (SQLITE_CORRUPT, SQLITE_NOTADB) stops all writing (s->broken) and
+ * is reported as FX_ERR_STORE with how to recover.
  *
- * Schema. schema.sql (version 5) and migrate_N_M.sql (1 to 2, ..., 4 to 5)
+ * Schema. schema.sql (version 6) and migrate_N_M.sql (1 to 2, ..., 5 to 6)
  * are embedded into the binary (tools/embed.c). PRAGMA
- * user_version says what a database holds: 0 with no tables is new, 1 to 4
- * are migrated step by step, 5 is current, anything newer is refused. Upgrades run in one
+ * user_version says what a database holds: 0 with no tables is new, 1 to 5
+ * are migrated step by step, 6 is current, anything newer is refused. Upgrades run in one
  * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
  * two processes opening a new store at once create it once.
  *
@@ -71,9 +76,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "guard.h"
+#include "seal.h"
 #include "walvfs.h"
 
 /* Generated from schema.sql and migrate_*.sql by tools/embed.c. */
@@ -82,8 +90,10 @@ extern const char fx_migrate_1_2_sql[];
 extern const char fx_migrate_2_3_sql[];
 extern const char fx_migrate_3_4_sql[];
 extern const char fx_migrate_4_5_sql[];
+extern const char fx_migrate_5_6_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
+#define CHECK_BUDGET_S  0.5 /* the integrity check at open of a store not closed as left */
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
 #define JSON_MAX_DEPTH  512
 #define STR_(x)         #x
@@ -216,36 +226,67 @@ struct FxStore {
     size_t n_pending;           /* sorted by (version, node) */
     unsigned flushes_pending;   /* flushes since the counters were last written */
     double counts_written_at;   /* mono_s() then */
+    bool read_only;             /* opened for reading: its files cannot be written */
+    bool writing;               /* its read-write connection was opened */
+    bool broken;                /* SQLite found it corrupt: nothing more is written */
+    char *stamp;                /* its files' stamp when opened for writing (guard.h) */
+    bool was_clean;             /* DIR/closed held that stamp (guard.h) */
     char err[1024];
 };
 
 /* ---- errors ---- */
+
+/* The database is damaged: nothing more is written into it, the next
+ * open checks it (guard.h), and the message says how to recover. */
+static FxStatus corrupt(FxStore *s, const char *what, const char *msg)
+{
+    s->broken = true;
+    if (s->writing)
+        fx_guard_forget(s->dir);
+    snprintf(s->err, sizeof(s->err),
+             "the store at %s is corrupt (%s: %s); nothing more is written into it: `flux store "
+             "check --store %s` lists the damage, `flux store recover --store %s NEWDIR` copies "
+             "what is readable into a new store",
+             s->dir, what, msg, s->dir, s->dir);
+    /* SQLite's words may quote damaged bytes (a table's name) */
+    for (char *p = s->err; *p; p++)
+        if ((unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f)
+            *p = '?';
+    return FX_ERR_STORE;
+}
 
 /* Writes what went wrong with the database into s->err, in words a user can
  * act on for the codes that have a remedy, and returns FX_ERR_STORE. */
 static FxStatus db_fail(FxStore *s, const char *what)
 {
     const char *msg = s->db ? sqlite3_errmsg(s->db) : "out of memory";
-    switch (s->db ? sqlite3_errcode(s->db) : SQLITE_NOMEM) {
+    switch (s->db ? sqlite3_errcode(s->db) & 0xff : SQLITE_NOMEM) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         snprintf(s->err, sizeof(s->err), "the store at %s is locked by another process (%s: %s)",
                  s->dir, what, msg);
         break;
     case SQLITE_NOTADB:
-        snprintf(s->err, sizeof(s->err),
-                 "%s/flux.db is not a SQLite database (%s); move it away or use another --store",
-                 s->dir, msg);
-        break;
     case SQLITE_CORRUPT:
-        snprintf(s->err, sizeof(s->err),
-                 "the store at %s is corrupt (%s); move it away or use another --store", s->dir,
-                 msg);
+        corrupt(s, what, msg);
         break;
     default:
         snprintf(s->err, sizeof(s->err), "the store at %s: %s: %s", s->dir, what, msg);
         break;
     }
+    return FX_ERR_STORE;
+}
+
+/* A write into a store that must not be written: FX_ERR_STORE. */
+static FxStatus refuse_write(FxStore *s)
+{
+    if (s->read_only)
+        snprintf(s->err, sizeof(s->err),
+                 "the store at %s is read-only: it can be read, not written (use another --store "
+                 "to record)",
+                 s->dir);
+    else
+        corrupt(s, "found before", "not written since");
     return FX_ERR_STORE;
 }
 
@@ -357,6 +398,8 @@ static FxStatus bind_fail(FxStore *s, sqlite3_stmt *st)
 static FxStatus step_waiting(FxStore *s, sqlite3_stmt *st, const char *what)
 {
     int rc;
+    if (s->read_only || s->broken)
+        return refuse_write(s);
     while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
         nap_ms(5);
     return rc == SQLITE_DONE ? FX_OK : db_fail(s, what);
@@ -431,6 +474,8 @@ static FxStatus step_retrying(FxStore *s, int which, const char *what)
 
 static FxStatus begin(FxStore *s)
 {
+    if (s->read_only || s->broken)
+        return refuse_write(s);
     return step_retrying(s, ST_BEGIN, "begin a transaction");
 }
 
@@ -596,6 +641,8 @@ static FxStatus refuse_version(FxStore *s, int64_t v)
     return FX_ERR_STORE;
 }
 
+static FxStatus seal_all(FxStore *s);
+
 /* Brings a database of version v to FX_STORE_SCHEMA_VERSION; runs inside
  * the transaction of ensure_schema. */
 static FxStatus upgrade(FxStore *s, int64_t v)
@@ -624,8 +671,12 @@ static FxStatus upgrade(FxStore *s, int64_t v)
             r = exec_sql(s, fx_migrate_2_3_sql, "migrate the schema from version 2 to 3");
         if (r == FX_OK && v <= 3)
             r = exec_sql(s, fx_migrate_3_4_sql, "migrate the schema from version 3 to 4");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 4)
             r = exec_sql(s, fx_migrate_4_5_sql, "migrate the schema from version 4 to 5");
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_5_6_sql, "migrate the schema from version 5 to 6");
+        if (r == FX_OK)
+            r = seal_all(s);
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -673,16 +724,110 @@ static FxStatus free_store(FxStore *s)
     int rc = SQLITE_OK;
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmts[i]);
-    if (s->db && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (see wal_grew) */
+    if (s->db && s->stamp && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (wal_grew) */
         sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
         rc = sqlite3_close_v2(s->db);
+    if (s->stamp && !s->broken && rc == SQLITE_OK) { /* as this process leaves the files */
+        char *now = fx_guard_stamp(s->dir);
+        if (!s->was_clean || strcmp(now, s->stamp) != 0)
+            fx_guard_mark_closed(s->dir, now);
+        free(now);
+    }
+    free(s->stamp);
     clear_queue(s);
     fx_vec_free(&s->queue);
     free(s->pending);
     free(s->dir);
     free(s);
     return rc == SQLITE_OK ? FX_OK : FX_ERR_STORE;
+}
+
+/* A database with tables that are not a flux store's: refused as it is. */
+static FxStatus foreign(FxStore *s, int64_t v)
+{
+    if (v == 0)
+        snprintf(s->err, sizeof(s->err),
+                 "%s/flux.db is a SQLite database but not a flux store (it has tables and "
+                 "no schema version); use another --store",
+                 s->dir);
+    else
+        snprintf(s->err, sizeof(s->err),
+                 "%s/flux.db is a SQLite database but not a flux store (schema version %" PRId64
+                 " without a store's tables); use another --store",
+                 s->dir, v);
+    return FX_ERR_STORE;
+}
+
+/* Looks at an existing flux.db through a read-only connection (s->db),
+ * which writes nothing: its schema version (*out_version), whether it is a
+ * flux store's (every version has these three tables), and, when its
+ * files are not as a flux process left them, whether it is whole. */
+static FxStatus probe(FxStore *s, const char *path, bool check, int64_t *out_version)
+{
+    int64_t v = 0, tables = 0;
+    char problem[512];
+    if (fx_guard_open_reader(path, &s->db) != SQLITE_OK)
+        return db_fail(s, "open");
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    FxStatus r = query_int(s, "PRAGMA user_version", &v);
+    if (r == FX_OK && (v < 0 || v > FX_STORE_SCHEMA_VERSION))
+        return refuse_version(s, v);
+    if (r == FX_OK)
+        r = query_int(s,
+                      v == 0 ? "SELECT count(*) FROM sqlite_master"
+                             : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
+                               " IN ('lineages', 'versions', 'executions')",
+                      &tables);
+    if (r == FX_OK && (v == 0 ? tables > 0 : tables != 3))
+        return foreign(s, v);
+    if (r == FX_OK && check) {
+        int rc = fx_guard_integrity(s->db, CHECK_BUDGET_S, problem, sizeof(problem));
+        if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+            return corrupt(s, "integrity_check", problem);
+        if (rc != SQLITE_OK)
+            r = db_fail(s, "check the database");
+    }
+    *out_version = v;
+    return r;
+}
+
+/* Whether this process may write the files of an existing store. */
+static bool can_write(const char *dir)
+{
+    static const char *const files[] = {"flux.db", "flux.db-wal", "flux.db-shm"};
+    bool ok = access(dir, W_OK) == 0;
+    for (size_t i = 0; ok && i < sizeof(files) / sizeof(files[0]); i++) {
+        char *path = fx_xasprintf("%s/%s", dir, files[i]);
+        ok = access(path, W_OK) == 0 || (i > 0 && errno == ENOENT);
+        free(path);
+    }
+    return ok;
+}
+
+/* Keeps the probe's connection to read a store that cannot be written. */
+static FxStatus open_read_only(FxStore *s, int64_t v)
+{
+    s->read_only = true;
+    if (v == FX_STORE_SCHEMA_VERSION)
+        return FX_OK;
+    snprintf(s->err, sizeof(s->err),
+             "the store at %s has schema version %" PRId64 " and is read-only: this flux reads "
+             "version %d, and migrating it needs write access",
+             s->dir, v, FX_STORE_SCHEMA_VERSION);
+    return FX_ERR_STORE;
+}
+
+/* Opens the store for writing, creating or migrating it: the folders, the
+ * read-write connection, the schema. */
+static FxStatus open_writing(FxStore *s)
+{
+    FxStatus r = make_dirs(s);
+    if (r == FX_OK)
+        r = connect_db(s);
+    if (r == FX_OK)
+        r = ensure_schema(s);
+    return r;
 }
 
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len)
@@ -692,11 +837,41 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     s->dir = fx_xstrdup(dir);
     s->block_size = 1;
     *out = NULL;
-    r = make_dirs(s);
-    if (r == FX_OK)
-        r = connect_db(s);
-    if (r == FX_OK)
-        r = ensure_schema(s);
+    /* Nothing is changed before the database was looked at: a file that
+     * is not SQLite, a foreign or newer database, a damaged one are
+     * refused as they are. A store whose files are as a flux process of
+     * this schema left them at close needs no look; one that another
+     * process has open, no integrity check (guard.c). */
+    char *path = fx_xasprintf("%s/flux.db", dir);
+    FxDbHead head = fx_guard_head(path);
+    char *stamp = head.exists ? fx_guard_stamp(dir) : NULL;
+    bool marked = stamp && fx_guard_closed_as(dir, stamp);
+    bool clean = marked || (stamp && fx_guard_in_use(dir));
+    bool writable = !head.exists || can_write(dir);
+    int64_t v = FX_STORE_SCHEMA_VERSION;
+    if (head.exists && !head.is_sqlite) {
+        snprintf(s->err, sizeof(s->err),
+                 "%s is not a SQLite database (%s); move it away or use another --store", path,
+                 sqlite3_errstr(SQLITE_NOTADB));
+        r = FX_ERR_STORE;
+    } else if (head.exists && (!marked || !writable)) {
+        r = probe(s, path, !clean, &v);
+    }
+    if (r == FX_OK && !writable) {
+        r = open_read_only(s, v);
+    } else if (r == FX_OK) {
+        sqlite3_close_v2(s->db); /* the probe's, if any */
+        s->db = NULL;
+        s->writing = true;
+        r = open_writing(s);
+    }
+    if (r == FX_OK && !s->read_only) { /* marked at close (free_store) */
+        s->stamp = stamp ? stamp : fx_guard_stamp(dir);
+        s->was_clean = marked;
+        stamp = NULL;
+    }
+    free(stamp);
+    free(path);
     if (r != FX_OK)
         goto out;
     *out = s;
@@ -819,6 +994,174 @@ static FxStatus insert_version(FxStore *s, int64_t lineage, const FxVersionInfo 
     return run(s, st, "record a version");
 }
 
+/* ---- seals (seal.h) ---- */
+
+/* The versions of a lineage, oldest first, each with its proof's columns. */
+typedef struct SealRows {
+    FX_VEC(FxSealRow) v;
+} SealRows;
+
+static const char *dup_col(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t ? fx_xstrdup((const char *)t) : NULL;
+}
+
+static void seal_rows_free(SealRows *rows)
+{
+    fx_vec_foreach(FxSealRow, r, &rows->v)
+    {
+        const char *texts[] = {r->label,  r->graph_json, r->rewrite, r->evidence,
+                               r->obligation, r->result, r->before,  r->after,
+                               r->certificate, r->chain};
+        for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+            free((char *)texts[i]);
+    }
+    fx_vec_free(&rows->v);
+}
+
+static FxStatus seal_rows(FxStore *s, int64_t lineage, SealRows *out)
+{
+    static const char sql[] =
+            "SELECT v.id, ifnull(v.parent, 0), ifnull(v.proof_id, 0), v.label, v.graph_json,"
+            " v.rewrite, v.evidence, v.rolled_back IS NOT NULL, p.id IS NOT NULL, p.obligation,"
+            " p.result, p.graph_before, p.graph_after, p.certificate, p.chain"
+            " FROM versions v LEFT JOIN proofs p ON p.id = v.proof_id"
+            " WHERE v.lineage = ?1 ORDER BY v.id";
+    sqlite3_stmt *st = NULL;
+    memset(out, 0, sizeof(*out));
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the versions of a lineage");
+    sqlite3_bind_int64(st, 1, lineage);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        FxSealRow r = {
+                .id = sqlite3_column_int64(st, 0),
+                .parent = sqlite3_column_int64(st, 1),
+                .proof_id = sqlite3_column_int64(st, 2),
+                .label = dup_col(st, 3),
+                .graph_json = dup_col(st, 4),
+                .rewrite = dup_col(st, 5),
+                .evidence = dup_col(st, 6),
+                .rolled_back = sqlite3_column_int(st, 7) != 0,
+                .proof_found = sqlite3_column_int(st, 8) != 0,
+                .obligation = dup_col(st, 9),
+                .result = dup_col(st, 10),
+                .before = dup_col(st, 11),
+                .after = dup_col(st, 12),
+                .certificate = dup_col(st, 13),
+                .chain = dup_col(st, 14),
+        };
+        fx_vec_push(&out->v, r);
+    }
+    FxStatus r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read the versions of a lineage");
+    sqlite3_finalize(st);
+    if (r != FX_OK)
+        seal_rows_free(out);
+    return r;
+}
+
+static int bind_hash(sqlite3_stmt *st, int i, const char *h)
+{
+    return h[0] ? sqlite3_bind_text(st, i, h, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+/* Writes the seal of each version of lineage that has a proof (only the
+ * version `only` when not 0) into its proof row, from the rows as they
+ * are; inside the caller's transaction. */
+static FxStatus seal_lineage(FxStore *s, int64_t lineage, int64_t only)
+{
+    SealRows rows;
+    FxStatus r = seal_rows(s, lineage, &rows);
+    if (r != FX_OK)
+        return r;
+    FxSeal *seals = fx_xcalloc(rows.v.len ? rows.v.len : 1, sizeof(*seals));
+    fx_seal_lineage(rows.v.data, rows.v.len, seals);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "UPDATE proofs SET graph_before = ?2, graph_after = ?3,"
+                           " certificate = ?4, chain = ?5 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+        r = db_fail(s, "prepare a seal");
+    for (size_t i = 0; r == FX_OK && i < rows.v.len; i++) {
+        const FxSealRow *v = &rows.v.data[i];
+        if (!v->proof_found || (only && v->id != only))
+            continue;
+        if (sqlite3_bind_int64(st, 1, v->proof_id) | bind_hash(st, 2, seals[i].before) |
+            bind_hash(st, 3, seals[i].after) | bind_hash(st, 4, seals[i].certificate) |
+            bind_hash(st, 5, seals[i].chain))
+            r = db_fail(s, "bind");
+        else
+            r = run(s, st, "seal a proof");
+    }
+    sqlite3_finalize(st);
+    free(seals);
+    seal_rows_free(&rows);
+    return r;
+}
+
+/* The migration to version 6: every proof sealed as its rows are. */
+static FxStatus seal_all(FxStore *s)
+{
+    sqlite3_stmt *st = NULL;
+    FX_VEC(int64_t) ids = {0};
+    if (sqlite3_prepare_v2(s->db, "SELECT id FROM lineages ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the lineages");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fx_vec_push(&ids, sqlite3_column_int64(st, 0));
+    FxStatus r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read the lineages");
+    sqlite3_finalize(st);
+    fx_vec_foreach(int64_t, id, &ids) if (r == FX_OK) r = seal_lineage(s, *id, 0);
+    fx_vec_free(&ids);
+    return r;
+}
+
+FxStatus fx_store_trusted_version(FxStore *s, int64_t lineage, const char *label,
+                                  FxTrusted *out, FxRefusedFn refused, void *ctx)
+{
+    SealRows rows;
+    memset(out, 0, sizeof(*out));
+    FxStatus r = seal_rows(s, lineage, &rows);
+    if (r != FX_OK)
+        return r;
+    size_t n = rows.v.len;
+    char **why = fx_xcalloc(n ? n : 1, sizeof(*why));
+    fx_seal_judge(rows.v.data, n, why);
+    long pick = -1;
+    for (size_t i = n; i-- > 0 && pick < 0;) {
+        const FxSealRow *v = &rows.v.data[i];
+        if (label ? strcmp(v->label, label) != 0 : v->rolled_back)
+            continue;
+        if (!why[i] || label)
+            pick = (long)i;
+        else if (refused)
+            refused(ctx, v->label, why[i]);
+    }
+    if (pick < 0) {
+        r = usage(s, label ? "no such version" : "the lineage has no version");
+    } else {
+        const FxSealRow *v = &rows.v.data[pick];
+        out->id = v->id;
+        out->label = fx_xstrdup(v->label);
+        out->graph_json = fx_xstrdup(v->graph_json ? v->graph_json : "");
+        snprintf(out->chain, sizeof(out->chain), "%s", v->chain ? v->chain : "");
+        out->why = why[pick];
+        why[pick] = NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(why[i]);
+    free(why);
+    seal_rows_free(&rows);
+    return r;
+}
+
+void fx_trusted_free(FxTrusted *t)
+{
+    free(t->label);
+    free(t->graph_json);
+    free(t->why);
+    memset(t, 0, sizeof(*t));
+}
+
 FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v, int64_t *out_id)
 {
     FxStatus r = FX_OK;
@@ -836,6 +1179,8 @@ FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v, i
         r = find_version(s, lineage, v->label, out_id);
     if (r == FX_OK && !*out_id)
         r = usage(s, "the version could not be recorded");
+    if (r == FX_OK && v->proof_id)
+        r = seal_lineage(s, lineage, *out_id);
     return finish(s, r);
 }
 
@@ -981,29 +1326,6 @@ FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
         *out_id = sqlite3_column_int64(st, 0);
     else if (rc != SQLITE_DONE)
         r = db_fail(s, "read a lineage");
-    sqlite3_finalize(st);
-    return r;
-}
-
-FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
-                                 char **out_graph_json)
-{
-    sqlite3_stmt *st = NULL;
-    *out_id = 0;
-    *out_label = *out_graph_json = NULL;
-    if (sqlite3_prepare_v2(s->db, "SELECT id, label, graph_json FROM versions WHERE lineage = ? "
-                                  "AND rolled_back IS NULL ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, "prepare the version query");
-    sqlite3_bind_int64(st, 1, lineage);
-    FxStatus r = FX_OK;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out_id = sqlite3_column_int64(st, 0);
-        *out_label = fx_xstrdup((const char *)sqlite3_column_text(st, 1));
-        *out_graph_json = fx_xstrdup((const char *)sqlite3_column_text(st, 2));
-    } else {
-        r = rc == SQLITE_DONE ? usage(s, "the lineage has no version") : db_fail(s, "read a version");
-    }
     sqlite3_finalize(st);
     return r;
 }

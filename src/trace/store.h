@@ -7,7 +7,10 @@
  * processes can share it) and a `cache/` folder. The schema carries a
  * version (PRAGMA user_version): an older store is migrated forward when
  * opened; a newer one is refused, since this binary cannot know what it
- * holds.
+ * holds. Nothing is written before the database proved to be a store this
+ * binary can use: a refused one is left as it was. A store this process
+ * cannot write is opened for reading (writes fail with FX_ERR_STORE); one
+ * found damaged is not written into (see fx_store_check, fx_store_recover).
  *
  * Executions are queued in memory and written in batches, one transaction
  * per batch: fx_store_flush writes what is queued, and an execution counts
@@ -24,11 +27,12 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 5
+#define FX_STORE_SCHEMA_VERSION 6
 
 /* Opens (creating when missing) the store in dir. On failure returns
- * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
- * not a database, or a newer schema ("the store at DIR has schema version
+ * FX_ERR_STORE with a message in why: locked past the timeout, corrupt
+ * (checked at open when its files are not as the last flux process left
+ * them, guard.c), not a database, or a newer schema ("the store at DIR has schema version
  * 3, newer than this flux (2); use a newer flux or another --store").
  * Caller closes with fx_store_close(), which flushes first. */
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len) FX_MUST_CHECK;
@@ -47,7 +51,9 @@ FxStatus fx_store_lineage(FxStore *s, const char *intent, const char *hash, cons
 /* A version of a lineage ("v1", "v2", ...): its graph as JSON, its parent
  * version (0 for none), the rewrite that made it, the proof id that covers
  * it (0 for none) and the evidence that triggered it (JSON or text, may be
- * NULL). Returns the existing id when that label exists already. */
+ * NULL). Returns the existing id when that label exists already. A new
+ * version with a proof seals it (seal.h): the proof row keeps the hashes
+ * that bind it to this version and its lineage. */
 typedef struct FxVersionInfo {
     const char *label;
     const char *graph_json;
@@ -136,10 +142,24 @@ FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **o
  * created); 0 in *out_id when it has none. */
 FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
                                int64_t *out_id) FX_MUST_CHECK;
-/* The newest version of a lineage not rolled back: its id, label and graph JSON (caller
- * frees both strings). FX_ERR_USAGE when the lineage has none. */
-FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
-                                 char **out_graph_json) FX_MUST_CHECK;
+/* A version of a lineage as the seals of its proofs judge it (seal.h):
+ * its row id, label, graph JSON and its seal's chain as kept ("" for
+ * none), and why it does not verify (NULL when it does). Free with
+ * fx_trusted_free. */
+typedef struct FxTrusted {
+    int64_t id;
+    char *label, *graph_json, *why;
+    char chain[17];
+} FxTrusted;
+/* Called for each version refused on the way to the one chosen. */
+typedef void (*FxRefusedFn)(void *ctx, const char *label, const char *why);
+/* With label NULL: the newest version of a lineage not rolled back that
+ * verifies (v1, the root, always does), refused(ctx, ...) called first for
+ * each newer one that does not, newest first. With a label: that version,
+ * verifying or not (out->why says). FX_ERR_USAGE when there is none. */
+FxStatus fx_store_trusted_version(FxStore *s, int64_t lineage, const char *label, FxTrusted *out,
+                                  FxRefusedFn refused, void *ctx) FX_MUST_CHECK;
+void fx_trusted_free(FxTrusted *t);
 /* Rolls a version back: it stays in the history with the reason, and the
  * newest version not rolled back runs instead. */
 FxStatus fx_store_roll_back(FxStore *s, int64_t version, const char *reason) FX_MUST_CHECK;
@@ -209,6 +229,22 @@ FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
  * none. */
 FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
                           char **out, size_t *len) FX_MUST_CHECK;
+
+/* ---- a damaged store ---- */
+
+/* PRAGMA integrity_check of the store in dir, read through a connection
+ * that writes nothing: *ok when it answers "ok", else fn(ctx, line) for
+ * each problem it lists. FX_ERR_STORE (why) when there is no database. */
+FxStatus fx_store_check(const char *dir, FxRowFn fn, void *ctx, bool *ok, char *why,
+                        size_t why_len) FX_MUST_CHECK;
+/* Makes a new store of this flux's schema in new_dir (which must not hold
+ * one) and copies into it every row of the store in dir that can be read,
+ * table by table (recover.c); fn(ctx, table, rows kept, stretches that
+ * could not be read) for each table. The old store is only read.
+ * FX_ERR_STORE (why) when it cannot be read at all or new_dir not made. */
+FxStatus fx_store_recover(const char *dir, const char *new_dir,
+                          void (*fn)(void *ctx, const char *table, int64_t kept, int64_t gaps),
+                          void *ctx, char *why, size_t why_len) FX_MUST_CHECK;
 
 /* A digest of text for summaries and lineage keys: 16 hex digits of a
  * 64-bit FNV-1a, stable across runs and machines (not cryptographic).

@@ -6,9 +6,14 @@
  * every test releases what it made.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/buf.h"
 #include "exec/value.h"
+#include "exec/value_gmp.h"
 #include "fx_test.h"
 
 typedef bool (*BinOp)(FxValue, FxValue, FxValue *, FxError *);
@@ -75,6 +80,100 @@ static FxValue str(const char *s)
 }
 
 /* ---- integers: one representation ---- */
+
+/* A list kept unboxed (a kernel's int64 output) behaves as the same list
+ * of INT values: elements, length, equality both ways, order, hash, text,
+ * JSON and its length, and concatenation with either kind. */
+FX_TEST(unboxed_lists_are_lists_of_ints)
+{
+    int64_t raw[] = {INT64_MIN, -7, 0, 42, INT64_MAX};
+    FxValue boxed_items[5];
+    for (int i = 0; i < 5; i++)
+        boxed_items[i] = fx_val_int(raw[i]);
+    FxValue flat = fx_val_list_of_i64(raw, 5), boxed = fx_val_list(boxed_items, 5);
+    EXPECT(fx_val_list_ints(flat) != NULL);
+    EXPECT(fx_val_list_ints(boxed) == NULL);
+    EXPECT_EQ(fx_val_list_len(flat), 5);
+    for (size_t i = 0; i < 5; i++)
+        EXPECT(fx_val_list_at(flat, i).kind == FX_VAL_INT && fx_val_list_at(flat, i).u.i == raw[i]);
+    EXPECT(fx_val_equal(flat, boxed) && fx_val_equal(boxed, flat));
+    bool ok;
+    EXPECT_EQ(fx_val_compare(flat, boxed, &ok), 0);
+    EXPECT(ok);
+    EXPECT_EQ(fx_val_hash(flat), fx_val_hash(boxed));
+    FxBuf a = {0}, b = {0}, ja = {0}, jb = {0};
+    fx_val_print(flat, &a);
+    fx_val_print(boxed, &b);
+    EXPECT_STR_EQ(fx_buf_str(&a), fx_buf_str(&b));
+    fx_val_print_json(flat, &ja);
+    fx_val_print_json(boxed, &jb);
+    EXPECT_STR_EQ(fx_buf_str(&ja), fx_buf_str(&jb));
+    EXPECT_EQ(fx_val_json_at_least(flat, SIZE_MAX, NULL), ja.len);
+    EXPECT_EQ(fx_val_json_at_least(boxed, SIZE_MAX, NULL), jb.len);
+    int64_t less[] = {INT64_MIN, -7, 0, 41};
+    FxValue shorter = fx_val_list_of_i64(less, 4);
+    EXPECT(fx_val_compare(shorter, boxed, &ok) < 0 && ok);
+    EXPECT(!fx_val_equal(shorter, flat));
+    FxValue both, mixed;
+    FxError err = {0};
+    EXPECT(fx_val_concat(flat, shorter, &both, &err));
+    EXPECT(fx_val_list_ints(both) != NULL && fx_val_list_len(both) == 9);
+    EXPECT(fx_val_concat(boxed, shorter, &mixed, &err));
+    EXPECT(fx_val_equal(both, mixed));
+    EXPECT_EQ(fx_val_hash(both), fx_val_hash(mixed));
+    EXPECT(fx_val_list_at(mixed, 8).u.i == 41);
+    fx_buf_free(&a);
+    fx_buf_free(&b);
+    fx_buf_free(&ja);
+    fx_buf_free(&jb);
+    fx_value_release(both);
+    fx_value_release(mixed);
+    fx_value_release(shorter);
+    fx_value_release(flat);
+    fx_value_release(boxed);
+}
+
+/* The last 20 digits of big integers (from residues mod 2^20 and 5^20)
+ * against GMP's division by 10^20: random sizes, both signs, and numbers
+ * whose low digits are zeros or nines. */
+FX_TEST(last_digits_of_big_integers)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 20261201);
+    mpz_t z, r, ten20;
+    mpz_inits(z, r, ten20, NULL);
+    mpz_ui_pow_ui(ten20, 10, 20);
+    int bad = 0;
+    for (int i = 0; i < 400; i++) {
+        mpz_urandomb(z, rs, 65 + (mp_bitcnt_t)(i * 37 % 5000));
+        if (i % 5 == 1)
+            mpz_mul(z, z, ten20); /* ends in 20 zeros */
+        if (i % 5 == 2)
+            mpz_sub_ui(z, ten20, 1); /* 99...9 */
+        if (i % 5 == 2 && i % 3)
+            mpz_pow_ui(z, z, 3);
+        if (i % 2)
+            mpz_neg(z, z);
+        if (mpz_sizeinbase(z, 2) <= 63)
+            continue; /* an INT, not a BIG */
+        mpz_tdiv_r(r, z, ten20);
+        mpz_abs(r, r);
+        char want[48], got[24], digits[24];
+        mpz_get_str(digits, 10, r);
+        snprintf(want, sizeof(want), "%.*s%s", (int)(20 - strlen(digits)), "00000000000000000000",
+                 digits);
+        mpz_t copy;
+        mpz_init_set(copy, z);
+        FxValue v = fx_val_int_take_mpz(copy);
+        fx_val_int_last_digits(v, got, sizeof(got));
+        bad += strcmp(want, got) != 0;
+        fx_value_release(v);
+    }
+    EXPECT_EQ(bad, 0);
+    mpz_clears(z, r, ten20, NULL);
+    gmp_randclear(rs);
+}
 
 FX_TEST(overflow_promotes_and_demotes)
 {
