@@ -150,14 +150,14 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@tests/run-tests.sh $(BUILD)
 
-# use_tls=0: LeakSanitizer (GCC 12's) crashes in its tracer reading the
-# dynamic TLS of a dlopen'ed libz3 in a process that also links libhwy
-# ("Tracer caught signal 11", `flux proofs --verify`); without TLS as roots
-# it can only report more, never hide a leak
+# intercept_tls_get_addr=0: LeakSanitizer (GCC 12's) crashes in its tracer
+# on the dynamic TLS it recorded for a dlopen'ed libz3 in a process that
+# also links libhwy ("Tracer caught signal 11", `flux proofs --verify`);
+# without those blocks as roots it can only report more, never hide a leak
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		LSAN_OPTIONS=use_tls=0 tests/run-tests.sh build/asan
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
+		UBSAN_OPTIONS=print_stacktrace=1 tests/run-tests.sh build/asan
 
 # setarch -R: TSan's shadow memory wants the address layout without ASLR
 tsan: deps
