@@ -297,6 +297,15 @@ void fx_api_check_free(struct FxOutputCheck *c);
  * where time goes). */
 FxNodeOp fx_api_counted_work(const FxGraph *g, uint32_t node);
 
+/* ---- counterexamples (reproduce.c) ---- */
+struct FxProof;
+/* Runs cur and cand on the arguments of each of p's refuted obligations
+ * that has them: a counterexample the runs confirm is rewritten from them;
+ * one they do not makes its obligation unknown ("unproved: the solver's
+ * model did not reproduce"). p's verdict follows. */
+void fx_api_reproduce(FluxProgram *fp, const FxGraph *cur, const FxGraph *cand,
+                      struct FxProof *p);
+
 /* ---- traces (traces.c) ---- */
 
 typedef struct FxTraces {

@@ -377,6 +377,7 @@ static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
     go = go && t->rule->measurement(r, cand, &evidence, &t->why);
     if (go) {
         FxProof *p = t->rule->obligations(r, cand, &effect);
+        fx_api_reproduce(R->fp, R->current, cand, p);
         status = install(R, cand, p, t->name, effect.len ? fx_buf_str(&effect) : NULL,
                          fx_buf_str(&evidence), r->model, installed);
         fx_proof_free(p);
