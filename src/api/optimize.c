@@ -54,6 +54,7 @@ typedef struct Round {
     FILE *out;
     FxBuf stays;   /* why each rule did not apply */
     FxRuleRun run; /* what every rule is given */
+    char *raced;   /* why the proved rewrite was not installed (its label taken), or NULL */
 } Round;
 
 /* ---- proving and installing ---- */
@@ -150,23 +151,31 @@ static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const 
     hot_nodes_json(R, &full);
     fx_buf_puts(&full, "}");
     evidence = fx_buf_str(&full);
-    if (s == FX_OK && proved) {
+    if (s == FX_OK && proved) { /* the version, its model and its proposal at once */
         FxBuf json = {0};
         fx_graph_print_json(cand, &json);
         FxVersionInfo vi = {cand->version, fx_buf_str(&json), R->version, rule, proof, evidence};
-        s = fx_store_version(st, R->lineage, &vi, &version);
-        if (s == FX_OK && model)
-            s = fx_store_set_model(st, version, model);
+        s = fx_store_install(st, R->lineage, &vi, model, &version, &proposal);
         fx_buf_free(&json);
+        if (s == FX_ERR_REJECTED) { /* the label is taken: this round's view is stale */
+            R->raced = fx_xasprintf("not installed: %s", fx_store_error(st));
+            proved = false;
+            why_not = R->raced;
+            s = FX_OK;
+        }
+    } else if (s == FX_OK) {
+        s = fx_store_add_proposal(st, R->lineage, rule, "rejected",
+                                  why_not ? why_not : "the prover did not prove it", NULL, proof,
+                                  &proposal);
     }
-    if (s == FX_OK)
-        s = fx_store_add_proposal(st, R->lineage, rule, proved ? "accepted" : "rejected",
-                                  proved ? NULL : why_not ? why_not : "the prover did not prove it",
-                                  NULL, proof, &proposal);
+    if (s == FX_OK && R->raced)
+        s = fx_store_add_proposal(st, R->lineage, rule, "rejected", R->raced, NULL, proof,
+                                  &proposal);
     if (s == FX_OK)
         fprintf(R->out, "%s: %s %s: %s (proof #%lld, %.1f ms%s%s); evidence %s\n", R->in->name,
-                proved ? "installed" : "rejected", cand->version, rule, (long long)proof, ms,
-                proved || !why_not ? "" : ": ", proved || !why_not ? "" : why_not, evidence);
+                proved ? "installed" : R->raced ? "did not install" : "rejected", cand->version,
+                rule, (long long)proof, ms, proved || !why_not ? "" : ": ",
+                proved || !why_not ? "" : why_not, evidence);
     fx_buf_free(&smt);
     fx_buf_free(&full);
     *installed = s == FX_OK && proved;
@@ -384,6 +393,9 @@ static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
         if (*installed) {
             reward = log(evidence_gain(fx_buf_str(&evidence)));
             snprintf(t->outcome, sizeof(t->outcome), "installed %s", cand->version);
+        } else if (R->raced) {
+            snprintf(t->outcome, sizeof(t->outcome), "not installed: %s was taken",
+                     cand->version);
         } else {
             reward = FX_REWARD_REJECTED;
             snprintf(t->outcome, sizeof(t->outcome), "rejected by the prover");
@@ -392,7 +404,7 @@ static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
         t->stays = true;
         snprintf(t->outcome, sizeof(t->outcome), "no version");
     }
-    if (status == FLUX_OK) {
+    if (status == FLUX_OK && !R->raced) { /* a lost race says nothing of the rule */
         reward = t->reward =
                 fx_proposer_reward(&P->prop, t->arm, P->x, reward, R->in->name, t->outcome);
         P->changed = true;
@@ -585,13 +597,13 @@ static int run_turns(Round *R, const FluxOptimizeOptions *opts, bool *done)
         turn_applies(R, &turns[i]);
     ranked = rank_turns(&P, turns, n, order);
     int status = FLUX_OK;
-    for (size_t i = 0; i < ranked && !*done && status == FLUX_OK; i++)
+    for (size_t i = 0; i < ranked && !*done && !R->raced && status == FLUX_OK; i++)
         status = try_turn(R, &P, &turns[order[i]], done);
     for (size_t i = 0; i < n; i++) { /* the reasons in the table's order */
         if (turns[i].stays)
             stays(R, turns[i].name, fx_buf_str(&turns[i].why));
     }
-    if (!*done && status == FLUX_OK)
+    if (!*done && !R->raced && status == FLUX_OK)
         fprintf(R->out, "%s: %s stays: %s\n", R->in->name, R->current->version,
                 n ? fx_buf_str(&R->stays) : "no rule of that name");
     if (opts->explain)
@@ -644,6 +656,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in,
     if (status == FLUX_OK)
         status = run_turns(&R, opts, &done);
     free(label);
+    free(R.raced);
     fx_api_rule_host_free(&host);
     fx_buf_free(&R.stays);
     fx_api_traces_free(&R.tr);
@@ -658,6 +671,17 @@ int flux_optimize(FluxProgram *fp, FluxStore *fs, const char *intent, FILE *out,
 
 int flux_optimize_with(FluxProgram *fp, FluxStore *fs, const char *intent,
                        const FluxOptimizeOptions *options, FILE *out, FILE *diagnostics)
+{
+    int lock = fx_api_learn_lock(fs, diagnostics); /* one round of a store at a time */
+    if (lock < 0)
+        return FLUX_ERR_STORE;
+    int status = fx_api_optimize(fp, fs, intent, options, out, diagnostics);
+    fx_api_learn_unlock(lock);
+    return status;
+}
+
+int fx_api_optimize(FluxProgram *fp, FluxStore *fs, const char *intent,
+                    const FluxOptimizeOptions *options, FILE *out, FILE *diagnostics)
 {
     static const FluxOptimizeOptions plain = {0};
     /* a fresh runtime on the newest versions: a run before may have switched

@@ -868,17 +868,17 @@ FxStatus fx_store_add_proof(FxStore *s, const char *obligation_smt, const char *
     return r;
 }
 
-FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
-                               const char *reason, const char *counterexample, int64_t proof_id,
-                               int64_t *out_id)
+/* Inside a transaction: the proposal row. */
+static FxStatus insert_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
+                                const char *reason, const char *counterexample, int64_t proof_id,
+                                int64_t *out_id)
 {
     static const char sql[] = "INSERT INTO proposals (lineage, rule, status, reason, "
                               "counterexample, proof_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
     sqlite3_stmt *st = NULL;
     char now[32];
-    *out_id = 0;
-    FxStatus r = begin(s);
-    if (r == FX_OK && sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+    FxStatus r = FX_OK;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         r = db_fail(s, "prepare a proposal");
     now_iso(now);
     if (r == FX_OK && (sqlite3_bind_int64(st, 1, lineage) | bind_text(st, 2, rule) |
@@ -892,9 +892,52 @@ FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, co
     if (r == FX_OK)
         *out_id = sqlite3_last_insert_rowid(s->db);
     sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
+                               const char *reason, const char *counterexample, int64_t proof_id,
+                               int64_t *out_id)
+{
+    *out_id = 0;
+    FxStatus r = begin(s);
+    if (r == FX_OK)
+        r = insert_proposal(s, lineage, rule, status, reason, counterexample, proof_id, out_id);
     r = finish(s, r);
     if (r != FX_OK)
         *out_id = 0;
+    return r;
+}
+
+/* One transaction, so that a version is never without its model or its
+ * accepted proposal, and two rounds never both install one label. */
+FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, const char *model,
+                          int64_t *out_version, int64_t *out_proposal)
+{
+    *out_version = *out_proposal = 0;
+    if (!v->label || !v->graph_json)
+        return usage(s, "a version needs a label and a graph");
+    int64_t taken = 0;
+    FxStatus r = begin(s);
+    if (r == FX_OK)
+        r = find_version(s, lineage, v->label, &taken);
+    if (r == FX_OK && taken) {
+        snprintf(s->err, sizeof(s->err), "%s of this lineage exists already: another round "
+                 "installed it first", v->label);
+        r = FX_ERR_REJECTED;
+    }
+    if (r == FX_OK)
+        r = insert_version(s, lineage, v);
+    if (r == FX_OK)
+        r = find_version(s, lineage, v->label, out_version);
+    if (r == FX_OK && model)
+        r = fx_store_set_model(s, *out_version, model);
+    if (r == FX_OK)
+        r = insert_proposal(s, lineage, v->rewrite, "accepted", NULL, NULL, v->proof_id,
+                            out_proposal);
+    r = finish(s, r);
+    if (r != FX_OK)
+        *out_version = *out_proposal = 0;
     return r;
 }
 

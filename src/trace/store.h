@@ -58,6 +58,12 @@ typedef struct FxVersionInfo {
 } FxVersionInfo;
 FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v,
                           int64_t *out_id) FX_MUST_CHECK;
+/* Installs a proved rewrite in one transaction: the version v (its label
+ * new in the lineage), its cost model (NULL: none) and the proposal of
+ * v->rewrite, accepted, citing v->proof_id. FX_ERR_REJECTED, with nothing
+ * written, when the label exists (another round installed it first). */
+FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, const char *model,
+                          int64_t *out_version, int64_t *out_proposal) FX_MUST_CHECK;
 
 /* One execution, every field of `flux run --json`. Strings are copied. */
 typedef struct FxExecution {

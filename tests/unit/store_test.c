@@ -295,6 +295,37 @@ FX_TEST(lineage_and_version_are_made_once)
     free(dir);
 }
 
+/* Installing is one transaction: the version, its model and its accepted
+ * proposal; a label already installed (by a round that came first) is
+ * refused, FX_ERR_REJECTED, and nothing of the second install is written. */
+FX_TEST(install_is_one_transaction_refusing_a_taken_label)
+{
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t lineage = 0, v1 = setup_fib(s, &lineage), p1 = 0, p2 = 0, v2 = 0, v2b = 0, a = 0, b = 0;
+    EXPECT_EQ(fx_store_add_proof(s, "(assert false)", "unsat", "z3", 1, &p1), FX_OK);
+    EXPECT_EQ(fx_store_add_proof(s, "(assert false)", "unsat", "z3", 1, &p2), FX_OK);
+    FxVersionInfo first = {.label = "v2", .graph_json = "{\"g\": 2}", .parent = v1,
+                           .rewrite = "memoization", .proof_id = p1};
+    EXPECT_EQ(fx_store_install(s, lineage, &first, "{\"m\": 1}", &v2, &a), FX_OK);
+    EXPECT(v2 > 0 && a > 0);
+    FxVersionInfo second = first;
+    second.rewrite = "recursion to iteration";
+    second.proof_id = p2;
+    EXPECT_EQ(fx_store_install(s, lineage, &second, "{\"m\": 2}", &v2b, &b), FX_ERR_REJECTED);
+    EXPECT(has(fx_store_error(s), "v2 of this lineage exists already"));
+    EXPECT_EQ(v2b, 0);
+    EXPECT_EQ(b, 0);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM versions WHERE label = 'v2'"), 1);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM versions WHERE model = '{\"m\": 1}' "
+                          "AND rewrite = 'memoization'"), 1);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM proposals"), 1);
+    EXPECT_EQ(db_int(dir, "SELECT proof_id FROM proposals WHERE status = 'accepted'"), p1);
+    rm_rf(dir);
+    free(dir);
+}
+
 FX_TEST(executions_are_read_back_newest_first)
 {
     char *dir = make_tmp();
