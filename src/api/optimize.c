@@ -16,15 +16,19 @@
  *      the same steps (opt/rule.h): candidate, measurement, obligations;
  *      each pull rewards the proposer. The first rule whose
  *      candidate the prover proves, and whose predicted gain is at least
- *      FX_RULE_MIN_GAIN, becomes the next version, in one transaction per
- *      store row, with its parent, the rule, the proof, the evidence and
- *      the predicted gain. One rewrite a round keeps every step small,
+ *      FX_RULE_MIN_GAIN, becomes the next version, with its parent, the
+ *      rule, the proof, the evidence and the predicted gain, in one
+ *      transaction with its cost model and its accepted proposal, refused
+ *      when the label is taken (fx_store_install). One rewrite a round keeps every step small,
  *      proved on its own, and undoable on its own. A candidate the prover
  *      does not prove is recorded as rejected, with why, and the next rule
  *      is tried.
  * The rules run and time graphs through the round's host (rulehost.c).
  * Runs never wait for a round: it runs when asked (`flux optimize`), or
- * after a run has printed its answer (learn.c).
+ * after a run has printed its answer (learn.c), and either way under the
+ * store's learning lock, one round of a store at a time. A proved
+ * candidate's counterexample-free proof installs; a refutation is shown
+ * only once the interpreter reproduces it (reproduce.c).
  */
 #include <jansson.h>
 #include <math.h>
