@@ -26,9 +26,9 @@
  * The rules run and time graphs through the round's host (rulehost.c).
  * Runs never wait for a round: it runs when asked (`flux optimize`), or
  * after a run has printed its answer (learn.c), and either way under the
- * store's learning lock, one round of a store at a time. A proved
- * candidate's counterexample-free proof installs; a refutation is shown
- * only once the interpreter reproduces it (reproduce.c).
+ * store's learning lock, one round of a store at a time. A refutation's
+ * counterexample is shown only once the interpreter reproduces it
+ * (reproduce.c).
  */
 #include <jansson.h>
 #include <math.h>
