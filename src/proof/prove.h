@@ -4,12 +4,15 @@
  *
  * The checker derives its obligations itself from the two graphs, never
  * from a rewriter's claims, and discharges each with Z3 (smt.h):
- *   - validity: for all arguments (Natural ones >= 0), old(x) = new(x).
- *     Recursive calls of the intent itself are one uninterpreted function
- *     in both graphs (the regression-verification rule of Alive2's and
- *     Strichman's tools): the bodies must agree whatever the recursion
- *     returns, which, with the next obligation, proves the functions equal
- *     by induction on the call tree;
+ *   - validity: for all arguments (Natural ones >= 0) where both give a
+ *     value, old(x) = new(x) (both failing is agreement: a division by
+ *     zero has no value to compare);
+ *   - definedness: new fails exactly where old fails.
+ *     In both, recursive calls of the intent itself are one uninterpreted
+ *     function in both graphs (the regression-verification rule of
+ *     Alive2's and Strichman's tools): the bodies must agree whatever the
+ *     recursion returns, which, with the next obligation, proves the
+ *     functions equal by induction on the call tree;
  *   - termination: every recursive call of the new graph decreases one
  *     parameter towards a bound (a Natural, or the absolute value of an
  *     Int), so the induction is well founded.
