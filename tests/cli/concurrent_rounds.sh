@@ -46,9 +46,10 @@ done
 # A round that waits long for the lock says so, and installs after it.
 rm -rf st
 "$FLUX" run fib.flux 'fibonacci(20)' --store st --no-learn >/dev/null || fail "seed run"
-flock st/learn.lock sleep 3 &
+flock st/learn.lock sleep 5 &
 holder=$!
-sleep 0.5
+for i in $(seq 50); do flock -n st/learn.lock true || break; sleep 0.1; done
+flock -n st/learn.lock true && fail "the lock was never held"
 "$FLUX" optimize fib.flux --store st >out 2>err || fail "optimize after the wait: $(cat err)"
 wait "$holder"
 grep -q 'waiting for the learning round in progress' err || fail "no word of the wait: $(cat err)"
