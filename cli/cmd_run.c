@@ -7,6 +7,7 @@
  * program, 4 unusable store.
  */
 #define _GNU_SOURCE /* POSIX_SPAWN_SETSID */
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -19,12 +20,13 @@
 #include "flux.h"
 
 static const char usage[] =
-        "usage: flux run FILE EXPR [--json] [--store DIR] [--keep-values] [--max-steps N]\n"
+        "usage: flux run FILE EXPR|@PATH [--json] [--store DIR] [--keep-values] [--max-steps N]\n"
         "                          [--max-depth N] [--max-memory MB] [--max-seconds S]\n"
         "                          [--version vN] [--variant NAME]\n"
         "\n"
         "Evaluates EXPR, e.g. 'fibonacci(100)', 'find_primes(1000)[10]',\n"
-        "'sort([3, 1, 2])', and prints the value.\n"
+        "'sort([3, 1, 2])', and prints the value. @PATH reads EXPR from the file\n"
+        "PATH (@- from stdin), for inputs longer than a command line takes.\n"
         "\n"
         "  --json            print the execution record as one JSON object\n"
         "  --store DIR       record in DIR (default $FLUX_STORE, else ./.flux)\n"
@@ -105,6 +107,37 @@ int fx_cmd_learn(int argc, char **argv)
     return fx_cli_finish(prog, store, FLUX_OK);
 }
 
+/* EXPR given as @PATH (@- for stdin): the expression is the file's text,
+ * for inputs past the command line's 128 KiB. Returns it (the caller's),
+ * or NULL after a message on stderr. */
+static char *read_expr(const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        fprintf(stderr, "flux: cannot read the expression from `%s`: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, cap = 1 << 16, n;
+    char *text = malloc(cap);
+    while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0)
+        if ((len += n) + 1 == cap) {
+            char *grown = realloc(text, cap *= 2);
+            if (!grown)
+                free(text);
+            text = grown;
+        }
+    bool failed = !text || ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (failed) {
+        fprintf(stderr, "flux: cannot read the expression from `%s`\n", path);
+        free(text);
+        return NULL;
+    }
+    text[len] = '\0';
+    return text;
+}
+
 int fx_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *expr = NULL, *store_dir = NULL;
@@ -165,6 +198,13 @@ int fx_cmd_run(int argc, char **argv)
     }
     if (!path || !expr)
         return fx_cli_usage_error("run", "usage: flux run FILE EXPR");
+    char *expr_text = NULL;
+    if (expr[0] == '@') { /* no expression starts with @ */
+        opts.expr_name = expr[1] && strcmp(expr + 1, "-") ? expr + 1 : "<stdin>";
+        if (!(expr_text = read_expr(expr + 1)))
+            return 2;
+        expr = expr_text;
+    }
     /* The store is read first (each intent runs its newest version); the
      * answer is printed before anything is written, so a busy store never
      * delays it. With --json the record holds the execution id, which is
@@ -172,8 +212,10 @@ int fx_cmd_run(int argc, char **argv)
     FluxProgram *prog;
     FluxStore *store;
     int status = fx_cli_open(path, store_dir, &prog, &store);
-    if (status != FLUX_OK)
+    if (status != FLUX_OK) {
+        free(expr_text);
         return status;
+    }
     flux_program_use_store(prog, store, keep);
     FluxResult r;
     /* notes on stderr (the version that ran, its time, what learning did)
@@ -182,6 +224,7 @@ int fx_cmd_run(int argc, char **argv)
     opts.want_json = json ? 1 : notes ? FLUX_JSON_SUMMARY : 0; /* the notes read no output */
     opts.record_later = !json;
     status = flux_run(prog, expr, &opts, stderr, &r);
+    free(expr_text); /* the program keeps its own copy */
     if (status == FLUX_OK && notes)
         note_version(&r);
     if (status == FLUX_OK && json) {

@@ -120,6 +120,9 @@ typedef struct FluxRunOptions {
      * forced. */
     const char *version;
     const char *variant;
+    /* The name EXPR's error messages give as its file (the path it was
+     * read from); NULL: "<expr>". */
+    const char *expr_name;
 } FluxRunOptions;
 
 typedef struct FluxResult {

@@ -198,7 +198,8 @@ FxBudgets fx_api_budgets(const FluxRunOptions *o);
 
 /* Parses and checks EXPR against the program; NULL after writing the
  * diagnostics. The expression lives in arena. Takes fp->lock. */
-FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FILE *diagnostics);
+FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, const char *name, FxArena *arena,
+                          FILE *diagnostics);
 
 /* Records the run that just ended (value v of expression graph g, which
  * took ms) when a store is in use; returns its id, or 0 when nothing was

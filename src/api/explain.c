@@ -492,7 +492,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
                  FILE *out, FILE *diagnostics)
 {
     FxArena arena = {0};
-    FxExpr *e = fx_api_parse_expr(fp, expr, &arena, diagnostics);
+    FxExpr *e = fx_api_parse_expr(fp, expr, NULL, &arena, diagnostics);
     if (!e) {
         fx_arena_free(&arena);
         return FLUX_ERR_USAGE;

@@ -21,7 +21,7 @@
 static bool eval_in(FluxProgram *fp, FxRuntime *rt, const char *expr, FxBudgets b, double *ms)
 {
     FxArena arena = {0};
-    FxExpr *e = fx_api_parse_expr(fp, expr, &arena, NULL);
+    FxExpr *e = fx_api_parse_expr(fp, expr, NULL, &arena, NULL);
     bool ok = false;
     if (e) {
         fp->main.explored = false; /* a run explores a variant once at most */

@@ -110,12 +110,13 @@ char *fx_api_json_field(const char *json, const char *key)
     return end ? fx_xstrndup(start, (size_t)(end - start)) : NULL;
 }
 
-FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, FxArena *arena, FILE *diagnostics)
+FxExpr *fx_api_parse_expr(FluxProgram *fp, const char *expr, const char *name, FxArena *arena,
+                          FILE *diagnostics)
 {
     FxDiag d = {0};
     /* the source lives with the program: graph nodes keep pointers into it */
     pthread_mutex_lock(&fp->lock);
-    FxSource *src = fx_diag_add_source(&fp->diag, "<expr>", expr, strlen(expr));
+    FxSource *src = fx_diag_add_source(&fp->diag, name ? name : "<expr>", expr, strlen(expr));
     FxExpr *e = fx_parse_expression(&d, src, arena);
     FxDiag *saved = fp->prog->diag;
     fp->prog->diag = &d;
@@ -706,7 +707,8 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
 {
     memset(out, 0, sizeof(*out));
     FxArena arena = {0};
-    FxExpr *e = fx_api_parse_expr(fp, expr, &arena, diagnostics);
+    FxExpr *e = fx_api_parse_expr(fp, expr, options ? options->expr_name : NULL, &arena,
+                                  diagnostics);
     if (!e) {
         fx_arena_free(&arena);
         return FLUX_ERR_USAGE;

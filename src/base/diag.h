@@ -30,7 +30,7 @@ typedef struct FxSource {
     uint32_t *cols; /* the column of every FX_DIAG_COL_STEP-th byte: positions in O(1) */
 } FxSource;
 
-#define FX_DIAG_COL_STEP 256
+#define FX_DIAG_COL_STEP 64
 
 typedef struct FxSpan {
     const FxSource *src; /* NULL for a span with no position (e.g. command line) */

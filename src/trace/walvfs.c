@@ -36,6 +36,14 @@
  *     connection may write where they were to go. (A WAL file is linked to
  *     its database file at open, by sqlite3_database_file_object.)
  *
+ * A write that extends the WAL also writes zeros up to the next GROW_CHUNK
+ * boundary: appending a commit's few KiB a time made the kernel allocate
+ * and zero-fill a new page-cache page (and reserve its block) inside most
+ * commits, while overwriting a page already cached is a copy; a fresh
+ * store's WAL grows to 8000 frames before its first checkpoint restarts
+ * it. The zeros are not frames (a frame's salt must match the WAL
+ * header's), so recovery stops at them as at the end of the file.
+ *
  * The database file and every other file pass straight through.
  */
 #include "walvfs.h"
@@ -52,6 +60,7 @@
 /* Sent at this size (a big transaction's frames go in parts): the unix VFS
  * writes less than 128 KiB a call (SQLite itself writes a page at most). */
 #define BUFFER_LIMIT  (64u << 10)
+#define GROW_CHUNK    (64 << 10) /* below the unix VFS's write limit (BUFFER_LIMIT) */
 #define VFS_NAME      "flux-wal"
 
 /* What the last write buffered: the next write (a page) is kept or sent. */
@@ -67,18 +76,46 @@ struct WalFile {
     char *buf;          /* the pending bytes, for [start, start + len) of the file */
     size_t len, cap;
     sqlite3_int64 start;
+    sqlite3_int64 size; /* the file's size once known (a WAL's), else -1 */
 };
 
 static sqlite3_vfs *base_vfs;
 static sqlite3_vfs vfs;
 static int registered = SQLITE_ERROR;
 
+/* Writes [off, off + amt) of the WAL; when that extends the file and the
+ * bytes are the buffer's, with zeros after them up to a GROW_CHUNK
+ * boundary (see DESIGN). After a failed size query or write the size is
+ * unknown, to be asked again. */
+static int write_wal(WalFile *w, const void *data, int amt, sqlite3_int64 off)
+{
+    sqlite3_file *f = w->real;
+    if (w->size < 0 && f->pMethods->xFileSize(f, &w->size) != SQLITE_OK)
+        w->size = -1;
+    sqlite3_int64 end = off + amt, grown = end;
+    if (data == w->buf && w->size >= 0 && end > w->size) {
+        grown = (end + GROW_CHUNK - 1) / GROW_CHUNK * GROW_CHUNK;
+        if ((size_t)(grown - off) > w->cap) {
+            w->cap = (size_t)(grown - off);
+            w->buf = fx_xrealloc(w->buf, w->cap);
+        }
+        memset(w->buf + amt, 0, (size_t)(grown - end));
+        data = w->buf;
+    }
+    int rc = f->pMethods->xWrite(f, data, (int)(grown - off), off);
+    if (rc != SQLITE_OK)
+        w->size = -1;
+    else if (w->size >= 0 && grown > w->size)
+        w->size = grown;
+    return rc;
+}
+
 /* Sends the pending bytes to the file. */
 static int send(WalFile *w)
 {
     if (!w->len)
         return SQLITE_OK;
-    int rc = w->real->pMethods->xWrite(w->real, w->buf, (int)w->len, w->start);
+    int rc = write_wal(w, w->buf, (int)w->len, w->start);
     w->len = 0;
     w->after = AFTER_NONE;
     return rc;
@@ -120,7 +157,7 @@ static int wal_write(WalFile *w, const void *data, int amt, sqlite3_int64 off)
             return rc;
     }
     if (n > BUFFER_LIMIT)
-        return w->real->pMethods->xWrite(w->real, data, amt, off);
+        return write_wal(w, data, amt, off);
     int after = w->after;
     keep(w, data, n, off);
     if (n == FRAME_HEADER) {
@@ -165,6 +202,7 @@ static int x_write(sqlite3_file *f, const void *data, int amt, sqlite3_int64 off
 static int x_truncate(sqlite3_file *f, sqlite3_int64 size)
 {
     int rc = SENT(f);
+    ((WalFile *)f)->size = -1;
     return rc != SQLITE_OK ? rc : REAL(f)->pMethods->xTruncate(REAL(f), size);
 }
 
@@ -272,6 +310,7 @@ static int x_open(sqlite3_vfs *v, const char *name, sqlite3_file *f, int flags, 
     memset(w, 0, sizeof(*w));
     w->real = (sqlite3_file *)(w + 1);
     w->is_wal = (flags & SQLITE_OPEN_WAL) != 0;
+    w->size = -1;
     int rc = base_vfs->xOpen(base_vfs, name, w->real, flags, out_flags);
     /* SQLite closes a file whose pMethods is set, even when opening failed */
     f->pMethods = w->real->pMethods ? &methods : NULL;

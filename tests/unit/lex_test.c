@@ -128,7 +128,7 @@ FX_TEST(columns_count_code_points)
     fx_diag_free(&d);
 }
 
-/* Positions on long lines come from the per-256-byte column marks: they
+/* Positions on long lines come from the column marks: they
  * must agree with counting code points from the line's start, across
  * marks, newlines and multi-byte characters that straddle a mark. */
 FX_TEST(columns_on_long_lines_agree_with_counting)
