@@ -19,8 +19,8 @@
  *      FX_RULE_MIN_GAIN, becomes the next version, with its parent, the
  *      rule, the proof, the evidence and the predicted gain, in one
  *      transaction with its cost model and its accepted proposal, refused
- *      when the label is taken (fx_store_install). One rewrite a round keeps every step small,
- *      proved on its own, and undoable on its own. A candidate the prover
+ *      when the label is taken (fx_store_install). One rewrite a round
+ *      keeps every step small, proved on its own, and undoable on its own. A candidate the prover
  *      does not prove is recorded as rejected, with why, and the next rule
  *      is tried.
  * The rules run and time graphs through the round's host (rulehost.c).
@@ -167,13 +167,10 @@ static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const 
             why_not = R->raced;
             s = FX_OK;
         }
-    } else if (s == FX_OK) {
+    }
+    if (s == FX_OK && !proved)
         s = fx_store_add_proposal(st, R->lineage, rule, "rejected",
                                   why_not ? why_not : "the prover did not prove it", NULL, proof,
-                                  &proposal);
-    }
-    if (s == FX_OK && R->raced)
-        s = fx_store_add_proposal(st, R->lineage, rule, "rejected", R->raced, NULL, proof,
                                   &proposal);
     if (s == FX_OK)
         fprintf(R->out, "%s: %s %s: %s (proof #%lld, %.1f ms%s%s); evidence %s\n", R->in->name,

@@ -43,9 +43,12 @@ static Outcome run(FluxProgram *fp, const FxGraph *g, char *const *witness, uint
     b.max_steps = RUN_STEPS;
     b.max_seconds = RUN_SECONDS;
     fx_runtime_set_budgets(rt, b);
-    fx_runtime_use_graph(rt, fx_graph_copy_as(g, g->intent, g->version));
-    o.ok = fx_runtime_call(rt, g->intent, args, n, &v) == FX_OK;
-    o.finished = o.ok || !fx_runtime_stopped_by(rt);
+    FxGraph *copy = fx_graph_copy_as(g, g->intent, g->version);
+    bool used = fx_runtime_use_graph(rt, copy); /* the runtime's from here */
+    if (!used)
+        fx_graph_free(copy);
+    o.ok = used && fx_runtime_call(rt, g->intent, args, n, &v) == FX_OK;
+    o.finished = used && (o.ok || !fx_runtime_stopped_by(rt));
     if (o.ok) {
         FxBuf t = {0};
         fx_val_print(v, &t);
