@@ -922,8 +922,7 @@ FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, c
     if (r == FX_OK)
         r = find_version(s, lineage, v->label, &taken);
     if (r == FX_OK && taken) {
-        snprintf(s->err, sizeof(s->err), "%s of this lineage exists already: another round "
-                 "installed it first", v->label);
+        snprintf(s->err, sizeof(s->err), "%s exists already in this lineage", v->label);
         r = FX_ERR_REJECTED;
     }
     if (r == FX_OK)

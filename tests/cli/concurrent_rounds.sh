@@ -43,6 +43,21 @@ for round in 1 2 3 4 5; do
     [ "$unproposed" = 0 ] || fail "round $round: $unproposed versions without one accepted proposal"
 done
 
+# A label already taken (here by a row written by hand, as a writer that
+# ignores the lock would) is not installed again: the round says so and
+# records its proposal rejected, and nothing accepted lacks its version.
+rm -rf st
+"$FLUX" run fib.flux 'fibonacci(25)' --store st --no-learn >/dev/null || fail "seed run"
+q "INSERT INTO versions (lineage, label, graph_json, created_at, rolled_back)
+   SELECT lineage, 'v3', graph_json, created_at, 'by hand' FROM versions WHERE label = 'v1'"
+"$FLUX" optimize fib.flux --store st >out 2>err || fail "optimize with v3 taken: $(cat err)"
+grep -q '^fibonacci: did not install v3: .*not installed: v3 exists already in this lineage' out ||
+    fail "a taken label: $(cat out err)"
+[ "$(q "SELECT count(*) FROM versions WHERE label = 'v3'")" = 1 ] || fail "two rows for v3"
+[ "$(q "SELECT status || ': ' || reason FROM proposals")" = \
+  "rejected: not installed: v3 exists already in this lineage" ] ||
+    fail "the proposal: $(q 'SELECT * FROM proposals')"
+
 # A round that waits long for the lock says so, and installs after it.
 rm -rf st
 "$FLUX" run fib.flux 'fibonacci(20)' --store st --no-learn >/dev/null || fail "seed run"

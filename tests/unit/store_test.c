@@ -313,7 +313,7 @@ FX_TEST(install_is_one_transaction_refusing_a_taken_label)
     second.rewrite = "recursion to iteration";
     second.proof_id = p2;
     EXPECT_EQ(fx_store_install(s, lineage, &second, "{\"m\": 2}", &v2b, &b), FX_ERR_REJECTED);
-    EXPECT(has(fx_store_error(s), "v2 of this lineage exists already"));
+    EXPECT(has(fx_store_error(s), "v2 exists already in this lineage"));
     EXPECT_EQ(v2b, 0);
     EXPECT_EQ(b, 0);
     EXPECT_EQ(fx_store_close(s), FX_OK);
