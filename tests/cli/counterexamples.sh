@@ -46,7 +46,7 @@ done
 [ "$checked" -ge 15 ] || fail "only $checked counterexamples were checked"
 
 # division or remainder by zero on both sides: proved
-for pair in remainder:remainder__ok_1 quotient:quotient__ok_1 ratio:ratio__ok_1 never:never__ok_1; do
+for pair in remainder:remainder__ok_1 ratio:ratio__ok_1 never:never__ok_1; do
     out=$("$FLUX" proofs rw.flux --check "${pair%%:*}" "${pair#*:}" --store st) ||
         fail "${pair#*:}: a rewrite that fails where its intent fails was rejected: $out"
     printf '%s\n' "$out" | grep -q "^${pair#*:} as a rewrite of ${pair%%:*}: proved" || fail "$out"

@@ -359,12 +359,6 @@ intent remainder(a: Int, b: Int) -> Int:
 intent remainder__ok_1(a: Int, b: Int) -> Int:
     constraints:
         - result = a - b * (a div b)
-intent quotient(a: Int, b: Int) -> Int:
-    constraints:
-        - result = (a - a mod b) div b
-intent quotient__ok_1(a: Int, b: Int) -> Int:
-    constraints:
-        - result = a div b
 intent ratio(a: Int, b: Int) -> Int:
     constraints:
         - result = a div b + 1
