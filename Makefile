@@ -231,6 +231,7 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/regret
 	@bench/interp.sh
 	@FLUX=$(BUILD)/flux bench/start.sh
+	@FLUX=$(BUILD)/flux bench/expr_parse.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh
 	@$(BUILD)/bench/primes

@@ -26,7 +26,8 @@ int fx_cmd_learn(int argc, char **argv);
 /* Whether commands other than `check` print an accepted program's warnings:
  * the global flag `--warnings`, anywhere on the command line. */
 extern int fx_cli_show_warnings;
-/* The load options every command but `check` uses. */
+/* The load options every command but `check` uses (`check` takes their
+ * sources_inside: $FLUX_SOURCES_INSIDE, which `--sources-inside` sets). */
 FluxLoadOptions fx_cli_load_options(void);
 
 /* Loads FILE and opens the store (DIR, else $FLUX_STORE, else ./.flux);

@@ -29,6 +29,7 @@ int fx_cmd_check(int argc, char **argv)
     const char *path = NULL;
     bool describe = false;
     FluxLoadOptions opts = {0};
+    opts.sources_inside = fx_cli_load_options().sources_inside;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(usage, stdout);

@@ -134,6 +134,8 @@ static char *read_expr(const char *path)
         free(text);
         return NULL;
     }
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--; /* the file's last line break is not the expression's */
     text[len] = '\0';
     return text;
 }
@@ -223,6 +225,7 @@ int fx_cmd_run(int argc, char **argv)
     bool notes = !quiet && (verbose || isatty(2));
     opts.want_json = json ? 1 : notes ? FLUX_JSON_SUMMARY : 0; /* the notes read no output */
     opts.record_later = !json;
+    opts.print_to = json ? NULL : stdout; /* a large value streams */
     status = flux_run(prog, expr, &opts, stderr, &r);
     free(expr_text); /* the program keeps its own copy */
     if (status == FLUX_OK && notes)
@@ -232,7 +235,6 @@ int fx_cmd_run(int argc, char **argv)
         if (status == FLUX_OK)
             puts(r.json);
     } else if (status == FLUX_OK) {
-        puts(r.text);
         fflush(stdout);
         status = flux_record_last(prog, stderr);
     }

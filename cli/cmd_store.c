@@ -140,7 +140,8 @@ int fx_cmd_replay(int argc, char **argv)
     static const char usage[] =
             "usage: flux replay EXEC_ID [--version vN] [--json] [--store DIR]\n\n"
             "Re-runs a recorded execution (exec_12 or 12) on the version it used, or on\n"
-            "vN, and compares the result, the path and the time with the record.\n";
+            "vN, and compares the result, the path and the time with the record.\n"
+            "Exit 0 when the result is the recorded one, 5 when it differs.\n";
     Args a;
     int rc = parse_opts("replay", argc, argv, &a, usage, OPT_VERSION);
     if (rc)

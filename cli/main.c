@@ -38,9 +38,11 @@ static void print_help(FILE *out)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n`flux COMMAND --help` describes each. Exit codes: 0 success, 1 run-time "
-                 "error,\n2 usage error, 3 program rejected, 4 store unusable.\n"
+                 "error,\n2 usage error, 3 program rejected, 4 store unusable, 5 a replay's result\n"
+                 "differs from the record.\n"
                  "`check` prints a program's warnings; the other commands print them\n"
-                 "only with --warnings (errors always).\n");
+                 "only with --warnings (errors always). --sources-inside (any command, or\n"
+                 "FLUX_SOURCES_INSIDE=1) refuses data sources outside the program's folder.\n");
 }
 
 int fx_cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -60,6 +62,8 @@ FluxLoadOptions fx_cli_load_options(void)
 {
     FluxLoadOptions o = {0};
     o.quiet_warnings = !fx_cli_show_warnings;
+    const char *inside = getenv("FLUX_SOURCES_INSIDE");
+    o.sources_inside = inside && *inside && strcmp(inside, "0") != 0;
     return o;
 }
 
@@ -111,12 +115,15 @@ int main(int argc, char **argv)
         print_help(stderr);
         return 2;
     }
-    /* `--warnings` may come anywhere: take it out before the subcommand
-     * reads its arguments */
+    /* `--warnings` and `--sources-inside` may come anywhere: take them out
+     * before the subcommand reads its arguments. The second is kept in the
+     * environment, for the processes a command starts (run's learning). */
     int kept = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--warnings"))
             fx_cli_show_warnings = 1;
+        else if (!strcmp(argv[i], "--sources-inside"))
+            setenv("FLUX_SOURCES_INSIDE", "1", 1);
         else
             argv[kept++] = argv[i];
     }

@@ -44,6 +44,7 @@ enum {
     FLUX_ERR_USAGE = 2,    /* a malformed request */
     FLUX_ERR_REJECTED = 3, /* the program is rejected: syntax, types, contradictions, false properties */
     FLUX_ERR_STORE = 4,    /* the store is unusable */
+    FLUX_DIFFERENT = 5,    /* flux_replay: it ran, and its result differs from the record */
 };
 
 typedef struct FluxProgram FluxProgram;
@@ -53,6 +54,12 @@ typedef struct FluxLoadOptions {
     unsigned smt_timeout_ms; /* per solver query; 0 for the default (2000) */
     int types_only;          /* nonzero: skip the solver checks */
     int quiet_warnings;      /* nonzero: write warnings only when the program is rejected */
+    /* nonzero: a data source whose file, symlinks followed, lies outside the
+     * folder of the program's file is refused: at load, as an error at its
+     * declaration (FLUX_ERR_REJECTED), and again when a run reads it
+     * (FLUX_ERR_RUNTIME), for a link changed since. For anything that runs
+     * programs on another's request: docs/language.md, "Data sources". */
+    int sources_inside;
 } FluxLoadOptions;
 
 /* Reads, parses and checks the .flux file at `path` (with its imports and
@@ -123,6 +130,10 @@ typedef struct FluxRunOptions {
     /* The name EXPR's error messages give as its file (the path it was
      * read from); NULL: "<expr>". */
     const char *expr_name;
+    /* When set, the value is written there as it is printed, then a line
+     * break, and FluxResult.text stays NULL: a large result streams
+     * instead of being held whole as text. */
+    FILE *print_to;
 } FluxRunOptions;
 
 typedef struct FluxResult {
@@ -279,7 +290,9 @@ FLUX_API int flux_history(FluxStore *store, FluxProgram *prog, const char *inten
 FLUX_API int flux_explain(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
                           int json, FILE *out, FILE *diagnostics);
 /* `flux replay`: re-runs a recorded execution on the version it used, or on
- * `version`, and writes the comparison. */
+ * `version`, and writes the comparison. FLUX_OK when the result is the
+ * recorded one, FLUX_DIFFERENT when it is not (a data file changed since,
+ * another version's wrong result), with the comparison written either way. */
 FLUX_API int flux_replay(FluxStore *store, long long execution_id, const char *version,
                          const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics);
 

@@ -41,6 +41,8 @@ static int load(const char *path, const char *name, const char *text,
         fp->path = fx_xstrdup(path);
         fp->prog = fx_program_load(&fp->diag, path, &opts);
     }
+    if (options && options->sources_inside && fp->prog->root && !fx_diag_errors(&fp->diag))
+        fx_api_confine_sources(fp);
     bool quiet = options && options->quiet_warnings && fx_diag_errors(&fp->diag) == 0;
     if (diagnostics && !quiet)
         fx_diag_render(&fp->diag, diagnostics);

@@ -124,6 +124,13 @@ struct FluxProgram {
     long long last_id; /* the last execution recorded */
 };
 
+/* ---- FluxLoadOptions.sources_inside (sources.c) ---- */
+
+/* Confines fp's data sources to the folder of its file: sets
+ * prog->data_root, and reports each source already outside it as an error
+ * at its declaration. */
+void fx_api_confine_sources(FluxProgram *fp);
+
 /* ---- the checker's verdicts kept in the store (verdicts.c) ---- */
 
 /* The GNU build id of the object holding this library, in hex, or NULL. */

@@ -198,16 +198,26 @@ static void summarise_integers(FxValue v, FxBuf *out, char hash[17], int64_t *ou
 }
 
 /* A value as the store keeps it: its JSON text, whole (keep, or up to
- * SUMMARY_BYTES), or summarised: as its size and the hash of its text,
- * or, when it holds big integers of more digits than SUMMARY_BYTES, by
- * summarise_integers. hash and *bytes (when asked) get the hash and the
- * size of the whole text. */
+ * SUMMARY_BYTES), or summarised: when it holds big integers of more digits
+ * than SUMMARY_BYTES, by summarise_integers; when its text would surely
+ * be longer than SUMMARY_BYTES, as that length and fx_val_hash, without
+ * writing it (printing 5.8 million primes to hash them took three times
+ * the sieve's time); else as its size and the hash of its text. hash and
+ * *bytes (when asked) get the hash and the size of the whole text (at
+ * least, for a value not written out). */
 static void value_json(FxValue v, bool keep, FxBuf *out, char *hash, int64_t *bytes)
 {
     char h[17];
     int64_t size;
-    if (!keep && big_digits(v, SUMMARY_BYTES) > SUMMARY_BYTES) {
+    size_t bigs = 0, at_least = keep ? 0 : fx_val_json_at_least(v, SIZE_MAX, &bigs);
+    if (!keep && bigs > SUMMARY_BYTES) {
         summarise_integers(v, out, h, &size);
+    } else if (!keep && at_least > SUMMARY_BYTES) {
+        snprintf(h, sizeof(h), "%016llx", (unsigned long long)fx_val_hash(v));
+        size = (int64_t)at_least;
+        fx_buf_printf(out, "{\"summary\": \"a value of at least %lld bytes as JSON, not written "
+                      "out\", \"hash\": \"%s\", \"elements\": %zu}", (long long)size, h,
+                      elements(v));
     } else {
         size_t at = out->len;
         fx_val_print_json(v, out);
@@ -758,9 +768,15 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
         lock_all(fp);
         status = finish_run(fp, rt, expr, options, v, diagnostics, out);
         unlock_all(fp);
-        FxBuf text = {0};
+        FxBuf text = {.spill = options ? options->print_to : NULL};
         fx_val_print(v, &text);
-        out->text = fx_buf_take(&text);
+        if (text.spill) {
+            fwrite(fx_buf_str(&text), 1, text.len, text.spill);
+            fputc('\n', text.spill);
+            fx_buf_free(&text);
+        } else {
+            out->text = fx_buf_take(&text);
+        }
         fx_value_release(v);
     }
     if (forced)

@@ -10,6 +10,11 @@
 
 static void reserve(FxBuf *b, size_t extra)
 {
+    if (b->spill && b->len && b->len + extra + 1 > FX_BUF_SPILL_AT) {
+        fwrite(b->data, 1, b->len, b->spill);
+        b->len = 0;
+        b->data[0] = '\0';
+    }
     if (b->len + extra + 1 <= b->cap)
         return;
     size_t cap = b->cap ? b->cap : 64;

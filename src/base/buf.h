@@ -4,12 +4,20 @@
 #ifndef FX_BUF_H
 #define FX_BUF_H
 
+#include <stdio.h>
+
 #include "base.h"
 
 typedef struct FxBuf {
     char *data; /* NUL-terminated once anything was appended; NULL when empty */
     size_t len, cap;
+    /* When set, the text is written there once it passes FX_BUF_SPILL_AT,
+     * and data keeps only what was not written yet: a large text streams
+     * instead of being held whole. */
+    FILE *spill;
 } FxBuf;
+
+#define FX_BUF_SPILL_AT ((size_t)64 << 10)
 
 void fx_buf_append(FxBuf *b, const char *s, size_t len);
 void fx_buf_puts(FxBuf *b, const char *s);

@@ -25,6 +25,9 @@
  * blank lines at the end are ignored. Columns are matched to fields by
  * name from the header, so their order is free and extra columns are
  * skipped. Every message names the file and the line the row starts on.
+ * The file is UTF-8 throughout, as every Flux string and JSON output is
+ * (base/utf8.h): the first byte that is not is refused at its line and
+ * column before any row is read, so no value of a run holds such bytes.
  *
  * A load is part of a run and spends its budgets (meter.h): the file's
  * bytes and the list of rows are charged before they grow, and the clock is
@@ -35,10 +38,14 @@
  * SQLite sources are opened read-only and read with one prepared SELECT
  * naming the fields, every identifier quoted; the database is never
  * written and nothing is interpolated unquoted into SQL. Messages name the
- * file, the table and the row.
+ * file, the table and the row. SQLite keeps whatever bytes a TEXT was given,
+ * so every text read is checked to be UTF-8 as a CSV file is.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "data.h"
 #include "meter.h"
+
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -448,6 +455,27 @@ static int read_file(const char *path, char **out, size_t *out_len, size_t *out_
     return err;
 }
 
+/* Every Flux string is UTF-8, and JSON output must be: the first byte of
+ * the file that is not is refused at its line and column (counted in code
+ * points, as the compiler counts them), before anything is read from it. */
+static FxStatus csv_utf8(Load *ld, const char *text, size_t len)
+{
+    const char *why = NULL;
+    size_t bad = fx_utf8_check(text, len, &why), line = 1, col = 1;
+    if (bad == len)
+        return FX_OK;
+    for (size_t i = 0; i < bad; i++) {
+        if (text[i] == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    return fail(ld, "%s:%zu:%zu: invalid UTF-8 byte 0x%02x: %s", ld->where, line, col,
+                (unsigned char)text[bad], why);
+}
+
 static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
@@ -464,7 +492,9 @@ static FxStatus csv_load(Load *ld)
     c = (Csv){.p = data, .end = data + len, .line = 1};
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         c.p += 3; // a UTF-8 byte-order mark, as spreadsheets write
-    st = csv_header(ld, &c, col_of);
+    st = csv_utf8(ld, c.p, (size_t)(c.end - c.p));
+    if (st == FX_OK)
+        st = csv_header(ld, &c, col_of);
     size_t n_cols = c.cells.len;
     while (st == FX_OK) {
         size_t line = c.line;
@@ -544,6 +574,12 @@ static FxStatus sqlite_field(Load *ld, sqlite3_stmt *stmt, size_t i, size_t row)
         s = "";
         len = 0;
     }
+    const char *why = NULL;
+    size_t bad = fx_utf8_check(s, len, &why);
+    if (bad < len) // SQLite keeps whatever bytes a TEXT was given
+        return fail(ld, "%s: row %zu: column `%s`: invalid UTF-8 byte 0x%02x at byte %zu of "
+                    "the value: %s", ld->where, row, field_name(ld, i),
+                    (unsigned char)s[bad], bad + 1, why);
     if (field_from_text(ld, i, s, len))
         return FX_OK;
     char *where = fx_xasprintf("%s: row %zu", ld->where, row);
@@ -620,6 +656,54 @@ static FxStatus check_shape(Load *ld)
     return FX_OK;
 }
 
+/* The file dd reads: the checker's resolved path, or for an unchecked
+ * declaration (tests, embedders) the path as written, less any `:table`.
+ * Caller frees. */
+static char *source_file(const FxDataDecl *dd)
+{
+    if (dd->resolved_path)
+        return fx_xstrdup(dd->resolved_path);
+    const char *colon = strrchr(dd->path, ':');
+    return fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+}
+
+/* Is the real path `real` root or below it? */
+static bool lies_in(const char *root, const char *real)
+{
+    size_t n = strlen(root);
+    if (n > 0 && root[n - 1] == '/') // "/" itself
+        n--;
+    return strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/');
+}
+
+char *fx_data_folder(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    char *dir = slash ? fx_xstrndup(file, slash == file ? 1 : (size_t)(slash - file))
+                      : fx_xstrdup(".");
+    char *real = realpath(dir, NULL);
+    free(dir);
+    return real;
+}
+
+char *fx_data_outside(const FxDataDecl *dd, const char *root)
+{
+    char *file = source_file(dd), *real = realpath(file, NULL);
+    if (!real) { // not there (yet): placed by its folder
+        char *dir = fx_data_folder(file);
+        const char *slash = strrchr(file, '/');
+        if (dir)
+            real = fx_xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", slash ? slash + 1 : file);
+        free(dir);
+    }
+    free(file);
+    if (real && lies_in(root, real)) {
+        free(real);
+        real = NULL;
+    }
+    return real;
+}
+
 /* Reads the source into ld->rows: `file.db:table` names an SQLite table
  * (the checker resolved only the file part), any other path a CSV file. */
 static FxStatus load_rows(Load *ld)
@@ -633,10 +717,10 @@ static FxStatus load_rows(Load *ld)
     return sqlite_load(ld, colon + 1);
 }
 
-FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
+FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxError *err)
 {
     Load ld = {.dd = dd, .err = err};
-    char *file = NULL;
+    char *file = source_file(dd), *outside = NULL;
     *out = (FxValue){.kind = FX_VAL_UNIT};
     fx_error_clear(err);
 
@@ -644,12 +728,13 @@ FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err)
     if (st != FX_OK)
         goto out;
     ld.fields = fx_xcalloc(ld.n_fields, sizeof(*ld.fields)); // zeroed: all UNIT
-    // Unchecked declarations (tests, embedders) have no resolved path yet.
-    if (!dd->resolved_path) {
-        const char *colon = strrchr(dd->path, ':');
-        file = fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    ld.file = file;
+    // Checked again here, not only at load: a link may have changed since.
+    if (root && (outside = fx_data_outside(dd, root))) {
+        st = fail(&ld, "data source `%s` reads `%s`, outside the program's folder `%s`, "
+                  "where its sources must lie", dd->name, outside, root);
+        goto out;
     }
-    ld.file = dd->resolved_path ? dd->resolved_path : file;
     st = load_rows(&ld);
     if (st == FX_OK) { // the list takes the rows, array and references
         *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap, false);
@@ -665,6 +750,7 @@ out:
     free(ld.fields);
     free(ld.where);
     free(file);
+    free(outside);
     return st;
 }
 
@@ -719,12 +805,9 @@ static FxFileStamp file_stamp(const char *path)
 
 FxDataStamp fx_data_stamp(const FxDataDecl *dd)
 {
-    const char *colon = strrchr(dd->path, ':');
-    char *file = dd->resolved_path
-                     ? fx_xstrdup(dd->resolved_path)
-                     : fx_xstrndup(dd->path, colon ? (size_t)(colon - dd->path) : strlen(dd->path));
+    char *file = source_file(dd);
     FxDataStamp s = {.file = file_stamp(file)};
-    if (colon) { /* SQLite: a commit may sit in the log, not yet in the file */
+    if (strrchr(dd->path, ':')) { /* SQLite: a commit may sit in the log, not yet in the file */
         char *wal = fx_xasprintf("%s-wal", file);
         s.wal = file_stamp(wal);
         free(wal);

@@ -15,8 +15,20 @@
 /* Loads the source of dd (its resolved_path, relative to the declaring
  * file) into a new list of records. On failure returns FX_ERR_RUNTIME with
  * err set: a message naming the file, the line and the column or field,
- * placed at the `data` declaration. */
-FxStatus fx_data_load(const FxDataDecl *dd, FxValue *out, FxError *err) FX_MUST_CHECK;
+ * placed at the `data` declaration. root: NULL, or a folder (a real path)
+ * that the file, its symlinks followed, must lie in (fx_data_outside). */
+FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out,
+                      FxError *err) FX_MUST_CHECK;
+
+/* The real path of the folder that holds `file`; NULL when it cannot be
+ * resolved. Caller frees. */
+char *fx_data_folder(const char *file);
+
+/* NULL when the file of dd's source, its symlinks followed, lies in the
+ * folder root (a real path) or below it, or cannot be found; else where it
+ * lies, as a real path (caller frees). A file that does not exist yet is
+ * placed by its folder's real path. */
+char *fx_data_outside(const FxDataDecl *dd, const char *root);
 
 /* What a source's file looked like when read: its identity, size and
  * modification and change times, and for an SQLite source the same of its

@@ -942,6 +942,109 @@ uint64_t fx_primeset_next(const FxPrimeSet *s, uint64_t x)
     return 30 * (b + s->first_byte) + wheel[__builtin_ctz(bits)];
 }
 
+/* ---- tuples: p with p + c prime for every offset c, from the bits ---- */
+
+/* Residue i of the wheel (p = 30b + wheel[i], p >= 30) can start a tuple
+ * only when every p + c lies on the wheel too (else 2, 3 or 5 divides it);
+ * p + c is then bit j[k] of byte b + d[k]. */
+typedef struct TupleLane {
+    bool open;
+    uint8_t j[8], d[8];
+} TupleLane;
+
+/* The tuple starts of the 8 bytes at `at` (a 64-bit word, bit 8m + i for
+ * wheel[i] of byte m): a word's bits ANDed with each offset's word, moved
+ * so that p + c's bit lies on p's. */
+static uint64_t tuple_word(const uint8_t *at, const TupleLane *lane, size_t n)
+{
+    uint64_t starts = 0, x = load64(at);
+    for (int i = 0; i < 8; i++) {
+        if (!lane[i].open)
+            continue;
+        uint64_t w = x & (0x0101010101010101ull << i);
+        for (size_t k = 0; k < n && w; k++)
+            w &= load64(at + lane[i].d[k]) >> lane[i].j[k] << i;
+        starts |= w;
+    }
+    return starts;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("popcnt"))) static uint64_t popcount_word_hw(uint64_t x)
+{
+    return (uint64_t)__builtin_popcountll(x);
+}
+#endif
+
+static uint64_t popcount_word(uint64_t x)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (tab.hw_popcount)
+        return popcount_word_hw(x);
+#endif
+    return (uint64_t)__builtin_popcountll(x);
+}
+
+/* p in [lo, hi) walked one prime at a time (the ends, and 2, 3, 5). */
+static uint64_t tuples_walked(const FxPrimeSet *s, uint64_t lo, uint64_t hi, const uint64_t *c,
+                              size_t n, FxPrimes *list)
+{
+    uint64_t found = 0;
+    for (uint64_t p = fx_primeset_next(s, lo); p < hi; p = fx_primeset_next(s, p + 1)) {
+        bool all = true;
+        for (size_t k = 0; all && k < n; k++)
+            all = fx_primeset_has(s, p + c[k]);
+        if (all && list)
+            primes_push(list, p);
+        found += all;
+    }
+    return found;
+}
+
+uint64_t fx_primeset_tuples(const FxPrimeSet *s, uint64_t lo, uint64_t hi, const uint64_t *c,
+                            size_t n, FxPrimes *list)
+{
+    uint64_t reach = 0;
+    for (size_t k = 0; k < n; k++)
+        reach = c[k] > reach ? c[k] : reach;
+    FX_CHECK(s->lo <= lo && (hi <= lo || hi + reach <= s->hi),
+             "fx_primeset_tuples: [%llu, %llu) + %llu is outside the set",
+             (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)reach);
+    if (hi <= lo)
+        return 0;
+    TupleLane lane[8] = {{0}};
+    bool wide = n > 8 || reach > 30 * 8 - 30;
+    for (int i = 0; i < 8 && !wide; i++) {
+        lane[i].open = true;
+        for (size_t k = 0; k < n; k++) {
+            uint64_t v = wheel[i] + c[k];
+            lane[i].open &= bit_of[v % 30] != NO_BIT;
+            lane[i].j[k] = bit_of[v % 30];
+            lane[i].d[k] = (uint8_t)(v / 30);
+        }
+    }
+    /* whole words of whole bytes, from p >= 30 on; the rest walked */
+    uint64_t b0 = ((lo > 30 ? lo : 30) + 29) / 30, b1 = hi / 30;
+    uint64_t words = wide || b1 <= b0 ? 0 : (b1 - b0) / 8;
+    uint64_t mid_hi = 30 * (b0 + 8 * words), found = 0;
+    if (!words)
+        return tuples_walked(s, lo, hi, c, n, list);
+    found += tuples_walked(s, lo, 30 * b0, c, n, list);
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t b = b0 + 8 * w, starts = tuple_word(s->bits + (b - s->first_byte), lane, n);
+        if (!list) {
+            found += popcount_word(starts);
+            continue;
+        }
+        for (; starts; starts &= starts - 1) {
+            int bit = __builtin_ctzll(starts);
+            primes_push(list, 30 * (b + (uint64_t)bit / 8) + wheel[bit % 8]);
+            found++;
+        }
+    }
+    return found + tuples_walked(s, mid_hi, hi, c, n, list);
+}
+
 void fx_primeset_free(FxPrimeSet *s)
 {
     if (!s)

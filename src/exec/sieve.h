@@ -151,6 +151,13 @@ bool fx_primeset_has(const FxPrimeSet *s, uint64_t x);
 /* The least prime p >= x of the set (p < s->hi), or s->hi when there is
  * none. x below s->lo counts as s->lo. */
 uint64_t fx_primeset_next(const FxPrimeSet *s, uint64_t x);
+/* How many p in [lo, hi) are prime with p + c[k] prime for every k (twin
+ * primes: c = {2}; quadruplets: {2, 6, 8}), appended to list when it is
+ * not NULL. The set must cover [lo, hi + max c). Whole bytes are done 64
+ * numbers' bits at a time: each residue's bits ANDed with its offsets'
+ * bits moved onto them, then counted (popcount) or listed. */
+uint64_t fx_primeset_tuples(const FxPrimeSet *s, uint64_t lo, uint64_t hi, const uint64_t *c,
+                            size_t n, FxPrimes *list);
 
 /* Frees the bitmap of s and makes it empty. NULL-safe. */
 void fx_primeset_free(FxPrimeSet *s);

@@ -49,6 +49,7 @@
  */
 #include "value.h"
 #include "base/hash.h"
+#include "base/utf8.h"
 #include "value_gmp.h"
 
 #include "meter.h"
@@ -81,7 +82,8 @@ struct FxHeapObj {
         } str;
         struct {
             size_t n;
-            FxValue *items;
+            FxValue *items; /* NULL when ints holds the elements */
+            int64_t *ints;  /* a list of 64-bit integers, unboxed: 8 bytes an element */
         } list;
         struct {
             size_t rows, cols;
@@ -195,7 +197,7 @@ static size_t obj_bytes(const FxHeapObj *o)
         payload = string_tail(o->u.str.len, o->u.str.chars);
         break;
     case FX_VAL_LIST:
-        payload = o->u.list.n * sizeof(FxValue);
+        payload = o->u.list.n * (o->u.list.ints ? sizeof(int64_t) : sizeof(FxValue));
         break;
     case FX_VAL_MATRIX:
         payload = o->u.mat.rows * o->u.mat.cols * sizeof(FxValue);
@@ -360,25 +362,49 @@ static FxHeapObj *list_new(size_t n)
     FxHeapObj *o = obj_new(FX_VAL_LIST, tail_size(n, sizeof(FxValue)));
     o->u.list.n = n;
     o->u.list.items = (FxValue *)(o + 1);
+    o->u.list.ints = NULL;
     return o;
+}
+
+/* A list of n 64-bit integers, unboxed, that the caller fills. A kernel's
+ * list (primes, a sorted column) takes half the memory of FxValues and is
+ * written with one copy. */
+static FxHeapObj *ints_new(size_t n)
+{
+    FxHeapObj *o = obj_new(FX_VAL_LIST, tail_size(n, sizeof(int64_t)));
+    o->flat = true;
+    o->u.list.n = n;
+    o->u.list.items = NULL;
+    o->u.list.ints = (int64_t *)(o + 1);
+    return o;
+}
+
+/* Element i of list object o, borrowed. */
+static inline FxValue item(const FxHeapObj *o, size_t i)
+{
+    return o->u.list.ints ? fx_val_int(o->u.list.ints[i]) : o->u.list.items[i];
 }
 
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
 {
-    FxHeapObj *o = list_new(n);
-    o->flat = true;
-    for (size_t i = 0; i < n; i++) /* each below 2^63: an INT, nothing to retain */
-        o->u.list.items[i] = fx_val_int((int64_t)v[i]);
+    FxHeapObj *o = ints_new(n);
+    if (n) /* each below 2^63: the same bits as int64 */
+        memcpy(o->u.list.ints, v, n * sizeof(int64_t));
     return heap_value(o);
 }
 
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n)
 {
-    FxHeapObj *o = list_new(n);
-    o->flat = true;
-    for (size_t i = 0; i < n; i++) /* INTs: nothing to retain */
-        o->u.list.items[i] = fx_val_int(v[i]);
+    FxHeapObj *o = ints_new(n);
+    if (n)
+        memcpy(o->u.list.ints, v, n * sizeof(int64_t));
     return heap_value(o);
+}
+
+const int64_t *fx_val_list_ints(FxValue list)
+{
+    FX_ASSERT(list.kind == FX_VAL_LIST);
+    return list.u.obj->u.list.ints;
 }
 
 FxValue fx_val_list_take(FxValue *items, size_t n)
@@ -407,6 +433,7 @@ FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap, bool flat)
     o->flat = flat;
     o->u.list.n = n;
     o->u.list.items = adopt_items(items, n, cap);
+    o->u.list.ints = NULL;
     return heap_value(o);
 }
 
@@ -536,7 +563,7 @@ size_t fx_val_list_len(FxValue list)
 FxValue fx_val_list_at(FxValue list, size_t i)
 {
     FX_ASSERT(list.kind == FX_VAL_LIST && i < list.u.obj->u.list.n);
-    return list.u.obj->u.list.items[i];
+    return item(list.u.obj, i);
 }
 
 size_t fx_val_matrix_rows(FxValue m)
@@ -1149,12 +1176,21 @@ static FxValue concat_strings(const FxHeapObj *x, const FxHeapObj *y)
 
 static FxValue concat_lists(const FxHeapObj *x, const FxHeapObj *y)
 {
-    FxHeapObj *o = list_new(x->u.list.n + y->u.list.n);
+    size_t nx = x->u.list.n, ny = y->u.list.n;
+    if (x->u.list.ints && y->u.list.ints) {
+        FxHeapObj *o = ints_new(nx + ny);
+        if (nx)
+            memcpy(o->u.list.ints, x->u.list.ints, nx * sizeof(int64_t));
+        if (ny)
+            memcpy(o->u.list.ints + nx, y->u.list.ints, ny * sizeof(int64_t));
+        return heap_value(o);
+    }
+    FxHeapObj *o = list_new(nx + ny);
     FxValue *dst = o->u.list.items;
-    for (size_t i = 0; i < x->u.list.n; i++)
-        fx_value_retain(*dst++ = x->u.list.items[i]);
-    for (size_t i = 0; i < y->u.list.n; i++)
-        fx_value_retain(*dst++ = y->u.list.items[i]);
+    for (size_t i = 0; i < nx; i++)
+        fx_value_retain(*dst++ = item(x, i));
+    for (size_t i = 0; i < ny; i++)
+        fx_value_retain(*dst++ = item(y, i));
     return heap_value(o);
 }
 
@@ -1268,8 +1304,17 @@ static bool equal_objects(const FxHeapObj *x, const FxHeapObj *y)
     case FX_VAL_STRING:
         return x->u.str.len == y->u.str.len && cmp_bytes(x, y) == 0;
     case FX_VAL_LIST:
-        return x->u.list.n == y->u.list.n &&
-               equal_values(x->u.list.items, y->u.list.items, x->u.list.n);
+        if (x->u.list.n != y->u.list.n)
+            return false;
+        if (x->u.list.ints && y->u.list.ints)
+            return !x->u.list.n ||
+                   !memcmp(x->u.list.ints, y->u.list.ints, x->u.list.n * sizeof(int64_t));
+        if (!x->u.list.ints && !y->u.list.ints)
+            return equal_values(x->u.list.items, y->u.list.items, x->u.list.n);
+        for (size_t i = 0; i < x->u.list.n; i++)
+            if (!fx_val_equal(item(x, i), item(y, i)))
+                return false;
+        return true;
     case FX_VAL_MATRIX:
         return x->u.mat.rows == y->u.mat.rows && x->u.mat.cols == y->u.mat.cols &&
                equal_values(x->u.mat.cells, y->u.mat.cells, x->u.mat.rows * x->u.mat.cols);
@@ -1303,7 +1348,7 @@ static int cmp_lists(const FxHeapObj *x, const FxHeapObj *y, bool *ok)
 {
     size_t n = x->u.list.n < y->u.list.n ? x->u.list.n : y->u.list.n;
     for (size_t i = 0; i < n; i++) {
-        int c = fx_val_compare(x->u.list.items[i], y->u.list.items[i], ok);
+        int c = fx_val_compare(item(x, i), item(y, i), ok);
         if (!*ok || c != 0)
             return c;
     }
@@ -1386,6 +1431,16 @@ static uint64_t hash_values(uint64_t seed, const FxValue *vs, size_t n)
     return h;
 }
 
+/* hash_values of the same integers as FxValues: fx_val_hash of an INT is
+ * mix of it, so a list hashes alike unboxed or not. */
+static uint64_t hash_ints(uint64_t seed, const int64_t *v, size_t n)
+{
+    uint64_t h = mix(seed ^ n);
+    for (size_t i = 0; i < n; i++)
+        h = mix(h ^ mix((uint64_t)v[i])) + i;
+    return h;
+}
+
 /* Order-free, as record equality matches fields by name. */
 static uint64_t hash_record(const FxHeapObj *o)
 {
@@ -1413,7 +1468,8 @@ uint64_t fx_val_hash(FxValue v)
     case FX_VAL_STRING:
         return hash_bytes(v.u.obj->u.str.bytes, v.u.obj->u.str.len);
     case FX_VAL_LIST:
-        return hash_values(0x6c697374u, v.u.obj->u.list.items, v.u.obj->u.list.n);
+        return v.u.obj->u.list.ints ? hash_ints(0x6c697374u, v.u.obj->u.list.ints, v.u.obj->u.list.n)
+                                    : hash_values(0x6c697374u, v.u.obj->u.list.items, v.u.obj->u.list.n);
     case FX_VAL_MATRIX:
         return mix(v.u.obj->u.mat.cols) ^ hash_values(0x6d617472u, v.u.obj->u.mat.cells,
                                                       v.u.obj->u.mat.rows * v.u.obj->u.mat.cols);
@@ -1497,19 +1553,26 @@ static void put_int(FxBuf *out, int64_t i)
 }
 
 /* Flux strings take \" \\ \n \t only, so other bytes are written as they
- * are; JSON also forbids raw control characters, which become \u00XX. */
+ * are; JSON also forbids raw control characters, which become \u00XX. JSON
+ * must be UTF-8: every source of strings checks that they are (utf8.h), and
+ * should a byte that is not reach here, it is written as U+FFFD, so the
+ * output stays JSON whatever a string holds. */
 static void put_string(FxBuf *out, const char *s, size_t len, bool json)
 {
     fx_buf_putc(out, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         const char *esc = escape_for(c, json);
+        size_t n = json && c >= 0x80 ? fx_utf8_next(s + i, len - i, NULL) : 1;
         if (esc)
             fx_buf_puts(out, esc);
         else if (json && c < 0x20)
             fx_buf_printf(out, "\\u%04x", c);
+        else if (n == 0)
+            fx_buf_puts(out, "\\ufffd");
         else
-            fx_buf_putc(out, (char)c);
+            fx_buf_append(out, s + i, n);
+        i += n ? n - 1 : 0;
     }
     fx_buf_putc(out, '"');
 }
@@ -1523,6 +1586,18 @@ static void put_array(FxBuf *out, const FxValue *vs, size_t n, bool json)
         if (i > 0)
             fx_buf_puts(out, ", ");
         put_value(out, vs[i], json);
+    }
+    fx_buf_putc(out, ']');
+}
+
+/* An unboxed list of integers: the same text as put_array's of INTs. */
+static void put_ints(FxBuf *out, const int64_t *v, size_t n)
+{
+    fx_buf_putc(out, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            fx_buf_puts(out, ", ");
+        put_int(out, v[i]);
     }
     fx_buf_putc(out, ']');
 }
@@ -1579,7 +1654,10 @@ static void put_value(FxBuf *out, FxValue v, bool json)
         put_string(out, v.u.obj->u.str.bytes, v.u.obj->u.str.len, json);
         break;
     case FX_VAL_LIST:
-        put_array(out, v.u.obj->u.list.items, v.u.obj->u.list.n, json);
+        if (v.u.obj->u.list.ints)
+            put_ints(out, v.u.obj->u.list.ints, v.u.obj->u.list.n);
+        else
+            put_array(out, v.u.obj->u.list.items, v.u.obj->u.list.n, json);
         break;
     case FX_VAL_MATRIX:
         put_matrix(out, v.u.obj, json);
@@ -1593,6 +1671,68 @@ static void put_value(FxBuf *out, FxValue v, bool json)
 void fx_val_print(FxValue v, FxBuf *out)
 {
     put_value(out, v, false);
+}
+
+static size_t decimal_width(uint64_t x)
+{
+    static const uint64_t ten[] = {10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u,
+                                   100000000u, 1000000000u, 10000000000u, 100000000000u,
+                                   1000000000000u, 10000000000000u, 100000000000000u,
+                                   1000000000000000u, 10000000000000000u,
+                                   100000000000000000u, 1000000000000000000u,
+                                   10000000000000000000u};
+    size_t n = 1;
+    while (n <= 19 && x >= ten[n - 1])
+        n++;
+    return n;
+}
+
+static size_t json_items(const FxValue *v, size_t n, size_t cap, size_t *big)
+{
+    size_t len = 2 + (n ? 2 * (n - 1) : 0);
+    for (size_t i = 0; i < n && len <= cap; i++)
+        len += fx_val_json_at_least(v[i], cap, big);
+    return len;
+}
+
+size_t fx_val_json_at_least(FxValue v, size_t cap, size_t *big_digits)
+{
+    size_t digits, len;
+    switch (v.kind) {
+    case FX_VAL_UNIT: return 4; /* null */
+    case FX_VAL_BOOL: return v.u.b ? 4 : 5;
+    case FX_VAL_INT:
+        return (v.u.i < 0) + decimal_width(v.u.i < 0 ? 0 - (uint64_t)v.u.i : (uint64_t)v.u.i);
+    case FX_VAL_BIG:
+        digits = mpz_sizeinbase(v.u.obj->u.big, 10);
+        if (big_digits)
+            *big_digits += digits;
+        return digits - 1 + (mpz_sgn(v.u.obj->u.big) < 0);
+    case FX_VAL_FLOAT: return 3;
+    case FX_VAL_STRING: return v.u.obj->u.str.len + 2;
+    case FX_VAL_LIST:
+        if (v.u.obj->u.list.ints) {
+            const int64_t *x = v.u.obj->u.list.ints;
+            len = 2 + (v.u.obj->u.list.n ? 2 * (v.u.obj->u.list.n - 1) : 0);
+            for (size_t i = 0; i < v.u.obj->u.list.n && len <= cap; i++)
+                len += (x[i] < 0) + decimal_width(x[i] < 0 ? 0 - (uint64_t)x[i] : (uint64_t)x[i]);
+            return len;
+        }
+        return json_items(v.u.obj->u.list.items, v.u.obj->u.list.n, cap, big_digits);
+    case FX_VAL_MATRIX: {
+        size_t rows = v.u.obj->u.mat.rows, cols = v.u.obj->u.mat.cols;
+        len = 2 + (rows ? 2 * (rows - 1) : 0);
+        for (size_t i = 0; i < rows && len <= cap; i++)
+            len += json_items(v.u.obj->u.mat.cells + i * cols, cols, cap, big_digits);
+        return len;
+    }
+    case FX_VAL_RECORD:
+        len = json_items(v.u.obj->u.rec.fields, v.u.obj->u.rec.n, cap, big_digits);
+        for (size_t i = 0; i < v.u.obj->u.rec.n; i++) /* "name": */
+            len += strlen(v.u.obj->u.rec.names[i]) + 4;
+        return len;
+    }
+    FX_UNREACHABLE();
 }
 
 void fx_val_print_json(FxValue v, FxBuf *out)

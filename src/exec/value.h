@@ -75,8 +75,12 @@ FxValue fx_val_list(const FxValue *items, size_t n);
 /* A list of the integers v[0..n), each below 2^63 (a kernel's output),
  * written in place. */
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
-/* A list of the n integers v[0..n). */
+/* A list of the n integers v[0..n). Both are kept unboxed, 8 bytes an
+ * element (fx_val_list_ints); every other function sees INT elements. */
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n);
+/* The elements of a list kept unboxed (made by fx_val_list_of_u64 or _i64,
+ * or the concatenation of two such), borrowed; NULL for any other list. */
+const int64_t *fx_val_list_ints(FxValue list);
 /* A list that takes ownership of the n references in items (no retain);
  * the array is copied. */
 FxValue fx_val_list_take(FxValue *items, size_t n);
@@ -170,6 +174,13 @@ void fx_val_print(FxValue v, FxBuf *out);
 /* The same as JSON: integers written exactly however large, strings with
  * JSON escapes, lists and matrices as arrays, records as objects. */
 void fx_val_print_json(FxValue v, FxBuf *out);
+/* The length of fx_val_print_json's text of v, at least, from the value
+ * alone (no printing): exact for integers, booleans and their lists,
+ * matrices and records; a float counts 3 bytes, a string its bytes and
+ * quotes, a big integer its digits less one. The walk stops once past
+ * `cap`. *big_digits (when not NULL) gets the decimal digits of the big
+ * integers walked, at most (sizeinbase's). */
+size_t fx_val_json_at_least(FxValue v, size_t cap, size_t *big_digits);
 /* Text as fx_val_print_json writes a string value holding it, without making one. */
 void fx_val_print_json_text(const char *s, size_t len, FxBuf *out);
 

@@ -670,7 +670,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
      * next check finds changed */
     DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
-    if (fx_data_load(dd, &v, &rt->error) != FX_OK)
+    if (fx_data_load(dd, rt->prog->data_root, &v, &rt->error) != FX_OK)
         return false;
     de.value = v;
     fx_vec_push(&rt->data, de);
@@ -1358,7 +1358,8 @@ static bool kernel_keep_going(void *ctx);
 
 /* The primes p of [lo, hi) for which every p + c (c in the list `offsets`)
  * is prime too, listed or counted: one sieve of each window of 2^26 numbers
- * and the offsets beyond it, walked (twin primes, prime quadruplets). */
+ * and the offsets beyond it, read a word of bits at a time (twin primes,
+ * prime quadruplets: fx_primeset_tuples). */
 static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
                        uint64_t hi, FxValue *out);
 
@@ -1397,21 +1398,7 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
             fx_primes_free(&kept);
             return false;
         }
-        for (uint64_t p = fx_primeset_next(&s, wlo); p < whi; p = fx_primeset_next(&s, p + 1)) {
-            bool all = true;
-            for (size_t i = 0; all && i < n; i++)
-                all = fx_primeset_has(&s, p + c[i]);
-            if (!all)
-                continue;
-            how_many++;
-            if (!count) {
-                if (kept.len == kept.cap) {
-                    kept.cap = kept.cap ? 2 * kept.cap : 1024;
-                    kept.v = fx_xrealloc(kept.v, kept.cap * sizeof(uint64_t));
-                }
-                kept.v[kept.len++] = p;
-            }
-        }
+        how_many += fx_primeset_tuples(&s, wlo, whi, c, n < 8 ? n : 8, count ? NULL : &kept);
         fx_primeset_free(&s);
     }
     *out = count ? fx_val_int((int64_t)how_many) : fx_val_list_of_u64(kept.v, kept.len);

@@ -11,6 +11,8 @@
  */
 #include "lex.h"
 
+#include "base/utf8.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,8 +209,6 @@ static void lex_word(Lexer *lx)
     emit(lx, FX_TOK_IDENT, start, lx->pos, fx_arena_strndup(lx->arena, lx->text + start, n));
 }
 
-static size_t utf8_length(const char *p, size_t rest);
-
 /* "..." with \" \\ \n \t. A string ends on its line. */
 static void lex_string(Lexer *lx)
 {
@@ -219,7 +219,7 @@ static void lex_string(Lexer *lx)
     while (lx->pos < lx->len && lx->text[lx->pos] != '"' && lx->text[lx->pos] != '\n') {
         char c = lx->text[lx->pos];
         if ((unsigned char)c >= 0x80) { /* strings are UTF-8, as JSON output needs */
-            size_t n = utf8_length(lx->text + lx->pos, lx->len - lx->pos);
+            size_t n = fx_utf8_next(lx->text + lx->pos, lx->len - lx->pos, NULL);
             if (n == 0 && !bad_escape) {
                 bad_escape = "invalid UTF-8 in a string";
                 bad_at = lx->pos;
@@ -299,23 +299,10 @@ static bool lex_operator(Lexer *lx)
     return false;
 }
 
-/* The length of a well-formed UTF-8 sequence at p, or 0 when it is not one. */
-static size_t utf8_length(const char *p, size_t rest)
-{
-    unsigned char c = (unsigned char)p[0];
-    size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-    if (n == 0 || n > rest)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if (((unsigned char)p[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
 static void lex_unknown(Lexer *lx)
 {
     const char *p = lx->text + lx->pos;
-    size_t n = utf8_length(p, lx->len - lx->pos);
+    size_t n = fx_utf8_next(p, lx->len - lx->pos, NULL);
     unsigned char c = (unsigned char)p[0];
     char *msg;
     if (n == 0) {

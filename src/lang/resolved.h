@@ -22,6 +22,9 @@ typedef struct FxProgram {
     char check_key[33];
     char *check_memo;
     bool check_recalled;
+    /* set by the embedder: the folder (a real path) that data sources must
+     * resolve inside (exec/data.h); NULL: anywhere. In arena. */
+    const char *data_root;
 } FxProgram;
 
 /* The key of a prelude intent a user intent shadows: "prelude.gcd". A dot

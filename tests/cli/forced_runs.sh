@@ -45,16 +45,16 @@ echo "$out" | grep -q '^version v3 of `fibonacci` | forced by the caller: made f
 # the errors: exit 2 and a reason
 err() { # WANT_MESSAGE ARGS...: exit 2 with the message on stderr
     local want=$1; shift
-    "$FLUX" run "$fib" 'fibonacci(50)' "$@" >/dev/null 2>err.txt; local rc=$?
+    "$FLUX" run "$fib" 'fibonacci(50)' "$@" >/dev/null 2>"$tmp/err.txt"; local rc=$?
     [ $rc = 2 ] || fail "$*: exit $rc, not 2"
-    grep -qF "$want" err.txt || fail "$*: $(cat err.txt)"
+    grep -qF "$want" "$tmp/err.txt" || fail "$*: $(cat "$tmp/err.txt")"
 }
 err 'flux: the store has no usable version v9 of `fibonacci`' --version v9
 err 'flux: no kernel has a variant `nosuch`; the variants are loop, power, insertion, pdq, radix, parallel, trial, eratosthenes, segmented' --variant nosuch
 err 'flux: no kernel this run reached has the variant `power` (it reached no kernel with a choice of variants)' --version v3 --variant power
 err 'flux: no kernel this run reached has the variant `radix` (the variants of those it reached: loop, power)' --variant radix
-"$FLUX" run "$fib" '1 + 2' --version v2 >/dev/null 2>err.txt; [ $? = 2 ] || fail "no intent called: not exit 2"
-grep -q 'this EXPR calls none' err.txt || fail "no intent called: $(cat err.txt)"
+"$FLUX" run "$fib" '1 + 2' --version v2 >/dev/null 2>"$tmp/err.txt"; [ $? = 2 ] || fail "no intent called: not exit 2"
+grep -q 'this EXPR calls none' "$tmp/err.txt" || fail "no intent called: $(cat "$tmp/err.txt")"
 
 # the sort kernels and the sieve: the same mechanism
 sort="$root/examples/sort.flux" primes="$root/examples/primes.flux"

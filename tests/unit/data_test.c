@@ -66,7 +66,7 @@ static char *load_shown(const char *path, const char *resolved, const Field *fie
     make_decl(&d, path, resolved, fields, n);
     FxValue v;
     FxError why;
-    FxStatus st = fx_data_load(&d.dd, &v, &why);
+    FxStatus st = fx_data_load(&d.dd, NULL, &v, &why);
     if (st != FX_OK) {
         EXPECT_EQ(st, FX_ERR_RUNTIME);
         EXPECT_EQ(v.kind, FX_VAL_UNIT);
@@ -145,7 +145,7 @@ FX_TEST(csv_quoted_crlf_bom)
     make_decl(&d, "quoted.csv", "tests/unit/data/quoted.csv", f, 4);
     FxValue v;
     FxError why;
-    EXPECT_EQ(fx_data_load(&d.dd, &v, &why), FX_OK);
+    EXPECT_EQ(fx_data_load(&d.dd, NULL, &v, &why), FX_OK);
     if (v.kind != FX_VAL_LIST)
         return;
     EXPECT_EQ(fx_val_list_len(v), 3);
@@ -345,7 +345,7 @@ FX_TEST(unchecked_declaration)
     d.dd.type = NULL;
     FxValue v;
     FxError why;
-    EXPECT_EQ(fx_data_load(&d.dd, &v, &why), FX_ERR_RUNTIME);
+    EXPECT_EQ(fx_data_load(&d.dd, NULL, &v, &why), FX_ERR_RUNTIME);
     EXPECT_EQ(why.status, FX_ERR_RUNTIME);
     EXPECT_STR_EQ(why.message, "data source `users` is not a checked List or Stream of records");
 }

@@ -9,6 +9,7 @@
  * iteration, twin primes); and cancellation in each phase. Leaks are
  * caught by LeakSanitizer in the asan build.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -340,6 +341,49 @@ FX_TEST(sets_and_twin_primes)
         ref += ref_at(p) && ref_at(p + 2);
     EXPECT_EQ(twins, ref);
     EXPECT_EQ(twins, 1224);
+}
+
+/* fx_primeset_tuples against the definition: p in [lo, hi) prime with
+ * every p + c prime, counted and listed, for offsets on and off the wheel,
+ * offsets that cross bytes and words, ranges from 0 and unaligned ends,
+ * and offsets past what a word reaches (walked). */
+FX_TEST(tuples_from_the_bits)
+{
+    static const uint64_t sets[][4] = {{1, 2}, {1, 4}, {1, 6}, {2, 2, 6}, {3, 2, 6, 8},
+                                       {1, 0}, {1, 1}, {1, 30}, {2, 4, 210}, {1, 240},
+                                       {2, 12, 18}, {1, 3}};
+    int bad = 0;
+    for (int i = 0; i < 400 && !bad; i++) {
+        const uint64_t *set = sets[i % 12];
+        size_t n = (size_t)set[0];
+        const uint64_t *c = set + 1;
+        uint64_t reach = 0;
+        for (size_t k = 0; k < n; k++)
+            reach = c[k] > reach ? c[k] : reach;
+        uint64_t lo = rnd(3) == 0 ? rnd(40) : rnd(TABLE - 30000);
+        uint64_t hi = lo + rnd(rnd(2) ? 200 : 25000);
+        FxPrimeSet s;
+        EXPECT(fx_sieve_set(lo, hi + reach, 1 + (unsigned)rnd(2), 0, &s, NULL, NULL));
+        FxPrimes got = {0};
+        uint64_t count = fx_primeset_tuples(&s, lo, hi, c, n, NULL);
+        uint64_t listed = fx_primeset_tuples(&s, lo, hi, c, n, &got);
+        fx_primeset_free(&s);
+        size_t want = 0;
+        for (uint64_t p = lo; p < hi && !bad; p++) {
+            bool all = ref_at(p);
+            for (size_t k = 0; all && k < n; k++)
+                all = ref_at(p + c[k]);
+            if (all)
+                bad |= want >= got.len || got.v[want++] != p;
+        }
+        bad |= count != want || listed != want || got.len != want;
+        if (bad)
+            fprintf(stderr, "tuples of [%llu, %llu), offsets[0] = %llu: %llu counted, %zu listed, "
+                    "%zu wanted\n", (unsigned long long)lo, (unsigned long long)hi,
+                    (unsigned long long)c[0], (unsigned long long)count, got.len, want);
+        fx_primes_free(&got);
+    }
+    EXPECT_EQ(bad, 0);
 }
 
 FX_TEST(names)

@@ -6,8 +6,10 @@
  * every test releases what it made.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
+#include "base/buf.h"
 #include "exec/value.h"
 #include "fx_test.h"
 
@@ -75,6 +77,58 @@ static FxValue str(const char *s)
 }
 
 /* ---- integers: one representation ---- */
+
+/* A list kept unboxed (a kernel's int64 output) behaves as the same list
+ * of INT values: elements, length, equality both ways, order, hash, text,
+ * JSON and its length, and concatenation with either kind. */
+FX_TEST(unboxed_lists_are_lists_of_ints)
+{
+    int64_t raw[] = {INT64_MIN, -7, 0, 42, INT64_MAX};
+    FxValue boxed_items[5];
+    for (int i = 0; i < 5; i++)
+        boxed_items[i] = fx_val_int(raw[i]);
+    FxValue flat = fx_val_list_of_i64(raw, 5), boxed = fx_val_list(boxed_items, 5);
+    EXPECT(fx_val_list_ints(flat) != NULL);
+    EXPECT(fx_val_list_ints(boxed) == NULL);
+    EXPECT_EQ(fx_val_list_len(flat), 5);
+    for (size_t i = 0; i < 5; i++)
+        EXPECT(fx_val_list_at(flat, i).kind == FX_VAL_INT && fx_val_list_at(flat, i).u.i == raw[i]);
+    EXPECT(fx_val_equal(flat, boxed) && fx_val_equal(boxed, flat));
+    bool ok;
+    EXPECT_EQ(fx_val_compare(flat, boxed, &ok), 0);
+    EXPECT(ok);
+    EXPECT_EQ(fx_val_hash(flat), fx_val_hash(boxed));
+    FxBuf a = {0}, b = {0}, ja = {0}, jb = {0};
+    fx_val_print(flat, &a);
+    fx_val_print(boxed, &b);
+    EXPECT_STR_EQ(fx_buf_str(&a), fx_buf_str(&b));
+    fx_val_print_json(flat, &ja);
+    fx_val_print_json(boxed, &jb);
+    EXPECT_STR_EQ(fx_buf_str(&ja), fx_buf_str(&jb));
+    EXPECT_EQ(fx_val_json_at_least(flat, SIZE_MAX, NULL), ja.len);
+    EXPECT_EQ(fx_val_json_at_least(boxed, SIZE_MAX, NULL), jb.len);
+    int64_t less[] = {INT64_MIN, -7, 0, 41};
+    FxValue shorter = fx_val_list_of_i64(less, 4);
+    EXPECT(fx_val_compare(shorter, boxed, &ok) < 0 && ok);
+    EXPECT(!fx_val_equal(shorter, flat));
+    FxValue both, mixed;
+    FxError err = {0};
+    EXPECT(fx_val_concat(flat, shorter, &both, &err));
+    EXPECT(fx_val_list_ints(both) != NULL && fx_val_list_len(both) == 9);
+    EXPECT(fx_val_concat(boxed, shorter, &mixed, &err));
+    EXPECT(fx_val_equal(both, mixed));
+    EXPECT_EQ(fx_val_hash(both), fx_val_hash(mixed));
+    EXPECT(fx_val_list_at(mixed, 8).u.i == 41);
+    fx_buf_free(&a);
+    fx_buf_free(&b);
+    fx_buf_free(&ja);
+    fx_buf_free(&jb);
+    fx_value_release(both);
+    fx_value_release(mixed);
+    fx_value_release(shorter);
+    fx_value_release(flat);
+    fx_value_release(boxed);
+}
 
 FX_TEST(overflow_promotes_and_demotes)
 {
