@@ -207,6 +207,13 @@ FLUX_API int flux_prove_rewrite(FluxProgram *prog, FluxStore *store, const char 
  * cites (coq). */
 FLUX_API int flux_proofs(FluxStore *store, FluxProgram *prog, long long id, int smt, int coq,
                          int json, FILE *out, FILE *diagnostics);
+/* `flux proofs --verify`: each version of prog's intents judged by the
+ * seals that bind its proofs to it (docs/store.md, "Trust"), and each proof
+ * checked again by the prover from the parent's graph and the version's;
+ * a line a version. FLUX_OK when every one holds, FLUX_ERR_REJECTED when
+ * one does not, FLUX_ERR_STORE for an unusable store. */
+FLUX_API int flux_proofs_verify(FluxStore *store, FluxProgram *prog, FILE *out,
+                                FILE *diagnostics);
 
 /* `flux optimize`: one optimization round for prog's intents (or one):
  * from each intent's newest recorded run, the evidence the rules need

@@ -265,6 +265,14 @@ int fx_api_print_rows(FxRows *rows, FxStatus st, FluxStore *fs, int json,
                       void (*print_row)(const char *json, FILE *out), const char *empty,
                       FILE *out, FILE *diagnostics);
 
+/* ---- proofs checked again (verify.c) ---- */
+
+/* The proof of g, a version of intent's lineage that verifies (its seals,
+ * trace/seal.h), checked again by the prover from its parent's graph and
+ * its own: NULL when it holds, else why (caller frees). */
+char *fx_api_proof_again(FluxProgram *fp, FxStore *st, const char *intent, int64_t lineage,
+                         const FxGraph *g, const char *parent);
+
 /* ---- forced runs (force.c) ---- */
 
 /* For a run whose options force a version or a variant: *out gets a
@@ -359,9 +367,10 @@ bool fx_api_models_read(const char *text, const FxGraph *g, FxVariantModels *vm)
  * never below its floor class's growth). */
 double fx_api_models_predict(const FxVariantModels *vm, int k, double n);
 /* The models of version (row) of g as this machine keeps them: the learned
- * row for its hardware, else the version's own (fitted at install). Caller
- * frees; NULL when there are none. */
-char *fx_api_models_load(FluxStore *fs, int64_t version);
+ * row for its hardware, else the version's own (fitted at install); a row
+ * that does not parse is skipped with a warning on stderr. Caller frees;
+ * NULL when there are none. */
+char *fx_api_models_load(FluxStore *fs, int64_t version, const FxGraph *g);
 /* A round's refit: the version's recorded runs (tr, newest first) merged
  * into its models' points, each model refitted and kept for this machine;
  * a line on out says so. */

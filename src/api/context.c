@@ -49,44 +49,91 @@ const char *fx_api_refused(const FluxProgram *fp, const char *intent)
     return found;
 }
 
-/* Each intent of the file runs the newest version of its lineage. The
- * stored graph is untrusted input: read_json validates it (when a runtime
- * is built), and only a graph that reads back is used; otherwise v1 stays. */
+/* Collects the refusals of one intent's versions, in one message. */
+typedef struct Refusals {
+    const char *intent;
+    FxBuf text;
+} Refusals;
+
+static void refused_one(void *ctx, const char *label, const char *why)
+{
+    Refusals *r = ctx;
+    fx_buf_printf(&r->text, "%sversion %s of `%s` is refused: %s", r->text.len ? "; " : "",
+                  label, r->intent, why);
+}
+
+/* Says on stderr what is refused, once a process: a refusal not in `before`
+ * (the previous read's). */
+static void warn_new(const FluxProgram *fp, char **before, size_t n_before)
+{
+    fx_vec_foreach(char *, r, &fp->refused)
+    {
+        bool old = false;
+        for (size_t i = 0; i < n_before; i++)
+            old |= !strcmp(before[i], *r);
+        if (!old)
+            fprintf(stderr, "flux: warning: %s\n", *r);
+    }
+}
+
+/* Each intent of the file runs the newest version of its lineage that
+ * verifies (the seals of its proofs, trace/seal.h); the newer ones are
+ * refused, with the reason kept for the run's record and explain. The
+ * stored graph is untrusted input besides: read_json validates it (when a
+ * runtime is built), and only a graph that reads back is used; otherwise
+ * v1 runs. */
 void fx_api_read_installed(FluxProgram *fp)
 {
+    char **before = fp->refused.data;
+    size_t n_before = fp->refused.len;
+    memset(&fp->refused, 0, sizeof(fp->refused));
     drop_installed(fp);
     fp->generation++;
     fx_api_costs_read(fp);
-    if (!fp->store)
-        return;
-    FxStore *st = fp->store->store;
-    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
-    {
-        char hash[17], *label = NULL, *json = NULL;
-        int64_t lineage, version;
-        fx_api_lineage_hash(*in, hash);
-        if (fx_store_find_lineage(st, (*in)->name, hash, &lineage) == FX_OK && lineage &&
-            fx_store_latest_version(st, lineage, &version, &label, &json) == FX_OK &&
-            strcmp(label, "v1") != 0) {
-            char why[256];
-            FxGraph *g = fx_graph_read_json(json, why, sizeof(why));
-            if (!g) { /* untrusted input that does not read back: v1 runs */
-                fx_vec_push(&fp->refused, fx_xasprintf("version %s of `%s` is refused: %s", label,
-                                                       (*in)->name, why));
-                free(label);
-                free(json);
+    if (fp->store) {
+        FxStore *st = fp->store->store;
+        fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+        {
+            char hash[17];
+            int64_t lineage;
+            FxTrusted t;
+            Refusals why = {(*in)->name, {0}};
+            fx_api_lineage_hash(*in, hash);
+            if (fx_store_find_lineage(st, (*in)->name, hash, &lineage) != FX_OK || !lineage ||
+                fx_store_trusted_version(st, lineage, NULL, &t, refused_one, &why) != FX_OK) {
+                fx_buf_free(&why.text);
                 continue;
             }
-            FxInstalled v = {json, NULL, version};
-            json = NULL;
-            if (g->variants & (g->variants - 1)) /* a choice: its models */
-                v.models_json = fx_api_models_load(fp->store, version);
-            fx_graph_free(g);
-            fx_vec_push(&fp->installed, v);
+            bool naive = !strcmp(t.label, "v1");
+            if (!naive) {
+                char bad[256];
+                FxGraph *g = fx_graph_read_json(t.graph_json, bad, sizeof(bad));
+                if (!g) { /* untrusted input that does not read back: v1 runs */
+                    refused_one(&why, t.label, bad);
+                    naive = true;
+                } else {
+                    FxInstalled v = {t.graph_json, NULL, t.id};
+                    t.graph_json = NULL;
+                    if (g->variants & (g->variants - 1)) /* a choice: its models */
+                        v.models_json = fx_api_models_load(fp->store, t.id, g);
+                    fx_graph_free(g);
+                    fx_vec_push(&fp->installed, v);
+                }
+            }
+            if (why.text.len) { /* what runs instead, said once for all */
+                fx_buf_printf(&why.text, "; %s, %s, runs instead", naive ? "v1" : t.label,
+                              naive ? "the naive graph read from the constraints"
+                                    : "the newest version that verifies");
+                fx_vec_push(&fp->refused, fx_buf_take(&why.text));
+            }
+            fx_buf_free(&why.text);
+            fx_trusted_free(&t);
         }
-        free(label);
-        free(json);
     }
+    warn_new(fp, before, n_before);
+    for (size_t i = 0; i < n_before; i++)
+        free(before[i]);
+    free(before);
 }
 
 /* Gives cx's runtime g (taken over) for its intent, and the models of its

@@ -145,8 +145,9 @@ static void explain_version(Tree *t, const FxGraph *g, const FxVersionOrigin *o,
                             const char *refused, const char *switches, long long id)
 {
     char *why = o->rewrite
-            ? fx_xasprintf("made from %s by the %s rewrite, installed once proof #%s held; "
-                           "evidence %s", o->parent ? o->parent : "its parent", o->rewrite,
+            ? fx_xasprintf("%s%smade from %s by the %s rewrite, installed once proof #%s held; "
+                           "evidence %s", refused ? refused : "", refused ? ": " : "",
+                           o->parent ? o->parent : "its parent", o->rewrite,
                            o->proof_id ? o->proof_id : "?", o->evidence ? o->evidence : "none")
             : refused ? fx_xasprintf("the naive graph read from the constraints, because %s",
                                      refused)

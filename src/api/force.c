@@ -53,21 +53,25 @@ static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *
         return fx_lower_intent(fp->prog, in);
     FxStore *st = fp->store ? fp->store->store : NULL;
     int64_t lineage = 0;
-    char hash[17], *json = NULL, why[256] = "";
+    char hash[17], why[256] = "";
     FxGraph *g = NULL;
     fx_api_lineage_hash(in, hash);
     if (st) {
         pthread_mutex_lock(&fp->store->lock);
+        FxTrusted t = {0};
         if (fx_store_find_lineage(st, in->name, hash, &lineage) == FX_OK && lineage &&
-            fx_store_graph(st, lineage, label, &json) == FX_OK && json &&
-            (g = fx_graph_read_json(json, why, sizeof(why)))) {
-            FxVersionInfo vi = {label, json, 0, NULL, 0, NULL}; /* exists: its id */
-            if (fx_store_version(st, lineage, &vi, id) == FX_OK && g->variants & (g->variants - 1))
-                *models = fx_api_models_load(fp->store, *id);
+            fx_store_trusted_version(st, lineage, label, &t, NULL, NULL) == FX_OK) {
+            if (t.why) /* its proof does not verify: forcing it does not make it safe */
+                snprintf(why, sizeof(why), "%s", t.why);
+            else if ((g = fx_graph_read_json(t.graph_json, why, sizeof(why)))) {
+                *id = t.id;
+                if (g->variants & (g->variants - 1))
+                    *models = fx_api_models_load(fp->store, *id, g);
+            }
         }
+        fx_trusted_free(&t);
         pthread_mutex_unlock(&fp->store->lock);
     }
-    free(json);
     if (!g && diagnostics)
         fprintf(diagnostics, "flux: the store has no usable version %s of `%s`%s%s\n", label,
                 in->name, why[0] ? ": " : "", why);

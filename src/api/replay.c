@@ -63,11 +63,16 @@ static bool use_version(FluxStore *fs, FluxProgram *fp, const char *row, const c
     char *lineage = fx_api_json_field(row, "lineage");
     long long lid = lineage ? strtoll(lineage, NULL, 10) : 0;
     free(lineage);
-    char *json = NULL, why[256] = "";
+    char why[256] = "";
     FxGraph *g = NULL;
-    if (fx_store_graph(fs->store, lid, label, &json) == FX_OK && json)
-        g = fx_graph_read_json(json, why, sizeof(why));
-    free(json);
+    FxTrusted t = {0};
+    if (fx_store_trusted_version(fs->store, lid, label, &t, NULL, NULL) == FX_OK) {
+        if (t.why) /* a version whose proof does not verify is not run */
+            snprintf(why, sizeof(why), "%s", t.why);
+        else
+            g = fx_graph_read_json(t.graph_json, why, sizeof(why));
+    }
+    fx_trusted_free(&t);
     if (!g || !fx_runtime_use_graph(fx_api_runtime(fp), g)) {
         if (diagnostics)
             fprintf(diagnostics, "flux: the store has no usable version %s of this intent%s%s\n",

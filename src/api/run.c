@@ -300,10 +300,12 @@ static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph 
     const FxIntent *in = g ? fx_program_find_intent(fp->prog, g->intent) : NULL;
     FxVersionOrigin o = in ? fx_api_origin(fp, in, g) : (FxVersionOrigin){0};
     const char *checks = has_checks(g) ? ", postconditions checked on the result" : "";
+    const char *refused = g && !forced ? fx_api_refused(fp, g->intent) : NULL;
     if (o.rewrite) {
         vs.reason = fx_xasprintf("%s: made from %s by the %s rewrite",
-                                 forced ? "forced by the caller"
-                                        : "the newest proved version of this lineage",
+                                 forced    ? "forced by the caller"
+                                 : refused ? refused
+                                           : "the newest proved version of this lineage",
                                  o.parent, o.rewrite);
         bool from_v1 = !strcmp(o.parent, "v1");
         vs.verified = fx_xasprintf("by proof #%s: %s computes what %s computes%s the naive "
@@ -317,11 +319,9 @@ static VersionStory version_story(FluxProgram *fp, FxRuntime *rt, const FxGraph 
         vs.proof_ids = fx_xasprintf("[%s]", o.proof_id);
         vs.proof_id = fx_xstrdup(o.proof_id);
     } else {
-        const char *refused = g ? fx_api_refused(fp, g->intent) : NULL;
         vs.reason = forced ? fx_xstrdup("forced by the caller: the naive graph read from the "
                                         "constraints")
-                    : refused ? fx_xasprintf("%s; v1, the naive graph read from the constraints, "
-                                             "runs instead", refused)
+                    : refused ? fx_xstrdup(refused)
                               : fx_xstrdup("the only version of this lineage: the naive graph "
                                            "read from the constraints");
         vs.verified = fx_xasprintf("by construction: version v1 is the naive reading of the "

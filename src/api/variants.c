@@ -338,7 +338,7 @@ static void hardware_of(FxBuf *out)
     fx_hw_fingerprint(&hw, out);
 }
 
-char *fx_api_models_load(FluxStore *fs, int64_t version)
+char *fx_api_models_load(FluxStore *fs, int64_t version, const FxGraph *g)
 {
     char key[32], *json = NULL;
     snprintf(key, sizeof(key), "%lld", (long long)version);
@@ -349,14 +349,21 @@ char *fx_api_models_load(FluxStore *fs, int64_t version)
         json = NULL;
     }
     fx_buf_free(&hw);
-    if (json) {
-        FxVariantModels vm;
-        if (fx_api_models_read(json, NULL, &vm))
-            return json;
-        free(json); /* a row that does not read: the version's own models */
+    FxVariantModels vm;
+    if (json && fx_api_models_read(json, NULL, &vm))
+        return json;
+    if (json) /* a row that does not read: the version's own models */
+        fprintf(stderr, "flux: warning: the cost models of version %s of `%s` kept for this "
+                        "machine do not parse; they are ignored\n", g->version, g->intent);
+    free(json);
+    json = NULL;
+    if (fx_store_model(fs->store, version, &json) != FX_OK) {
+        free(json);
         json = NULL;
     }
-    if (fx_store_model(fs->store, version, &json) != FX_OK) {
+    if (json && !fx_api_models_read(json, NULL, &vm)) { /* the chooser's defaults then */
+        fprintf(stderr, "flux: warning: the cost model of version %s of `%s` does not parse; "
+                        "it is ignored\n", g->version, g->intent);
         free(json);
         json = NULL;
     }
@@ -435,7 +442,7 @@ static bool refit(FxVariantModel *m)
 FxStatus fx_api_models_refit(FluxStore *fs, int64_t version, const FxGraph *g,
                              const FxTraces *tr, FILE *out)
 {
-    char *json = fx_api_models_load(fs, version);
+    char *json = fx_api_models_load(fs, version, g);
     FxVariantModels vm;
     bool have = fx_api_models_read(json, g, &vm);
     free(json);

@@ -401,6 +401,17 @@ FxValue fx_val_list_of_i64(const int64_t *v, size_t n)
     return heap_value(o);
 }
 
+FxValue fx_val_list_adopt_ints(int64_t *v, size_t n)
+{
+    FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
+    fx_meter_add(n * sizeof(int64_t));
+    o->adopted = o->flat = true;
+    o->u.list.n = n;
+    o->u.list.items = NULL;
+    o->u.list.ints = v;
+    return heap_value(o);
+}
+
 const int64_t *fx_val_list_ints(FxValue list)
 {
     FX_ASSERT(list.kind == FX_VAL_LIST);
@@ -519,7 +530,9 @@ static void obj_free(FxHeapObj *o, ObjStack *dead)
     case FX_VAL_LIST:
         if (!o->flat)
             drop_children(o->u.list.items, o->u.list.n, dead);
-        if (o->adopted)
+        if (o->adopted && o->u.list.ints)
+            free(o->u.list.ints);
+        else if (o->adopted)
             free(o->u.list.items);
         break;
     case FX_VAL_MATRIX:

@@ -78,6 +78,10 @@ FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
 /* A list of the n integers v[0..n). Both are kept unboxed, 8 bytes an
  * element (fx_val_list_ints); every other function sees INT elements. */
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n);
+/* A list kept unboxed that takes over v itself (a malloc'd block of n
+ * integers, nothing copied: a kernel's output), charged to the meter now.
+ * A kernel's uint64 array of values below 2^63 may be passed as it is. */
+FxValue fx_val_list_adopt_ints(int64_t *v, size_t n);
 /* The elements of a list kept unboxed (made by fx_val_list_of_u64 or _i64,
  * or the concatenation of two such), borrowed; NULL for any other list. */
 const int64_t *fx_val_list_ints(FxValue list);

@@ -1278,8 +1278,9 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     /* the most any path holds at once, result included, in bytes an element:
      * the keys (8) and a kernel's scratch (16) and the result (16), or with
      * the items, keys and merge or pair buffers, 104 */
+    const int64_t *unboxed = keyed ? NULL : fx_val_list_ints(list);
     bool plain = !keyed;
-    for (size_t i = 0; i < n && plain; i++)
+    for (size_t i = 0; i < n && plain && !unboxed; i++)
         plain = fx_val_list_at(list, i).kind == FX_VAL_INT;
     size_t peak = n * (plain ? 40 : 104);
     if (!reserve(rt, peak))
@@ -1290,7 +1291,9 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         fx_meter_sub(peak);
         return bubble_sort(rt, fn, I, R, out);
     }
-    for (size_t i = 0; i < n && ints; i++) {
+    if (unboxed && n)
+        memcpy(k, unboxed, n * sizeof(int64_t));
+    for (size_t i = 0; i < n && ints && !unboxed; i++) {
         FxValue x = fx_val_list_at(keyed ? R[I->b] : list, i);
         ints = x.kind == FX_VAL_INT;
         k[i] = ints ? x.u.i : 0;
@@ -1300,8 +1303,10 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     if (ints && !keyed) { /* the common case: the sorted keys are the list */
         ok = sort_keys(rt, k, NULL, n, desc, why, sizeof(why));
         no_memory = !ok;
-        if (ok)
-            *out = fx_val_list_of_i64(k, n);
+        if (ok) { /* the list keeps the sorted array: no copy */
+            *out = fx_val_list_adopt_ints(k, n);
+            k = NULL;
+        }
     } else {
         FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
         for (size_t i = 0; i < n; i++) {
@@ -1482,8 +1487,9 @@ static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64
         fx_primes_free(&p);
         return false;
     }
-    *out = fx_val_list_of_u64(p.v, p.len);
-    fx_primes_free(&p);
+    if (p.len < p.cap) /* the list keeps the kernel's array: no copy */
+        p.v = p.len ? fx_xrealloc(p.v, p.len * sizeof(uint64_t)) : (free(p.v), NULL);
+    *out = fx_val_list_adopt_ints((int64_t *)p.v, p.len);
     return true;
 }
 

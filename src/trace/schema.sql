@@ -1,8 +1,8 @@
--- schema.sql: the store's schema, version 5 (PRAGMA user_version = 5, set
+-- schema.sql: the store's schema, version 6 (PRAGMA user_version = 6, set
 -- by store.c once this has run). Embedded into the binary at build time
 -- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
--- database. A store of version 1, 2 or 3 is brought here by migrate_1_2.sql,
--- migrate_2_3.sql and migrate_3_4.sql.
+-- database. A store of version 1 to 5 is brought here by migrate_1_2.sql to
+-- migrate_5_6.sql, step by step.
 --
 -- Times are UTC text, 'YYYY-MM-DDTHH:MM:SS.mmmZ'. JSON columns hold JSON
 -- text as written by flux, never re-encoded (integers may exceed 64 bits).
@@ -25,13 +25,23 @@ CREATE TABLE lineages (
     UNIQUE (intent, hash)
 );
 
+-- A proof, and, once a version is installed on it, its seal (schema
+-- version 6, src/trace/seal.h): the hashes of the graph it was proved from
+-- (the parent version's), the graph it proved (the version's), the
+-- certificate (the version's rewrite and evidence, this row's obligation
+-- and result) and the lineage's chain up to that version. A version whose
+-- rows no longer hash to its proof's seal is refused.
 CREATE TABLE proofs (
-    id         INTEGER PRIMARY KEY,
-    obligation TEXT NOT NULL,
-    result     TEXT NOT NULL,
-    solver     TEXT,
-    ms         REAL,
-    created_at TEXT NOT NULL
+    id           INTEGER PRIMARY KEY,
+    obligation   TEXT NOT NULL,
+    result       TEXT NOT NULL,
+    solver       TEXT,
+    ms           REAL,
+    created_at   TEXT NOT NULL,
+    graph_before TEXT,
+    graph_after  TEXT,
+    certificate  TEXT,
+    chain        TEXT
 );
 
 -- The graph versions of a lineage: v1 (the naive reading), then one per

@@ -21,10 +21,10 @@
  * that is not a database, or a corrupt one, shows on the first statement
  * and is reported as FX_ERR_STORE with a sentence a user can act on.
  *
- * Schema. schema.sql (version 5) and migrate_N_M.sql (1 to 2, ..., 4 to 5)
+ * Schema. schema.sql (version 6) and migrate_N_M.sql (1 to 2, ..., 5 to 6)
  * are embedded into the binary (tools/embed.c). PRAGMA
- * user_version says what a database holds: 0 with no tables is new, 1 to 4
- * are migrated step by step, 5 is current, anything newer is refused. Upgrades run in one
+ * user_version says what a database holds: 0 with no tables is new, 1 to 5
+ * are migrated step by step, 6 is current, anything newer is refused. Upgrades run in one
  * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
  * two processes opening a new store at once create it once.
  *
@@ -74,6 +74,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "seal.h"
 #include "walvfs.h"
 
 /* Generated from schema.sql and migrate_*.sql by tools/embed.c. */
@@ -82,6 +83,7 @@ extern const char fx_migrate_1_2_sql[];
 extern const char fx_migrate_2_3_sql[];
 extern const char fx_migrate_3_4_sql[];
 extern const char fx_migrate_4_5_sql[];
+extern const char fx_migrate_5_6_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
@@ -596,6 +598,8 @@ static FxStatus refuse_version(FxStore *s, int64_t v)
     return FX_ERR_STORE;
 }
 
+static FxStatus seal_all(FxStore *s);
+
 /* Brings a database of version v to FX_STORE_SCHEMA_VERSION; runs inside
  * the transaction of ensure_schema. */
 static FxStatus upgrade(FxStore *s, int64_t v)
@@ -624,8 +628,12 @@ static FxStatus upgrade(FxStore *s, int64_t v)
             r = exec_sql(s, fx_migrate_2_3_sql, "migrate the schema from version 2 to 3");
         if (r == FX_OK && v <= 3)
             r = exec_sql(s, fx_migrate_3_4_sql, "migrate the schema from version 3 to 4");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 4)
             r = exec_sql(s, fx_migrate_4_5_sql, "migrate the schema from version 4 to 5");
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_5_6_sql, "migrate the schema from version 5 to 6");
+        if (r == FX_OK)
+            r = seal_all(s);
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -819,6 +827,174 @@ static FxStatus insert_version(FxStore *s, int64_t lineage, const FxVersionInfo 
     return run(s, st, "record a version");
 }
 
+/* ---- seals (seal.h) ---- */
+
+/* The versions of a lineage, oldest first, each with its proof's columns. */
+typedef struct SealRows {
+    FX_VEC(FxSealRow) v;
+} SealRows;
+
+static const char *dup_col(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t ? fx_xstrdup((const char *)t) : NULL;
+}
+
+static void seal_rows_free(SealRows *rows)
+{
+    fx_vec_foreach(FxSealRow, r, &rows->v)
+    {
+        const char *texts[] = {r->label,  r->graph_json, r->rewrite, r->evidence,
+                               r->obligation, r->result, r->before,  r->after,
+                               r->certificate, r->chain};
+        for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+            free((char *)texts[i]);
+    }
+    fx_vec_free(&rows->v);
+}
+
+static FxStatus seal_rows(FxStore *s, int64_t lineage, SealRows *out)
+{
+    static const char sql[] =
+            "SELECT v.id, ifnull(v.parent, 0), ifnull(v.proof_id, 0), v.label, v.graph_json,"
+            " v.rewrite, v.evidence, v.rolled_back IS NOT NULL, p.id IS NOT NULL, p.obligation,"
+            " p.result, p.graph_before, p.graph_after, p.certificate, p.chain"
+            " FROM versions v LEFT JOIN proofs p ON p.id = v.proof_id"
+            " WHERE v.lineage = ?1 ORDER BY v.id";
+    sqlite3_stmt *st = NULL;
+    memset(out, 0, sizeof(*out));
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the versions of a lineage");
+    sqlite3_bind_int64(st, 1, lineage);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        FxSealRow r = {
+                .id = sqlite3_column_int64(st, 0),
+                .parent = sqlite3_column_int64(st, 1),
+                .proof_id = sqlite3_column_int64(st, 2),
+                .label = dup_col(st, 3),
+                .graph_json = dup_col(st, 4),
+                .rewrite = dup_col(st, 5),
+                .evidence = dup_col(st, 6),
+                .rolled_back = sqlite3_column_int(st, 7) != 0,
+                .proof_found = sqlite3_column_int(st, 8) != 0,
+                .obligation = dup_col(st, 9),
+                .result = dup_col(st, 10),
+                .before = dup_col(st, 11),
+                .after = dup_col(st, 12),
+                .certificate = dup_col(st, 13),
+                .chain = dup_col(st, 14),
+        };
+        fx_vec_push(&out->v, r);
+    }
+    FxStatus r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read the versions of a lineage");
+    sqlite3_finalize(st);
+    if (r != FX_OK)
+        seal_rows_free(out);
+    return r;
+}
+
+static int bind_hash(sqlite3_stmt *st, int i, const char *h)
+{
+    return h[0] ? sqlite3_bind_text(st, i, h, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+/* Writes the seal of each version of lineage that has a proof (only the
+ * version `only` when not 0) into its proof row, from the rows as they
+ * are; inside the caller's transaction. */
+static FxStatus seal_lineage(FxStore *s, int64_t lineage, int64_t only)
+{
+    SealRows rows;
+    FxStatus r = seal_rows(s, lineage, &rows);
+    if (r != FX_OK)
+        return r;
+    FxSeal *seals = fx_xcalloc(rows.v.len ? rows.v.len : 1, sizeof(*seals));
+    fx_seal_lineage(rows.v.data, rows.v.len, seals);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "UPDATE proofs SET graph_before = ?2, graph_after = ?3,"
+                           " certificate = ?4, chain = ?5 WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+        r = db_fail(s, "prepare a seal");
+    for (size_t i = 0; r == FX_OK && i < rows.v.len; i++) {
+        const FxSealRow *v = &rows.v.data[i];
+        if (!v->proof_found || (only && v->id != only))
+            continue;
+        if (sqlite3_bind_int64(st, 1, v->proof_id) | bind_hash(st, 2, seals[i].before) |
+            bind_hash(st, 3, seals[i].after) | bind_hash(st, 4, seals[i].certificate) |
+            bind_hash(st, 5, seals[i].chain))
+            r = db_fail(s, "bind");
+        else
+            r = run(s, st, "seal a proof");
+    }
+    sqlite3_finalize(st);
+    free(seals);
+    seal_rows_free(&rows);
+    return r;
+}
+
+/* The migration to version 6: every proof sealed as its rows are. */
+static FxStatus seal_all(FxStore *s)
+{
+    sqlite3_stmt *st = NULL;
+    FX_VEC(int64_t) ids = {0};
+    if (sqlite3_prepare_v2(s->db, "SELECT id FROM lineages ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(s, "prepare the lineages");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fx_vec_push(&ids, sqlite3_column_int64(st, 0));
+    FxStatus r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read the lineages");
+    sqlite3_finalize(st);
+    fx_vec_foreach(int64_t, id, &ids) if (r == FX_OK) r = seal_lineage(s, *id, 0);
+    fx_vec_free(&ids);
+    return r;
+}
+
+FxStatus fx_store_trusted_version(FxStore *s, int64_t lineage, const char *label,
+                                  FxTrusted *out, FxRefusedFn refused, void *ctx)
+{
+    SealRows rows;
+    memset(out, 0, sizeof(*out));
+    FxStatus r = seal_rows(s, lineage, &rows);
+    if (r != FX_OK)
+        return r;
+    size_t n = rows.v.len;
+    char **why = fx_xcalloc(n ? n : 1, sizeof(*why));
+    fx_seal_judge(rows.v.data, n, why);
+    long pick = -1;
+    for (size_t i = n; i-- > 0 && pick < 0;) {
+        const FxSealRow *v = &rows.v.data[i];
+        if (label ? strcmp(v->label, label) != 0 : v->rolled_back)
+            continue;
+        if (!why[i] || label)
+            pick = (long)i;
+        else if (refused)
+            refused(ctx, v->label, why[i]);
+    }
+    if (pick < 0) {
+        r = usage(s, label ? "no such version" : "the lineage has no version");
+    } else {
+        const FxSealRow *v = &rows.v.data[pick];
+        out->id = v->id;
+        out->label = fx_xstrdup(v->label);
+        out->graph_json = fx_xstrdup(v->graph_json ? v->graph_json : "");
+        snprintf(out->chain, sizeof(out->chain), "%s", v->chain ? v->chain : "");
+        out->why = why[pick];
+        why[pick] = NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(why[i]);
+    free(why);
+    seal_rows_free(&rows);
+    return r;
+}
+
+void fx_trusted_free(FxTrusted *t)
+{
+    free(t->label);
+    free(t->graph_json);
+    free(t->why);
+    memset(t, 0, sizeof(*t));
+}
+
 FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v, int64_t *out_id)
 {
     FxStatus r = FX_OK;
@@ -836,6 +1012,8 @@ FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v, i
         r = find_version(s, lineage, v->label, out_id);
     if (r == FX_OK && !*out_id)
         r = usage(s, "the version could not be recorded");
+    if (r == FX_OK && v->proof_id)
+        r = seal_lineage(s, lineage, *out_id);
     return finish(s, r);
 }
 
@@ -1023,29 +1201,6 @@ FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
         *out_id = sqlite3_column_int64(st, 0);
     else if (rc != SQLITE_DONE)
         r = db_fail(s, "read a lineage");
-    sqlite3_finalize(st);
-    return r;
-}
-
-FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
-                                 char **out_graph_json)
-{
-    sqlite3_stmt *st = NULL;
-    *out_id = 0;
-    *out_label = *out_graph_json = NULL;
-    if (sqlite3_prepare_v2(s->db, "SELECT id, label, graph_json FROM versions WHERE lineage = ? "
-                                  "AND rolled_back IS NULL ORDER BY id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, "prepare the version query");
-    sqlite3_bind_int64(st, 1, lineage);
-    FxStatus r = FX_OK;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out_id = sqlite3_column_int64(st, 0);
-        *out_label = fx_xstrdup((const char *)sqlite3_column_text(st, 1));
-        *out_graph_json = fx_xstrdup((const char *)sqlite3_column_text(st, 2));
-    } else {
-        r = rc == SQLITE_DONE ? usage(s, "the lineage has no version") : db_fail(s, "read a version");
-    }
     sqlite3_finalize(st);
     return r;
 }

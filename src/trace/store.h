@@ -24,7 +24,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 5
+#define FX_STORE_SCHEMA_VERSION 6
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
@@ -47,7 +47,9 @@ FxStatus fx_store_lineage(FxStore *s, const char *intent, const char *hash, cons
 /* A version of a lineage ("v1", "v2", ...): its graph as JSON, its parent
  * version (0 for none), the rewrite that made it, the proof id that covers
  * it (0 for none) and the evidence that triggered it (JSON or text, may be
- * NULL). Returns the existing id when that label exists already. */
+ * NULL). Returns the existing id when that label exists already. A new
+ * version with a proof seals it (seal.h): the proof row keeps the hashes
+ * that bind it to this version and its lineage. */
 typedef struct FxVersionInfo {
     const char *label;
     const char *graph_json;
@@ -142,10 +144,24 @@ FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **o
  * created); 0 in *out_id when it has none. */
 FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash,
                                int64_t *out_id) FX_MUST_CHECK;
-/* The newest version of a lineage not rolled back: its id, label and graph JSON (caller
- * frees both strings). FX_ERR_USAGE when the lineage has none. */
-FxStatus fx_store_latest_version(FxStore *s, int64_t lineage, int64_t *out_id, char **out_label,
-                                 char **out_graph_json) FX_MUST_CHECK;
+/* A version of a lineage as the seals of its proofs judge it (seal.h):
+ * its row id, label, graph JSON and its seal's chain as kept ("" for
+ * none), and why it does not verify (NULL when it does). Free with
+ * fx_trusted_free. */
+typedef struct FxTrusted {
+    int64_t id;
+    char *label, *graph_json, *why;
+    char chain[17];
+} FxTrusted;
+/* Called for each version refused on the way to the one chosen. */
+typedef void (*FxRefusedFn)(void *ctx, const char *label, const char *why);
+/* With label NULL: the newest version of a lineage not rolled back that
+ * verifies (v1, the root, always does), refused(ctx, ...) called first for
+ * each newer one that does not, newest first. With a label: that version,
+ * verifying or not (out->why says). FX_ERR_USAGE when there is none. */
+FxStatus fx_store_trusted_version(FxStore *s, int64_t lineage, const char *label, FxTrusted *out,
+                                  FxRefusedFn refused, void *ctx) FX_MUST_CHECK;
+void fx_trusted_free(FxTrusted *t);
 /* Rolls a version back: it stays in the history with the reason, and the
  * newest version not rolled back runs instead. */
 FxStatus fx_store_roll_back(FxStore *s, int64_t version, const char *reason) FX_MUST_CHECK;

@@ -1037,16 +1037,16 @@ FX_TEST(processes_make_a_new_store_at_once)
 FX_TEST(a_newer_schema_is_refused)
 {
     char *dir = make_tmp();
-    db_exec(dir, "PRAGMA user_version = 6");
+    db_exec(dir, "PRAGMA user_version = 7");
     FxStore *s = NULL;
     char why[512] = "";
     EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_ERR_STORE);
     EXPECT(s == NULL);
-    char *want = fx_xasprintf("the store at %s has schema version 6, newer than this flux (5); "
+    char *want = fx_xasprintf("the store at %s has schema version 7, newer than this flux (6); "
                               "use a newer flux or another --store",
                               dir);
     EXPECT_STR_EQ(why, want);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 6); /* left as it was */
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 7); /* left as it was */
     free(want);
     rm_rf(dir);
     free(dir);
@@ -1096,7 +1096,7 @@ FX_TEST(a_version_1_store_is_migrated)
     char *dir = make_tmp();
     db_exec(dir, V1_SCHEMA);
     FxStore *s = open_ok(dir);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 5);
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 6);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'proposals'"), 1);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'cost_models'"), 1);
     char *row = NULL;
