@@ -20,9 +20,9 @@
  *      rule, the proof, the evidence and the predicted gain, in one
  *      transaction with its cost model and its accepted proposal, refused
  *      when the label is taken (fx_store_install). One rewrite a round
- *      keeps every step small, proved on its own, and undoable on its own. A candidate the prover
- *      does not prove is recorded as rejected, with why, and the next rule
- *      is tried.
+ *      keeps every step small, proved on its own, and undoable on its own.
+ *      A candidate the prover does not prove is recorded as rejected, with
+ *      why, and the next rule is tried.
  * The rules run and time graphs through the round's host (rulehost.c).
  * Runs never wait for a round: it runs when asked (`flux optimize`), or
  * after a run has printed its answer (learn.c), and either way under the

@@ -1107,6 +1107,8 @@ FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, c
         r = insert_version(s, lineage, v);
     if (r == FX_OK)
         r = find_version(s, lineage, v->label, out_version);
+    if (r == FX_OK && v->proof_id)
+        r = seal_lineage(s, lineage, *out_version);
     if (r == FX_OK && model)
         r = fx_store_set_model(s, *out_version, model);
     if (r == FX_OK)

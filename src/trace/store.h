@@ -61,9 +61,10 @@ typedef struct FxVersionInfo {
 FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v,
                           int64_t *out_id) FX_MUST_CHECK;
 /* Installs a proved rewrite in one transaction: the version v (its label
- * new in the lineage), its cost model (NULL: none) and the proposal of
- * v->rewrite, accepted, citing v->proof_id. FX_ERR_REJECTED, with nothing
- * written, when the label exists (another round installed it first). */
+ * new in the lineage) with its proof sealed as fx_store_version seals it,
+ * its cost model (NULL: none) and the proposal of v->rewrite, accepted,
+ * citing v->proof_id. FX_ERR_REJECTED, with nothing written, when the
+ * label exists (another round installed it first). */
 FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, const char *model,
                           int64_t *out_version, int64_t *out_proposal) FX_MUST_CHECK;
 

@@ -41,6 +41,9 @@ for round in 1 2 3 4 5; do
     unproposed=$(q "SELECT count(*) FROM versions v WHERE label != 'v1' AND (SELECT count(*)
                     FROM proposals p WHERE p.proof_id = v.proof_id AND status = 'accepted') != 1")
     [ "$unproposed" = 0 ] || fail "round $round: $unproposed versions without one accepted proposal"
+    # and each installed version's proof is sealed to it
+    "$FLUX" proofs fib.flux --verify --store st >out.verify 2>&1 ||
+        fail "round $round: a version does not verify: $(cat out.verify)"
 done
 
 # A label already taken (here by a row written by hand, as a writer that

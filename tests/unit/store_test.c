@@ -303,12 +303,17 @@ FX_TEST(install_is_one_transaction_refusing_a_taken_label)
     char *dir = make_tmp();
     FxStore *s = open_ok(dir);
     int64_t lineage = 0, v1 = setup_fib(s, &lineage), p1 = 0, p2 = 0, v2 = 0, v2b = 0, a = 0, b = 0;
-    EXPECT_EQ(fx_store_add_proof(s, "(assert false)", "unsat", "z3", 1, &p1), FX_OK);
-    EXPECT_EQ(fx_store_add_proof(s, "(assert false)", "unsat", "z3", 1, &p2), FX_OK);
+    EXPECT_EQ(fx_store_add_proof(s, "(assert false)", "proved", "z3", 1, &p1), FX_OK);
+    EXPECT_EQ(fx_store_add_proof(s, "(assert false)", "proved", "z3", 1, &p2), FX_OK);
     FxVersionInfo first = {.label = "v2", .graph_json = "{\"g\": 2}", .parent = v1,
                            .rewrite = "memoization", .proof_id = p1};
     EXPECT_EQ(fx_store_install(s, lineage, &first, "{\"m\": 1}", &v2, &a), FX_OK);
     EXPECT(v2 > 0 && a > 0);
+    FxTrusted t = {0}; /* sealed as fx_store_version seals */
+    EXPECT_EQ(fx_store_trusted_version(s, lineage, "v2", &t, NULL, NULL), FX_OK);
+    EXPECT_EQ(t.id, v2);
+    EXPECT(t.why == NULL);
+    fx_trusted_free(&t);
     FxVersionInfo second = first;
     second.rewrite = "recursion to iteration";
     second.proof_id = p2;
