@@ -14,6 +14,7 @@ int fx_cmd_traces(int argc, char **argv);
 int fx_cmd_history(int argc, char **argv);
 int fx_cmd_explain(int argc, char **argv);
 int fx_cmd_replay(int argc, char **argv);
+int fx_cmd_store(int argc, char **argv);
 int fx_cmd_proofs(int argc, char **argv);
 int fx_cmd_optimize(int argc, char **argv);
 int fx_cmd_bench(int argc, char **argv);

@@ -1,6 +1,7 @@
 /*
  * cmd_store.c: the subcommands that read or write the store: `traces`,
- * `history`, `explain`, `replay`; and the store options `run` shares.
+ * `history`, `explain`, `replay`, `store check` and `store recover`; and
+ * the store options `run` shares.
  *
  * The store is --store DIR, else $FLUX_STORE, else ./.flux (docs/cli.md).
  * An unusable store is exit 4.
@@ -161,4 +162,24 @@ int fx_cmd_replay(int argc, char **argv)
         return status;
     status = flux_replay(store, id, a.version, NULL, a.json, stdout, stderr);
     return fx_cli_finish(NULL, store, status);
+}
+
+int fx_cmd_store(int argc, char **argv)
+{
+    static const char usage[] =
+            "usage: flux store check [--store DIR]\n"
+            "       flux store recover [--store DIR] NEWDIR\n\n"
+            "check: the store's integrity check (PRAGMA integrity_check); exit 4 when it\n"
+            "is damaged. recover: a new store in NEWDIR of every row of the store that\n"
+            "can be read, table by table. Both only read the store.\n";
+    Args a;
+    int rc = parse_opts("store", argc, argv, &a, usage, 0);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    const char *what = a.n_positional > 0 ? a.positional[0] : "";
+    if (!strcmp(what, "check") && a.n_positional == 1)
+        return flux_store_check(a.store, stdout, stderr);
+    if (!strcmp(what, "recover") && a.n_positional == 2)
+        return flux_store_recover(a.store, a.positional[1], stdout, stderr);
+    return fx_cli_usage_error("store", "usage: flux store check | flux store recover NEWDIR");
 }

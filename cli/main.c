@@ -24,6 +24,7 @@ static const struct {
     {"optimize", fx_cmd_optimize, "learn from recorded runs; prove and install a faster version"},
     {"bench", fx_cmd_bench, "run EXPR N times, learning, and print the evolution curve"},
     {"proofs", fx_cmd_proofs, "proofs and proposed rewrites; check a rewrite"},
+    {"store", fx_cmd_store, "check a store; recover what is readable of a damaged one"},
     {"graph", fx_cmd_graph, "print the execution graph of an intent"},
     {"hw", fx_cmd_hw, "the hardware profile: cores, caches, NUMA, SIMD, thread pool"},
     {"demo", fx_cmd_demo, "the guided tour of the bundled examples"},

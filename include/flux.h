@@ -171,6 +171,16 @@ FLUX_API int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out
 /* The same for a store that exists already: FLUX_OK with *out NULL when
  * there is none in that folder (nothing is created). */
 FLUX_API int flux_store_open_existing(const char *dir, FILE *diagnostics, FluxStore **out);
+/* `flux store check`: PRAGMA integrity_check of the store in dir (NULL as
+ * above), which is only read; prints "ok" or each problem to out. FLUX_OK
+ * when it is whole, FLUX_ERR_STORE when damaged or missing. */
+FLUX_API int flux_store_check(const char *dir, FILE *out, FILE *diagnostics);
+/* `flux store recover`: a new store in new_dir (which must not hold one)
+ * of every row of the store in dir that can be read, which is only read;
+ * prints the rows kept per table to out. FLUX_ERR_STORE when nothing can be
+ * read or new_dir cannot be made. */
+FLUX_API int flux_store_recover(const char *dir, const char *new_dir, FILE *out,
+                                FILE *diagnostics);
 /* Writes what is queued and closes; FLUX_ERR_STORE if the last write failed. */
 FLUX_API int flux_store_close(FluxStore *store, FILE *diagnostics);
 /* Writes every queued execution now: once this returns FLUX_OK they are

@@ -43,7 +43,7 @@ for f in src/*/*.[ch] cli/*.[ch]; do
         fi
     done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(.*\)".*/\1/p' "$f")
 done
-for pair in "z3.h:src/proof/smt.c" "sqlite3.h:src/trace/store.c src/trace/walvfs.c src/exec/data.c" \
+for pair in "z3.h:src/proof/smt.c" "sqlite3.h:src/trace/store.c src/trace/walvfs.c src/trace/guard.c src/trace/guard.h src/trace/recover.c src/exec/data.c" \
     "flux.h:src/api/* src/web/* cli/*"; do
     header=${pair%%:*} owners=${pair#*:}
     for f in $(grep -l "#include [<\"]$header[>\"]" src/*/*.[ch] cli/*.[ch] 2>/dev/null); do

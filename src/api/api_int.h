@@ -388,4 +388,7 @@ double fx_api_time_kernel(const FxGraph *g, uint32_t variant, uint64_t n, double
  * 4 * max_size (at least 1024); false when one could not be fitted. */
 bool fx_api_measure_kernels(const FxGraph *g, double max_size, FxVariantModels *out);
 
+/* The store folder a command names: dir, or $FLUX_STORE, or ./.flux. */
+const char *fx_api_store_dir(const char *dir);
+
 #endif

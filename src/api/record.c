@@ -12,7 +12,7 @@
 #include "graph/graph.h"
 
 /* dir, or $FLUX_STORE, or ./.flux */
-static const char *store_dir(const char *dir)
+const char *fx_api_store_dir(const char *dir)
 {
     if (!dir || !*dir)
         dir = getenv("FLUX_STORE");
@@ -22,7 +22,7 @@ static const char *store_dir(const char *dir)
 int flux_store_open_existing(const char *dir, FILE *diagnostics, FluxStore **out)
 {
     *out = NULL;
-    char *db = fx_xasprintf("%s/flux.db", store_dir(dir));
+    char *db = fx_xasprintf("%s/flux.db", fx_api_store_dir(dir));
     bool exists = access(db, F_OK) == 0;
     free(db);
     return exists ? flux_store_open(dir, diagnostics, out) : FLUX_OK;
@@ -31,7 +31,7 @@ int flux_store_open_existing(const char *dir, FILE *diagnostics, FluxStore **out
 int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
 {
     *out = NULL;
-    dir = store_dir(dir);
+    dir = fx_api_store_dir(dir);
     char why[512];
     FxStore *s;
     if (fx_store_open(dir, &s, why, sizeof(why)) != FX_OK) {

@@ -40,6 +40,21 @@
  * written and nothing is interpolated unquoted into SQL. Messages name the
  * file, the table and the row. SQLite keeps whatever bytes a TEXT was given,
  * so every text read is checked to be UTF-8 as a CSV file is.
+ *
+ * Reading changes nothing beside the file either (fx_data_sqlite_uri). A
+ * read-only connection to a WAL-mode database still makes its `-wal` and
+ * `-shm` files (and cannot read at all where it may not make them), so a
+ * WAL database whose log is absent or empty, which holds every commit in
+ * the file itself, is opened `immutable`: no lock, no log, no shared
+ * memory. Immutable is wrong while another process writes; a writer
+ * that starts during the read writes its log first and the file only at
+ * a checkpoint, so the file's stamp is compared after the read, and a
+ * change is an error that asks to run again. A database with a log that
+ * holds frames is in use or was left so: it is opened `mode=ro`, as a
+ * reader among its writers, with `readonly_shm` when `-shm` exists, so
+ * that SQLite reads the log itself rather than write its read marks into
+ * the shared memory. (The store opens its database the same way before it
+ * knows it may change it: trace/guard.c.)
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "data.h"
@@ -588,19 +603,75 @@ static FxStatus sqlite_field(Load *ld, sqlite3_stmt *stmt, size_t i, size_t row)
     return st;
 }
 
+/* The path as a file: URI (percent-encoding what a URI would read as
+ * its own: '?', '#', '%' and bytes outside printable ASCII). */
+static void put_uri_path(FxBuf *b, const char *path)
+{
+    fx_buf_puts(b, path[0] == '/' ? "file://" : "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '?' || *p == '#' || *p == '%' || *p <= ' ' || *p >= 0x7f)
+            fx_buf_printf(b, "%%%02X", *p);
+        else
+            fx_buf_putc(b, (char)*p);
+    }
+}
+
+/* Whether the file's header says WAL mode (bytes 18 and 19 are 2). */
+static bool wal_mode(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    bool wal = f && fread(head, 1, sizeof(head), f) == sizeof(head) && head[18] == 2 &&
+               head[19] == 2;
+    if (f)
+        fclose(f);
+    return wal;
+}
+
+char *fx_data_sqlite_uri(const char *path, bool *immutable)
+{
+    FxBuf b = {0};
+    char *wal = fx_xasprintf("%s-wal", path), *shm = fx_xasprintf("%s-shm", path);
+    struct stat st;
+    *immutable = wal_mode(path) && (stat(wal, &st) != 0 || st.st_size == 0);
+    put_uri_path(&b, path);
+    if (*immutable)
+        fx_buf_puts(&b, "?immutable=1");
+    else /* the readers' marks in -shm are not written: SQLite reads the log itself */
+        fx_buf_puts(&b, access(shm, F_OK) == 0 ? "?mode=ro&readonly_shm=1" : "?mode=ro");
+    free(wal);
+    free(shm);
+    return fx_buf_take(&b);
+}
+
+/* Whether a file stat()ed twice is the same file, unwritten between. */
+static bool unchanged(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 static FxStatus sqlite_load(Load *ld, const char *table)
 {
     FxStatus st = FX_OK;
     sqlite3 *db = NULL;
     sqlite3_stmt *stmt = NULL;
-    char *sql = NULL;
+    char *sql = NULL, *uri = NULL;
+    bool immutable;
+    struct stat before, after;
 
     // SQLite's own message for a missing file is vaguer than errno's.
     if (access(ld->file, R_OK) != 0) {
         st = cannot_read(ld, strerror(errno));
         goto out;
     }
-    if (sqlite3_open_v2(ld->file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    uri = fx_data_sqlite_uri(ld->file, &immutable);
+    if (stat(ld->file, &before) != 0) {
+        st = cannot_read(ld, strerror(errno));
+        goto out;
+    }
+    if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
         st = cannot_read(ld, db ? sqlite3_errmsg(db) : "out of memory");
         goto out;
     }
@@ -627,10 +698,15 @@ static FxStatus sqlite_load(Load *ld, const char *table)
         if (st != FX_OK)
             goto out;
     }
+    if (immutable) { // read without locks: a writer that came meanwhile shows in the stamp
+        if (stat(ld->file, &after) != 0 || !unchanged(&before, &after))
+            st = fail(ld, "%s: the file changed while it was read; run again", ld->where);
+    }
 out:
     sqlite3_finalize(stmt); // both NULL-safe
     sqlite3_close(db);
     free(sql);
+    free(uri);
     return st;
 }
 

@@ -30,6 +30,13 @@ char *fx_data_folder(const char *file);
  * placed by its folder's real path. */
 char *fx_data_outside(const FxDataDecl *dd, const char *root);
 
+/* The URI (sqlite3_open_v2 with SQLITE_OPEN_URI | SQLITE_OPEN_READONLY)
+ * that reads the SQLite database at path without writing anything beside
+ * it: `immutable=1` (set in *immutable) for a WAL-mode database whose log
+ * is absent or empty, as a read-only connection would make the log and the
+ * shared memory, else `mode=ro` (data.c, DESIGN). Caller frees. */
+char *fx_data_sqlite_uri(const char *path, bool *immutable);
+
 /* What a source's file looked like when read: its identity, size and
  * modification and change times, and for an SQLite source the same of its
  * write-ahead log. A write sets the change time to the clock, which no one

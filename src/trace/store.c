@@ -4,7 +4,12 @@
  *
  * DESIGN
  *
- * Opening. The folder and DIR/cache/ are made when missing (the parent of
+ * Opening. An existing database is looked at first, through a read-only
+ * connection that writes nothing beside it (guard.c), unless its files
+ * are as a flux process left them at close: a foreign, newer or damaged
+ * database is refused as it is, and a store this process may not write is
+ * read through that connection (s->read_only: every write is refused).
+ * Only then are the folder and DIR/cache/ made when missing (the parent of
  * DIR must exist). The connection runs in WAL mode with foreign keys on,
  * synchronous=NORMAL and a 10 s busy timeout, so several flux processes can
  * share a store: readers never block the writer, and writers queue (the
@@ -16,10 +21,10 @@
  * transactions committed before it, and even then the database stays
  * consistent. A new store's pages are 1 KiB, a quarter of SQLite's default,
  * since a commit writes its pages whole and a run's rows are small (an
- * older store keeps the size it was made with). No integrity_check at open
- * (it reads the whole file); a file
- * that is not a database, or a corrupt one, shows on the first statement
- * and is reported as FX_ERR_STORE with a sentence a user can act on.
+ * older store keeps the size it was made with). integrity_check runs at
+ * open only for a store not closed as left (guard.c); damage SQLite meets
+ * later (SQLITE_CORRUPT, SQLITE_NOTADB) stops all writing (s->broken) and
+ * is reported as FX_ERR_STORE with how to recover.
  *
  * Schema. schema.sql (version 6) and migrate_N_M.sql (1 to 2, ..., 5 to 6)
  * are embedded into the binary (tools/embed.c). PRAGMA
@@ -71,9 +76,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "guard.h"
 #include "seal.h"
 #include "walvfs.h"
 
@@ -86,6 +93,7 @@ extern const char fx_migrate_4_5_sql[];
 extern const char fx_migrate_5_6_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
+#define CHECK_BUDGET_S  0.5 /* the integrity check at open of a store not closed as left */
 #define ID_BLOCK        64 /* the largest block of execution ids reserved at once */
 #define JSON_MAX_DEPTH  512
 #define STR_(x)         #x
@@ -218,36 +226,67 @@ struct FxStore {
     size_t n_pending;           /* sorted by (version, node) */
     unsigned flushes_pending;   /* flushes since the counters were last written */
     double counts_written_at;   /* mono_s() then */
+    bool read_only;             /* opened for reading: its files cannot be written */
+    bool writing;               /* its read-write connection was opened */
+    bool broken;                /* SQLite found it corrupt: nothing more is written */
+    char *stamp;                /* its files' stamp when opened for writing (guard.h) */
+    bool was_clean;             /* DIR/closed held that stamp (guard.h) */
     char err[1024];
 };
 
 /* ---- errors ---- */
+
+/* The database is damaged: nothing more is written into it, the next
+ * open checks it (guard.h), and the message says how to recover. */
+static FxStatus corrupt(FxStore *s, const char *what, const char *msg)
+{
+    s->broken = true;
+    if (s->writing)
+        fx_guard_forget(s->dir);
+    snprintf(s->err, sizeof(s->err),
+             "the store at %s is corrupt (%s: %s); nothing more is written into it: `flux store "
+             "check --store %s` lists the damage, `flux store recover --store %s NEWDIR` copies "
+             "what is readable into a new store",
+             s->dir, what, msg, s->dir, s->dir);
+    /* SQLite's words may quote damaged bytes (a table's name) */
+    for (char *p = s->err; *p; p++)
+        if ((unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f)
+            *p = '?';
+    return FX_ERR_STORE;
+}
 
 /* Writes what went wrong with the database into s->err, in words a user can
  * act on for the codes that have a remedy, and returns FX_ERR_STORE. */
 static FxStatus db_fail(FxStore *s, const char *what)
 {
     const char *msg = s->db ? sqlite3_errmsg(s->db) : "out of memory";
-    switch (s->db ? sqlite3_errcode(s->db) : SQLITE_NOMEM) {
+    switch (s->db ? sqlite3_errcode(s->db) & 0xff : SQLITE_NOMEM) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         snprintf(s->err, sizeof(s->err), "the store at %s is locked by another process (%s: %s)",
                  s->dir, what, msg);
         break;
     case SQLITE_NOTADB:
-        snprintf(s->err, sizeof(s->err),
-                 "%s/flux.db is not a SQLite database (%s); move it away or use another --store",
-                 s->dir, msg);
-        break;
     case SQLITE_CORRUPT:
-        snprintf(s->err, sizeof(s->err),
-                 "the store at %s is corrupt (%s); move it away or use another --store", s->dir,
-                 msg);
+        corrupt(s, what, msg);
         break;
     default:
         snprintf(s->err, sizeof(s->err), "the store at %s: %s: %s", s->dir, what, msg);
         break;
     }
+    return FX_ERR_STORE;
+}
+
+/* A write into a store that must not be written: FX_ERR_STORE. */
+static FxStatus refuse_write(FxStore *s)
+{
+    if (s->read_only)
+        snprintf(s->err, sizeof(s->err),
+                 "the store at %s is read-only: it can be read, not written (use another --store "
+                 "to record)",
+                 s->dir);
+    else
+        corrupt(s, "found before", "not written since");
     return FX_ERR_STORE;
 }
 
@@ -359,6 +398,8 @@ static FxStatus bind_fail(FxStore *s, sqlite3_stmt *st)
 static FxStatus step_waiting(FxStore *s, sqlite3_stmt *st, const char *what)
 {
     int rc;
+    if (s->read_only || s->broken)
+        return refuse_write(s);
     while ((rc = sqlite3_step(st)) == SQLITE_BUSY)
         nap_ms(5);
     return rc == SQLITE_DONE ? FX_OK : db_fail(s, what);
@@ -433,6 +474,8 @@ static FxStatus step_retrying(FxStore *s, int which, const char *what)
 
 static FxStatus begin(FxStore *s)
 {
+    if (s->read_only || s->broken)
+        return refuse_write(s);
     return step_retrying(s, ST_BEGIN, "begin a transaction");
 }
 
@@ -681,16 +724,110 @@ static FxStatus free_store(FxStore *s)
     int rc = SQLITE_OK;
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmts[i]);
-    if (s->db && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (see wal_grew) */
+    if (s->db && s->stamp && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (wal_grew) */
         sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
         rc = sqlite3_close_v2(s->db);
+    if (s->stamp && !s->broken && rc == SQLITE_OK) { /* as this process leaves the files */
+        char *now = fx_guard_stamp(s->dir);
+        if (!s->was_clean || strcmp(now, s->stamp) != 0)
+            fx_guard_mark_closed(s->dir, now);
+        free(now);
+    }
+    free(s->stamp);
     clear_queue(s);
     fx_vec_free(&s->queue);
     free(s->pending);
     free(s->dir);
     free(s);
     return rc == SQLITE_OK ? FX_OK : FX_ERR_STORE;
+}
+
+/* A database with tables that are not a flux store's: refused as it is. */
+static FxStatus foreign(FxStore *s, int64_t v)
+{
+    if (v == 0)
+        snprintf(s->err, sizeof(s->err),
+                 "%s/flux.db is a SQLite database but not a flux store (it has tables and "
+                 "no schema version); use another --store",
+                 s->dir);
+    else
+        snprintf(s->err, sizeof(s->err),
+                 "%s/flux.db is a SQLite database but not a flux store (schema version %" PRId64
+                 " without a store's tables); use another --store",
+                 s->dir, v);
+    return FX_ERR_STORE;
+}
+
+/* Looks at an existing flux.db through a read-only connection (s->db),
+ * which writes nothing: its schema version (*out_version), whether it is a
+ * flux store's (every version has these three tables), and, when its
+ * files are not as a flux process left them, whether it is whole. */
+static FxStatus probe(FxStore *s, const char *path, bool check, int64_t *out_version)
+{
+    int64_t v = 0, tables = 0;
+    char problem[512];
+    if (fx_guard_open_reader(path, &s->db) != SQLITE_OK)
+        return db_fail(s, "open");
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    FxStatus r = query_int(s, "PRAGMA user_version", &v);
+    if (r == FX_OK && (v < 0 || v > FX_STORE_SCHEMA_VERSION))
+        return refuse_version(s, v);
+    if (r == FX_OK)
+        r = query_int(s,
+                      v == 0 ? "SELECT count(*) FROM sqlite_master"
+                             : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
+                               " IN ('lineages', 'versions', 'executions')",
+                      &tables);
+    if (r == FX_OK && (v == 0 ? tables > 0 : tables != 3))
+        return foreign(s, v);
+    if (r == FX_OK && check) {
+        int rc = fx_guard_integrity(s->db, CHECK_BUDGET_S, problem, sizeof(problem));
+        if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+            return corrupt(s, "integrity_check", problem);
+        if (rc != SQLITE_OK)
+            r = db_fail(s, "check the database");
+    }
+    *out_version = v;
+    return r;
+}
+
+/* Whether this process may write the files of an existing store. */
+static bool can_write(const char *dir)
+{
+    static const char *const files[] = {"flux.db", "flux.db-wal", "flux.db-shm"};
+    bool ok = access(dir, W_OK) == 0;
+    for (size_t i = 0; ok && i < sizeof(files) / sizeof(files[0]); i++) {
+        char *path = fx_xasprintf("%s/%s", dir, files[i]);
+        ok = access(path, W_OK) == 0 || (i > 0 && errno == ENOENT);
+        free(path);
+    }
+    return ok;
+}
+
+/* Keeps the probe's connection to read a store that cannot be written. */
+static FxStatus open_read_only(FxStore *s, int64_t v)
+{
+    s->read_only = true;
+    if (v == FX_STORE_SCHEMA_VERSION)
+        return FX_OK;
+    snprintf(s->err, sizeof(s->err),
+             "the store at %s has schema version %" PRId64 " and is read-only: this flux reads "
+             "version %d, and migrating it needs write access",
+             s->dir, v, FX_STORE_SCHEMA_VERSION);
+    return FX_ERR_STORE;
+}
+
+/* Opens the store for writing, creating or migrating it: the folders, the
+ * read-write connection, the schema. */
+static FxStatus open_writing(FxStore *s)
+{
+    FxStatus r = make_dirs(s);
+    if (r == FX_OK)
+        r = connect_db(s);
+    if (r == FX_OK)
+        r = ensure_schema(s);
+    return r;
 }
 
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len)
@@ -700,11 +837,41 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     s->dir = fx_xstrdup(dir);
     s->block_size = 1;
     *out = NULL;
-    r = make_dirs(s);
-    if (r == FX_OK)
-        r = connect_db(s);
-    if (r == FX_OK)
-        r = ensure_schema(s);
+    /* Nothing is changed before the database was looked at: a file that
+     * is not SQLite, a foreign or newer database, a damaged one are
+     * refused as they are. A store whose files are as a flux process of
+     * this schema left them at close needs no look; one that another
+     * process has open, no integrity check (guard.c). */
+    char *path = fx_xasprintf("%s/flux.db", dir);
+    FxDbHead head = fx_guard_head(path);
+    char *stamp = head.exists ? fx_guard_stamp(dir) : NULL;
+    bool marked = stamp && fx_guard_closed_as(dir, stamp);
+    bool clean = marked || (stamp && fx_guard_in_use(dir));
+    bool writable = !head.exists || can_write(dir);
+    int64_t v = FX_STORE_SCHEMA_VERSION;
+    if (head.exists && !head.is_sqlite) {
+        snprintf(s->err, sizeof(s->err),
+                 "%s is not a SQLite database (%s); move it away or use another --store", path,
+                 sqlite3_errstr(SQLITE_NOTADB));
+        r = FX_ERR_STORE;
+    } else if (head.exists && (!marked || !writable)) {
+        r = probe(s, path, !clean, &v);
+    }
+    if (r == FX_OK && !writable) {
+        r = open_read_only(s, v);
+    } else if (r == FX_OK) {
+        sqlite3_close_v2(s->db); /* the probe's, if any */
+        s->db = NULL;
+        s->writing = true;
+        r = open_writing(s);
+    }
+    if (r == FX_OK && !s->read_only) { /* marked at close (free_store) */
+        s->stamp = stamp ? stamp : fx_guard_stamp(dir);
+        s->was_clean = marked;
+        stamp = NULL;
+    }
+    free(stamp);
+    free(path);
     if (r != FX_OK)
         goto out;
     *out = s;

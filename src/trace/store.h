@@ -7,7 +7,10 @@
  * processes can share it) and a `cache/` folder. The schema carries a
  * version (PRAGMA user_version): an older store is migrated forward when
  * opened; a newer one is refused, since this binary cannot know what it
- * holds.
+ * holds. Nothing is written before the database proved to be a store this
+ * binary can use: a refused one is left as it was. A store this process
+ * cannot write is opened for reading (writes fail with FX_ERR_STORE); one
+ * found damaged is not written into (see fx_store_check, fx_store_recover).
  *
  * Executions are queued in memory and written in batches, one transaction
  * per batch: fx_store_flush writes what is queued, and an execution counts
@@ -27,8 +30,9 @@ typedef struct FxStore FxStore;
 #define FX_STORE_SCHEMA_VERSION 6
 
 /* Opens (creating when missing) the store in dir. On failure returns
- * FX_ERR_STORE with a message in why: locked past the timeout, corrupt,
- * not a database, or a newer schema ("the store at DIR has schema version
+ * FX_ERR_STORE with a message in why: locked past the timeout, corrupt
+ * (checked at open when its files are not as the last flux process left
+ * them, guard.c), not a database, or a newer schema ("the store at DIR has schema version
  * 3, newer than this flux (2); use a newer flux or another --store").
  * Caller closes with fx_store_close(), which flushes first. */
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len) FX_MUST_CHECK;
@@ -232,6 +236,22 @@ FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
  * none. */
 FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
                           char **out, size_t *len) FX_MUST_CHECK;
+
+/* ---- a damaged store ---- */
+
+/* PRAGMA integrity_check of the store in dir, read through a connection
+ * that writes nothing: *ok when it answers "ok", else fn(ctx, line) for
+ * each problem it lists. FX_ERR_STORE (why) when there is no database. */
+FxStatus fx_store_check(const char *dir, FxRowFn fn, void *ctx, bool *ok, char *why,
+                        size_t why_len) FX_MUST_CHECK;
+/* Makes a new store of this flux's schema in new_dir (which must not hold
+ * one) and copies into it every row of the store in dir that can be read,
+ * table by table (recover.c); fn(ctx, table, rows kept, stretches that
+ * could not be read) for each table. The old store is only read.
+ * FX_ERR_STORE (why) when it cannot be read at all or new_dir not made. */
+FxStatus fx_store_recover(const char *dir, const char *new_dir,
+                          void (*fn)(void *ctx, const char *table, int64_t kept, int64_t gaps),
+                          void *ctx, char *why, size_t why_len) FX_MUST_CHECK;
 
 /* A digest of text for summaries and lineage keys: 16 hex digits of a
  * 64-bit FNV-1a, stable across runs and machines (not cryptographic).

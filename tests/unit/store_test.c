@@ -30,6 +30,7 @@
 #include "base/base.h"
 #include "base/buf.h"
 #include "fx_test.h"
+#include "trace/guard.h"
 #include "trace/store.h"
 #include "trace/walvfs.h"
 
@@ -1281,6 +1282,60 @@ FX_TEST(cost_models_round_trip)
     EXPECT(!found);
     EXPECT_EQ(fx_store_close(s), FX_OK);
     rm_rf(dir);
+    free(dir);
+}
+
+/* Damage SQLite meets on the way (the store's files stamped as left, so
+ * no check at open): the write that meets it fails with how to recover,
+ * nothing more is written by that handle, and the next open checks and
+ * refuses the store. */
+FX_TEST(damage_met_on_the_way_stops_writing)
+{
+    char *dir = make_tmp();
+    char *db = fx_xasprintf("%s/flux.db", dir), *marker = fx_xasprintf("%s/closed", dir);
+    FxStore *s = NULL;
+    char why[1024] = "";
+    int64_t id = 0;
+    EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_OK);
+    int64_t version = setup_fib(s, NULL);
+    FxExecution e = sample_exec(version, "fibonacci", "55");
+    EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_OK);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    db_exec(dir, "PRAGMA wal_checkpoint(TRUNCATE)");
+    /* the root page of the learned table, which the next write reads */
+    long long root = db_int(dir, "SELECT rootpage FROM sqlite_master WHERE name = 'learned'");
+    long long page = db_int(dir, "PRAGMA page_size");
+    FILE *f = fopen(db, "r+b");
+    EXPECT(f != NULL && root > 1);
+    if (f) {
+        fseek(f, (long)((root - 1) * page), SEEK_SET);
+        for (long long i = 0; i < page; i++)
+            fputc(i % 7 ? 0xa5 : 0x03, f);
+        fclose(f);
+    }
+    char *stamp = fx_guard_stamp(dir); /* as if a flux process had left it so */
+    fx_guard_mark_closed(dir, stamp);
+    free(stamp);
+    s = NULL;
+    EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_OK); /* no check: as left */
+    if (s) {
+        EXPECT_EQ(fx_store_set_learned(s, "k", "key", "", "v", 1), FX_ERR_STORE);
+        EXPECT(has(fx_store_error(s), "is corrupt"));
+        EXPECT(has(fx_store_error(s), "flux store recover"));
+        EXPECT(access(marker, F_OK) != 0); /* the next open checks */
+        e.output_json = "89";
+        EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_ERR_STORE); /* nothing more written */
+        EXPECT(has(fx_store_error(s), "is corrupt"));
+        (void)fx_store_close(s);
+    }
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), 1);
+    s = NULL;
+    EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_ERR_STORE);
+    EXPECT(has(why, "is corrupt"));
+    EXPECT(has(why, "flux store check"));
+    rm_rf(dir);
+    free(marker);
+    free(db);
     free(dir);
 }
 
