@@ -6,11 +6,14 @@
  * every test releases what it made.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/buf.h"
 #include "exec/value.h"
+#include "exec/value_gmp.h"
 #include "fx_test.h"
 
 typedef bool (*BinOp)(FxValue, FxValue, FxValue *, FxError *);
@@ -128,6 +131,48 @@ FX_TEST(unboxed_lists_are_lists_of_ints)
     fx_value_release(shorter);
     fx_value_release(flat);
     fx_value_release(boxed);
+}
+
+/* The last 20 digits of big integers (from residues mod 2^20 and 5^20)
+ * against GMP's division by 10^20: random sizes, both signs, and numbers
+ * whose low digits are zeros or nines. */
+FX_TEST(last_digits_of_big_integers)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 20261201);
+    mpz_t z, r, ten20;
+    mpz_inits(z, r, ten20, NULL);
+    mpz_ui_pow_ui(ten20, 10, 20);
+    int bad = 0;
+    for (int i = 0; i < 400; i++) {
+        mpz_urandomb(z, rs, 65 + (mp_bitcnt_t)(i * 37 % 5000));
+        if (i % 5 == 1)
+            mpz_mul(z, z, ten20); /* ends in 20 zeros */
+        if (i % 5 == 2)
+            mpz_sub_ui(z, ten20, 1); /* 99...9 */
+        if (i % 5 == 2 && i % 3)
+            mpz_pow_ui(z, z, 3);
+        if (i % 2)
+            mpz_neg(z, z);
+        if (mpz_sizeinbase(z, 2) <= 63)
+            continue; /* an INT, not a BIG */
+        mpz_tdiv_r(r, z, ten20);
+        mpz_abs(r, r);
+        char want[48], got[24], digits[24];
+        mpz_get_str(digits, 10, r);
+        snprintf(want, sizeof(want), "%.*s%s", (int)(20 - strlen(digits)), "00000000000000000000",
+                 digits);
+        mpz_t copy;
+        mpz_init_set(copy, z);
+        FxValue v = fx_val_int_take_mpz(copy);
+        fx_val_int_last_digits(v, got, sizeof(got));
+        bad += strcmp(want, got) != 0;
+        fx_value_release(v);
+    }
+    EXPECT_EQ(bad, 0);
+    mpz_clears(z, r, ten20, NULL);
+    gmp_randclear(rs);
 }
 
 FX_TEST(overflow_promotes_and_demotes)
