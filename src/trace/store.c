@@ -99,6 +99,14 @@ extern const char fx_migrate_5_6_sql[];
 #define STR_(x)         #x
 #define STR(x)          STR_(x)
 
+/* A version's row; `executions` is the SQL of its count of executions. */
+#define VERSION_COLUMNS(executions)                                                                \
+    "SELECT v.lineage, l.intent, l.hash, v.label, p.label, v.rewrite, v.proof_id, v.evidence,"    \
+    " v.created_at, " executions ", v.rolled_back, v.model"                                        \
+    " FROM versions v JOIN lineages l ON l.id = v.lineage"                                        \
+    " LEFT JOIN versions p ON p.id = v.parent"
+#define VERSION_SELECT VERSION_COLUMNS("(SELECT count(*) FROM executions e WHERE e.version = v.id)")
+
 /* The statements of the writing path, prepared on first use and cached. */
 enum {
     /* ORDER ST: keep in sync with stmt_sql[] */
@@ -118,6 +126,7 @@ enum {
     ST_FIND_VERSION,
     ST_INSERT_VERSION,
     ST_INSERT_PROOF,
+    ST_VERSION_ROW,
     ST_COUNT
 };
 
@@ -145,6 +154,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT OR IGNORE INTO versions(lineage, label, graph_json, parent, rewrite, proof_id,"
     " evidence, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     "INSERT INTO proofs(obligation, result, solver, ms, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    VERSION_COLUMNS("NULL") " WHERE l.intent = ?1 AND l.hash = ?2 AND v.label = ?3",
 };
 
 /* The columns of an execution row, after its id (column 0). */
@@ -153,12 +163,6 @@ static const char *const stmt_sql[ST_COUNT] = {
     " e.duration_ms, e.optimizations, e.proof_ids, e.verified, e.expr, e.recorded_at,"            \
     " v.lineage, e.output_bytes FROM executions e JOIN versions v ON v.id = e.version"
 
-#define VERSION_SELECT                                                                             \
-    "SELECT v.lineage, l.intent, l.hash, v.label, p.label, v.rewrite, v.proof_id, v.evidence,"    \
-    " v.created_at, (SELECT count(*) FROM executions e WHERE e.version = v.id),"                  \
-    " v.rolled_back, v.model"                                                                     \
-    " FROM versions v JOIN lineages l ON l.id = v.lineage"                                        \
-    " LEFT JOIN versions p ON p.id = v.parent"
 
 /* How a column becomes JSON: 's' text (encoded), 'j' JSON text (verbatim),
  * 'i' integer, 'r' real. NULL is null for every kind. */
@@ -2150,6 +2154,20 @@ FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path, char
     }
 out:
     sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_version_row(FxStore *s, const char *intent, const char *hash, const char *label,
+                              FxRowFn fn, void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = stmt(s, ST_VERSION_ROW, &st);
+    if (r != FX_OK)
+        return r;
+    if (bind_text(st, 1, intent) | bind_text(st, 2, hash) | bind_text(st, 3, label))
+        return bind_fail(s, st);
+    r = each_row(s, st, version_row, fn, ctx);
+    done(st);
     return r;
 }
 

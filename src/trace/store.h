@@ -143,6 +143,11 @@ FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path,
  * "rewrite", "proof_id", "evidence", "created_at", "executions", "rolled_back",
  * "model"}. */
 FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx) FX_MUST_CHECK;
+/* The row of one version (label) of the lineage (intent, hash), as
+ * fx_store_versions writes it but with "executions": null: one indexed
+ * lookup by a cached statement, for what each recorded run reads. */
+FxStatus fx_store_version_row(FxStore *s, const char *intent, const char *hash, const char *label,
+                              FxRowFn fn, void *ctx) FX_MUST_CHECK;
 /* A version's graph JSON by lineage and label (caller frees), or FX_ERR_USAGE. */
 FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **out_json) FX_MUST_CHECK;
 /* The lineage of (intent, hash) if the store has it (a read: nothing is
