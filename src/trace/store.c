@@ -91,6 +91,7 @@ extern const char fx_migrate_2_3_sql[];
 extern const char fx_migrate_3_4_sql[];
 extern const char fx_migrate_4_5_sql[];
 extern const char fx_migrate_5_6_sql[];
+extern const char fx_migrate_6_7_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define CHECK_BUDGET_S  0.5 /* the integrity check at open of a store not closed as left */
@@ -114,7 +115,6 @@ enum {
     ST_COMMIT,
     ST_ROLLBACK,
     ST_INSERT_EXECUTION,
-    ST_INSERT_DECISION,
     ST_ADD_COUNT,
     ST_VERSION_EXISTS,
     ST_BLOCK_INIT,
@@ -137,8 +137,6 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT INTO executions(id, version, intent, expr, input, output, output_hash, output_bytes,"
     " decisions, hardware, duration_ms, optimizations, proof_ids, verified, recorded_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    "INSERT INTO decisions(execution, seq, decision, reason, proof_id)"
-    " VALUES (?1, ?2, ?3, ?4, ?5)",
     "INSERT INTO node_counts(version, node, count) VALUES (?1, ?2, ?3)"
     " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count",
     "SELECT 1 FROM versions WHERE id = ?1",
@@ -677,10 +675,12 @@ static FxStatus upgrade(FxStore *s, int64_t v)
             r = exec_sql(s, fx_migrate_3_4_sql, "migrate the schema from version 3 to 4");
         if (r == FX_OK && v <= 4)
             r = exec_sql(s, fx_migrate_4_5_sql, "migrate the schema from version 4 to 5");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 5)
             r = exec_sql(s, fx_migrate_5_6_sql, "migrate the schema from version 5 to 6");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 5) /* nothing before version 6 was sealed */
             r = seal_all(s);
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_6_7_sql, "migrate the schema from version 6 to 7");
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -1494,21 +1494,6 @@ FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_i
 
 /* ---- flushing ---- */
 
-static FxStatus write_decisions(FxStore *s, const Queued *q)
-{
-    sqlite3_stmt *st = NULL;
-    FxStatus r = q->n_decisions ? stmt(s, ST_INSERT_DECISION, &st) : FX_OK;
-    for (size_t i = 0; i < q->n_decisions && r == FX_OK; i++) {
-        const Decision *d = &q->decisions[i];
-        if (sqlite3_bind_int64(st, 1, q->id) | sqlite3_bind_int64(st, 2, (int64_t)i) |
-            bind_text(st, 3, d->decision) | bind_text(st, 4, d->reason) |
-            bind_id(st, 5, d->proof_id))
-            return bind_fail(s, st);
-        r = run(s, st, "record a decision");
-    }
-    return r;
-}
-
 static FxStatus write_execution(FxStore *s, const Queued *q)
 {
     sqlite3_stmt *st = NULL;
@@ -1523,8 +1508,7 @@ static FxStatus write_execution(FxStore *s, const Queued *q)
         bind_text(st, 12, q->optimizations) | bind_text(st, 13, q->proof_ids) |
         bind_text(st, 14, q->verified) | bind_text(st, 15, q->recorded_at))
         return bind_fail(s, st);
-    r = run(s, st, "record an execution");
-    return r == FX_OK ? write_decisions(s, q) : r;
+    return run(s, st, "record an execution");
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -1785,7 +1769,7 @@ static bool is_json(const char *text)
     return end && *skip_ws(end) == '\0';
 }
 
-/* ---- decision rows, read from the decisions JSON ---- */
+/* ---- the decisions JSON, checked as the `decisions` view and jansson read it ---- */
 
 /* The value of the 4 hex digits at p (scan_string checked them). */
 static unsigned hex4(const char *p)

@@ -27,7 +27,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 6
+#define FX_STORE_SCHEMA_VERSION 7
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt
