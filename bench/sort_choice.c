@@ -112,11 +112,12 @@ int main(int argc, char **argv)
         }
 
     if (getenv("SORT_CHOICE_RAW"))
-        for (size_t i = 0; i < n_cases; i++)
-            printf("raw %zu %s ins %.3f pdq %.3f radix %.3f par %.3f (ns/elem)\n", cases[i].n,
-                   shape_names[cases[i].shape], cases[i].ns[0] / cases[i].n,
-                   cases[i].ns[1] / cases[i].n, cases[i].ns[2] / cases[i].n,
-                   cases[i].ns[3] / cases[i].n);
+        for (size_t i = 0; i < n_cases; i++) {
+            printf("raw %zu %s", cases[i].n, shape_names[cases[i].shape]);
+            for (int k = 0; k < FX_SORTK__COUNT; k++)
+                printf(" %s %.3f", fx_sortk_name((FxSortKind)k), cases[i].ns[k] / cases[i].n);
+            printf(" (ns/elem)\n");
+        }
     /* 1. the cost a unit of each kernel at each level: the geometric mean
      * of time / units over the inputs of that level (a level without
      * inputs takes the nearest level's) */

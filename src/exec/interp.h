@@ -172,7 +172,7 @@ const FxVariantChoice *fx_runtime_top_choice(FxRuntime *rt);
  * must outlive the runs. The kernels with a choice (FX_CHOICE_* bits) and
  * their variants' names: */
 #define FX_CHOICE_RECURRENCE 1u /* loop, power: a recurrence kernel holding both */
-#define FX_CHOICE_SORT 2u       /* the sort kernels: insertion, pdq, radix, parallel */
+#define FX_CHOICE_SORT 2u       /* the sort kernels: insertion, pdq, radix, parallel, vqsort */
 #define FX_CHOICE_SIEVE 4u      /* the sieves: trial, eratosthenes, segmented */
 #define FX_CHOICE_ALL 7u
 void fx_runtime_force_variant(FxRuntime *rt, const char *name);

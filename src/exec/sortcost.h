@@ -9,7 +9,8 @@
  * profile's sizes), since a unit costs more the farther its data: insertion's n + inversions, batch insertion's n + m log m for
  * m lifted elements, pdq's n log n, radix's n per digit pass (a counting
  * sort's 2n plus the range), the parallel radix's share per thread plus
- * starting the threads. The call runs the kernel predicted fastest.
+ * starting the threads, vqsort's n log2 n (log2 of the distinct keys when
+ * they are few) plus its fixed cost. The call runs the kernel predicted fastest.
  *
  * The costs per unit start from defaults measured on the development
  * machine (bench/sort_choice.c fits them and reports how often the choice

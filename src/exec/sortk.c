@@ -8,6 +8,8 @@
  * pairs that keeps the sort stable, where reversing an ascending result
  * would put equal keys backwards. INSERTION and PDQ flip the keys before
  * and after; the radix sorts fold the flip into the digit they extract.
+ * VQSORT (Highway's, vqsort.cc) sorts descending itself, and pairs as
+ * 128-bit (key, index) numbers, the key flipped there.
  *
  * Insertion. Up to INSERTION_MAX elements, straight insertion. Above, one
  * pass keeps a sorted prefix a[0..w) as a stack: an element at least as
@@ -86,6 +88,7 @@
 
 #include "base/base.h"
 #include "hw/device.h"
+#include "vqsort.h"
 
 #define INSERTION_MAX 32  /* straight insertion up to here */
 #define LIFT_DIVISOR  8   /* batch insertion gives up past n/8 lifted */
@@ -110,7 +113,7 @@ _Static_assert(BLOCK <= 255, "block offsets are stored in bytes");
 _Static_assert(offsetof(FxSortPair, key) == 0, "the radix code reads a key at offset 0");
 
 /* ORDER FX_SORTK */
-static const char *const kind_names[] = {"insertion", "pdq", "radix", "parallel"};
+static const char *const kind_names[] = {"insertion", "pdq", "radix", "parallel", "vqsort"};
 _Static_assert(FX_ARRAY_LEN(kind_names) == FX_SORTK__COUNT, "kind_names[] out of sync");
 
 const char *fx_sortk_name(FxSortKind k)
@@ -1245,6 +1248,10 @@ bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned thre
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(a, n, sizeof(*a), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel(a, n, descending, threads, FX_SORTK_PARALLEL_MIN);
+    if (k == FX_SORTK_VQSORT) {
+        fx_vqsort_i64(a, n, descending);
+        return true;
+    }
     if (descending) flip_i64(a, n);
     if (!reverse_if_descending(a, n)) {
         if (k == FX_SORTK_PDQ)
@@ -1262,6 +1269,7 @@ bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, uns
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(p, n, sizeof(*p), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel_by_key(p, n, descending, threads, FX_SORTK_PARALLEL_MIN);
+    if (k == FX_SORTK_VQSORT && fx_vqsort_pairs(p, n, descending)) return true;
     bool ok = true;
     if (descending) flip_pairs(p, n);
     if (!reverse_if_decreasing(p, n)) {

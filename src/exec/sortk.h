@@ -31,13 +31,22 @@
  *                       runs of buckets each (one bucket holding most keys
  *                       is sorted by one thread). Below that, RADIX on the
  *                       calling thread.
+ *   FX_SORTK_VQSORT     Highway's vectorised quicksort (vqsort.h), in
+ *                       place: O(n log n), a pass or two of vector
+ *                       sorting networks and partitions; the instruction
+ *                       set (SSE4, AVX2, AVX-512) chosen at run time.
+ *                       Not stable, which int64 keys cannot show; pairs
+ *                       are sorted as 128-bit (key, index) numbers.
  *
  * Descending order sorts ascending on ~x, which reverses the order of
  * int64 exactly; INSERTION and PDQ pay two linear passes for it, RADIX and
- * PARALLEL nothing. INSERTION and PDQ first reverse an input that is
- * sorted the other way (for pairs, with strictly falling keys), in O(n).
+ * PARALLEL nothing; VQSORT sorts descending itself. INSERTION and PDQ
+ * first reverse an input that is sorted the other way (for pairs, with
+ * strictly falling keys), in O(n).
  *
- * The kernels keep no state (reentrant) and sort in the caller's array.
+ * The kernels keep no state (reentrant) and sort in the caller's array;
+ * VQSORT holds a buffer of a few KiB a thread (its hwy::Sorter), made on
+ * its first call on that thread.
  * Memory comes from malloc, never fx_xmalloc: a kernel that cannot get its
  * scratch returns false and leaves the array as it was.
  */
@@ -54,6 +63,7 @@ typedef enum {
     FX_SORTK_PDQ,
     FX_SORTK_RADIX,
     FX_SORTK_PARALLEL,
+    FX_SORTK_VQSORT,
     FX_SORTK__COUNT
 } FxSortKind;
 
@@ -92,9 +102,13 @@ bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned thre
  *              insertion, then merged bottom-up, skipping merges of runs
  *              already in order, so sorted input costs O(n);
  *   RADIX      LSD radix sort on the key, as for int64;
- *   PARALLEL   the parallel LSD radix sort, as for int64.
- * Each needs an n-pair scratch buffer above 32 pairs; returns false,
- * p[] untouched, when it cannot be had. */
+ *   PARALLEL   the parallel LSD radix sort, as for int64;
+ *   VQSORT     vqsort on (key, index) as 128-bit numbers, which is the
+ *              stable order when the indices rise through p[] (as the
+ *              interpreter's, 0..n-1, do) and p is 16-byte aligned (as
+ *              malloc's is); otherwise PDQ's merge sort.
+ * Each but VQSORT's 128-bit path needs an n-pair scratch buffer above 32
+ * pairs; returns false, p[] untouched, when it cannot be had. */
 bool fx_sortk_by_key(FxSortKind k, FxSortPair *p, size_t n, bool descending, unsigned threads);
 
 /* FX_SORTK_PARALLEL with the cutoff given: on one thread when n < min_n.
@@ -114,7 +128,7 @@ void fx_sortk_pdq_budget(int64_t *a, size_t n, unsigned bad_allowed);
  * which includes a[0] and a[n-1]. */
 void fx_sortk_features(const int64_t *a, size_t n, FxSortFeatures *out);
 
-/* "insertion", "pdq", "radix", "parallel"; "?" for anything else. */
+/* "insertion", "pdq", "radix", "parallel", "vqsort"; "?" for anything else. */
 const char *fx_sortk_name(FxSortKind k);
 
 #endif

@@ -2,7 +2,7 @@
  * rule_sort.h: the naive sort becomes the sort kernels. v1 sorts by bubble
  * sort (the reading of "a sorted permutation" that is correct by
  * construction); the candidate's sort node runs a kernel chosen per call
- * from the input's features (insertion, pdq, radix, parallel radix; a
+ * from the input's features (insertion, pdq, radix, parallel radix, vqsort; a
  * stable merge sort for values that are not 64-bit integers).
  */
 #ifndef FX_RULE_SORT_H

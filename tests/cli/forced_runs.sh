@@ -50,7 +50,7 @@ err() { # WANT_MESSAGE ARGS...: exit 2 with the message on stderr
     grep -qF "$want" "$tmp/err.txt" || fail "$*: $(cat "$tmp/err.txt")"
 }
 err 'flux: the store has no usable version v9 of `fibonacci`' --version v9
-err 'flux: no kernel has a variant `nosuch`; the variants are loop, power, insertion, pdq, radix, parallel, trial, eratosthenes, segmented' --variant nosuch
+err 'flux: no kernel has a variant `nosuch`; the variants are loop, power, insertion, pdq, radix, parallel, vqsort, trial, eratosthenes, segmented' --variant nosuch
 err 'flux: no kernel this run reached has the variant `power` (it reached no kernel with a choice of variants)' --version v3 --variant power
 err 'flux: no kernel this run reached has the variant `radix` (the variants of those it reached: loop, power)' --variant radix
 "$FLUX" run "$fib" '1 + 2' --version v2 >/dev/null 2>"$tmp/err.txt"; [ $? = 2 ] || fail "no intent called: not exit 2"
@@ -60,7 +60,7 @@ grep -q 'this EXPR calls none' "$tmp/err.txt" || fail "no intent called: $(cat "
 sort="$root/examples/sort.flux" primes="$root/examples/primes.flux"
 "$FLUX" run "$sort" "sort([$(seq -s ', ' 400 -1 1)])" >/dev/null || fail "sort training"
 "$FLUX" history "$sort" | grep -q 'rewrite sort kernels' || fail "no sort kernels"
-for kernel in insertion pdq radix parallel; do
+for kernel in insertion pdq radix parallel vqsort; do
     out=$("$FLUX" run "$sort" 'sort([5, -2, 5, 0, 9])' --variant $kernel --json | decisions) ||
         fail "sort --variant $kernel: $out"
     echo "$out" | grep -q "^sort kernel $kernel | forced by the caller, n = 5$" ||

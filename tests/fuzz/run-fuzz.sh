@@ -94,7 +94,7 @@ CFLAGS=(-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all -std=c11
 # shellcheck disable=SC2206
 EXTRA=(${FUZZ_CFLAGS:-})   # last, so that they can turn a sanitizer check off
 # shellcheck disable=SC2206
-LIBS=(${FUZZ_LDLIBS:--lgmp -ljansson -lsqlite3 -lhwloc -lm -pthread})
+LIBS=(${FUZZ_LDLIBS:--lgmp -ljansson -lsqlite3 -lhwloc -lhwy_contrib -lhwy -lstdc++ -lm -pthread})
 rm -rf "$OUT/obj" "$OUT/libflux-fuzz.a"
 mkdir -p "$OUT/obj"
 objs=()
@@ -102,6 +102,13 @@ for c in "${sources[@]}"; do
     o=$OUT/obj/${c//\//_}.o
     "$CC" "${CFLAGS[@]}" -fsanitize=fuzzer-no-link,address,undefined "${EXTRA[@]}" \
         -c "$c" -o "$o"
+    objs+=("$o")
+done
+for c in src/*/*.cc; do # C++ only behind a C function (src/exec/vqsort.cc)
+    [[ -e "$c" ]] || continue
+    o=$OUT/obj/${c//\//_}.o
+    clang++ -g -O1 -std=c++17 -fno-exceptions -fno-rtti -Isrc \
+        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -c "$c" -o "$o"
     objs+=("$o")
 done
 ar rcs "$OUT/libflux-fuzz.a" "${objs[@]}"

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "exec/sortcost.h"
 #include "exec/sortk.h"
 #include "fx_test.h"
 
@@ -191,7 +192,7 @@ static int cmp_pair_desc(const void *x, const void *y)
 
 /* ---- running a kernel ---- */
 
-/* The kernels under test: the four kinds, and the parallel path forced
+/* The kernels under test: the five kinds, and the parallel path forced
  * below its cutoff onto 1, 2 and 3 threads. */
 typedef struct Runner {
     const char *name;
@@ -203,7 +204,7 @@ static const Runner runners[] = {
         {"insertion", FX_SORTK_INSERTION, 0}, {"pdq", FX_SORTK_PDQ, 0},
         {"radix", FX_SORTK_RADIX, 0},         {"parallel", FX_SORTK_PARALLEL, 0},
         {"parallel/1", FX_SORTK_PARALLEL, 1}, {"parallel/2", FX_SORTK_PARALLEL, 2},
-        {"parallel/3", FX_SORTK_PARALLEL, 3},
+        {"parallel/3", FX_SORTK_PARALLEL, 3}, {"vqsort", FX_SORTK_VQSORT, 0},
 };
 
 static bool run_i64(const Runner *r, int64_t *a, size_t n, bool desc)
@@ -454,6 +455,46 @@ FX_TEST(by_key_descending_is_not_a_reversal)
     }
 }
 
+/* vqsort (Highway's, whichever instruction set the CPU gives it) on a
+ * million elements, past its base case and its sampling of pivots, in
+ * both directions, against qsort; the small sizes are in the runners. */
+FX_TEST(vqsort_sorts_a_million_exactly)
+{
+    const Runner r = {"vqsort", FX_SORTK_VQSORT, 0};
+    const Pattern patterns[] = {P_RANDOM, P_SORTED, P_REVERSED, P_ALL_EQUAL, P_EXTREMES};
+    for (size_t p = 0; p < COUNT(patterns); p++) {
+        EXPECT(check_one(&r, 1000000, patterns[p], false, false));
+        EXPECT(check_one(&r, 1000000, patterns[p], true, false));
+    }
+    EXPECT(check_one(&r, 1000000, P_FEW_UNIQUE, true, true));
+}
+
+/* vqsort sorts pairs as (key, index) numbers only where that order is the
+ * stable one, the indices rising through an aligned array; anything else
+ * goes to the merge sort, and the result is stable all the same. */
+FX_TEST(vqsort_pairs_with_other_indices_or_alignment_stay_stable)
+{
+    size_t n = 5000;
+    FxSortPair *p = malloc((n + 1) * sizeof(*p)), *in = malloc(n * sizeof(*in));
+    FxSortPair *ref = malloc(n * sizeof(*ref));
+    for (int variant = 0; variant < 3; variant++) {
+        for (size_t i = 0; i < n; i++) /* indices falling, repeated, or rising (unaligned) */
+            in[i] = (FxSortPair){(int64_t)(rnd() % 50) - 25,
+                                 variant == 0 ? n - i : variant == 1 ? i / 2 : i};
+        FxSortPair *a = variant == 2 ? p + 1 : p; /* 8 bytes off a 16-byte boundary */
+        for (int desc = 0; desc < 2; desc++) {
+            memcpy(ref, in, n * sizeof(*in));
+            EXPECT(fx_sortk_by_key(FX_SORTK_PDQ, ref, n, desc, 1)); /* the merge sort: stable */
+            memcpy(a, in, n * sizeof(*in));
+            EXPECT(fx_sortk_by_key(FX_SORTK_VQSORT, a, n, desc, 1));
+            EXPECT(memcmp(a, ref, n * sizeof(*a)) == 0);
+        }
+    }
+    free(p);
+    free(in);
+    free(ref);
+}
+
 /* ---- speed on hostile patterns ---- */
 
 /* Best of three times of kernel k on the pattern, n elements. */
@@ -478,7 +519,8 @@ static double best_time(FxSortKind k, size_t n, Pattern p)
 FX_TEST(no_pattern_makes_a_kernel_quadratic)
 {
     const size_t n = (size_t)1 << 16;
-    const FxSortKind kinds[] = {FX_SORTK_INSERTION, FX_SORTK_PDQ, FX_SORTK_RADIX};
+    const FxSortKind kinds[] = {FX_SORTK_INSERTION, FX_SORTK_PDQ, FX_SORTK_RADIX,
+                                FX_SORTK_VQSORT};
     double random_pdq = best_time(FX_SORTK_PDQ, n, P_RANDOM);
     for (size_t k = 0; k < COUNT(kinds); k++) {
         for (int p = 0; p < P__COUNT; p++) {
@@ -560,12 +602,37 @@ FX_TEST(features_of_known_inputs)
     free(a);
 }
 
+/* The default costs, whatever level of memory the hardware puts each size
+ * in: vqsort for many keys in no order, never for n < 2 (nothing runs;
+ * insertion keeps the name), nor where insertion, pdq or radix do less
+ * work (sorted, reversed, a small range). */
+FX_TEST(default_costs_choose_vqsort_where_it_pays)
+{
+    FxSortCosts c;
+    fx_sortcost_defaults(&c);
+    double predicted[FX_SORTK__COUNT];
+    for (size_t n = 1000; n <= 100000000; n *= 10) {
+        FxSortFeatures random = {n, n / 2, INT64_MIN / 2, INT64_MAX / 2, false};
+        for (unsigned threads = 1; threads <= 2; threads++)
+            EXPECT_EQ(fx_sortcost_choose(&c, &random, threads, predicted), FX_SORTK_VQSORT);
+        FxSortFeatures sorted = {n, 0, 0, (int64_t)n, false}, reversed = {n, n - 1, 0, (int64_t)n, false};
+        EXPECT(fx_sortcost_choose(&c, &sorted, 1, predicted) != FX_SORTK_VQSORT);
+        EXPECT(fx_sortcost_choose(&c, &reversed, 1, predicted) != FX_SORTK_VQSORT);
+        FxSortFeatures narrow = {n, n / 2, 0, 99, false};
+        EXPECT_EQ(fx_sortcost_choose(&c, &narrow, 1, predicted), n < 100000 ? FX_SORTK_RADIX : FX_SORTK_VQSORT);
+    }
+    FxSortFeatures one = {1, 0, 7, 7, false};
+    EXPECT_EQ(fx_sortcost_choose(&c, &one, 1, predicted), FX_SORTK_INSERTION);
+    EXPECT(predicted[FX_SORTK_VQSORT] == predicted[FX_SORTK_INSERTION]);
+}
+
 FX_TEST(names)
 {
     EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_INSERTION), "insertion");
     EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_PDQ), "pdq");
     EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_RADIX), "radix");
     EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_PARALLEL), "parallel");
+    EXPECT_STR_EQ(fx_sortk_name(FX_SORTK_VQSORT), "vqsort");
     EXPECT_STR_EQ(fx_sortk_name(FX_SORTK__COUNT), "?");
 }
 
