@@ -62,7 +62,8 @@ GEN_SRC  := $(BUILD)/gen/prelude_src.c
 GEN_OBJ  := $(BUILD)/obj/gen/prelude_src.o $(BUILD)/obj/gen/schema_src.o \
             $(BUILD)/obj/gen/migrate_1_2_src.o $(BUILD)/obj/gen/migrate_2_3_src.o \
             $(BUILD)/obj/gen/migrate_3_4_src.o \
-            $(BUILD)/obj/gen/migrate_4_5_src.o $(BUILD)/obj/gen/migrate_5_6_src.o
+            $(BUILD)/obj/gen/migrate_4_5_src.o $(BUILD)/obj/gen/migrate_5_6_src.o \
+            $(BUILD)/obj/gen/migrate_6_7_src.o
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_CXX:%.cc=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
@@ -127,6 +128,10 @@ $(BUILD)/gen/migrate_5_6_src.c: src/trace/migrate_5_6.sql $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_migrate_5_6_sql $< > $@
 
+$(BUILD)/gen/migrate_6_7_src.c: src/trace/migrate_6_7.sql $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed fx_migrate_6_7_sql $< > $@
+
 $(BUILD)/libflux.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -157,7 +162,8 @@ test: deps
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
-		UBSAN_OPTIONS=print_stacktrace=1 tests/run-tests.sh build/asan
+		UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=print_suppressions=0 \
+		tests/run-tests.sh build/asan
 
 # setarch -R: TSan's shadow memory wants the address layout without ASLR
 tsan: deps
@@ -179,7 +185,8 @@ fuzz: deps
 	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c \
 		build/fuzz/gen/schema_src.c build/fuzz/gen/migrate_1_2_src.c \
 		build/fuzz/gen/migrate_2_3_src.c build/fuzz/gen/migrate_3_4_src.c \
-		build/fuzz/gen/migrate_4_5_src.c build/fuzz/gen/migrate_5_6_src.c
+		build/fuzz/gen/migrate_4_5_src.c build/fuzz/gen/migrate_5_6_src.c \
+		build/fuzz/gen/migrate_6_7_src.c
 	@PRELUDE_SRC=build/fuzz/gen/prelude_src.c FUZZ_LDLIBS="$(LDLIBS)" \
 		FUZZ_PARSE_SECONDS=$(FUZZ_PARSE_SECONDS) GEN_FUZZ=$(BUILD)/tests/gen_fuzz \
 		tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS) build/fuzz

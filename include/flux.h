@@ -229,8 +229,12 @@ FLUX_API int flux_proofs_verify(FluxStore *store, FluxProgram *prog, FILE *out,
  * from each intent's newest recorded run, the evidence the rules need
  * (here: calls against distinct arguments), each applicable rule's
  * candidate, the prover's check, and, when proved, the candidate installed
- * as the lineage's next version with its proof and evidence. Writes what
- * happened. Returns FLUX_OK, or FLUX_ERR_STORE. */
+ * as the lineage's next version with its proof and evidence. Like
+ * flux_learn's rounds, it holds the store's learning lock (DIR/learn.lock),
+ * waiting for a round in progress (a wait past 2 s is said on
+ * diagnostics); a version, its cost model and its accepted proposal are
+ * written in one transaction, refused when another writer took the label.
+ * Writes what happened. Returns FLUX_OK, or FLUX_ERR_STORE. */
 FLUX_API int flux_optimize(FluxProgram *prog, FluxStore *store, const char *intent, FILE *out,
                            FILE *diagnostics);
 

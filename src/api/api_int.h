@@ -313,6 +313,25 @@ void fx_api_check_free(struct FxOutputCheck *c);
  * where time goes). */
 FxNodeOp fx_api_counted_work(const FxGraph *g, uint32_t node);
 
+/* ---- learning rounds (learn.c, optimize.c) ---- */
+/* Takes the store's learning lock (DIR/learn.lock), waiting for the round
+ * that holds it; a wait of more than 2 s is said on diagnostics (NULL:
+ * quietly). Returns what fx_api_learn_unlock releases, or -1 (said). */
+int fx_api_learn_lock(FluxStore *fs, FILE *diagnostics);
+void fx_api_learn_unlock(int lock);
+/* flux_optimize_with under a learning lock the caller holds. */
+int fx_api_optimize(FluxProgram *fp, FluxStore *fs, const char *intent,
+                    const FluxOptimizeOptions *options, FILE *out, FILE *diagnostics);
+
+/* ---- counterexamples (reproduce.c) ---- */
+struct FxProof;
+/* Runs cur and cand on the arguments of each of p's refuted obligations
+ * that has them: a counterexample the runs confirm is rewritten from them;
+ * one they do not makes its obligation unknown ("unproved: the solver's
+ * model did not reproduce"). p's verdict follows. */
+void fx_api_reproduce(FluxProgram *fp, const FxGraph *cur, const FxGraph *cand,
+                      struct FxProof *p);
+
 /* ---- traces (traces.c) ---- */
 
 typedef struct FxTraces {

@@ -8,18 +8,25 @@
  *     rounds thin out exponentially while nothing changes), or
  *   - the newest input is more than twice as large as any before it (the
  *     cost model's choice may change with the size).
- * Rounds of one store take an exclusive lock on DIR/learn.lock, waiting
- * for the round in progress: runs made at once then each have their own
- * count (the 1st, 2nd, 4th ... of a burst still learn), and a round that
- * waited finds the version the one before it installed.
+ * Rounds of one store, a run's and `flux optimize`'s alike, take an
+ * exclusive lock on DIR/learn.lock, waiting for the round in progress:
+ * runs made at once then each have their own count (the 1st, 2nd, 4th ...
+ * of a burst still learn), and a round that waited finds the version the
+ * one before it installed (and its cost models and proposer state, which it
+ * would otherwise overwrite).
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "api_int.h"
+
+#define LOCK_QUIET_MS 2000 /* a wait for the lock longer than this is said */
 
 static bool power_of_two(size_t n)
 {
@@ -62,37 +69,69 @@ int flux_learn_due(FluxProgram *fp, FluxStore *fs, long long after)
     return 0;
 }
 
+int fx_api_learn_lock(FluxStore *fs, FILE *diagnostics)
+{
+    char *path = fx_xasprintf("%s/learn.lock", fx_store_dir(fs->store));
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: cannot open %s: %s\n", path, strerror(errno));
+        free(path);
+        return -1;
+    }
+    /* a short wait is a round finishing; a long one is said, once */
+    int rc;
+    for (int i = 0; (rc = flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EWOULDBLOCK &&
+                    i < LOCK_QUIET_MS / 10;
+         i++)
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    if (rc != 0 && errno == EWOULDBLOCK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: waiting for the learning round in progress on this "
+                                 "store (%s)\n", path);
+        while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+            ;
+    }
+    if (rc != 0) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: cannot lock %s: %s\n", path, strerror(errno));
+        close(fd);
+        fd = -1;
+    }
+    free(path);
+    return fd;
+}
+
+void fx_api_learn_unlock(int fd)
+{
+    flock(fd, LOCK_UN);
+    close(fd);
+}
+
 int flux_learn(FluxProgram *fp, FluxStore *fs, long long after, FILE *out)
 {
     if (fx_store_flush(fs->store) != FX_OK) /* the runs just made are evidence too */
         return FLUX_ERR_STORE;
-    char *path = fx_xasprintf("%s/learn.lock", fx_store_dir(fs->store));
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    free(path);
-    if (fd < 0)
+    FILE *sink = out ? out : fopen("/dev/null", "w");
+    if (!sink)
         return FLUX_ERR_STORE;
-    if (flock(fd, LOCK_EX) != 0) {
-        close(fd);
+    int fd = fx_api_learn_lock(fs, NULL), status = FLUX_OK;
+    if (fd < 0) {
+        if (!out)
+            fclose(sink);
         return FLUX_ERR_STORE;
     }
     /* a round that waited reads the versions the rounds before it installed */
     flux_program_use_store(fp, fs, fp->keep_values);
-    FILE *sink = out ? out : fopen("/dev/null", "w");
-    int status = FLUX_OK;
-    if (!sink) {
-        close(fd);
-        return FLUX_ERR_STORE;
-    }
     fp->store = fs;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
         if ((after == FLUX_LEARN_NOW || round_due(fp, fs, *in, after)) &&
-            flux_optimize(fp, fs, (*in)->name, sink, NULL) != FLUX_OK)
+            fx_api_optimize(fp, fs, (*in)->name, NULL, sink, NULL) != FLUX_OK)
             status = FLUX_ERR_STORE;
     }
     if (!out)
         fclose(sink);
-    flock(fd, LOCK_UN);
-    close(fd);
+    fx_api_learn_unlock(fd);
     return status;
 }

@@ -16,15 +16,19 @@
  *      the same steps (opt/rule.h): candidate, measurement, obligations;
  *      each pull rewards the proposer. The first rule whose
  *      candidate the prover proves, and whose predicted gain is at least
- *      FX_RULE_MIN_GAIN, becomes the next version, in one transaction per
- *      store row, with its parent, the rule, the proof, the evidence and
- *      the predicted gain. One rewrite a round keeps every step small,
- *      proved on its own, and undoable on its own. A candidate the prover
- *      does not prove is recorded as rejected, with why, and the next rule
- *      is tried.
+ *      FX_RULE_MIN_GAIN, becomes the next version, with its parent, the
+ *      rule, the proof, the evidence and the predicted gain, in one
+ *      transaction with its cost model and its accepted proposal, refused
+ *      when the label is taken (fx_store_install). One rewrite a round
+ *      keeps every step small, proved on its own, and undoable on its own.
+ *      A candidate the prover does not prove is recorded as rejected, with
+ *      why, and the next rule is tried.
  * The rules run and time graphs through the round's host (rulehost.c).
  * Runs never wait for a round: it runs when asked (`flux optimize`), or
- * after a run has printed its answer (learn.c).
+ * after a run has printed its answer (learn.c), and either way under the
+ * store's learning lock, one round of a store at a time. A refutation's
+ * counterexample is shown only once the interpreter reproduces it
+ * (reproduce.c).
  */
 #include <jansson.h>
 #include <math.h>
@@ -54,6 +58,7 @@ typedef struct Round {
     FILE *out;
     FxBuf stays;   /* why each rule did not apply */
     FxRuleRun run; /* what every rule is given */
+    char *raced;   /* why the proved rewrite was not installed (its label taken), or NULL */
 } Round;
 
 /* ---- proving and installing ---- */
@@ -150,23 +155,28 @@ static int install(Round *R, FxGraph *cand, FxProof *p, const char *rule, const 
     hot_nodes_json(R, &full);
     fx_buf_puts(&full, "}");
     evidence = fx_buf_str(&full);
-    if (s == FX_OK && proved) {
+    if (s == FX_OK && proved) { /* the version, its model and its proposal at once */
         FxBuf json = {0};
         fx_graph_print_json(cand, &json);
         FxVersionInfo vi = {cand->version, fx_buf_str(&json), R->version, rule, proof, evidence};
-        s = fx_store_version(st, R->lineage, &vi, &version);
-        if (s == FX_OK && model)
-            s = fx_store_set_model(st, version, model);
+        s = fx_store_install(st, R->lineage, &vi, model, &version, &proposal);
         fx_buf_free(&json);
+        if (s == FX_ERR_REJECTED) { /* the label is taken: this round's view is stale */
+            R->raced = fx_xasprintf("not installed: %s", fx_store_error(st));
+            proved = false;
+            why_not = R->raced;
+            s = FX_OK;
+        }
     }
-    if (s == FX_OK)
-        s = fx_store_add_proposal(st, R->lineage, rule, proved ? "accepted" : "rejected",
-                                  proved ? NULL : why_not ? why_not : "the prover did not prove it",
-                                  NULL, proof, &proposal);
+    if (s == FX_OK && !proved)
+        s = fx_store_add_proposal(st, R->lineage, rule, "rejected",
+                                  why_not ? why_not : "the prover did not prove it", NULL, proof,
+                                  &proposal);
     if (s == FX_OK)
         fprintf(R->out, "%s: %s %s: %s (proof #%lld, %.1f ms%s%s); evidence %s\n", R->in->name,
-                proved ? "installed" : "rejected", cand->version, rule, (long long)proof, ms,
-                proved || !why_not ? "" : ": ", proved || !why_not ? "" : why_not, evidence);
+                proved ? "installed" : R->raced ? "did not install" : "rejected", cand->version,
+                rule, (long long)proof, ms, proved || !why_not ? "" : ": ",
+                proved || !why_not ? "" : why_not, evidence);
     fx_buf_free(&smt);
     fx_buf_free(&full);
     *installed = s == FX_OK && proved;
@@ -424,12 +434,16 @@ static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
     go = go && t->rule->measurement(r, cand, &evidence, &t->why);
     if (go) {
         FxProof *p = t->rule->obligations(r, cand, &effect);
+        fx_api_reproduce(R->fp, R->current, cand, p);
         status = install(R, cand, p, t->name, effect.len ? fx_buf_str(&effect) : NULL,
                          fx_buf_str(&evidence), r->model, installed);
         fx_proof_free(p);
         if (*installed) {
             reward = log(evidence_gain(fx_buf_str(&evidence)));
             snprintf(t->outcome, sizeof(t->outcome), "installed %s", cand->version);
+        } else if (R->raced) {
+            snprintf(t->outcome, sizeof(t->outcome), "not installed: %s was taken",
+                     cand->version);
         } else {
             reward = FX_REWARD_REJECTED;
             snprintf(t->outcome, sizeof(t->outcome), "rejected by the prover");
@@ -438,7 +452,7 @@ static int try_turn(Round *R, Policy *P, Turn *t, bool *installed)
         t->stays = true;
         snprintf(t->outcome, sizeof(t->outcome), "no version");
     }
-    if (status == FLUX_OK) {
+    if (status == FLUX_OK && !R->raced) { /* a lost race says nothing of the rule */
         reward = t->reward =
                 fx_proposer_reward(&P->prop, t->arm, P->x, reward, R->in->name, t->outcome);
         P->changed = true;
@@ -631,13 +645,13 @@ static int run_turns(Round *R, const FluxOptimizeOptions *opts, bool *done)
         turn_applies(R, &turns[i]);
     ranked = rank_turns(&P, turns, n, order);
     int status = FLUX_OK;
-    for (size_t i = 0; i < ranked && !*done && status == FLUX_OK; i++)
+    for (size_t i = 0; i < ranked && !*done && !R->raced && status == FLUX_OK; i++)
         status = try_turn(R, &P, &turns[order[i]], done);
     for (size_t i = 0; i < n; i++) { /* the reasons in the table's order */
         if (turns[i].stays)
             stays(R, turns[i].name, fx_buf_str(&turns[i].why));
     }
-    if (!*done && status == FLUX_OK)
+    if (!*done && !R->raced && status == FLUX_OK)
         fprintf(R->out, "%s: %s stays: %s\n", R->in->name, R->current->version,
                 n ? fx_buf_str(&R->stays) : "no rule of that name");
     if (opts->explain)
@@ -692,6 +706,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in,
     if (status == FLUX_OK)
         status = run_turns(&R, opts, &done);
     free(label);
+    free(R.raced);
     fx_api_rule_host_free(&host);
     fx_buf_free(&R.stays);
     fx_api_traces_free(&R.tr);
@@ -706,6 +721,17 @@ int flux_optimize(FluxProgram *fp, FluxStore *fs, const char *intent, FILE *out,
 
 int flux_optimize_with(FluxProgram *fp, FluxStore *fs, const char *intent,
                        const FluxOptimizeOptions *options, FILE *out, FILE *diagnostics)
+{
+    int lock = fx_api_learn_lock(fs, diagnostics); /* one round of a store at a time */
+    if (lock < 0)
+        return FLUX_ERR_STORE;
+    int status = fx_api_optimize(fp, fs, intent, options, out, diagnostics);
+    fx_api_learn_unlock(lock);
+    return status;
+}
+
+int fx_api_optimize(FluxProgram *fp, FluxStore *fs, const char *intent,
+                    const FluxOptimizeOptions *options, FILE *out, FILE *diagnostics)
 {
     static const FluxOptimizeOptions plain = {0};
     /* a fresh runtime on the newest versions: a run before may have switched

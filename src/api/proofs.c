@@ -91,6 +91,7 @@ int flux_prove_rewrite(FluxProgram *fp, FluxStore *fs, const char *intent, const
     FxGraph *g = fx_graph_copy_as(lowered, in->name, "candidate");
     fx_graph_free(lowered);
     FxProof *p = fx_prove_same_function(current, g, lookup, fp, fp->proof_cache, 5000);
+    fx_api_reproduce(fp, current, g, p);
     double ms = 0;
     fx_vec_foreach(FxObligation, o, &p->obligations) ms += o->ms;
     long long id = 0;

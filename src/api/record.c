@@ -305,7 +305,8 @@ FxVersionOrigin fx_api_origin(FluxProgram *fp, const FxIntent *in, const FxGraph
     FxRows rows = {0};
     char hash[17];
     fx_api_lineage_hash(in, hash);
-    if (fp->store && fx_store_versions(fp->store->store, in->name, fx_api_keep_row, &rows) == FX_OK) {
+    if (fp->store && fx_store_version_row(fp->store->store, in->name, hash, g->version,
+                                          fx_api_keep_row, &rows) == FX_OK) {
         fx_vec_foreach(char *, r, &rows.json)
         {
             char *lineage = fx_api_json_text(*r, "hash");

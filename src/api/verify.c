@@ -82,6 +82,7 @@ char *fx_api_proof_again(FluxProgram *fp, FxStore *st, const char *intent, int64
     FxApiRuleHost host;
     fx_api_rule_host_init(&host, fp, intent);
     FxProof *p = check_again(&host, cur, g);
+    fx_api_reproduce(fp, cur, g, p); /* "refuted" only when running shows it */
     if (p->verdict != FX_PROOF_PROVED)
         why = fx_xasprintf("the prover, checking it again from %s's graph and %s's, finds it %s",
                            parent, g->version, fx_proof_verdict_name(p->verdict));

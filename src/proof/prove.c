@@ -438,11 +438,37 @@ typedef struct CacheEntry {
     char hash[17];
     FxProofVerdict verdict;
     char *counterexample, *smtlib, *reason;
+    char **witness;
+    uint32_t n_witness;
 } CacheEntry;
 
 struct FxProofCache {
     FX_VEC(CacheEntry) entries;
 };
+
+static void free_strings(char **v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static char **copy_strings(char *const *v, uint32_t n)
+{
+    if (!v)
+        return NULL;
+    char **c = fx_xcalloc(n + 1, sizeof(char *));
+    for (uint32_t i = 0; i < n; i++)
+        c[i] = fx_xstrdup(v[i]);
+    return c;
+}
+
+void fx_obligation_drop_witness(FxObligation *o)
+{
+    free_strings(o->witness, o->n_witness);
+    o->witness = NULL;
+    o->n_witness = 0;
+}
 
 FxProofCache *fx_proof_cache_new(void)
 {
@@ -458,6 +484,7 @@ void fx_proof_cache_free(FxProofCache *c)
         free(e->counterexample);
         free(e->smtlib);
         free(e->reason);
+        free_strings(e->witness, e->n_witness);
     }
     fx_vec_free(&c->entries);
     free(c);
@@ -477,6 +504,8 @@ static bool cache_find(FxProofCache *c, FxObligation *o)
             o->counterexample = dup_or_null(e->counterexample);
             o->smtlib = dup_or_null(e->smtlib);
             o->reason = dup_or_null(e->reason);
+            o->witness = copy_strings(e->witness, e->n_witness);
+            o->n_witness = e->n_witness;
             o->cached = true;
             return true;
         }
@@ -494,6 +523,8 @@ static void cache_add(FxProofCache *c, const FxObligation *o)
     e.counterexample = dup_or_null(o->counterexample);
     e.smtlib = dup_or_null(o->smtlib);
     e.reason = dup_or_null(o->reason);
+    e.witness = copy_strings(o->witness, o->n_witness);
+    e.n_witness = o->n_witness;
     fx_vec_push(&c->entries, e);
 }
 
@@ -581,10 +612,10 @@ static char *describe_cex(Enc *E, const FxGraph *g, const FxSmtTerm *params, FxS
  * some made-up values of the calls. These arguments are a real
  * counterexample when no values of the calls at all make the two sides
  * agree there. Tries a few models; on success the last one is the model. */
-static bool definite_difference(Enc *E, const FxGraph *g, const FxSmtTerm *params, FxSmtTerm a,
-                                FxSmtTerm b, const TermVec *facts)
+static bool definite_difference(Enc *E, const FxGraph *g, const FxSmtTerm *params,
+                                FxSmtTerm diff, const TermVec *facts)
 {
-    /* facts ends with `a != b`; search grows with the arguments ruled out */
+    /* facts ends with diff; search grows with the arguments ruled out */
     TermVec search = {0}, agree = {0};
     for (size_t i = 0; i < facts->len; i++)
         fx_vec_push(&search, facts->data[i]);
@@ -609,7 +640,7 @@ static bool definite_difference(Enc *E, const FxGraph *g, const FxSmtTerm *param
         for (size_t i = 0; i + 1 < facts->len; i++)
             fx_vec_push(&agree, facts->data[i]);
         fx_vec_push(&agree, pin);
-        fx_vec_push(&agree, bin(E, FX_SMT_EQ, a, b));
+        fx_vec_push(&agree, fx_smt_not(E->smt, diff));
         if (fx_smt_check(E->smt, agree.len, agree.data) == FX_SMT_UNSAT) {
             fx_vec_push(&search, pin); /* back to a model of these arguments */
             found = fx_smt_check(E->smt, search.len, search.data) == FX_SMT_SAT;
@@ -642,10 +673,28 @@ static char *describe_failure(Enc *E, const FxGraph *g, const FxSmtTerm *params,
     return fx_buf_take(&w);
 }
 
+/* The model's arguments, in the parameters' order, as o's witness: what
+ * the caller runs both versions on before showing the counterexample.
+ * false when the model leaves one without a literal value. */
+static bool keep_witness(Enc *E, const FxGraph *g, const FxSmtTerm *params, FxObligation *o)
+{
+    o->witness = fx_xcalloc(g->n_params + 1, sizeof(char *));
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        o->witness[i] = fx_smt_model_value(E->smt, params[i]);
+        if (!o->witness[i])
+            return false;
+        o->n_witness = i + 1;
+    }
+    return true;
+}
+
 /* Validity (failures false): the two graphs give the same value for every
- * argument; or definedness (failures true): they fail at the same
- * arguments. Both with the recursion uninterpreted (the same function, and
- * the same ok_ predicate, in both graphs). */
+ * argument where both give one (both failing is agreement; one failing
+ * alone is definedness's to find); or definedness (failures true): they
+ * fail at the same arguments. Together: the candidate is defined exactly
+ * where the current version is, and equal to it there. Both with the
+ * recursion uninterpreted (the same function, and the same ok_ predicate,
+ * in both graphs). */
 static void differ(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGraphLookup lookup,
                    void *ctx, bool failures, FxObligation *o)
 {
@@ -658,26 +707,33 @@ static void differ(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGraphL
         fx_vec_free(&facts);
         return;
     }
-    FxSmtTerm a = failures ? defined_graph(&E, cur, params) : encode_graph(&E, cur, params);
-    FxSmtTerm b = failures ? defined_graph(&E, cand, params) : encode_graph(&E, cand, params);
-    fx_vec_push(&facts, bin(&E, FX_SMT_NE, a, b));
+    FxSmtTerm ok_a = defined_graph(&E, cur, params), ok_b = defined_graph(&E, cand, params);
+    FxSmtTerm a = failures ? ok_a : encode_graph(&E, cur, params);
+    FxSmtTerm b = failures ? ok_b : encode_graph(&E, cand, params);
+    FxSmtTerm diff = bin(&E, FX_SMT_NE, a, b);
+    if (!failures)
+        diff = all(&E, all(&E, ok_a, ok_b), diff);
+    fx_vec_push(&facts, diff);
     if (E.why_not) {
         o->verdict = FX_PROOF_UNKNOWN;
         o->reason = fx_xasprintf("not decidable here: %s", E.why_not);
     } else {
         FxSmtResult r = solve(&E, &facts, params, cur->n_params);
         o->smtlib = fx_smt_last_query(smt);
+        bool refuted = r == FX_SMT_SAT &&
+                       (!E.uses_uf || definite_difference(&E, cur, params, diff, &facts));
         if (r == FX_SMT_UNSAT) {
             o->verdict = FX_PROOF_PROVED;
-        } else if (r == FX_SMT_SAT && (!E.uses_uf || definite_difference(&E, cur, params, a, b,
-                                                                         &facts))) {
+        } else if (refuted && keep_witness(&E, cur, params, o)) {
             o->verdict = FX_PROOF_REFUTED;
             o->counterexample = failures ? describe_failure(&E, cur, params, a)
                                          : describe_cex(&E, cur, params, a, b);
         } else {
             o->verdict = FX_PROOF_UNKNOWN;
-            o->reason = fx_xstrdup(r != FX_SMT_SAT ? (fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
-                                                                           : "the solver gave up")
+            fx_obligation_drop_witness(o);
+            o->reason = fx_xstrdup(refuted ? "the solver's model has no value for an argument"
+                                   : r != FX_SMT_SAT ? (fx_smt_reason(smt)[0] ? fx_smt_reason(smt)
+                                                                             : "the solver gave up")
                                    : failures ? "the two fail at different arguments unless the "
                                                 "recursive calls make up for it"
                                               : "the bodies differ unless the recursive calls "
@@ -904,6 +960,7 @@ static void job_free(Job *j)
     free(j->o.smtlib);
     free(j->o.counterexample);
     free(j->o.reason);
+    fx_obligation_drop_witness(&j->o);
     pthread_cond_destroy(&j->finished);
     pthread_mutex_destroy(&j->lock);
     free(j);
@@ -987,9 +1044,13 @@ static void discharge_isolated(Discharge fn, const FxGraph *cur, const FxGraph *
     o->smtlib = j->o.smtlib;
     o->counterexample = j->o.counterexample;
     o->reason = j->o.reason;
+    o->witness = j->o.witness;
+    o->n_witness = j->o.n_witness;
     free(o->what);
     o->what = j->o.what;
     j->o.smtlib = j->o.counterexample = j->o.reason = j->o.what = NULL;
+    j->o.witness = NULL;
+    j->o.n_witness = 0;
     job_free(j);
 }
 
@@ -1050,6 +1111,13 @@ FxProof *fx_prove_same_function(const FxGraph *cur, const FxGraph *cand, FxGraph
                "version fails", run_definedness, cur, cand, lookup, ctx, cache, timeout_ms);
     obligation(p, "termination", "the candidate's recursion ends", run_termination, cur, cand,
                lookup, ctx, cache, timeout_ms);
+    fx_proof_tally(p);
+    return p;
+}
+
+void fx_proof_tally(FxProof *p)
+{
+    p->verdict = FX_PROOF_PROVED;
     fx_vec_foreach(FxObligation, o, &p->obligations)
     {
         if (o->verdict == FX_PROOF_REFUTED)
@@ -1057,7 +1125,6 @@ FxProof *fx_prove_same_function(const FxGraph *cur, const FxGraph *cand, FxGraph
         else if (o->verdict == FX_PROOF_UNKNOWN && p->verdict == FX_PROOF_PROVED)
             p->verdict = FX_PROOF_UNKNOWN;
     }
-    return p;
 }
 
 void fx_proof_free(FxProof *p)
@@ -1071,6 +1138,7 @@ void fx_proof_free(FxProof *p)
         free(o->smtlib);
         free(o->counterexample);
         free(o->reason);
+        fx_obligation_drop_witness(o);
     }
     fx_vec_free(&p->obligations);
     free(p);

@@ -4,12 +4,15 @@
  *
  * The checker derives its obligations itself from the two graphs, never
  * from a rewriter's claims, and discharges each with Z3 (smt.h):
- *   - validity: for all arguments (Natural ones >= 0), old(x) = new(x).
- *     Recursive calls of the intent itself are one uninterpreted function
- *     in both graphs (the regression-verification rule of Alive2's and
- *     Strichman's tools): the bodies must agree whatever the recursion
- *     returns, which, with the next obligation, proves the functions equal
- *     by induction on the call tree;
+ *   - validity: for all arguments (Natural ones >= 0) where both give a
+ *     value, old(x) = new(x) (both failing is agreement: a division by
+ *     zero has no value to compare);
+ *   - definedness: new fails exactly where old fails.
+ *     In both, recursive calls of the intent itself are one uninterpreted
+ *     function in both graphs (the regression-verification rule of
+ *     Alive2's and Strichman's tools): the bodies must agree whatever the
+ *     recursion returns, which, with the next obligation, proves the
+ *     functions equal by induction on the call tree;
  *   - termination: every recursive call of the new graph decreases one
  *     parameter towards a bound (a Natural, or the absolute value of an
  *     Int), so the induction is well founded.
@@ -45,6 +48,12 @@ typedef struct FxObligation {
     char hash[17];
     FxProofVerdict verdict;
     char *counterexample; /* "n = 3: v1 gives 2, the candidate 5", or NULL */
+    /* A same-function counterexample's arguments, in the parameters'
+     * order, as decimal text or true/false (NULL otherwise): the caller runs
+     * both versions on them before showing it (src/api/reproduce.c), since
+     * the solver's model is a claim about the encoding, not about runs. */
+    char **witness;
+    uint32_t n_witness;
     char *reason;         /* why unknown, or NULL */
     double ms;
     bool cached;
@@ -70,6 +79,11 @@ FxProof *fx_prove_same_function(const FxGraph *current, const FxGraph *candidate
                                 FxGraphLookup lookup, void *ctx, FxProofCache *cache,
                                 unsigned timeout_ms);
 void fx_proof_free(FxProof *p);
+/* Frees o's witness, leaving none. */
+void fx_obligation_drop_witness(FxObligation *o);
+/* Sets p's verdict from its obligations' (after a caller changed one):
+ * refuted when one is, else unknown when one is, else proved. */
+void fx_proof_tally(FxProof *p);
 
 /* A lemma instance: the certificate says g (one Natural parameter) is the
  * linear recurrence f(n) = c_1 f(n-1) + ... + c_k f(n-k) for n >= k, with

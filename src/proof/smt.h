@@ -9,7 +9,8 @@
  *
  * Semantics follow Flux, not SMT-LIB, where they differ: FX_SMT_DIV and
  * FX_SMT_MOD floor (Python's // and %), so `-7 div 2` is -4 and `-7 mod 2`
- * is 1. Division by zero is left unconstrained (the interpreter traps on it).
+ * is 1. Division by zero is left unconstrained (the interpreter traps on it;
+ * the checker compares values only where both sides are defined).
  *
  * Budgets: every check runs under a wall-clock timeout and a deterministic
  * resource limit (Z3's rlimit), whichever comes first; running out of either

@@ -1,8 +1,8 @@
--- schema.sql: the store's schema, version 6 (PRAGMA user_version = 6, set
+-- schema.sql: the store's schema, version 7 (PRAGMA user_version = 7, set
 -- by store.c once this has run). Embedded into the binary at build time
 -- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
--- database. A store of version 1 to 5 is brought here by migrate_1_2.sql to
--- migrate_5_6.sql, step by step.
+-- database. A store of version 1 to 6 is brought here by migrate_1_2.sql to
+-- migrate_6_7.sql, step by step.
 --
 -- Times are UTC text, 'YYYY-MM-DDTHH:MM:SS.mmmZ'. JSON columns hold JSON
 -- text as written by flux, never re-encoded (integers may exceed 64 bits).
@@ -86,17 +86,18 @@ CREATE TABLE executions (
 CREATE INDEX executions_by_intent ON executions(intent, id);
 CREATE INDEX executions_by_version ON executions(version);
 
--- The decision tree of each execution (its decisions JSON), one row per
--- entry, in order.
-CREATE TABLE decisions (
-    id        INTEGER PRIMARY KEY,
-    execution INTEGER NOT NULL REFERENCES executions(id),
-    seq       INTEGER NOT NULL,
-    decision  TEXT,
-    reason    TEXT,
-    proof_id  INTEGER
-);
-CREATE INDEX decisions_by_execution ON decisions(execution, seq);
+-- The decision tree of each execution, one row per entry, in order: a
+-- view of executions.decisions (schema version 7; a table before, which
+-- each run's commit wrote a second time, a table and an index more:
+-- docs/store.md, "What it costs").
+CREATE VIEW decisions(execution, seq, decision, reason, proof_id) AS
+    SELECT execution, seq,
+           CASE WHEN json_type(o, '$.decision') = 'text' THEN o ->> '$.decision' END,
+           CASE WHEN json_type(o, '$.reason') = 'text' THEN o ->> '$.reason' END,
+           CASE WHEN json_type(o, '$.proof_id') = 'integer' THEN o ->> '$.proof_id' END
+    FROM (SELECT e.id AS execution, d.key AS seq,
+                 CASE WHEN d.type = 'object' THEN d.value END AS o
+          FROM executions e, json_each(e.decisions) d);
 
 -- Running per-node counters of each version, summed over its executions.
 CREATE TABLE node_counts (

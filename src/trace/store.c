@@ -91,6 +91,7 @@ extern const char fx_migrate_2_3_sql[];
 extern const char fx_migrate_3_4_sql[];
 extern const char fx_migrate_4_5_sql[];
 extern const char fx_migrate_5_6_sql[];
+extern const char fx_migrate_6_7_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define CHECK_BUDGET_S  0.5 /* the integrity check at open of a store not closed as left */
@@ -99,6 +100,14 @@ extern const char fx_migrate_5_6_sql[];
 #define STR_(x)         #x
 #define STR(x)          STR_(x)
 
+/* A version's row; `executions` is the SQL of its count of executions. */
+#define VERSION_COLUMNS(executions)                                                                \
+    "SELECT v.lineage, l.intent, l.hash, v.label, p.label, v.rewrite, v.proof_id, v.evidence,"    \
+    " v.created_at, " executions ", v.rolled_back, v.model"                                        \
+    " FROM versions v JOIN lineages l ON l.id = v.lineage"                                        \
+    " LEFT JOIN versions p ON p.id = v.parent"
+#define VERSION_SELECT VERSION_COLUMNS("(SELECT count(*) FROM executions e WHERE e.version = v.id)")
+
 /* The statements of the writing path, prepared on first use and cached. */
 enum {
     /* ORDER ST: keep in sync with stmt_sql[] */
@@ -106,7 +115,6 @@ enum {
     ST_COMMIT,
     ST_ROLLBACK,
     ST_INSERT_EXECUTION,
-    ST_INSERT_DECISION,
     ST_ADD_COUNT,
     ST_VERSION_EXISTS,
     ST_BLOCK_INIT,
@@ -118,6 +126,7 @@ enum {
     ST_FIND_VERSION,
     ST_INSERT_VERSION,
     ST_INSERT_PROOF,
+    ST_VERSION_ROW,
     ST_COUNT
 };
 
@@ -128,8 +137,6 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT INTO executions(id, version, intent, expr, input, output, output_hash, output_bytes,"
     " decisions, hardware, duration_ms, optimizations, proof_ids, verified, recorded_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    "INSERT INTO decisions(execution, seq, decision, reason, proof_id)"
-    " VALUES (?1, ?2, ?3, ?4, ?5)",
     "INSERT INTO node_counts(version, node, count) VALUES (?1, ?2, ?3)"
     " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count",
     "SELECT 1 FROM versions WHERE id = ?1",
@@ -145,6 +152,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT OR IGNORE INTO versions(lineage, label, graph_json, parent, rewrite, proof_id,"
     " evidence, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     "INSERT INTO proofs(obligation, result, solver, ms, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    VERSION_COLUMNS("NULL") " WHERE l.intent = ?1 AND l.hash = ?2 AND v.label = ?3",
 };
 
 /* The columns of an execution row, after its id (column 0). */
@@ -153,12 +161,6 @@ static const char *const stmt_sql[ST_COUNT] = {
     " e.duration_ms, e.optimizations, e.proof_ids, e.verified, e.expr, e.recorded_at,"            \
     " v.lineage, e.output_bytes FROM executions e JOIN versions v ON v.id = e.version"
 
-#define VERSION_SELECT                                                                             \
-    "SELECT v.lineage, l.intent, l.hash, v.label, p.label, v.rewrite, v.proof_id, v.evidence,"    \
-    " v.created_at, (SELECT count(*) FROM executions e WHERE e.version = v.id),"                  \
-    " v.rolled_back, v.model"                                                                     \
-    " FROM versions v JOIN lineages l ON l.id = v.lineage"                                        \
-    " LEFT JOIN versions p ON p.id = v.parent"
 
 /* How a column becomes JSON: 's' text (encoded), 'j' JSON text (verbatim),
  * 'i' integer, 'r' real. NULL is null for every kind. */
@@ -673,10 +675,12 @@ static FxStatus upgrade(FxStore *s, int64_t v)
             r = exec_sql(s, fx_migrate_3_4_sql, "migrate the schema from version 3 to 4");
         if (r == FX_OK && v <= 4)
             r = exec_sql(s, fx_migrate_4_5_sql, "migrate the schema from version 4 to 5");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 5)
             r = exec_sql(s, fx_migrate_5_6_sql, "migrate the schema from version 5 to 6");
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 5) /* nothing before version 6 was sealed */
             r = seal_all(s);
+        if (r == FX_OK)
+            r = exec_sql(s, fx_migrate_6_7_sql, "migrate the schema from version 6 to 7");
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -1213,17 +1217,17 @@ FxStatus fx_store_add_proof(FxStore *s, const char *obligation_smt, const char *
     return r;
 }
 
-FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
-                               const char *reason, const char *counterexample, int64_t proof_id,
-                               int64_t *out_id)
+/* Inside a transaction: the proposal row. */
+static FxStatus insert_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
+                                const char *reason, const char *counterexample, int64_t proof_id,
+                                int64_t *out_id)
 {
     static const char sql[] = "INSERT INTO proposals (lineage, rule, status, reason, "
                               "counterexample, proof_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
     sqlite3_stmt *st = NULL;
     char now[32];
-    *out_id = 0;
-    FxStatus r = begin(s);
-    if (r == FX_OK && sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+    FxStatus r = FX_OK;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
         r = db_fail(s, "prepare a proposal");
     now_iso(now);
     if (r == FX_OK && (sqlite3_bind_int64(st, 1, lineage) | bind_text(st, 2, rule) |
@@ -1237,9 +1241,53 @@ FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, co
     if (r == FX_OK)
         *out_id = sqlite3_last_insert_rowid(s->db);
     sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, const char *status,
+                               const char *reason, const char *counterexample, int64_t proof_id,
+                               int64_t *out_id)
+{
+    *out_id = 0;
+    FxStatus r = begin(s);
+    if (r == FX_OK)
+        r = insert_proposal(s, lineage, rule, status, reason, counterexample, proof_id, out_id);
     r = finish(s, r);
     if (r != FX_OK)
         *out_id = 0;
+    return r;
+}
+
+/* One transaction, so that a version is never without its model or its
+ * accepted proposal, and two rounds never both install one label. */
+FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, const char *model,
+                          int64_t *out_version, int64_t *out_proposal)
+{
+    *out_version = *out_proposal = 0;
+    if (!v->label || !v->graph_json)
+        return usage(s, "a version needs a label and a graph");
+    int64_t taken = 0;
+    FxStatus r = begin(s);
+    if (r == FX_OK)
+        r = find_version(s, lineage, v->label, &taken);
+    if (r == FX_OK && taken) {
+        snprintf(s->err, sizeof(s->err), "%s exists already in this lineage", v->label);
+        r = FX_ERR_REJECTED;
+    }
+    if (r == FX_OK)
+        r = insert_version(s, lineage, v);
+    if (r == FX_OK)
+        r = find_version(s, lineage, v->label, out_version);
+    if (r == FX_OK && v->proof_id)
+        r = seal_lineage(s, lineage, *out_version);
+    if (r == FX_OK && model)
+        r = fx_store_set_model(s, *out_version, model);
+    if (r == FX_OK)
+        r = insert_proposal(s, lineage, v->rewrite, "accepted", NULL, NULL, v->proof_id,
+                            out_proposal);
+    r = finish(s, r);
+    if (r != FX_OK)
+        *out_version = *out_proposal = 0;
     return r;
 }
 
@@ -1446,21 +1494,6 @@ FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_i
 
 /* ---- flushing ---- */
 
-static FxStatus write_decisions(FxStore *s, const Queued *q)
-{
-    sqlite3_stmt *st = NULL;
-    FxStatus r = q->n_decisions ? stmt(s, ST_INSERT_DECISION, &st) : FX_OK;
-    for (size_t i = 0; i < q->n_decisions && r == FX_OK; i++) {
-        const Decision *d = &q->decisions[i];
-        if (sqlite3_bind_int64(st, 1, q->id) | sqlite3_bind_int64(st, 2, (int64_t)i) |
-            bind_text(st, 3, d->decision) | bind_text(st, 4, d->reason) |
-            bind_id(st, 5, d->proof_id))
-            return bind_fail(s, st);
-        r = run(s, st, "record a decision");
-    }
-    return r;
-}
-
 static FxStatus write_execution(FxStore *s, const Queued *q)
 {
     sqlite3_stmt *st = NULL;
@@ -1475,8 +1508,7 @@ static FxStatus write_execution(FxStore *s, const Queued *q)
         bind_text(st, 12, q->optimizations) | bind_text(st, 13, q->proof_ids) |
         bind_text(st, 14, q->verified) | bind_text(st, 15, q->recorded_at))
         return bind_fail(s, st);
-    r = run(s, st, "record an execution");
-    return r == FX_OK ? write_decisions(s, q) : r;
+    return run(s, st, "record an execution");
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -1737,7 +1769,7 @@ static bool is_json(const char *text)
     return end && *skip_ws(end) == '\0';
 }
 
-/* ---- decision rows, read from the decisions JSON ---- */
+/* ---- the decisions JSON, checked as the `decisions` view and jansson read it ---- */
 
 /* The value of the 4 hex digits at p (scan_string checked them). */
 static unsigned hex4(const char *p)
@@ -2106,6 +2138,20 @@ FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path, char
     }
 out:
     sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_version_row(FxStore *s, const char *intent, const char *hash, const char *label,
+                              FxRowFn fn, void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = stmt(s, ST_VERSION_ROW, &st);
+    if (r != FX_OK)
+        return r;
+    if (bind_text(st, 1, intent) | bind_text(st, 2, hash) | bind_text(st, 3, label))
+        return bind_fail(s, st);
+    r = each_row(s, st, version_row, fn, ctx);
+    done(st);
     return r;
 }
 

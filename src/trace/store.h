@@ -27,7 +27,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 6
+#define FX_STORE_SCHEMA_VERSION 7
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt
@@ -64,6 +64,13 @@ typedef struct FxVersionInfo {
 } FxVersionInfo;
 FxStatus fx_store_version(FxStore *s, int64_t lineage, const FxVersionInfo *v,
                           int64_t *out_id) FX_MUST_CHECK;
+/* Installs a proved rewrite in one transaction: the version v (its label
+ * new in the lineage) with its proof sealed as fx_store_version seals it,
+ * its cost model (NULL: none) and the proposal of v->rewrite, accepted,
+ * citing v->proof_id. FX_ERR_REJECTED, with nothing written, when the
+ * label exists (another round installed it first). */
+FxStatus fx_store_install(FxStore *s, int64_t lineage, const FxVersionInfo *v, const char *model,
+                          int64_t *out_version, int64_t *out_proposal) FX_MUST_CHECK;
 
 /* One execution, every field of `flux run --json`. Strings are copied. */
 typedef struct FxExecution {
@@ -136,6 +143,11 @@ FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path,
  * "rewrite", "proof_id", "evidence", "created_at", "executions", "rolled_back",
  * "model"}. */
 FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx) FX_MUST_CHECK;
+/* The row of one version (label) of the lineage (intent, hash), as
+ * fx_store_versions writes it but with "executions": null: one indexed
+ * lookup by a cached statement, for what each recorded run reads. */
+FxStatus fx_store_version_row(FxStore *s, const char *intent, const char *hash, const char *label,
+                              FxRowFn fn, void *ctx) FX_MUST_CHECK;
 /* A version's graph JSON by lineage and label (caller frees), or FX_ERR_USAGE. */
 FxStatus fx_store_graph(FxStore *s, int64_t lineage, const char *label, char **out_json) FX_MUST_CHECK;
 /* The lineage of (intent, hash) if the store has it (a read: nothing is

@@ -10,7 +10,7 @@ printf 'intent sq(n: Int) -> Int:\n    constraints:\n        - result = n * n\n'
 python3 -c 'import sqlite3; db = sqlite3.connect("new/flux.db"); db.execute("pragma user_version = 99"); db.commit()'
 "$FLUX" run f.flux 'sq(4)' --store new 2>err >/dev/null; rc=$?
 [ $rc = 4 ] || fail "newer schema: want exit 4, got $rc"
-grep -q 'has schema version 99, newer than this flux (6)' err || fail "message: $(cat err)"
+grep -q 'has schema version 99, newer than this flux (7)' err || fail "message: $(cat err)"
 "$FLUX" traces f.flux --store new >/dev/null 2>&1; [ $? = 4 ] || fail "traces on a newer store: want 4"
 
 # version 1: the first release's schema, with one execution in it
@@ -28,7 +28,7 @@ n = db.execute("select count(*) from executions").fetchone()[0]
 kept = db.execute("select expr from executions where id = 1").fetchone()
 t = db.execute("select count(*) from sqlite_master where name = 'proposals'").fetchone()[0]
 c = db.execute("select count(*) from sqlite_master where name = 'cost_models'").fetchone()[0]
-if v != 6 or c != 1 or "output_bytes" not in cols or "rolled_back" not in vcols or n != 2 or t != 1 or kept != ("sq(2)",):
+if v != 7 or c != 1 or "output_bytes" not in cols or "rolled_back" not in vcols or n != 2 or t != 1 or kept != ("sq(2)",):
     sys.exit("not migrated: version %d, columns %s, %d executions, proposals %d, kept %s" % (v, cols, n, t, kept))
 PY2
 "$FLUX" traces f.flux --store old | grep -q 'sq(6)\|{"n": 6}' || fail "traces after migration"
@@ -53,6 +53,15 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 for c in ("graph_before", "graph_after", "certificate", "chain"):
     db.execute("alter table proofs drop column " + c)
+# before version 7 the decisions were a table of their own
+db.execute("drop view decisions")
+db.execute("create table decisions (id integer primary key, execution integer not null"
+           " references executions(id), seq integer not null, decision text, reason text,"
+           " proof_id integer)")
+db.execute("create index decisions_by_execution on decisions(execution, seq)")
+db.execute("insert into decisions(execution, seq, decision, reason) select e.id, d.key,"
+           " d.value ->> '$.decision', d.value ->> '$.reason' from executions e,"
+           " json_each(e.decisions) d")
 db.execute("pragma user_version = 5")
 db.commit()
 PY
@@ -68,8 +77,12 @@ v = db.execute("pragma user_version").fetchone()[0]
 sealed = db.execute("select count(*) from proofs p join versions v on v.proof_id = p.id "
                     "where p.graph_before is not null and p.graph_after is not null "
                     "and p.certificate is not null and p.chain is not null").fetchone()[0]
-if v != 6 or sealed != 1:
-    sys.exit("v5 not migrated: version %d, %d proofs sealed" % (v, sealed))
+kind = db.execute("select type from sqlite_master where name = 'decisions'").fetchone()[0]
+rows = db.execute("select count(*) from decisions").fetchone()[0]
+runs = db.execute("select count(*) from executions").fetchone()[0]
+if v != 7 or sealed != 1 or kind != "view" or rows < runs:
+    sys.exit("v5 not migrated: version %d, %d proofs sealed, decisions a %s of %d rows for %d runs"
+             % (v, sealed, kind, rows, runs))
 PY
 FLUX_LEARN=off "$FLUX" run fib.flux 'fib(30)' --store v5bare 2> err | grep -qx 832040 || fail "v5bare"
 grep -q 'version v2 of `fib` is refused: it is the memoization rewrite of v1, and no proof covers it' err ||

@@ -73,7 +73,8 @@ for pair in "fx_schema_sql src/trace/schema.sql schema_src.c" \
             "fx_migrate_2_3_sql src/trace/migrate_2_3.sql migrate_2_3_src.c" \
             "fx_migrate_3_4_sql src/trace/migrate_3_4.sql migrate_3_4_src.c" \
             "fx_migrate_4_5_sql src/trace/migrate_4_5.sql migrate_4_5_src.c" \
-            "fx_migrate_5_6_sql src/trace/migrate_5_6.sql migrate_5_6_src.c"; do
+            "fx_migrate_5_6_sql src/trace/migrate_5_6.sql migrate_5_6_src.c" \
+            "fx_migrate_6_7_sql src/trace/migrate_6_7.sql migrate_6_7_src.c"; do
     read -r sym sql file <<<"$pair"
     [[ -f "$sql" ]] || continue
     if [[ ! -f "$GEN_DIR/$file" ]]; then

@@ -348,3 +348,29 @@ intent gap(a: Natural, b: Natural) -> Natural:
 intent gap__bad_1_cex(a: Natural, b: Natural) -> Natural:
     constraints:
         - result = max(a - b, 0)
+
+# Both sides fail alike (a division by zero): both failing is agreement,
+# whatever value the solver would give a division by zero. Each was refuted
+# before with a counterexample that does not reproduce ("a = 0, b = 0: the
+# current version gives -1, the candidate 0", where both fail).
+intent remainder(a: Int, b: Int) -> Int:
+    constraints:
+        - result = a mod b
+intent remainder__ok_1(a: Int, b: Int) -> Int:
+    constraints:
+        - result = a - b * (a div b)
+intent ratio(a: Int, b: Int) -> Int:
+    constraints:
+        - result = a div b + 1
+intent ratio__ok_1(a: Int, b: Int) -> Int:
+    constraints:
+        - result = (a + b) div b
+intent ratio__bad_1_cex(a: Int, b: Int) -> Int:
+    constraints:
+        - result = (a + 1) div b
+intent never(x: Int, n: Int) -> Int:
+    constraints:
+        - result = x div (n - n)
+intent never__ok_1(x: Int, n: Int) -> Int:
+    constraints:
+        - result = (x + 1) div 0
