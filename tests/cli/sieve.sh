@@ -1,8 +1,7 @@
 # The sieve rewrite through the CLI: find_primes (the example) and a count
 # go from trial division to the sieve kernels once a round has measured
 # them; the kernel follows the range (trial division for a few candidates,
-# the plain sieve while its bitmap fits the cache, the segmented one on all
-# cores beyond), explain and the record say which and why, and the answers
+# the plain sieve up to 2^10, the segmented one on all cores beyond), explain and the record say which and why, and the answers
 # stay exact.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +22,8 @@ case $out in *"find_primes: installed v2: sieve (proof #"*) ;; *) fail "no sieve
     fail "pi(10^8) within 320 MB"
 why() { "$FLUX" explain "$primes" "$1" | grep '^|    - sieve '; }
 why 'find_primes(50)' | grep -q 'sieve trial: 49 candidates: trial division' || fail "50: $(why 'find_primes(50)')"
-why 'find_primes(100)' | grep -q 'sieve eratosthenes: hi = 101 <= 2^20' || fail "100: $(why 'find_primes(100)')"
+why 'find_primes(100)' | grep -q 'sieve eratosthenes: hi = 101 <= 2^10' || fail "100: $(why 'find_primes(100)')"
+why 'find_primes(5000)' | grep -q 'sieve segmented: hi = 5001: segmented' || fail "5000: $(why 'find_primes(5000)')"
 why 'len(find_primes(2000000))' | grep -q 'sieve segmented: hi = 2000001: segmented' ||
     fail "2000000: $(why 'len(find_primes(2000000))')"
 "$FLUX" proofs "$primes" 1 | grep -q 'obligation candidate: .*(proved)' || fail "the proof"
