@@ -99,6 +99,7 @@ typedef struct Load {
     FxColumn *cols;        /* a column per field, room for `cap` rows */
     size_t n_rows, cap;    /* rows read; rows the columns have room for */
     size_t charged;        /* bytes charged to the meter for the columns */
+    size_t expect_rows;    /* rows a large file will hold, guessed from its first window */
     FxError *err;
 } Load;
 
@@ -864,7 +865,8 @@ typedef struct Split {
 } Split;
 
 /* The LFs in [p, end), 8 bytes at a time: a byte of w ^ LFs is zero
- * exactly where w holds an LF, and the sum below sets its high bit alone. */
+ * exactly where w holds an LF, where the sum below alone leaves its high
+ * bit clear; the multiply adds up the bytes' marks in the top byte. */
 static size_t count_lines(const char *p, const char *end)
 {
     const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
@@ -873,7 +875,7 @@ static size_t count_lines(const char *p, const char *end)
         uint64_t w;
         memcpy(&w, p, 8);
         w ^= ONES * '\n';
-        n += (size_t)__builtin_popcountll(~(((w & low7) + low7) | w | low7));
+        n += (size_t)(((~(((w & low7) + low7) | w | low7) >> 7) * ONES) >> 56);
     }
     for (; p < end; p++)
         n += *p == '\n';
@@ -926,7 +928,10 @@ static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
                      .strs = fx_xcalloc(ld->n_fields, sizeof(Strs))};
         rows += pieces[k].rows;
     }
-    if (rows > ld->cap && (st = grow_columns(ld, rows)) != FX_OK)
+    // Columns grown once to the rows expected, not doubled window by
+    // window: a copy of all rows so far each time, into pages never touched.
+    size_t want = rows > ld->expect_rows ? rows : ld->expect_rows;
+    if (rows > ld->cap && (st = grow_columns(ld, want > 2 * ld->cap ? want : 2 * ld->cap)) != FX_OK)
         goto out;
     // Room for every String cell of a part, charged as one: a part's
     // cells are fewer bytes than the part (malloc maps it, untouched).
@@ -1036,8 +1041,8 @@ static FxStatus csv_load(Load *ld)
         goto out;
     }
     // A file smaller than a window is read in one (and charged its size).
-    struct stat info;
-    size_t skip = 0, window = 1 << 16;
+    struct stat info = {0};
+    size_t skip = 0, window = 1 << 16, read_bytes = 0;
     if (fstat(fileno(rd.f), &info) == 0 && S_ISREG(info.st_mode))
         window = (size_t)info.st_size < CSV_WINDOW ? (size_t)info.st_size + 1 : CSV_WINDOW;
     for (;;) {
@@ -1047,7 +1052,9 @@ static FxStatus csv_load(Load *ld)
             skip = 3; // a UTF-8 byte-order mark, as spreadsheets write
         const char *p = rd.buf + skip, *end = rd.buf + rd.len;
         if (!rd.eof) { // cut after the line end of the last line that is not blank
-            const char *q = end; // (blank lines may be the file's last: data_end)
+            while (end > p && end[-1] != '\n') // (blank lines may be the file's last: data_end)
+                end--;
+            const char *q = end;
             while (q > p && (q[-1] == '\n' || q[-1] == '\r'))
                 q--;
             const char *lf = q > p ? memchr(q, '\n', (size_t)(end - q)) : NULL;
@@ -1085,6 +1092,10 @@ static FxStatus csv_load(Load *ld)
             goto out;
         if (rd.eof)
             break;
+        read_bytes += (size_t)(end - rd.buf);
+        if (!ld->expect_rows && S_ISREG(info.st_mode)) // this window's rows a byte, and 1/16 more
+            ld->expect_rows = (size_t)((double)ld->n_rows / (double)read_bytes *
+                                       (double)info.st_size * (17.0 / 16.0));
         // the part line after the window to the front, for the next
         rd.len -= (size_t)(end - rd.buf);
         memmove(rd.buf, end, rd.len);
