@@ -1942,11 +1942,22 @@ static bool grow_builder(FxRuntime *rt, Builder *v)
     return true;
 }
 
-/* The top builder as a list, which takes over its array (no copy). */
+/* The top builder as a list, which takes over its array (no copy). A list
+ * of integers that all fit int64 is kept unboxed (value.h): packed in
+ * place, 8 bytes an element, half the memory, and what kernels read. */
 static FxValue end_builder(FxRuntime *rt)
 {
     Builder b = rt->builders.data[--rt->builders.len];
-    return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
+    bool ints = !b.heap && b.len > 0;
+    for (size_t i = 0; ints && i < b.len; i++)
+        ints = b.data[i].kind == FX_VAL_INT;
+    if (!ints)
+        return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
+    int64_t *packed = (int64_t *)b.data; /* element i moves down to byte 8i: never ahead */
+    for (size_t i = 0; i < b.len; i++)
+        packed[i] = b.data[i].u.i;
+    fx_meter_sub(b.cap * sizeof(FxValue)); /* the list counts itself */
+    return fx_val_list_adopt_ints(fx_xrealloc(packed, b.len * sizeof(int64_t)), b.len);
 }
 
 static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
