@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "choose.h"
+#include "colcache.h"
 #include "data.h"
 #include "base/hash.h"
 #include "base/sort.h"
@@ -108,6 +109,7 @@ struct FxRuntime {
      * dropped with everything computed from it (data_epoch moves on) */
     uint64_t evals, checked, data_epoch;
     FxKeeper keeper; /* where materialised results outlive the process, or none */
+    char *column_cache; /* where CSV sources' columns are kept (colcache.h), or NULL */
     /* sources not read here but trusted unchanged by a result read from the
      * keeper, with their stamps then: checked as the sources read are */
     FX_VEC(FxKeepSource) watched;
@@ -246,6 +248,7 @@ void fx_runtime_free(FxRuntime *rt)
     fx_vec_free(&rt->exprs);
     fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
     fx_vec_free(&rt->data);
+    free(rt->column_cache);
     fx_vec_free(&rt->watched);
     fx_vec_foreach(QueryIndex, qi, &rt->indexes)
     {
@@ -671,8 +674,20 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
      * next check finds changed */
     DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
-    if (fx_data_load(dd, rt->prog->data_root, &v, &rt->error) != FX_OK)
-        return false;
+    /* a CSV file's columns kept beside the store (colcache.h), unless the
+     * file lies where its sources may not (then the loader says so) */
+    char *outside = rt->column_cache && !strchr(dd->path, ':') && rt->prog->data_root
+                            ? fx_data_outside(dd, rt->prog->data_root)
+                            : NULL;
+    const char *cache = rt->column_cache && !strchr(dd->path, ':') && !outside
+                                ? rt->column_cache
+                                : NULL;
+    free(outside);
+    if (!fx_colcache_load(cache, dd, &de.stamp, &v)) {
+        if (fx_data_load(dd, rt->prog->data_root, &v, &rt->error) != FX_OK)
+            return false;
+        fx_colcache_save(cache, dd, &de.stamp, v);
+    }
     de.value = v;
     fx_vec_push(&rt->data, de);
     fx_value_retain(v);
@@ -902,6 +917,12 @@ static void keep_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, FxValue 
 void fx_runtime_set_keeper(FxRuntime *rt, const FxKeeper *k)
 {
     rt->keeper = k ? *k : (FxKeeper){0};
+}
+
+void fx_runtime_set_column_cache(FxRuntime *rt, const char *dir)
+{
+    free(rt->column_cache);
+    rt->column_cache = dir ? fx_xstrdup(dir) : NULL;
 }
 
 /* ---- the operations that are not one line ---- */
