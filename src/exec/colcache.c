@@ -47,7 +47,8 @@ static uint64_t block_hash(const void *p, size_t n)
         h ^= h >> 29;
     }
     w = 0;
-    memcpy(&w, s, n);
+    if (n)
+        memcpy(&w, s, n);
     return mix(h ^ w);
 }
 

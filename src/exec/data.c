@@ -347,7 +347,8 @@ static bool strs_append(Load *ld, Strs *s, const char *bytes, size_t len)
         s->bytes = fx_xrealloc(s->bytes, cap);
         s->cap = cap;
     }
-    memcpy(s->bytes + s->len, bytes, len);
+    if (len) // (no block yet for an empty first cell)
+        memcpy(s->bytes + s->len, bytes, len);
     s->len += len;
     return true;
 }
@@ -374,7 +375,8 @@ static void join_part(Load *ld, Part *pt)
                 s->bytes = NULL;
             } else {
                 c->bytes = fx_xrealloc(c->bytes, base + s->len + 1);
-                memcpy(c->bytes + base, s->bytes, s->len);
+                if (s->len)
+                    memcpy(c->bytes + base, s->bytes, s->len);
                 for (size_t r = pt->first; r < pt->row; r++)
                     c->u.offsets[r + 1] += base;
             }
@@ -788,7 +790,8 @@ static const char *fast_cell(Part *pt, size_t f, const char *p, const char *end)
         Strs *s = &pt->strs[f];
         if ((p < end && *p == '"') || s->cap - s->len < (size_t)(e - p))
             return NULL; // a quoted cell, or no room made yet: the general reader
-        memcpy(s->bytes + s->len, p, (size_t)(e - p));
+        if (e > p)
+            memcpy(s->bytes + s->len, p, (size_t)(e - p));
         s->len += (size_t)(e - p);
         c->u.offsets[r + 1] = s->len;
         return e;
@@ -877,8 +880,14 @@ static FxStatus csv_rows(Load *ld, Part *pt, Csv *c, const size_t *col_of, size_
  * the file is the one reported, and joins the parts' String bytes.
  */
 
-/* Splitting pays from about this many bytes. */
+/* Splitting pays from about this many bytes. Test builds split and cut
+ * windows (below) at a few KB, so that every CSV of the tests crosses
+ * windows and parts. */
+#ifdef FX_SMALL_CHUNKS
+#define CSV_PARALLEL_FROM ((size_t)1 << 10)
+#else
 #define CSV_PARALLEL_FROM ((size_t)8 << 20)
+#endif
 #define CSV_MAX_PARTS     64
 
 typedef struct Piece {
@@ -1031,7 +1040,11 @@ static const char *data_end(const char *p, const char *end)
  * into the columns as each window is read. A window with a quote in it
  * may hold a cell that goes on past the window: from there the rest of
  * the file is read whole, and one reader reads it. */
+#ifdef FX_SMALL_CHUNKS
+#define CSV_WINDOW ((size_t)4 << 10)
+#else
 #define CSV_WINDOW ((size_t)16 << 20)
+#endif
 
 /* The header, and which field each column is (-1: none). */
 static FxStatus csv_columns(Load *ld, Csv *c, size_t *col_of, int **out_field_of, size_t *n_cols)

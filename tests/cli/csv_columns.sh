@@ -106,6 +106,9 @@ intent ks() -> List[Int]:
     constraints:
         - result[i] = rows[i].k
         - len(result) = len(rows)
+intent xs() -> List[Float]:
+    constraints:
+        - result = [r.x for r in rows]
 F
 python3 - "$FLUX" <<'PY' || exit 1
 import random, subprocess, sys
@@ -149,6 +152,8 @@ for quote_at in (None, 590000):
         "rows[%d].name" % (quote_at or 123456): '"%s"' % (names[quote_at or 123456].replace('"', '\\"')),
         "rows[599999].x": repr(xs[599999]),
         "ks()[314159]": str(ks[314159]),
+        "sum(xs())": repr(sum(xs)),
+        "xs()[271828]": repr(xs[271828]),
     }
     for expr, value in want.items():
         got = run(expr)
