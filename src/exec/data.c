@@ -1108,6 +1108,13 @@ static FxStatus csv_load(Load *ld)
         }
         if ((st = csv_utf8(ld, p, (size_t)(end - p), c.line)) != FX_OK)
             goto out;
+        if (!field_of) { // the header first: quoted names do not make the rows slow
+            c.p = p;
+            c.end = rd->eof ? data_end(p, end) : end;
+            if ((st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
+                goto out;
+            p = c.p;
+        }
         if (memchr(p, '"', (size_t)(end - p))) { // the rest whole, one reader
             size_t checked = (size_t)(end - rd->buf);
             while (!rd->eof && (err = reader_fill(rd, rd->cap * 2)) == 0)
@@ -1119,8 +1126,6 @@ static FxStatus csv_load(Load *ld)
                 goto out;
             c.p = p;
             c.end = data_end(p, rd->buf + rd->len);
-            if (!field_of && (st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
-                goto out;
             Part pt = whole_begin(ld);
             st = csv_rows(ld, &pt, &c, col_of, n_cols, field_of);
             whole_end(ld, &pt, st == FX_OK);
@@ -1128,8 +1133,6 @@ static FxStatus csv_load(Load *ld)
         }
         c.p = p;
         c.end = rd->eof ? data_end(p, end) : end;
-        if (!field_of && (st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
-            goto out;
         // The next window is read meanwhile, into the other block, after
         // the part line that follows this one.
         Reader *next = rd == &readers[0] ? &readers[1] : &readers[0];
