@@ -67,6 +67,9 @@
 
 #include <errno.h>
 #include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
@@ -936,6 +939,7 @@ typedef struct Piece {
     Part part;
     const char *p, *end; /* the rows still to read */
     size_t rows;         /* LFs in [p, end) (+1 for the file's last row) */
+    bool ascii, quotes;  /* every byte below 0x80; a quote somewhere */
 } Piece;
 
 typedef struct Split {
@@ -962,10 +966,57 @@ static size_t count_lines(const char *p, const char *end)
     return n;
 }
 
-static void count_task(void *arg, size_t t)
+/* One pass over a piece: its LFs, whether every byte is ASCII, and
+ * whether it holds a quote (the UTF-8 check and the look for quotes were
+ * two more passes, on one thread). SSE2 (every x86-64) takes 16 bytes a
+ * step, the LFs summed in byte counters emptied every 255 steps; other
+ * machines take 8, as count_lines does. */
+static void scan_task(void *arg, size_t t)
 {
     Piece *pc = &((Split *)arg)->pieces[t];
-    pc->rows = count_lines(pc->p, pc->end);
+    const char *p = pc->p;
+    size_t n = 0;
+    bool high = false, quote = false;
+#ifdef __SSE2__
+    const __m128i lf = _mm_set1_epi8('\n'), qt = _mm_set1_epi8('"');
+    __m128i any_q = _mm_setzero_si128(), any_hi = _mm_setzero_si128();
+    while (pc->end - p >= 16) {
+        size_t steps = (size_t)(pc->end - p) / 16;
+        steps = steps < 255 ? steps : 255;
+        __m128i count = _mm_setzero_si128();
+        for (size_t k = 0; k < steps; k++, p += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            count = _mm_sub_epi8(count, _mm_cmpeq_epi8(v, lf));
+            any_q = _mm_or_si128(any_q, _mm_cmpeq_epi8(v, qt));
+            any_hi = _mm_or_si128(any_hi, v);
+        }
+        __m128i sums = _mm_sad_epu8(count, _mm_setzero_si128());
+        n += (size_t)_mm_cvtsi128_si64(sums) + (size_t)_mm_extract_epi16(sums, 4);
+    }
+    high = _mm_movemask_epi8(any_hi) != 0;
+    quote = _mm_movemask_epi8(any_q) != 0;
+#else
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
+    uint64_t hi = 0, qs = 0;
+    for (; pc->end - p >= 8; p += 8) {
+        uint64_t w, q;
+        memcpy(&w, p, 8);
+        hi |= w;
+        q = w ^ ONES * '"';
+        qs |= ~(((q & low7) + low7) | q | low7);
+    }
+    n = count_lines(pc->p, p);
+    high = (hi & HIGHS) != 0;
+    quote = qs != 0;
+#endif
+    for (; p < pc->end; p++) {
+        n += *p == '\n';
+        high |= (unsigned char)*p >= 0x80;
+        quote |= *p == '"';
+    }
+    pc->rows = n;
+    pc->ascii = !high;
+    pc->quotes = quote;
 }
 
 static void read_task(void *arg, size_t t)
@@ -981,26 +1032,34 @@ static void read_task(void *arg, size_t t)
     }
 }
 
-/* Reads the rows of [c->p, c->end), which hold no quote, on n threads. */
-static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
-                          const int *field_of, unsigned n)
+/* Cuts the rows of [c->p, c->end) into n pieces just past an LF, and
+ * scans them on n threads (scan_task). */
+static void csv_scan(Csv *c, Piece *pieces, unsigned n)
 {
-    FxStatus st = FX_OK;
-    Piece pieces[CSV_MAX_PARTS] = {0};
-    Split sp = {pieces, field_of, n_cols};
-    size_t size = (size_t)(c->end - c->p), first_line = c->line, row0 = ld->n_rows;
+    Split sp = {pieces, NULL, 0};
+    size_t size = (size_t)(c->end - c->p);
     const char *p = c->p;
-    for (unsigned k = 0; k < n; k++) { // cut just past an LF
+    for (unsigned k = 0; k < n; k++) {
         const char *e = k + 1 == n ? c->end : c->p + size / n * (k + 1);
         if (e < p)
             e = p;
         while (e < c->end && e[-1] != '\n')
             e++;
-        pieces[k].p = p;
-        pieces[k].end = p = e;
+        pieces[k] = (Piece){.p = p, .end = e};
+        p = e;
     }
-    fx_device_launch(fx_device_cpu(), n, count_task, &sp, NULL);
+    fx_device_launch(fx_device_cpu(), n, scan_task, &sp, NULL);
     pieces[n - 1].rows += c->end > c->p && c->end[-1] != '\n'; // the last line has no LF
+}
+
+/* Reads the rows of [c->p, c->end), scanned into n pieces (csv_scan),
+ * whose quoted cells all end on their line, on n threads. */
+static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
+                          const int *field_of, Piece *pieces, unsigned n)
+{
+    FxStatus st = FX_OK;
+    Split sp = {pieces, field_of, n_cols};
+    size_t size = (size_t)(c->end - c->p), first_line = c->line, row0 = ld->n_rows;
     size_t rows = row0;
     for (unsigned k = 0; k < n; k++) {
         Part *pt = &pieces[k].part;
@@ -1103,14 +1162,13 @@ static FxStatus csv_columns(Load *ld, Csv *c, size_t *col_of, int **out_field_of
     return FX_OK;
 }
 
-/* The rows of [c->p, c->end), no quote among them, on as many threads as
- * their size pays for. */
-static FxStatus csv_plain_rows(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
-                               const int *field_of)
+/* The pieces to scan and read [c->p, c->end) in: as many as threads its
+ * size pays for. */
+static unsigned csv_pieces(const Csv *c)
 {
     size_t size = (size_t)(c->end - c->p);
     unsigned n = fx_device_threads(fx_device_cpu(), (double)size, (double)CSV_PARALLEL_FROM);
-    return csv_split(ld, c, col_of, n_cols, field_of, n > CSV_MAX_PARTS ? CSV_MAX_PARTS : n);
+    return n > CSV_MAX_PARTS ? CSV_MAX_PARTS : n;
 }
 
 static FxStatus csv_load(Load *ld)
@@ -1148,16 +1206,33 @@ static FxStatus csv_load(Load *ld)
             }
             end = lf + 1;
         }
-        if ((st = csv_utf8(ld, p, (size_t)(end - p), c.line)) != FX_OK)
-            goto out;
         if (!field_of) { // the header first: quoted names do not make the rows slow
+            const char *lf = memchr(p, '\n', (size_t)(end - p));
+            if ((st = csv_utf8(ld, p, lf ? (size_t)(lf + 1 - p) : (size_t)(end - p), c.line)) !=
+                FX_OK) // before its names are matched
+                goto out;
             c.p = p;
             c.end = rd->eof ? data_end(p, end) : end;
             if ((st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
                 goto out;
             p = c.p;
         }
-        if (!quotes_stay_on_lines(p, end)) { // the rest whole, one reader
+        // One pass over the rows, on the threads: their lines, and whether
+        // any byte is not ASCII (then the UTF-8 check) or a quote.
+        c.p = p;
+        c.end = rd->eof ? data_end(p, end) : end;
+        Piece pieces[CSV_MAX_PARTS];
+        unsigned n = c.p < c.end ? csv_pieces(&c) : 0;
+        bool ascii = true, quotes = false;
+        if (n)
+            csv_scan(&c, pieces, n);
+        for (unsigned k = 0; k < n; k++) {
+            ascii &= pieces[k].ascii;
+            quotes |= pieces[k].quotes;
+        }
+        if (!ascii && (st = csv_utf8(ld, p, (size_t)(end - p), c.line)) != FX_OK)
+            goto out;
+        if (quotes && !quotes_stay_on_lines(p, end)) { // the rest whole, one reader
             size_t from = (size_t)(p - rd->buf), checked = (size_t)(end - rd->buf);
             size_t line = c.line + count_lines(p, end); // the line at `checked`
             while (!rd->eof && (err = reader_fill(rd, rd->cap * 2)) == 0)
@@ -1174,8 +1249,6 @@ static FxStatus csv_load(Load *ld)
             whole_end(ld, &pt, st == FX_OK);
             goto out;
         }
-        c.p = p;
-        c.end = rd->eof ? data_end(p, end) : end;
         // The next window is read meanwhile, into the other block, after
         // the part line that follows this one.
         Reader *next = rd == &readers[0] ? &readers[1] : &readers[0];
@@ -1193,8 +1266,8 @@ static FxStatus csv_load(Load *ld)
             memcpy(next->buf, end, next->len);
             reading = pthread_create(&reader, NULL, read_ahead, &ahead) == 0;
         }
-        if (c.p < c.end)
-            st = csv_plain_rows(ld, &c, col_of, n_cols, field_of);
+        if (n)
+            st = csv_split(ld, &c, col_of, n_cols, field_of, pieces, n);
         if (reading)
             pthread_join(reader, NULL);
         else if (!rd->eof)
