@@ -42,6 +42,7 @@
 #include "hw/hw.h"
 #include "hw/device.h"
 #include "linrec.h"
+#include "mathfn.h"
 #include "matmul.h"
 #include "meter.h"
 #include "sieve.h"
@@ -2819,6 +2820,13 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (v.kind == FX_VAL_UNIT)
                 NEXT;
             bool ok = true;
+            if (acc.kind != FX_VAL_UNIT && (v.kind == FX_VAL_FLOAT || acc.kind == FX_VAL_FLOAT) &&
+                v.kind != FX_VAL_UNIT) { /* fmin/fmax, as min(a, b) of Floats */
+                if (!fx_math_pick(acc, v, I->c, &tmp, &verr))
+                    goto value_error;
+                put(&R[I->d], tmp);
+                NEXT;
+            }
             if (acc.kind != FX_VAL_UNIT) {
                 int c = fx_val_compare(v, acc, &ok);
                 if (!ok) {

@@ -150,6 +150,8 @@ static FxSmtTerm tr_name(Ctx *c, const FxExpr *e)
         return c->params ? c->params[e->ref_index] : fail(c, "a parameter");
     case FX_REF_LOCAL:
         return lookup(c, e->u.text);
+    case FX_REF_CONST:
+        return fail(c, "a Float constant");
     default:
         return fail(c, "a size or a data source");
     }
