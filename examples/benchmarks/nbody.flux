@@ -36,21 +36,27 @@ intent system() -> List[Body]:
     constraints:
         - result = [sun(planets())] ++ planets()
 
-intent distance(a: Body, b: Body) -> Float:
+intent squared_distance(a: Body, b: Body) -> Float:
     constraints:
-        - result = sqrt((a.x - b.x) ^ 2 + (a.y - b.y) ^ 2 + (a.z - b.z) ^ 2)
+        - result = (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z)
 
-// dt / d^3 for the pair: the factor of each velocity change
-intent pull(a: Body, b: Body, dt: Float) -> Float:
+// dt / d^3 from d^2: the factor of a pair's velocity changes
+intent pull(d2: Float, dt: Float) -> Float:
     constraints:
-        - result = dt / (distance(a, b) * distance(a, b) * distance(a, b))
+        - result = dt / (d2 * sqrt(d2))
 
-// body i's velocity after every other body's attraction, then its position
-intent moved(bs: List[Body], i: Natural, dt: Float) -> Body:
+// what body i's velocity changes by along each axis, per unit of distance
+// on it, from each body j (nothing from itself)
+intent pulls(bs: List[Body], i: Natural, dt: Float) -> List[Float]:
     constraints:
-        - result = kicked(bs[i] with {vx: bs[i].vx - sum((bs[i].x - bs[j].x) * bs[j].mass * pull(bs[i], bs[j], dt) for j in 0..len(bs) if j != i),
-                                      vy: bs[i].vy - sum((bs[i].y - bs[j].y) * bs[j].mass * pull(bs[i], bs[j], dt) for j in 0..len(bs) if j != i),
-                                      vz: bs[i].vz - sum((bs[i].z - bs[j].z) * bs[j].mass * pull(bs[i], bs[j], dt) for j in 0..len(bs) if j != i)}, dt)
+        - result = [if j = i then 0.0 else bs[j].mass * pull(squared_distance(bs[i], bs[j]), dt) for j in 0..len(bs)]
+
+// body i after every other body's attraction, then moved
+intent moved(bs: List[Body], i: Natural, f: List[Float], dt: Float) -> Body:
+    constraints:
+        - result = kicked(bs[i] with {vx: bs[i].vx - sum((bs[i].x - bs[j].x) * f[j] for j in 0..len(bs)),
+                                      vy: bs[i].vy - sum((bs[i].y - bs[j].y) * f[j] for j in 0..len(bs)),
+                                      vz: bs[i].vz - sum((bs[i].z - bs[j].z) * f[j] for j in 0..len(bs))}, dt)
 
 intent kicked(b: Body, dt: Float) -> Body:
     constraints:
@@ -59,7 +65,7 @@ intent kicked(b: Body, dt: Float) -> Body:
 intent advance(bs: List[Body], n: Natural) -> List[Body]:
     constraints:
         - advance(bs, 0) = bs
-        - advance(bs, n) = advance([moved(bs, i, 0.01) for i in 0..len(bs)], n - 1)
+        - advance(bs, n) = advance([moved(bs, i, pulls(bs, i, 0.01), 0.01) for i in 0..len(bs)], n - 1)
 
 intent kinetic(bs: List[Body]) -> Float:
     constraints:
@@ -68,7 +74,7 @@ intent kinetic(bs: List[Body]) -> Float:
 // every pair once
 intent potential(bs: List[Body]) -> Float:
     constraints:
-        - result = sum(bs[i].mass * bs[j].mass / distance(bs[i], bs[j]) for i in 0..len(bs) for j in i + 1..len(bs))
+        - result = sum(bs[i].mass * bs[j].mass / sqrt(squared_distance(bs[i], bs[j])) for i in 0..len(bs) for j in i + 1..len(bs))
 
 intent energy(bs: List[Body]) -> Float:
     constraints:
