@@ -2617,7 +2617,20 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             goto slow;
         }
         CASE(OP_IDIV):
-        CASE(OP_MOD):
+        CASE(OP_MOD): {
+            FxValue a = R[I->a], b = R[I->b];
+            if (a.kind == FX_VAL_INT && b.kind == FX_VAL_INT && b.u.i > 0) {
+                /* floor division by a positive int64, as value.c's: C truncates toward zero */
+                int64_t q = a.u.i / b.u.i, r = a.u.i % b.u.i;
+                if (r < 0) {
+                    q--;
+                    r += b.u.i;
+                }
+                put_int(&R[I->d], I->op == OP_IDIV ? q : r);
+                NEXT;
+            }
+            goto slow;
+        }
         CASE(OP_POW):
         CASE(OP_CONCAT):
         slow:
@@ -2842,9 +2855,17 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         }
         CASE(OP_FIELD): {
-            size_t len;
+            /* c: the field's position in the record this instruction read
+             * last, checked by one comparison (the records met at one site
+             * are mostly of one type, in one order); searched again when wrong */
+            size_t len, k = I->c, n = fx_val_record_size(R[I->a]);
             const char *name = fx_val_string_data(fn->consts[I->b], &len);
-            tmp = fx_val_record_field(R[I->a], name);
+            if (k >= n || strcmp(fx_val_record_name(R[I->a], k), name) != 0) {
+                for (k = 0; k < n && strcmp(fx_val_record_name(R[I->a], k), name) != 0; k++)
+                    ;
+                fn->code[I - fn->code].c = (uint32_t)k;
+            }
+            tmp = k < n ? fx_val_record_at(R[I->a], k) : fx_val_record_field(R[I->a], name);
             fx_value_retain(tmp);
             put(&R[I->d], tmp);
             NEXT;
