@@ -59,6 +59,9 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "data.h"
 #include "meter.h"
+#include "table.h"
+
+#include "hw/device.h"
 
 #include "base/utf8.h"
 
@@ -79,17 +82,35 @@
 /* A bad cell shows at most this many bytes of itself in a message. */
 #define CELL_SHOWN 40
 
+/* The bytes of a String column that one part of the rows wrote. */
+typedef struct Strs {
+    char *bytes;
+    size_t len, cap;
+} Strs;
+
 /* One load in progress. */
 typedef struct Load {
     const FxDataDecl *dd;
     const FxTypeDecl *rec; /* the element type: a record of scalars */
     size_t n_fields;
-    const char *file;     /* the file read: dd->resolved_path */
-    char *where;          /* what messages name: the file, or "file:table" */
-    FxValue *fields;      /* the row being built; UNIT where not yet set */
-    FX_VEC(FxValue) rows; /* finished records, owned */
+    const char *file;      /* the file read: dd->resolved_path */
+    char *where;           /* what messages name: the file, or "file:table" */
+    FxValue *fields;       /* the row being built; UNIT where not yet set */
+    FxColumn *cols;        /* a column per field, room for `cap` rows */
+    size_t n_rows, cap;    /* rows read; rows the columns have room for */
+    size_t charged;        /* bytes charged to the meter for the columns */
     FxError *err;
 } Load;
+
+/* A run of rows written by one reader (a thread, for a large CSV): rows
+ * [row, row_end), and the String columns' bytes it wrote. A String
+ * column's offsets[i + 1] is where row i ends, counted from the start of
+ * its part's bytes until the parts are joined (join_parts). */
+typedef struct Part {
+    Load *ld;
+    size_t first, row, row_end; /* its first row, the next, and the end */
+    Strs *strs; /* one per field; used by String fields */
+} Part;
 
 static FxStatus fail(Load *ld, const char *fmt, ...) FX_PRINTF(2, 3);
 
@@ -243,22 +264,137 @@ static FxStatus over_budget(Load *ld)
     return FX_ERR_RUNTIME;
 }
 
-/* Makes a record of the completed row and appends it; the list of rows
- * doubles, charged first. */
-static FxStatus push_row(Load *ld)
+/* ---------------------------------------------------------------- columns */
+
+static size_t cell_size(FxColKind kind)
 {
-    if (ld->rows.len == ld->rows.cap) {
-        size_t cap = ld->rows.cap ? 2 * ld->rows.cap : 64;
-        if (!fx_meter_charge((cap - ld->rows.cap) * sizeof(FxValue)))
-            return over_budget(ld);
-        ld->rows.data = fx_xrealloc(ld->rows.data, cap * sizeof(FxValue));
-        ld->rows.cap = cap;
+    switch (kind) {
+    case FX_COL_INT: return sizeof(int64_t);
+    case FX_COL_FLOAT: return sizeof(double);
+    case FX_COL_BOOL: return 1;
+    case FX_COL_STRING: return sizeof(uint64_t);
+    case FX_COL_VALUES: return sizeof(FxValue);
     }
-    // The names are the program's, which outlives every value of a run.
-    FxValue r = fx_val_record(ld->n_fields, (const char *const *)ld->rec->def->field_names,
-                              ld->fields);
-    drop_fields(ld); // the record retained what it keeps
-    ld->rows.data[ld->rows.len++] = r;
+    return 0;
+}
+
+static FxColKind column_kind(FxTypeKind kind)
+{
+    switch (kind) {
+    case FX_TY_FLOAT: return FX_COL_FLOAT;
+    case FX_TY_BOOL: return FX_COL_BOOL;
+    case FX_TY_STRING: return FX_COL_STRING;
+    default: return FX_COL_INT; /* Int, Natural */
+    }
+}
+
+/* Room for cap rows in every column, charged first; new cells are zero. A
+ * String column's offsets take one more (offsets[0] = 0). */
+static FxStatus grow_columns(Load *ld, size_t cap)
+{
+    size_t more = 0;
+    for (size_t i = 0; i < ld->n_fields; i++)
+        more += (cap - ld->cap + (ld->cap ? 0 : 1)) * cell_size(ld->cols[i].kind);
+    if (!fx_meter_charge(more))
+        return over_budget(ld);
+    ld->charged += more;
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        FxColumn *c = &ld->cols[i];
+        size_t size = cell_size(c->kind), extra = c->kind == FX_COL_STRING;
+        size_t had = ld->cap ? ld->cap + extra : 0, has = cap + extra;
+        char *cells = fx_xrealloc(c->u.ints, has * size);
+        memset(cells + had * size, 0, (has - had) * size);
+        c->u.ints = (int64_t *)cells;
+    }
+    ld->cap = cap;
+    return FX_OK;
+}
+
+/* An Int column that meets an integer past int64 keeps FxValues from then
+ * on; every cell is converted, written or not (unwritten ones are 0). */
+static void column_to_values(Load *ld, FxColumn *c)
+{
+    FxValue *values = fx_xmalloc(ld->cap * sizeof(FxValue));
+    for (size_t r = 0; r < ld->cap; r++)
+        values[r] = fx_val_int(c->u.ints[r]);
+    fx_meter_add(ld->cap * (sizeof(FxValue) - sizeof(int64_t)));
+    ld->charged += ld->cap * (sizeof(FxValue) - sizeof(int64_t));
+    free(c->u.ints);
+    c->u.values = values;
+    c->kind = FX_COL_VALUES;
+}
+
+/* Appends len bytes to a part's String column, charged first when it
+ * grows (reader threads write into room charged before they start). */
+static bool strs_append(Load *ld, Strs *s, const char *bytes, size_t len)
+{
+    if (s->cap - s->len < len) {
+        size_t cap = s->cap ? 2 * s->cap : 4096;
+        while (cap - s->len < len)
+            cap *= 2;
+        if (!fx_meter_charge(cap - s->cap))
+            return false;
+        ld->charged += cap - s->cap;
+        s->bytes = fx_xrealloc(s->bytes, cap);
+        s->cap = cap;
+    }
+    memcpy(s->bytes + s->len, bytes, len);
+    s->len += len;
+    return true;
+}
+
+/* The one part of a load read by one reader, from row 0. */
+static Part whole_begin(Load *ld)
+{
+    return (Part){.ld = ld, .row_end = SIZE_MAX, .strs = fx_xcalloc(ld->n_fields, sizeof(Strs))};
+}
+
+/* Its String bytes become the columns' (ok), or are dropped. */
+static void whole_end(Load *ld, Part *pt, bool ok)
+{
+    for (size_t f = 0; f < ld->n_fields; f++) {
+        if (ok && ld->cols[f].kind == FX_COL_STRING)
+            ld->cols[f].bytes = pt->strs[f].bytes;
+        else
+            free(pt->strs[f].bytes);
+    }
+    free(pt->strs);
+}
+
+/* Moves the completed row's fields (ld->fields) into the columns at row
+ * part->row, and steps to the next row. */
+static FxStatus push_row(Load *ld, Part *part)
+{
+    size_t r = part->row;
+    if (r == ld->cap) {
+        FxStatus st = grow_columns(ld, ld->cap ? 2 * ld->cap : 64);
+        if (st != FX_OK)
+            return st;
+    }
+    for (size_t i = 0; i < ld->n_fields; i++) {
+        FxColumn *c = &ld->cols[i];
+        FxValue v = ld->fields[i];
+        if (c->kind == FX_COL_INT && v.kind == FX_VAL_BIG)
+            column_to_values(ld, c);
+        switch (c->kind) {
+        case FX_COL_INT: c->u.ints[r] = v.u.i; break;
+        case FX_COL_FLOAT: c->u.floats[r] = v.u.f; break;
+        case FX_COL_BOOL: c->u.bools[r] = v.u.b; break;
+        case FX_COL_VALUES: c->u.values[r] = v; ld->fields[i].kind = FX_VAL_UNIT; break;
+        case FX_COL_STRING: {
+            size_t len;
+            const char *s = fx_val_string_data(v, &len);
+            if (!strs_append(ld, &part->strs[i], s, len))
+                return over_budget(ld);
+            c->u.offsets[r + 1] = part->strs[i].len;
+            break;
+        }
+        }
+    }
+    drop_fields(ld);
+    part->row++;
+    if (part->row > ld->n_rows)
+        ld->n_rows = part->row;
     return FX_OK;
 }
 
@@ -293,19 +429,6 @@ static void skip_line_end(Csv *c)
         c->p++;
         c->line++;
     }
-}
-
-/* Is the rest of the file empty or blank lines only? Then it is consumed:
- * an editor's trailing newlines are not rows. */
-static bool at_blank_tail(Csv *c)
-{
-    const char *q = c->p;
-    while (q < c->end && (*q == '\r' || *q == '\n'))
-        q++;
-    if (q < c->end)
-        return false;
-    c->p = c->end;
-    return true;
 }
 
 /* plain = (any byte but `,` and a line end)* ; a stray quote is data */
@@ -349,7 +472,7 @@ static FxStatus csv_row(Load *ld, Csv *c, bool *out_got)
     c->text.len = 0;
     c->cells.len = 0;
     *out_got = false;
-    if (at_blank_tail(c))
+    if (c->p == c->end) // the end: blank lines after the last row are not rows (data_end)
         return FX_OK;
     for (;;) {
         Cell cell = {.off = c->text.len};
@@ -406,9 +529,10 @@ static FxStatus csv_header(Load *ld, Csv *c, size_t *col_of)
     return FX_OK;
 }
 
-/* Converts the row read last, which started on `line`, into a record. */
-static FxStatus csv_record(Load *ld, const Csv *c, const size_t *col_of, size_t n_cols,
-                           size_t line)
+/* Converts the row read last, which started on `line`, into row
+ * part->row of the columns. */
+static FxStatus csv_record(Load *ld, Part *part, const Csv *c, const size_t *col_of,
+                           size_t n_cols, size_t line)
 {
     if (c->cells.len != n_cols)
         return fail(ld, "%s:%zu: %zu cell%s, but the header has %zu", ld->where, line,
@@ -423,7 +547,7 @@ static FxStatus csv_record(Load *ld, const Csv *c, const size_t *col_of, size_t 
         free(where);
         return st;
     }
-    return push_row(ld);
+    return push_row(ld, part);
 }
 
 /* Reads all of path into *out, NUL-terminated (caller frees, and credits
@@ -462,8 +586,8 @@ static int read_file(const char *path, char **out, size_t *out_len, size_t *out_
     if (!err && ferror(f))
         err = errno ? errno : EIO;
     fclose(f);
-    if (buf)
-        buf[len] = '\0';
+    if (buf) // a NUL, and zeros for fast_int's 8-byte reads (cap - len > 2^14)
+        memset(buf + len, 0, 9);
     *out_len = len;
     *out = buf;
     *out_charged = cap;
@@ -491,12 +615,354 @@ static FxStatus csv_utf8(Load *ld, const char *text, size_t len)
                 (unsigned char)text[bad], why);
 }
 
+/* ------------------------------------------------------ CSV: the fast path
+ *
+ * Most rows of most files are plain: no quotes, no spaces around numbers,
+ * integers within int64. fast_row reads such a row straight from the
+ * file's bytes into the columns, eight digits of an integer at a time, and
+ * gives up (NULL) on anything else, for the general reader above to read
+ * that row, with its messages. Both give the same cells for a plain row.
+ */
+
+#define ONES  0x0101010101010101u
+#define HIGHS 0x8080808080808080u
+
+/* Eight ASCII digits, the first (the lowest byte) the most significant. */
+static uint64_t eight_digits(uint64_t w)
+{
+    w = (w & 0x0F0F0F0F0F0F0F0Fu) * 2561 >> 8;
+    w = (w & 0x00FF00FF00FF00FFu) * 6553601 >> 16;
+    return (w & 0x0000FFFF0000FFFFu) * 42949672960001u >> 32;
+}
+
+/* An int64 in plain decimal at p (`-`? digit+), up to the first byte that
+ * is not a digit, into *out; NULL when there is no digit or the number
+ * does not fit int64 (or has over 19 digits: the general reader takes
+ * those, as big integers). Reads 8 bytes at a time: the file is followed
+ * by at least 8 readable bytes (read_file). */
+static const char *fast_int(const char *p, int64_t *out)
+{
+    static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                      100000000};
+    bool neg = *p == '-';
+    p += neg;
+    uint64_t v = 0;
+    unsigned digits = 0;
+    for (;;) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        // The first byte below '0' or above '9' (a borrow or carry only
+        // spoils the bytes after it).
+        uint64_t stop = (((w - ONES * '0') & ~w) | ((w + ONES * (127 - '9')) | w)) & HIGHS;
+        unsigned k = stop ? (unsigned)__builtin_ctzll(stop) / 8 : 8;
+        if (digits + k > 19)
+            return NULL;
+        if (k == 0)
+            break;
+        if (k < 8) // the k digits to the top, '0's below them
+            w = w << (8 * (8 - k)) | (ONES * '0') >> (8 * k);
+        v = v * pow10[k] + eight_digits(w);
+        digits += k;
+        p += k;
+        if (k < 8)
+            break;
+    }
+    if (digits == 0 || v > (uint64_t)INT64_MAX + neg)
+        return NULL;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return p;
+}
+
+/* The end of the plain cell at p: the next `,`, LF or CR. */
+static const char *cell_end(const char *p, const char *end)
+{
+    while (p < end && *p != ',' && *p != '\n' && *p != '\r')
+        p++;
+    return p;
+}
+
+/* A cell of field f of the row part->row, at p; the end of the cell, or
+ * NULL when the general reader must read it. */
+static const char *fast_cell(Part *pt, size_t f, const char *p, const char *end)
+{
+    Load *ld = pt->ld;
+    FxColumn *c = &ld->cols[f];
+    size_t r = pt->row;
+    switch (c->kind) {
+    case FX_COL_INT:
+    case FX_COL_VALUES: {
+        int64_t v;
+        if (!(p = fast_int(p, &v)) || (v < 0 && field_kind(ld, f) == FX_TY_NATURAL))
+            return NULL;
+        if (c->kind == FX_COL_INT)
+            c->u.ints[r] = v;
+        else
+            c->u.values[r] = fx_val_int(v);
+        return p;
+    }
+    case FX_COL_FLOAT: { // strtod skips leading space (even a line break): not here
+        if (p == end || strchr(" \t\r\n,\"", *p))
+            return NULL;
+        char *e;
+        errno = 0;
+        double d = strtod(p, &e);
+        if (e == p || e > end || (errno == ERANGE && isinf(d)))
+            return NULL;
+        c->u.floats[r] = d;
+        return e;
+    }
+    case FX_COL_BOOL: {
+        const char *e = cell_end(p, end);
+        FxValue b;
+        if (!parse_bool(p, (size_t)(e - p), &b))
+            return NULL;
+        c->u.bools[r] = b.u.b;
+        return e;
+    }
+    case FX_COL_STRING: {
+        const char *e = cell_end(p, end);
+        Strs *s = &pt->strs[f];
+        if ((p < end && *p == '"') || s->cap - s->len < (size_t)(e - p))
+            return NULL; // a quoted cell, or no room made yet: the general reader
+        memcpy(s->bytes + s->len, p, (size_t)(e - p));
+        s->len += (size_t)(e - p);
+        c->u.offsets[r + 1] = s->len;
+        return e;
+    }
+    }
+    return NULL;
+}
+
+/* Reads the plain row at p (see above) into row part->row; returns the end
+ * of the row, past its line end, or NULL (nothing written that counts)
+ * when the general reader must read it. */
+static const char *fast_row(Part *pt, const char *p, const char *end, const int *field_of,
+                            size_t n_cols)
+{
+    Load *ld = pt->ld;
+    for (size_t j = 0; j < n_cols; j++) {
+        if (field_of[j] >= 0)
+            p = fast_cell(pt, (size_t)field_of[j], p, end);
+        else if (p < end && *p == '"')
+            p = NULL;
+        else
+            p = cell_end(p, end);
+        if (!p)
+            break;
+        if (j + 1 < n_cols) {
+            if (p == end || *p != ',')
+                p = NULL;
+            else
+                p++;
+        } else if (p < end) { // LF, CRLF, or a CR that ends the file
+            if (*p == '\r' && (p + 1 == end || p[1] == '\n'))
+                p++;
+            if (p < end && *p != '\n')
+                p = NULL;
+            else if (p < end)
+                p++;
+        }
+        if (!p)
+            break;
+    }
+    if (!p) // the row's String cells are taken back
+        for (size_t f = 0; f < ld->n_fields; f++)
+            if (ld->cols[f].kind == FX_COL_STRING)
+                pt->strs[f].len = pt->row == pt->first ? 0 : ld->cols[f].u.offsets[pt->row];
+    return p;
+}
+
+/* Reads the rows of [c->p, c->end) into part, the fast way where it can,
+ * else row by row through the general reader; c->line is the line of
+ * c->p. The columns grow as needed (one reader only). */
+static FxStatus csv_rows(Load *ld, Part *pt, Csv *c, const size_t *col_of, size_t n_cols,
+                         const int *field_of)
+{
+    FxStatus st = FX_OK;
+    for (size_t n = 1; st == FX_OK && c->p < c->end; n++) {
+        if (pt->row == ld->cap && (st = grow_columns(ld, 2 * ld->cap)) != FX_OK)
+            break;
+        const char *q = fast_row(pt, c->p, c->end, field_of, n_cols);
+        if (q) {
+            c->p = q;
+            c->line++;
+            if (++pt->row > ld->n_rows)
+                ld->n_rows = pt->row;
+        } else {
+            size_t line = c->line;
+            bool got;
+            st = csv_row(ld, c, &got);
+            if (st != FX_OK || !got)
+                break;
+            st = csv_record(ld, pt, c, col_of, n_cols, line);
+        }
+        if (n % 65536 == 0 && !fx_meter_poll())
+            st = over_budget(ld);
+    }
+    return st;
+}
+
+/* --------------------------------------------------- CSV: across threads
+ *
+ * A large file with no quote in it is cut at line ends into a part per
+ * thread: then every LF ends a row, so each part knows how many rows it
+ * holds, and where they go, from its LFs alone. The threads read their
+ * parts the fast way into the shared columns, each stopping at a row it
+ * cannot read so; the calling thread then finishes each part in file
+ * order (the general reader, messages, budgets), so the first bad row of
+ * the file is the one reported, and joins the parts' String bytes.
+ */
+
+/* Splitting pays from about this many bytes. */
+#define CSV_PARALLEL_FROM ((size_t)8 << 20)
+#define CSV_MAX_PARTS     64
+
+typedef struct Piece {
+    Part part;
+    const char *p, *end; /* the rows still to read */
+    size_t rows;         /* LFs in [p, end) (+1 for the file's last row) */
+} Piece;
+
+typedef struct Split {
+    Piece *pieces;
+    const int *field_of;
+    size_t n_cols;
+} Split;
+
+static void count_task(void *arg, size_t t)
+{
+    Piece *pc = &((Split *)arg)->pieces[t];
+    for (const char *q = pc->p; (q = memchr(q, '\n', (size_t)(pc->end - q))); q++)
+        pc->rows++;
+}
+
+static void read_task(void *arg, size_t t)
+{
+    Split *sp = arg;
+    Piece *pc = &sp->pieces[t];
+    while (pc->p < pc->end && pc->part.row < pc->part.row_end) {
+        const char *q = fast_row(&pc->part, pc->p, pc->end, sp->field_of, sp->n_cols);
+        if (!q)
+            break;
+        pc->p = q;
+        pc->part.row++;
+    }
+}
+
+/* Joins the parts' String bytes into one block per column and makes the
+ * offsets count from its start. */
+static void join_strings(Load *ld, Piece *pieces, size_t n)
+{
+    for (size_t f = 0; f < ld->n_fields; f++) {
+        FxColumn *c = &ld->cols[f];
+        if (c->kind != FX_COL_STRING)
+            continue;
+        size_t total = 0;
+        for (size_t k = 0; k < n; k++)
+            total += pieces[k].part.strs[f].len;
+        c->bytes = fx_xmalloc(total ? total : 1);
+        size_t base = 0;
+        for (size_t k = 0; k < n; k++) {
+            Part *pt = &pieces[k].part;
+            memcpy(c->bytes + base, pt->strs[f].bytes, pt->strs[f].len);
+            for (size_t r = pt->first; r < pt->row_end; r++)
+                c->u.offsets[r + 1] += base;
+            base += pt->strs[f].len;
+            free(pt->strs[f].bytes);
+            pt->strs[f] = (Strs){0};
+        }
+    }
+}
+
+/* Reads the rows of [c->p, c->end), which hold no quote, on n threads. */
+static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
+                          const int *field_of, unsigned n)
+{
+    FxStatus st = FX_OK;
+    Piece pieces[CSV_MAX_PARTS] = {0};
+    Split sp = {pieces, field_of, n_cols};
+    size_t size = (size_t)(c->end - c->p), first_line = c->line;
+    const char *p = c->p;
+    for (unsigned k = 0; k < n; k++) { // cut just past an LF
+        const char *e = k + 1 == n ? c->end : c->p + size / n * (k + 1);
+        if (e < p)
+            e = p;
+        while (e < c->end && e[-1] != '\n')
+            e++;
+        pieces[k].p = p;
+        pieces[k].end = p = e;
+    }
+    fx_device_launch(fx_device_cpu(), n, count_task, &sp, NULL);
+    pieces[n - 1].rows += c->end > c->p && c->end[-1] != '\n'; // the last line has no LF
+    size_t rows = 0;
+    for (unsigned k = 0; k < n; k++) {
+        Part *pt = &pieces[k].part;
+        *pt = (Part){.ld = ld, .first = rows, .row = rows, .row_end = rows + pieces[k].rows,
+                     .strs = fx_xcalloc(ld->n_fields, sizeof(Strs))};
+        rows += pieces[k].rows;
+    }
+    if ((st = grow_columns(ld, rows ? rows : 1)) != FX_OK)
+        goto out;
+    // Room for every String cell of a part, charged as one: a part's
+    // cells are fewer bytes than the part (malloc maps it, untouched).
+    bool strings = false;
+    for (size_t f = 0; f < ld->n_fields; f++)
+        strings |= ld->cols[f].kind == FX_COL_STRING;
+    if (strings && !fx_meter_charge(size)) {
+        st = over_budget(ld);
+        goto out;
+    }
+    ld->charged += strings ? size : 0;
+    for (unsigned k = 0; k < n; k++)
+        for (size_t f = 0; f < ld->n_fields; f++)
+            if (ld->cols[f].kind == FX_COL_STRING) {
+                Strs *s = &pieces[k].part.strs[f];
+                s->cap = (size_t)(pieces[k].end - pieces[k].p) + 1;
+                s->bytes = fx_xmalloc(s->cap);
+            }
+    fx_device_launch(fx_device_cpu(), n, read_task, &sp, NULL);
+    ld->n_rows = rows;
+    for (unsigned k = 0; k < n && st == FX_OK; k++) { // the rest of each part, in order
+        Piece *pc = &pieces[k];
+        if (pc->p == pc->end)
+            continue;
+        Csv part_csv = {.p = pc->p, .end = pc->end,
+                        .line = first_line + pc->part.row};
+        st = csv_rows(ld, &pc->part, &part_csv, col_of, n_cols, field_of);
+        fx_buf_free(&part_csv.text);
+        fx_vec_free(&part_csv.cells);
+        // Without quotes a row is a line: the LFs counted every row.
+        FX_ASSERT(st != FX_OK || pc->part.row == pc->part.row_end);
+    }
+    if (st == FX_OK)
+        join_strings(ld, pieces, n);
+out:
+    for (unsigned k = 0; k < n; k++) {
+        if (pieces[k].part.strs)
+            for (size_t f = 0; f < ld->n_fields; f++)
+                free(pieces[k].part.strs[f].bytes);
+        free(pieces[k].part.strs);
+    }
+    c->p = c->end;
+    return st;
+}
+
+/* Where the file's data ends: before its last line ends and any blank
+ * lines after them, which are not rows. */
+static const char *data_end(const char *p, const char *end)
+{
+    while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+        end--;
+    return end;
+}
+
 static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
     char *data = NULL;
     size_t len = 0, charged = 0;
     size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of));
+    int *field_of = NULL;
     Csv c = {0};
 
     int err = read_file(ld->file, &data, &len, &charged);
@@ -508,21 +974,34 @@ static FxStatus csv_load(Load *ld)
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         c.p += 3; // a UTF-8 byte-order mark, as spreadsheets write
     st = csv_utf8(ld, c.p, (size_t)(c.end - c.p));
+    c.end = data_end(c.p, c.end);
     if (st == FX_OK)
         st = csv_header(ld, &c, col_of);
+    if (st != FX_OK)
+        goto out;
     size_t n_cols = c.cells.len;
-    while (st == FX_OK) {
-        size_t line = c.line;
-        bool got;
-        st = csv_row(ld, &c, &got);
-        if (st != FX_OK || !got)
-            break;
-        st = csv_record(ld, &c, col_of, n_cols, line);
+    field_of = fx_xmalloc(n_cols * sizeof(*field_of));
+    for (size_t j = 0; j < n_cols; j++)
+        field_of[j] = -1;
+    for (size_t i = 0; i < ld->n_fields; i++)
+        field_of[col_of[i]] = (int)i;
+    size_t size = (size_t)(c.end - c.p);
+    unsigned n = fx_device_threads(fx_device_cpu(), (double)size, (double)CSV_PARALLEL_FROM);
+    n = n > CSV_MAX_PARTS ? CSV_MAX_PARTS : n;
+    if (n > 1 && !memchr(c.p, '"', size)) {
+        st = csv_split(ld, &c, col_of, n_cols, field_of, n);
+    } else {
+        Part pt = whole_begin(ld);
+        st = grow_columns(ld, 64);
+        if (st == FX_OK)
+            st = csv_rows(ld, &pt, &c, col_of, n_cols, field_of);
+        whole_end(ld, &pt, st == FX_OK);
     }
 out:
     fx_buf_free(&c.text);
     fx_vec_free(&c.cells);
     free(col_of);
+    free(field_of);
     free(data);
     fx_meter_sub(charged);
     return st;
@@ -660,6 +1139,7 @@ static FxStatus sqlite_load(Load *ld, const char *table)
     char *sql = NULL, *uri = NULL;
     bool immutable;
     struct stat before, after;
+    Part pt = {0};
 
     // SQLite's own message for a missing file is vaguer than errno's.
     if (access(ld->file, R_OK) != 0) {
@@ -683,6 +1163,9 @@ static FxStatus sqlite_load(Load *ld, const char *table)
         st = fail(ld, "%s: %s", ld->where, sqlite3_errmsg(db));
         goto out;
     }
+    pt = whole_begin(ld);
+    if ((st = grow_columns(ld, 64)) != FX_OK)
+        goto out;
     for (size_t row = 1;; row++) {
         int rc = sqlite3_step(stmt);
         if (rc == SQLITE_DONE)
@@ -694,7 +1177,7 @@ static FxStatus sqlite_load(Load *ld, const char *table)
         for (size_t i = 0; i < ld->n_fields && st == FX_OK; i++)
             st = sqlite_field(ld, stmt, i, row);
         if (st == FX_OK)
-            st = push_row(ld);
+            st = push_row(ld, &pt);
         if (st != FX_OK)
             goto out;
     }
@@ -703,6 +1186,8 @@ static FxStatus sqlite_load(Load *ld, const char *table)
             st = fail(ld, "%s: the file changed while it was read; run again", ld->where);
     }
 out:
+    if (pt.strs)
+        whole_end(ld, &pt, st == FX_OK);
     sqlite3_finalize(stmt); // both NULL-safe
     sqlite3_close(db);
     free(sql);
@@ -793,6 +1278,40 @@ static FxStatus load_rows(Load *ld)
     return sqlite_load(ld, colon + 1);
 }
 
+/* The columns, shrunk to the rows read, as a list; the load keeps none. */
+static FxValue take_table(Load *ld)
+{
+    size_t n = ld->n_rows;
+    for (size_t f = 0; f < ld->n_fields; f++) {
+        FxColumn *c = &ld->cols[f];
+        size_t extra = c->kind == FX_COL_STRING;
+        c->u.ints = fx_xrealloc(c->u.ints, (n + extra ? n + extra : 1) * cell_size(c->kind));
+        if (extra)
+            c->bytes = fx_xrealloc(c->bytes, c->u.offsets[n] ? c->u.offsets[n] : 1);
+    }
+    FxTable *t = fx_xmalloc(sizeof(*t));
+    *t = (FxTable){n, ld->n_fields, (const char *const *)ld->rec->def->field_names, ld->cols};
+    ld->cols = NULL;
+    fx_meter_sub(ld->charged);
+    ld->charged = 0;
+    return fx_val_list_of_table(t);
+}
+
+/* Frees the columns of a load that failed. */
+static void drop_columns(Load *ld)
+{
+    for (size_t f = 0; ld->cols && f < ld->n_fields; f++) {
+        FxColumn *c = &ld->cols[f];
+        if (c->kind == FX_COL_VALUES)
+            for (size_t r = 0; r < ld->cap; r++)
+                fx_value_release(c->u.values[r]);
+        free(c->u.ints);
+        free(c->bytes);
+    }
+    free(ld->cols);
+    fx_meter_sub(ld->charged);
+}
+
 FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxError *err)
 {
     Load ld = {.dd = dd, .err = err};
@@ -804,6 +1323,9 @@ FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxEr
     if (st != FX_OK)
         goto out;
     ld.fields = fx_xcalloc(ld.n_fields, sizeof(*ld.fields)); // zeroed: all UNIT
+    ld.cols = fx_xcalloc(ld.n_fields, sizeof(*ld.cols));
+    for (size_t i = 0; i < ld.n_fields; i++)
+        ld.cols[i].kind = column_kind(field_kind(&ld, i));
     ld.file = file;
     // Checked again here, not only at load: a link may have changed since.
     if (root && (outside = fx_data_outside(dd, root))) {
@@ -812,17 +1334,12 @@ FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxEr
         goto out;
     }
     st = load_rows(&ld);
-    if (st == FX_OK) { // the list takes the rows, array and references
-        *out = fx_val_list_adopt(ld.rows.data, ld.rows.len, ld.rows.cap, false);
-        ld.rows.data = NULL;
-        ld.rows.len = ld.rows.cap = 0;
-    }
+    if (st == FX_OK)
+        *out = take_table(&ld);
 out:
     if (ld.fields)
         drop_fields(&ld);
-    fx_vec_foreach(FxValue, r, &ld.rows) fx_value_release(*r);
-    fx_meter_sub(ld.rows.cap * sizeof(FxValue));
-    fx_vec_free(&ld.rows);
+    drop_columns(&ld);
     free(ld.fields);
     free(ld.where);
     free(file);

@@ -53,6 +53,7 @@
 #include "value_gmp.h"
 
 #include "meter.h"
+#include "table.h"
 
 #include <errno.h>
 #include <gmp.h>
@@ -82,8 +83,10 @@ struct FxHeapObj {
         } str;
         struct {
             size_t n;
-            FxValue *items; /* NULL when ints holds the elements */
+            FxValue *items; /* NULL when ints or table holds the elements */
             int64_t *ints;  /* a list of 64-bit integers, unboxed: 8 bytes an element */
+            FxTable *table; /* a list of records kept by column (table.h); items
+                             * then holds its rows boxed once someone borrowed one */
         } list;
         struct {
             size_t rows, cols;
@@ -197,7 +200,11 @@ static size_t obj_bytes(const FxHeapObj *o)
         payload = string_tail(o->u.str.len, o->u.str.chars);
         break;
     case FX_VAL_LIST:
-        payload = o->u.list.n * (o->u.list.ints ? sizeof(int64_t) : sizeof(FxValue));
+        if (o->u.list.table)
+            payload = fx_table_bytes(o->u.list.table) +
+                      (o->u.list.items ? o->u.list.n * sizeof(FxValue) : 0);
+        else
+            payload = o->u.list.n * (o->u.list.ints ? sizeof(int64_t) : sizeof(FxValue));
         break;
     case FX_VAL_MATRIX:
         payload = o->u.mat.rows * o->u.mat.cols * sizeof(FxValue);
@@ -363,6 +370,7 @@ static FxHeapObj *list_new(size_t n)
     o->u.list.n = n;
     o->u.list.items = (FxValue *)(o + 1);
     o->u.list.ints = NULL;
+    o->u.list.table = NULL;
     return o;
 }
 
@@ -376,13 +384,32 @@ static FxHeapObj *ints_new(size_t n)
     o->u.list.n = n;
     o->u.list.items = NULL;
     o->u.list.ints = (int64_t *)(o + 1);
+    o->u.list.table = NULL;
     return o;
+}
+
+/* The rows of a table as records, made the first time someone borrows an
+ * element and kept (they are the list's from then on). */
+static FxValue *box_rows(FxHeapObj *o)
+{
+    size_t n = o->u.list.n;
+    FxValue *items = fx_xmalloc(tail_size(n ? n : 1, sizeof(FxValue)));
+    fx_meter_add(n * sizeof(FxValue));
+    for (size_t i = 0; i < n; i++)
+        items[i] = fx_table_row(o->u.list.table, i);
+    return o->u.list.items = items;
+}
+
+/* The elements of a list that is not kept unboxed, borrowed. */
+static inline const FxValue *boxed(const FxHeapObj *o)
+{
+    return o->u.list.items ? o->u.list.items : box_rows((FxHeapObj *)o);
 }
 
 /* Element i of list object o, borrowed. */
 static inline FxValue item(const FxHeapObj *o, size_t i)
 {
-    return o->u.list.ints ? fx_val_int(o->u.list.ints[i]) : o->u.list.items[i];
+    return o->u.list.ints ? fx_val_int(o->u.list.ints[i]) : boxed(o)[i];
 }
 
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
@@ -409,7 +436,37 @@ FxValue fx_val_list_adopt_ints(int64_t *v, size_t n)
     o->u.list.n = n;
     o->u.list.items = NULL;
     o->u.list.ints = v;
+    o->u.list.table = NULL;
     return heap_value(o);
+}
+
+FxValue fx_val_list_of_table(FxTable *t)
+{
+    FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
+    fx_meter_add(fx_table_bytes(t));
+    o->adopted = true;
+    o->u.list.n = t->n_rows;
+    o->u.list.items = NULL;
+    o->u.list.ints = NULL;
+    o->u.list.table = t;
+    return heap_value(o);
+}
+
+const FxTable *fx_val_list_table(FxValue list)
+{
+    FX_ASSERT(list.kind == FX_VAL_LIST);
+    return list.u.obj->u.list.table;
+}
+
+FxValue fx_val_list_get(FxValue list, size_t i)
+{
+    FX_ASSERT(list.kind == FX_VAL_LIST && i < list.u.obj->u.list.n);
+    const FxHeapObj *o = list.u.obj;
+    if (o->u.list.table && !o->u.list.items)
+        return fx_table_row(o->u.list.table, i);
+    FxValue v = item(o, i);
+    fx_value_retain(v);
+    return v;
 }
 
 const int64_t *fx_val_list_ints(FxValue list)
@@ -445,6 +502,7 @@ FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap, bool flat)
     o->u.list.n = n;
     o->u.list.items = adopt_items(items, n, cap);
     o->u.list.ints = NULL;
+    o->u.list.table = NULL;
     return heap_value(o);
 }
 
@@ -523,11 +581,19 @@ static void drop_children(const FxValue *vals, size_t n, ObjStack *dead)
 /* Frees o, whose count is zero, handing its dying children to dead. */
 static void obj_free(FxHeapObj *o, ObjStack *dead)
 {
+    size_t bytes = obj_bytes(o); /* before a table goes */
     switch (o->kind) {
     case FX_VAL_BIG:
         mpz_clear(o->u.big);
         break;
     case FX_VAL_LIST:
+        if (o->u.list.table) {
+            if (o->u.list.items)
+                drop_children(o->u.list.items, o->u.list.n, dead);
+            free(o->u.list.items);
+            fx_table_free(o->u.list.table);
+            break;
+        }
         if (!o->flat)
             drop_children(o->u.list.items, o->u.list.n, dead);
         if (o->adopted && o->u.list.ints)
@@ -547,7 +613,7 @@ static void obj_free(FxHeapObj *o, ObjStack *dead)
     default: // STRING: its bytes go with the object
         break;
     }
-    fx_meter_sub(obj_bytes(o));
+    fx_meter_sub(bytes);
     free(o);
 }
 
@@ -1327,7 +1393,7 @@ static bool equal_objects(const FxHeapObj *x, const FxHeapObj *y)
             return !x->u.list.n ||
                    !memcmp(x->u.list.ints, y->u.list.ints, x->u.list.n * sizeof(int64_t));
         if (!x->u.list.ints && !y->u.list.ints)
-            return equal_values(x->u.list.items, y->u.list.items, x->u.list.n);
+            return equal_values(boxed(x), boxed(y), x->u.list.n);
         for (size_t i = 0; i < x->u.list.n; i++)
             if (!fx_val_equal(item(x, i), item(y, i)))
                 return false;
@@ -1486,7 +1552,7 @@ uint64_t fx_val_hash(FxValue v)
         return hash_bytes(v.u.obj->u.str.bytes, v.u.obj->u.str.len);
     case FX_VAL_LIST:
         return v.u.obj->u.list.ints ? hash_ints(0x6c697374u, v.u.obj->u.list.ints, v.u.obj->u.list.n)
-                                    : hash_values(0x6c697374u, v.u.obj->u.list.items, v.u.obj->u.list.n);
+                                    : hash_values(0x6c697374u, boxed(v.u.obj), v.u.obj->u.list.n);
     case FX_VAL_MATRIX:
         return mix(v.u.obj->u.mat.cols) ^ hash_values(0x6d617472u, v.u.obj->u.mat.cells,
                                                       v.u.obj->u.mat.rows * v.u.obj->u.mat.cols);
@@ -1674,7 +1740,7 @@ static void put_value(FxBuf *out, FxValue v, bool json)
         if (v.u.obj->u.list.ints)
             put_ints(out, v.u.obj->u.list.ints, v.u.obj->u.list.n);
         else
-            put_array(out, v.u.obj->u.list.items, v.u.obj->u.list.n, json);
+            put_array(out, boxed(v.u.obj), v.u.obj->u.list.n, json);
         break;
     case FX_VAL_MATRIX:
         put_matrix(out, v.u.obj, json);
@@ -1735,7 +1801,7 @@ size_t fx_val_json_at_least(FxValue v, size_t cap, size_t *big_digits)
                 len += (x[i] < 0) + decimal_width(x[i] < 0 ? 0 - (uint64_t)x[i] : (uint64_t)x[i]);
             return len;
         }
-        return json_items(v.u.obj->u.list.items, v.u.obj->u.list.n, cap, big_digits);
+        return json_items(boxed(v.u.obj), v.u.obj->u.list.n, cap, big_digits);
     case FX_VAL_MATRIX: {
         size_t rows = v.u.obj->u.mat.rows, cols = v.u.obj->u.mat.cols;
         len = 2 + (rows ? 2 * (rows - 1) : 0);

@@ -85,6 +85,12 @@ FxValue fx_val_list_adopt_ints(int64_t *v, size_t n);
 /* The elements of a list kept unboxed (made by fx_val_list_of_u64 or _i64,
  * or the concatenation of two such), borrowed; NULL for any other list. */
 const int64_t *fx_val_list_ints(FxValue list);
+/* A list of records kept by column (table.h) that takes over t. Its
+ * elements are made from the columns when asked for. */
+typedef struct FxTable FxTable;
+FxValue fx_val_list_of_table(FxTable *t);
+/* The table a list is kept as, borrowed; NULL for any other list. */
+const FxTable *fx_val_list_table(FxValue list);
 /* A list that takes ownership of the n references in items (no retain);
  * the array is copied. */
 FxValue fx_val_list_take(FxValue *items, size_t n);
@@ -113,8 +119,12 @@ size_t fx_val_string_bytes(size_t len);
 
 /* ---- access ---- */
 size_t fx_val_list_len(FxValue list);
-/* Borrowed element i of a list (no bounds check: the caller checks). */
+/* Borrowed element i of a list (no bounds check: the caller checks). A
+ * table's rows are made into records, all of them, the first time. */
 FxValue fx_val_list_at(FxValue list, size_t i);
+/* Element i as a new reference: a table's row is made alone, so a scan
+ * over a table holds one row at a time. */
+FxValue fx_val_list_get(FxValue list, size_t i);
 size_t fx_val_matrix_rows(FxValue m);
 size_t fx_val_matrix_cols(FxValue m);
 FxValue fx_val_matrix_at(FxValue m, size_t r, size_t c); /* borrowed */

@@ -41,6 +41,7 @@
 #include "keep.h"
 #include "hw/hw.h"
 #include "hw/device.h"
+#include "table.h"
 #include "linrec.h"
 #include "mathfn.h"
 #include "matmul.h"
@@ -1721,14 +1722,29 @@ static bool select_holds(FxNodeOp op, int c)
     }
 }
 
+/* The Int column `field` of a list kept as a table (table.h), or NULL. */
+static const int64_t *int_column(FxValue list, const char *field)
+{
+    const FxTable *t = fx_val_list_table(list);
+    int c = t ? fx_table_column(t, field) : -1;
+    return c >= 0 && t->cols[c].kind == FX_COL_INT ? t->cols[c].u.ints : NULL;
+}
+
+/* Field `field` of row i, borrowed (a table's rows are made for it). */
+static FxValue row_field(FxValue list, size_t i, const char *field)
+{
+    return fx_val_record_field(fx_val_list_at(list, i), field);
+}
+
 /* Builds the index: false when the field's values are not all Int or all
  * String (the scan then serves every query). */
 static bool build_index(QueryIndex *qi)
 {
     size_t n = fx_val_list_len(qi->list);
-    bool ints = true, strings = true;
-    for (size_t i = 0; i < n && (ints || strings); i++) {
-        FxValue k = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field); /* borrowed */
+    const int64_t *column = int_column(qi->list, qi->field);
+    bool ints = true, strings = !column;
+    for (size_t i = 0; !column && i < n && (ints || strings); i++) {
+        FxValue k = row_field(qi->list, i, qi->field);
         ints &= k.kind == FX_VAL_INT;
         strings &= k.kind == FX_VAL_STRING;
     }
@@ -1749,10 +1765,8 @@ static bool build_index(QueryIndex *qi)
     qi->pos = fx_xmalloc((n ? n : 1) * sizeof(uint64_t));
     if (ints) {
         FxSortPair *p = fx_xmalloc((n ? n : 1) * sizeof(FxSortPair));
-        for (size_t i = 0; i < n; i++) {
-            FxValue k = fx_val_record_field(fx_val_list_at(qi->list, i), qi->field);
-            p[i] = (FxSortPair){k.u.i, i};
-        }
+        for (size_t i = 0; i < n; i++)
+            p[i] = (FxSortPair){column ? column[i] : row_field(qi->list, i, qi->field).u.i, i};
         bool ok = fx_sortk_by_key(FX_SORTK_RADIX, p, n, false, 1);
         qi->ikeys = fx_xmalloc((n ? n : 1) * sizeof(int64_t));
         for (size_t i = 0; ok && i < n; i++) {
@@ -1766,7 +1780,7 @@ static bool build_index(QueryIndex *qi)
     /* strings: a stable sort of (key, position) by key */
     KeyAt *p = fx_xmalloc((n ? n : 1) * sizeof(KeyAt));
     for (size_t i = 0; i < n; i++) /* borrowed keys */
-        p[i] = (KeyAt){fx_val_record_field(fx_val_list_at(qi->list, i), qi->field), i};
+        p[i] = (KeyAt){row_field(qi->list, i, qi->field), i};
     bool asc = false, ok = fx_merge_sort(p, n, sizeof(KeyAt), key_order, &asc);
     FX_ASSERT(ok); /* strings have an order */
     (void)ok;
@@ -1847,30 +1861,35 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         uint64_t *pos = fx_xmalloc((k ? k : 1) * sizeof(uint64_t));
         memcpy(pos, qi->pos + from, k * sizeof(uint64_t));
         qsort(pos, k, sizeof(uint64_t), cmp_u64); /* back to the collection's order */
-        for (size_t i = 0; i < k; i++) {
-            FxValue x = fx_val_list_at(list, pos[i]);
-            fx_value_retain(x);
-            fx_vec_push(&kept, x);
-        }
+        for (size_t i = 0; i < k; i++)
+            fx_vec_push(&kept, fx_val_list_get(list, pos[i]));
         free(pos);
         snprintf(why, sizeof(why), "the sorted index on `%s`, a binary search: %zu of %zu rows",
                  field, k, n);
     } else {
+        const int64_t *column = v.kind == FX_VAL_INT ? int_column(list, field) : NULL;
         for (size_t i = 0; i < n; i++) {
-            FxValue x = fx_val_list_at(list, i), k = fx_val_record_field(x, field);
-            bool ok;
-            int c = fx_val_compare(k, v, &ok); /* k is borrowed from the record */
+            FxValue x = {.kind = FX_VAL_UNIT};
+            bool ok = true;
+            int c;
+            if (column) { /* a table's Int column: no row is made but those kept */
+                c = column[i] < v.u.i ? -1 : column[i] > v.u.i;
+            } else {
+                x = fx_val_list_get(list, i);
+                c = fx_val_compare(fx_val_record_field(x, field), v, &ok);
+            }
             if (!ok) {
+                fx_value_release(x);
                 fail(rt, fn, I->node, "these values have no order to compare");
                 fx_vec_foreach(FxValue, y, &kept) fx_value_release(*y);
                 fx_vec_free(&kept);
                 fx_meter_sub(n * sizeof(FxValue));
                 return false;
             }
-            if (select_holds(op, c)) {
-                fx_value_retain(x);
-                fx_vec_push(&kept, x);
-            }
+            if (select_holds(op, c))
+                fx_vec_push(&kept, column ? fx_val_list_get(list, i) : x);
+            else
+                fx_value_release(x);
         }
         snprintf(why, sizeof(why), "a scan of %zu rows (the first query of `%s` in this run; "
                  "its index is built at the second)", n, field);
@@ -2837,9 +2856,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxValue list = R[I->a];
             if (!index_ok(rt, fn, I->node, R[I->b], fx_val_list_len(list), "list", &k))
                 goto error;
-            tmp = fx_val_list_at(list, k);
-            fx_value_retain(tmp);
-            put(&R[I->d], tmp);
+            put(&R[I->d], fx_val_list_get(list, k)); /* a table's row: made alone */
             NEXT;
         }
         CASE(OP_INDEX2): {
