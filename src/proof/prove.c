@@ -21,7 +21,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
-#include "laws.h"
+#include "lang/laws.h"
 #include "smt.h"
 
 #define MAX_UNROLL 64

@@ -21,6 +21,40 @@ verdict twice twice__power 3 'validity    unknown'
 verdict half_root half_root__wrong 3 'counterexample: n = 1: the current version gives 1, the candidate 0'
 verdict square square__real 3 'validity    unknown'
 verdict down down__law 3 'validity    unknown'
+# the checker's properties use the same laws: isqrt is monotone, proved; a
+# property over a Float function is not
+cat >props.flux <<'F'
+intent root(n: Natural) -> Natural:
+    constraints:
+        - result = isqrt(n)
+    properties:
+        - monotone
+
+intent lg(n: Natural) -> Natural:
+    constraints:
+        - result = log2(n + 1)
+    properties:
+        - monotone
+
+intent root_down(n: Natural) -> Int:
+    constraints:
+        - result = -isqrt(n)
+    properties:
+        - monotone
+
+intent grows(x: Float) -> Float:
+    constraints:
+        - result = exp(x)
+    properties:
+        - monotone
+F
+out=$("$FLUX" check --describe props.flux 2>&1); rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || fail "check --describe: exit $rc: $out"
+desc() { printf '%s\n' "$out" | grep -A3 "^intent $1(" | grep 'property monotone'; }
+desc root | grep -q 'holds, proved by Z3' || fail "isqrt is not proved monotone: $out"
+desc lg | grep -q 'holds, proved by Z3' || fail "log2 is not proved monotone: $out"
+desc root_down | grep -q 'proved by Z3' && fail "-isqrt proved monotone: $out"
+desc grows | grep -q 'proved by Z3' && fail "exp proved monotone over Floats: $out"
 # the refuted rewrite's counterexample is the run's answer
 [ "$("$FLUX" run laws.flux 'half_root(1)' --store st)" = 1 ] || fail "half_root(1) is not 1"
 # the optimizer's own round over these intents proves or installs nothing wrong, and does not crash

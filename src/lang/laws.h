@@ -17,7 +17,7 @@
 #ifndef FX_LAWS_H
 #define FX_LAWS_H
 
-#include "smt.h"
+#include "proof/smt.h"
 
 #define FX_LAWS_MAX_APPS 16
 
