@@ -245,6 +245,10 @@ $(BUILD)/bench/query: bench/query.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
+$(BUILD)/bench/csv_anchor: bench/csv_anchor.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 $< -lhwy_contrib -lhwy -o $@
+
 $(BUILD)/bench/regret: bench/regret.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
@@ -252,7 +256,7 @@ $(BUILD)/bench/regret: bench/regret.c $(BUILD)/libflux.a
 bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul \
        $(BUILD)/bench/query $(BUILD)/bench/evolved_sort $(BUILD)/bench/sort_choice \
-       $(BUILD)/bench/regret
+       $(BUILD)/bench/regret $(BUILD)/bench/csv_anchor
 	@bench/interp.sh
 	@FLUX=$(BUILD)/flux bench/start.sh
 	@FLUX=$(BUILD)/flux bench/expr_parse.sh
@@ -265,6 +269,7 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
 	@$(BUILD)/bench/matmul
 	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@FLUX=$(BUILD)/flux bench/kept.sh
+	@FLUX=$(BUILD)/flux BUILD=$(BUILD) bench/csv.sh
 	@FLUX=$(BUILD)/flux bench/benchmarks_game.sh
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@FLUX=$(BUILD)/flux bench/runaway.sh

@@ -5,9 +5,13 @@
  * parse or a proof; it stops with a message naming the size, as Redis does.
  * Budgets on the interpreter keep user programs far from this point.
  */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include "base.h"
 
 #include <stdarg.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +95,17 @@ void fx_fatal(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     abort();
+}
+
+void fx_hint_huge_pages(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + size) & ~(huge - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)size;
+#endif
 }

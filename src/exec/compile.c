@@ -503,6 +503,20 @@ static uint32_t compile_affine_sum(Compiler *C, FxNodeId id, const FxNode *n)
     return acc;
 }
 
+/* One field of every element of a list (fx_graph_column_shape): a table's
+ * column, copied whole, or each element's field. False for another shape. */
+static bool compile_column(Compiler *C, FxNodeId id, uint32_t *r)
+{
+    FxNodeId list;
+    const char *field;
+    if (!fx_graph_column_shape(C->g, id, &list, &field))
+        return false;
+    uint32_t from = compile(C, list);
+    *r = new_reg(C);
+    emit(C, OP_COLUMN, *r, from, string_const(C, field), 0, id);
+    return true;
+}
+
 static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 {
     if (n->kernel == FX_KERNEL_AFFINE_SUM)
@@ -510,6 +524,9 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     FxNodeId outer_key, inner_key, rest;
     if (!n->kernel && join_shape(C->g, n, &outer_key, &inner_key, &rest))
         return compile_join(C, id, n, outer_key, inner_key, rest);
+    uint32_t column;
+    if (compile_column(C, id, &column))
+        return column;
     FxFoldKind kind = (FxFoldKind)n->num;
     uint32_t acc = new_reg(C), slot = (uint32_t)n->num2;
     static const int64_t init[] = {[FX_FOLD_SUM] = 0, [FX_FOLD_PRODUCT] = 1,
@@ -616,6 +633,8 @@ static uint32_t compile_map(Compiler *C, FxNodeId id, const FxNode *n)
         emit(C, OP_GEMM, r, compile(C, n->kargs[0]), compile(C, n->kargs[1]), 0, id);
         return r;
     }
+    if (compile_column(C, id, &r))
+        return r;
     uint32_t rows = compile(C, n->inputs[0]);
     uint32_t cols = n->inputs[1].v ? compile(C, n->inputs[1]) : FX_NO_REG;
     emit(C, OP_BEGIN, 0, 0, 0, 0, id);

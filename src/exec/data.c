@@ -99,6 +99,7 @@ typedef struct Load {
     FxColumn *cols;        /* a column per field, room for `cap` rows */
     size_t n_rows, cap;    /* rows read; rows the columns have room for */
     size_t charged;        /* bytes charged to the meter for the columns */
+    size_t expect_rows;    /* rows a large file will hold, guessed from its first window */
     FxError *err;
 } Load;
 
@@ -288,8 +289,8 @@ static FxColKind column_kind(FxTypeKind kind)
     }
 }
 
-/* Room for cap rows in every column, charged first; new cells are zero. A
- * String column's offsets take one more (offsets[0] = 0). */
+/* Room for cap rows in every column, charged first. A String column's
+ * offsets take one more (offsets[0] = 0). */
 static FxStatus grow_columns(Load *ld, size_t cap)
 {
     size_t more = 0;
@@ -303,7 +304,13 @@ static FxStatus grow_columns(Load *ld, size_t cap)
         size_t size = cell_size(c->kind), extra = c->kind == FX_COL_STRING;
         size_t had = ld->cap ? ld->cap + extra : 0, has = cap + extra;
         char *cells = fx_xrealloc(c->u.ints, has * size);
-        memset(cells + had * size, 0, (has - had) * size);
+        fx_hint_huge_pages(cells, has * size);
+        // Cells are written before they are read, but for FxValues, which
+        // a failed load releases all of, and a String column's offsets[0].
+        if (c->kind == FX_COL_VALUES)
+            memset(cells + had * size, 0, (has - had) * size);
+        else if (extra && !had)
+            memset(cells, 0, size);
         c->u.ints = (int64_t *)cells;
     }
     ld->cap = cap;
@@ -311,7 +318,8 @@ static FxStatus grow_columns(Load *ld, size_t cap)
 }
 
 /* An Int column that meets an integer past int64 keeps FxValues from then
- * on; every cell is converted, written or not (unwritten ones are 0). */
+ * on; every cell is converted, written or not (an unwritten one becomes
+ * some Int, to be written over, and never a reference). */
 static void column_to_values(Load *ld, FxColumn *c)
 {
     FxValue *values = fx_xmalloc(ld->cap * sizeof(FxValue));
@@ -343,21 +351,45 @@ static bool strs_append(Load *ld, Strs *s, const char *bytes, size_t len)
     return true;
 }
 
-/* The one part of a load read by one reader, from row 0. */
+/* A part read by one reader from row ld->n_rows to the end. */
 static Part whole_begin(Load *ld)
 {
-    return (Part){.ld = ld, .row_end = SIZE_MAX, .strs = fx_xcalloc(ld->n_fields, sizeof(Strs))};
+    return (Part){.ld = ld, .first = ld->n_rows, .row = ld->n_rows, .row_end = SIZE_MAX,
+                  .strs = fx_xcalloc(ld->n_fields, sizeof(Strs))};
 }
 
-/* Its String bytes become the columns' (ok), or are dropped. */
-static void whole_end(Load *ld, Part *pt, bool ok)
+/* Appends part's String bytes to the columns' and makes its offsets count
+ * from their start; frees them. */
+static void join_part(Load *ld, Part *pt)
 {
     for (size_t f = 0; f < ld->n_fields; f++) {
-        if (ok && ld->cols[f].kind == FX_COL_STRING)
-            ld->cols[f].bytes = pt->strs[f].bytes;
-        else
-            free(pt->strs[f].bytes);
+        FxColumn *c = &ld->cols[f];
+        Strs *s = &pt->strs[f];
+        if (c->kind == FX_COL_STRING) {
+            uint64_t base = c->u.offsets[pt->first];
+            if (!base) { // the first bytes: taken over
+                free(c->bytes);
+                c->bytes = s->bytes;
+                s->bytes = NULL;
+            } else {
+                c->bytes = fx_xrealloc(c->bytes, base + s->len + 1);
+                memcpy(c->bytes + base, s->bytes, s->len);
+                for (size_t r = pt->first; r < pt->row; r++)
+                    c->u.offsets[r + 1] += base;
+            }
+        }
+        free(s->bytes);
+        *s = (Strs){0};
     }
+}
+
+/* Its String bytes join the columns' (ok), or are dropped. */
+static void whole_end(Load *ld, Part *pt, bool ok)
+{
+    if (ok)
+        join_part(ld, pt);
+    for (size_t f = 0; f < ld->n_fields; f++)
+        free(pt->strs[f].bytes);
     free(pt->strs);
 }
 
@@ -550,57 +582,60 @@ static FxStatus csv_record(Load *ld, Part *part, const Csv *c, const size_t *col
     return push_row(ld, part);
 }
 
-/* Reads all of path into *out, NUL-terminated (caller frees, and credits
- * *out_charged to the meter); returns 0, an errno, or -1 when the run's
- * budget stopped the read. The buffer doubles, charged first, or grows by
- * what the memory budget still allows, and the clock is looked at after
- * every chunk. */
-static int read_file(const char *path, char **out, size_t *out_len, size_t *out_charged)
+/* A file read a window at a time: buf holds len bytes, and after them a
+ * NUL and zeros for fast_int's 8-byte reads. The block is charged to the
+ * run's meter as it grows. */
+typedef struct Reader {
+    FILE *f;
+    char *buf;
+    size_t len, cap, charged;
+    bool eof;
+} Reader;
+
+#define READ_PAD 16
+
+/* Reads until buf holds `want` bytes or the file ends. Returns 0, an errno,
+ * or -1 when the run's budget stopped the read: the block grows by what is
+ * asked, charged first, or by what the memory budget still allows; the
+ * clock is looked at every MB. */
+static int reader_fill(Reader *rd, size_t want)
 {
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
+    if (want + READ_PAD > rd->cap) {
+        size_t more = want + READ_PAD - rd->cap, room = fx_meter_room();
+        more = more > room && room > (1 << 14) ? room : more;
+        if (!fx_meter_charge(more))
+            return -1;
+        rd->charged += more;
+        rd->buf = fx_xrealloc(rd->buf, rd->cap + more);
+        rd->cap += more;
+        fx_hint_huge_pages(rd->buf, rd->cap);
+    }
     int err = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno;
-    for (;;) {
-        if (cap - len < (1 << 14) + 1) {
-            size_t more = cap ? cap : 1 << 16, room = fx_meter_room();
-            more = more > room && room > (1 << 14) + 1 ? room : more;
-            if (!fx_meter_charge(more)) {
-                err = -1;
-                break;
-            }
-            buf = fx_xrealloc(buf, cap + more);
-            cap += more;
+    while (!rd->eof && rd->len + READ_PAD < rd->cap) {
+        size_t ask = rd->cap - READ_PAD - rd->len, n;
+        ask = ask < (1 << 20) ? ask : 1 << 20; /* a look at the clock a MB */
+        if ((n = fread(rd->buf + rd->len, 1, ask, rd->f)) == 0) {
+            rd->eof = true;
+            if (ferror(rd->f))
+                err = errno ? errno : EIO;
         }
-        size_t want = cap - len - 1 < (1 << 20) ? cap - len - 1 : 1 << 20; /* a look a MB */
-        if ((n = fread(buf + len, 1, want, f)) == 0)
-            break;
-        len += n;
+        rd->len += n;
         if (!fx_meter_poll()) {
             err = -1;
             break;
         }
     }
-    if (!err && ferror(f))
-        err = errno ? errno : EIO;
-    fclose(f);
-    if (buf) // a NUL, and zeros for fast_int's 8-byte reads (cap - len > 2^14)
-        memset(buf + len, 0, 9);
-    *out_len = len;
-    *out = buf;
-    *out_charged = cap;
+    memset(rd->buf + rd->len, 0, READ_PAD);
     return err;
 }
 
 /* Every Flux string is UTF-8, and JSON output must be: the first byte of
  * the file that is not is refused at its line and column (counted in code
  * points, as the compiler counts them), before anything is read from it. */
-static FxStatus csv_utf8(Load *ld, const char *text, size_t len)
+static FxStatus csv_utf8(Load *ld, const char *text, size_t len, size_t line)
 {
     const char *why = NULL;
-    size_t bad = fx_utf8_check(text, len, &why), line = 1, col = 1;
+    size_t bad = fx_utf8_check(text, len, &why), col = 1;
     if (bad == len)
         return FX_OK;
     for (size_t i = 0; i < bad; i++) {
@@ -829,11 +864,28 @@ typedef struct Split {
     size_t n_cols;
 } Split;
 
+/* The LFs in [p, end), 8 bytes at a time: a byte of w ^ LFs is zero
+ * exactly where w holds an LF, where the sum below alone leaves its high
+ * bit clear; the multiply adds up the bytes' marks in the top byte. */
+static size_t count_lines(const char *p, const char *end)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
+    size_t n = 0;
+    for (; end - p >= 8; p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        w ^= ONES * '\n';
+        n += (size_t)(((~(((w & low7) + low7) | w | low7) >> 7) * ONES) >> 56);
+    }
+    for (; p < end; p++)
+        n += *p == '\n';
+    return n;
+}
+
 static void count_task(void *arg, size_t t)
 {
     Piece *pc = &((Split *)arg)->pieces[t];
-    for (const char *q = pc->p; (q = memchr(q, '\n', (size_t)(pc->end - q))); q++)
-        pc->rows++;
+    pc->rows = count_lines(pc->p, pc->end);
 }
 
 static void read_task(void *arg, size_t t)
@@ -849,31 +901,6 @@ static void read_task(void *arg, size_t t)
     }
 }
 
-/* Joins the parts' String bytes into one block per column and makes the
- * offsets count from its start. */
-static void join_strings(Load *ld, Piece *pieces, size_t n)
-{
-    for (size_t f = 0; f < ld->n_fields; f++) {
-        FxColumn *c = &ld->cols[f];
-        if (c->kind != FX_COL_STRING)
-            continue;
-        size_t total = 0;
-        for (size_t k = 0; k < n; k++)
-            total += pieces[k].part.strs[f].len;
-        c->bytes = fx_xmalloc(total ? total : 1);
-        size_t base = 0;
-        for (size_t k = 0; k < n; k++) {
-            Part *pt = &pieces[k].part;
-            memcpy(c->bytes + base, pt->strs[f].bytes, pt->strs[f].len);
-            for (size_t r = pt->first; r < pt->row_end; r++)
-                c->u.offsets[r + 1] += base;
-            base += pt->strs[f].len;
-            free(pt->strs[f].bytes);
-            pt->strs[f] = (Strs){0};
-        }
-    }
-}
-
 /* Reads the rows of [c->p, c->end), which hold no quote, on n threads. */
 static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
                           const int *field_of, unsigned n)
@@ -881,7 +908,7 @@ static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
     FxStatus st = FX_OK;
     Piece pieces[CSV_MAX_PARTS] = {0};
     Split sp = {pieces, field_of, n_cols};
-    size_t size = (size_t)(c->end - c->p), first_line = c->line;
+    size_t size = (size_t)(c->end - c->p), first_line = c->line, row0 = ld->n_rows;
     const char *p = c->p;
     for (unsigned k = 0; k < n; k++) { // cut just past an LF
         const char *e = k + 1 == n ? c->end : c->p + size / n * (k + 1);
@@ -894,14 +921,17 @@ static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
     }
     fx_device_launch(fx_device_cpu(), n, count_task, &sp, NULL);
     pieces[n - 1].rows += c->end > c->p && c->end[-1] != '\n'; // the last line has no LF
-    size_t rows = 0;
+    size_t rows = row0;
     for (unsigned k = 0; k < n; k++) {
         Part *pt = &pieces[k].part;
         *pt = (Part){.ld = ld, .first = rows, .row = rows, .row_end = rows + pieces[k].rows,
                      .strs = fx_xcalloc(ld->n_fields, sizeof(Strs))};
         rows += pieces[k].rows;
     }
-    if ((st = grow_columns(ld, rows ? rows : 1)) != FX_OK)
+    // Columns grown once to the rows expected, not doubled window by
+    // window: a copy of all rows so far each time, into pages never touched.
+    size_t want = rows > ld->expect_rows ? rows : ld->expect_rows;
+    if (rows > ld->cap && (st = grow_columns(ld, want > 2 * ld->cap ? want : 2 * ld->cap)) != FX_OK)
         goto out;
     // Room for every String cell of a part, charged as one: a part's
     // cells are fewer bytes than the part (malloc maps it, untouched).
@@ -927,15 +957,26 @@ static FxStatus csv_split(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
         if (pc->p == pc->end)
             continue;
         Csv part_csv = {.p = pc->p, .end = pc->end,
-                        .line = first_line + pc->part.row};
+                        .line = first_line + (pc->part.row - row0)};
         st = csv_rows(ld, &pc->part, &part_csv, col_of, n_cols, field_of);
         fx_buf_free(&part_csv.text);
         fx_vec_free(&part_csv.cells);
         // Without quotes a row is a line: the LFs counted every row.
         FX_ASSERT(st != FX_OK || pc->part.row == pc->part.row_end);
     }
-    if (st == FX_OK)
-        join_strings(ld, pieces, n);
+    for (unsigned k = 0; k < n && st == FX_OK; k++)
+        join_part(ld, &pieces[k].part);
+    if (st == FX_OK && strings) { // charged now: the bytes kept, for the room made
+        fx_meter_sub(size);
+        ld->charged -= size;
+        size_t kept = 0;
+        for (size_t f = 0; f < ld->n_fields; f++)
+            if (ld->cols[f].kind == FX_COL_STRING)
+                kept += ld->cols[f].u.offsets[rows] - ld->cols[f].u.offsets[row0];
+        fx_meter_add(kept);
+        ld->charged += kept;
+    }
+    c->line = first_line + (rows - row0);
 out:
     for (unsigned k = 0; k < n; k++) {
         if (pieces[k].part.strs)
@@ -956,54 +997,121 @@ static const char *data_end(const char *p, const char *end)
     return end;
 }
 
-static FxStatus csv_load(Load *ld)
-{
-    FxStatus st = FX_OK;
-    char *data = NULL;
-    size_t len = 0, charged = 0;
-    size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of));
-    int *field_of = NULL;
-    Csv c = {0};
+/* A file is read a window of CSV_WINDOW bytes at a time, cut after its
+ * last line end, so that a large file is never held whole: its rows go
+ * into the columns as each window is read. A window with a quote in it
+ * may hold a cell that goes on past the window: from there the rest of
+ * the file is read whole, and one reader reads it. */
+#define CSV_WINDOW ((size_t)16 << 20)
 
-    int err = read_file(ld->file, &data, &len, &charged);
-    if (err) {
-        st = err < 0 ? over_budget(ld) : cannot_read(ld, strerror(err));
-        goto out;
-    }
-    c = (Csv){.p = data, .end = data + len, .line = 1};
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        c.p += 3; // a UTF-8 byte-order mark, as spreadsheets write
-    st = csv_utf8(ld, c.p, (size_t)(c.end - c.p));
-    c.end = data_end(c.p, c.end);
-    if (st == FX_OK)
-        st = csv_header(ld, &c, col_of);
+/* The header, and which field each column is (-1: none). */
+static FxStatus csv_columns(Load *ld, Csv *c, size_t *col_of, int **out_field_of, size_t *n_cols)
+{
+    FxStatus st = csv_header(ld, c, col_of);
     if (st != FX_OK)
-        goto out;
-    size_t n_cols = c.cells.len;
-    field_of = fx_xmalloc(n_cols * sizeof(*field_of));
-    for (size_t j = 0; j < n_cols; j++)
+        return st;
+    *n_cols = c->cells.len;
+    int *field_of = *out_field_of = fx_xmalloc(*n_cols * sizeof(*field_of));
+    for (size_t j = 0; j < *n_cols; j++)
         field_of[j] = -1;
     for (size_t i = 0; i < ld->n_fields; i++)
         field_of[col_of[i]] = (int)i;
-    size_t size = (size_t)(c.end - c.p);
+    return FX_OK;
+}
+
+/* The rows of [c->p, c->end), no quote among them, on as many threads as
+ * their size pays for. */
+static FxStatus csv_plain_rows(Load *ld, Csv *c, const size_t *col_of, size_t n_cols,
+                               const int *field_of)
+{
+    size_t size = (size_t)(c->end - c->p);
     unsigned n = fx_device_threads(fx_device_cpu(), (double)size, (double)CSV_PARALLEL_FROM);
-    n = n > CSV_MAX_PARTS ? CSV_MAX_PARTS : n;
-    if (n > 1 && !memchr(c.p, '"', size)) {
-        st = csv_split(ld, &c, col_of, n_cols, field_of, n);
-    } else {
-        Part pt = whole_begin(ld);
-        st = grow_columns(ld, 64);
-        if (st == FX_OK)
-            st = csv_rows(ld, &pt, &c, col_of, n_cols, field_of);
-        whole_end(ld, &pt, st == FX_OK);
+    return csv_split(ld, c, col_of, n_cols, field_of, n > CSV_MAX_PARTS ? CSV_MAX_PARTS : n);
+}
+
+static FxStatus csv_load(Load *ld)
+{
+    FxStatus st = FX_OK;
+    Reader rd = {.f = fopen(ld->file, "rb")};
+    size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of)), n_cols = 0;
+    int *field_of = NULL, err = 0;
+    Csv c = {.line = 1};
+    if (!rd.f) {
+        st = cannot_read(ld, strerror(errno));
+        goto out;
     }
+    // A file smaller than a window is read in one (and charged its size).
+    struct stat info = {0};
+    size_t skip = 0, window = 1 << 16, read_bytes = 0;
+    if (fstat(fileno(rd.f), &info) == 0 && S_ISREG(info.st_mode))
+        window = (size_t)info.st_size < CSV_WINDOW ? (size_t)info.st_size + 1 : CSV_WINDOW;
+    for (;;) {
+        if ((err = reader_fill(&rd, window)) != 0)
+            break;
+        if (!field_of && rd.len >= 3 && memcmp(rd.buf, "\xEF\xBB\xBF", 3) == 0)
+            skip = 3; // a UTF-8 byte-order mark, as spreadsheets write
+        const char *p = rd.buf + skip, *end = rd.buf + rd.len;
+        if (!rd.eof) { // cut after the line end of the last line that is not blank
+            while (end > p && end[-1] != '\n') // (blank lines may be the file's last: data_end)
+                end--;
+            const char *q = end;
+            while (q > p && (q[-1] == '\n' || q[-1] == '\r'))
+                q--;
+            const char *lf = q > p ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+            if (!lf) { // no such line yet: a larger window
+                window *= 2;
+                continue;
+            }
+            end = lf + 1;
+        }
+        if ((st = csv_utf8(ld, p, (size_t)(end - p), c.line)) != FX_OK)
+            goto out;
+        if (memchr(p, '"', (size_t)(end - p))) { // the rest whole, one reader
+            size_t checked = (size_t)(end - rd.buf);
+            while (!rd.eof && (err = reader_fill(&rd, rd.cap * 2)) == 0)
+                ;
+            if (err)
+                break;
+            if ((st = csv_utf8(ld, rd.buf + checked, rd.len - checked,
+                               c.line + count_lines(p, end))) != FX_OK)
+                goto out;
+            c.p = p;
+            c.end = data_end(p, rd.buf + rd.len);
+            if (!field_of && (st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
+                goto out;
+            Part pt = whole_begin(ld);
+            st = csv_rows(ld, &pt, &c, col_of, n_cols, field_of);
+            whole_end(ld, &pt, st == FX_OK);
+            goto out;
+        }
+        c.p = p;
+        c.end = rd.eof ? data_end(p, end) : end;
+        if (!field_of && (st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
+            goto out;
+        if (c.p < c.end && (st = csv_plain_rows(ld, &c, col_of, n_cols, field_of)) != FX_OK)
+            goto out;
+        if (rd.eof)
+            break;
+        read_bytes += (size_t)(end - rd.buf);
+        if (!ld->expect_rows && S_ISREG(info.st_mode)) // this window's rows a byte, and 1/16 more
+            ld->expect_rows = (size_t)((double)ld->n_rows / (double)read_bytes *
+                                       (double)info.st_size * (17.0 / 16.0));
+        // the part line after the window to the front, for the next
+        rd.len -= (size_t)(end - rd.buf);
+        memmove(rd.buf, end, rd.len);
+        skip = 0;
+    }
+    if (err)
+        st = err < 0 ? over_budget(ld) : cannot_read(ld, strerror(err));
 out:
+    if (rd.f)
+        fclose(rd.f);
     fx_buf_free(&c.text);
     fx_vec_free(&c.cells);
     free(col_of);
     free(field_of);
-    free(data);
-    fx_meter_sub(charged);
+    free(rd.buf);
+    fx_meter_sub(rd.charged);
     return st;
 }
 
@@ -1164,8 +1272,6 @@ static FxStatus sqlite_load(Load *ld, const char *table)
         goto out;
     }
     pt = whole_begin(ld);
-    if ((st = grow_columns(ld, 64)) != FX_OK)
-        goto out;
     for (size_t row = 1;; row++) {
         int rc = sqlite3_step(stmt);
         if (rc == SQLITE_DONE)
@@ -1333,7 +1439,9 @@ FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxEr
                   "where its sources must lie", dd->name, outside, root);
         goto out;
     }
-    st = load_rows(&ld);
+    st = grow_columns(&ld, 16); // columns from the start: a source may have no row
+    if (st == FX_OK)
+        st = load_rows(&ld);
     if (st == FX_OK)
         *out = take_table(&ld);
 out:

@@ -61,6 +61,7 @@ typedef enum {
     OP_FAIL,    /* no equation covers the call with regs a .. a+b */
     OP_DATA,    /* d = the data source consts[a] */
     OP_CHOICE,  /* d = the index of the implementation chosen for the function (FxFunc.choice) */
+    OP_COLUMN,  /* d = [x.FIELD for x in list a], FIELD = consts[b]: a table's column whole */
     OP__COUNT
 } FxOpcode;
 

@@ -70,6 +70,7 @@
 
 #include "base/base.h"
 #include "hw/device.h"
+#include "hw/hw.h"
 
 /* The trial kernel polls after this many divisions (about 0.5 ms)... */
 #define POLL_DIVISIONS ((uint64_t)1 << 17)
@@ -87,9 +88,16 @@
  * with its first PRE_CHUNK bytes repeated at the end, so a chunk never
  * wraps. */
 #define PRE_CHUNK 4096
-/* The primes below CHUNK / 8 cross a segment CHUNK bytes (an L1 cache) at
- * a time. */
+/* The primes below chunk / 8 cross a segment chunk bytes at a time: the
+ * L1 data cache's size (48 KiB on a recent Xeon: 1.23x primesieve at
+ * 10^9 where 32 KiB gave 1.30x), or CHUNK where it is not known. */
 #define CHUNK 32768
+
+static uint32_t chunk_bytes(void)
+{
+    size_t l1d = fx_hw_detect().l1d;
+    return l1d >= (16u << 10) && l1d <= (128u << 10) ? (uint32_t)(l1d / 64 * 64) : CHUNK;
+}
 /* More threads than this are taken as this many. */
 #define MAX_THREADS 256
 
@@ -790,7 +798,8 @@ static bool segmented_run(Mode mode, uint64_t lo, uint64_t hi, unsigned threads,
     size_t seg = segment_bytes ? segment_bytes : FX_SIEVE_SEGMENT_DEFAULT;
     seg = seg < SEG_MIN ? SEG_MIN : seg > SEG_MAX ? SEG_MAX : seg;
     job.seg = (uint32_t)((seg + 7) / 8 * 8);
-    job.chunk = job.seg < CHUNK ? job.seg : CHUNK;
+    uint32_t chunk = chunk_bytes();
+    job.chunk = job.seg < chunk ? job.seg : chunk;
     uint32_t *primes = sieving_primes(hi, &job.nprimes, keep_going, ctx);
     if (!primes)
         return false;

@@ -1736,6 +1736,40 @@ static FxValue row_field(FxValue list, size_t i, const char *field)
     return fx_val_record_field(fx_val_list_at(list, i), field);
 }
 
+/* OP_COLUMN: field FIELD of every element of list a, in order. A table's
+ * Int column is copied whole into a list kept unboxed (8 bytes an
+ * element); any other list or column is read element by element, a row
+ * made at a time. The same values either way. */
+static bool column_list(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
+                        FxValue *out)
+{
+    FxValue list = R[I->a];
+    const char *field = fx_val_string_data(fn->consts[I->b], NULL);
+    size_t n = fx_val_list_len(list);
+    const int64_t *ints = int_column(list, field);
+    fx_meter_work(n);
+    if (ints) {
+        if (!reserve(rt, n * sizeof(int64_t)))
+            return false;
+        fx_meter_sub(n * sizeof(int64_t)); /* the list counts itself */
+        *out = fx_val_list_of_i64(ints, n);
+        return true;
+    }
+    if (!reserve(rt, n * sizeof(FxValue)))
+        return false;
+    FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
+    bool flat = true;
+    for (size_t i = 0; i < n; i++) {
+        FxValue row = fx_val_list_get(list, i);
+        items[i] = fx_val_record_field(row, field);
+        fx_value_retain(items[i]);
+        fx_value_release(row);
+        flat &= items[i].kind <= FX_VAL_FLOAT && items[i].kind != FX_VAL_BIG;
+    }
+    *out = fx_val_list_adopt(items, n, n, flat);
+    return true;
+}
+
 /* Builds the index: false when the field's values are not all Int or all
  * String (the scan then serves every query). */
 static bool build_index(QueryIndex *qi)
@@ -1942,11 +1976,22 @@ static bool grow_builder(FxRuntime *rt, Builder *v)
     return true;
 }
 
-/* The top builder as a list, which takes over its array (no copy). */
+/* The top builder as a list, which takes over its array (no copy). A list
+ * of integers that all fit int64 is kept unboxed (value.h): packed in
+ * place, 8 bytes an element, half the memory, and what kernels read. */
 static FxValue end_builder(FxRuntime *rt)
 {
     Builder b = rt->builders.data[--rt->builders.len];
-    return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
+    bool ints = !b.heap && b.len > 0;
+    for (size_t i = 0; ints && i < b.len; i++)
+        ints = b.data[i].kind == FX_VAL_INT;
+    if (!ints)
+        return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
+    int64_t *packed = (int64_t *)b.data; /* element i moves down to byte 8i: never ahead */
+    for (size_t i = 0; i < b.len; i++)
+        packed[i] = b.data[i].u.i;
+    fx_meter_sub(b.cap * sizeof(FxValue)); /* the list counts itself */
+    return fx_val_list_adopt_ints(fx_xrealloc(packed, b.len * sizeof(int64_t)), b.len);
 }
 
 static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
@@ -2501,6 +2546,7 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
     [OP_FAIL] = &&L_OP_FAIL, \
     [OP_DATA] = &&L_OP_DATA, \
     [OP_CHOICE] = &&L_OP_CHOICE, \
+    [OP_COLUMN] = &&L_OP_COLUMN, \
     [OP__COUNT] = &&L_OP__COUNT,
 
 static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t n_args,
@@ -3029,6 +3075,12 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 goto error;
             }
             put_int(&R[I->d], (int64_t)fn->choice);
+            NEXT;
+        CASE(OP_COLUMN):
+            if (!column_list(rt, fn, I, R, &tmp))
+                goto error;
+            put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         CASE(OP__COUNT):
             FX_UNREACHABLE();

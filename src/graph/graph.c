@@ -214,6 +214,30 @@ bool fx_graph_reads_slot(const FxGraph *g, FxNodeId id, int64_t slot)
     return false;
 }
 
+bool fx_graph_column_shape(const FxGraph *g, FxNodeId id, FxNodeId *list, const char **field)
+{
+    const FxNode *n = fx_graph_node(g, id);
+    if (n->n_inputs != 3 || n->inputs[1].v || n->kernel)
+        return false;
+    const FxNode *body = fx_graph_node(g, n->inputs[2]);
+    if (body->op != FX_NODE_FIELD || !body->text)
+        return false;
+    *field = body->text;
+    if (n->op == FX_NODE_FOLD) { /* [x.FIELD for x in L] */
+        *list = n->inputs[0];
+        return n->num == FX_FOLD_COLLECT && is_var(g, body->inputs[0], n->num2) &&
+               fx_graph_node(g, *list)->op != FX_NODE_RANGE &&
+               !strncmp(fx_graph_node(g, *list)->type, "List[", 5);
+    }
+    if (n->op != FX_NODE_MAP || n->num2 >= 0 || !is_builtin_of(g, n->inputs[0], "len", list))
+        return false;
+    const FxNode *ix = fx_graph_node(g, body->inputs[0]);
+    return ix->op == FX_NODE_INDEX && ix->n_inputs == 2 && is_var(g, ix->inputs[1], n->num) &&
+           fx_graph_same_shape(g, ix->inputs[0], g, *list) &&
+           !fx_graph_reads_slot(g, ix->inputs[0], n->num) &&
+           !strncmp(fx_graph_node(g, *list)->type, "List[", 5);
+}
+
 bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, FxNodeId *value)
 {
     const FxNode *f = fx_graph_node(g, fold);

@@ -233,6 +233,11 @@ bool fx_graph_matmul_shape(const FxGraph *g, FxNodeId map, FxNodeId *a, FxNodeId
 bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, FxNodeId *value);
 /* Does the subgraph at id read the slot? */
 bool fx_graph_reads_slot(const FxGraph *g, FxNodeId id, int64_t slot);
+/* Is the node at id one field of every element of a list, in order:
+ * `map [i] over len(L) of L[i].FIELD` (L the same subgraph at each use,
+ * not reading i) or `[x.FIELD for x in L]` with no filter? Sets *list to
+ * L and *field to FIELD. */
+bool fx_graph_column_shape(const FxGraph *g, FxNodeId id, FxNodeId *list, const char **field);
 
 /* A frozen copy of g named `intent` and labelled `version`, its calls of
  * itself renamed too: how a candidate written as another intent becomes a
