@@ -2,7 +2,9 @@
 # Data at scale, whole processes as a user runs them (issue 16):
 #   load   `len(rows)` over a CSV of ROWS random int64 (default 10^7, about
 #          200 MB): the engine's time for the run (reading the file into
-#          columns), best of 3, as MB/s; the target is >= 500 MB/s.
+#          columns), best of 3 on fresh stores, as MB/s; the target is
+#          >= 500 MB/s. Then the same from the columns a store keeps of
+#          the file (src/exec/colcache.c), as a later process reads them.
 #   sort   `sort(values())[ROWS/2]` (values() the column as a List[Int],
 #          sort examples/sort.flux's intent, trained first on lists of 3,000
 #          and `flux optimize`), the whole process, best of 3, against
@@ -55,31 +57,44 @@ def wall(cmd):
     return time.perf_counter() - t, out.stdout.strip()
 
 size = os.path.getsize("nums.csv")
-loads = []
-for _ in range(3):
-    _, out = wall([flux, "run", "sort.flux", "len(rows)", "--store", "store", "--json"])
+time.sleep(3.1)  # a stamp that is not racy (src/exec/data.c), so that the columns are kept
+
+def load_ms(store):
+    _, out = wall([flux, "run", "sort.flux", "len(rows)", "--store", store, "--json"])
     r = json.loads(out)
     assert r["output"] == rows, r["output"]
-    loads.append(r["duration_ms"])
-ms = min(loads)
-print("csv load: %d int64 rows, %.1f MB, in %.0f ms: %.0f MB/s (target >= 500)"
-      % (rows, size / 1e6, ms, size / 1e6 / (ms / 1e3)))
+    return r["duration_ms"]
 
+ms = min(load_ms("fresh%d" % k) for k in range(3))  # a store each: the file parsed
+print("csv load: %d int64 rows, %.1f MB, parsed in %.0f ms: %.0f MB/s (target >= 500)"
+      % (rows, size / 1e6, ms, size / 1e6 / (ms / 1e3)))
+load_ms("kept"), load_ms("kept")  # the second read keeps the columns beside the store
+ms = min(load_ms("kept") for _ in range(3))
+print("csv load, a later process: the columns kept beside the store read in %.0f ms (%.0f MB/s of CSV)"
+      % (ms, size / 1e6 / (ms / 1e3)))
+
+import shutil
 expr = "sort(values())[%d]" % (rows // 2)
-f_best = a_best = 1e300
-for _ in range(3):
-    t, f_out = wall([flux, "run", "sort.flux", expr, "--store", "store", "--no-learn"])
+f_best = a_best = kept_best = 1e300
+for k in range(3):
+    shutil.copytree("store", "parse%d" % k)  # the trained store, no columns kept: the CSV parsed
+    t, f_out = wall([flux, "run", "sort.flux", expr, "--store", "parse%d" % k, "--no-learn"])
     f_best = min(f_best, t)
     t, a_out = wall([anchor, "sort", "nums.csv"])
     a_best = min(a_best, t)
     if f_out != a_out:
         sys.exit("sort from CSV: flux says %s, the C anchor %s" % (f_out, a_out))
+for k in range(4):  # the same store again and again: its columns kept from the second
+    t, f_out = wall([flux, "run", "sort.flux", expr, "--store", "store", "--no-learn"])
+    kept_best = min(kept_best, t) if k >= 2 else kept_best
+    assert f_out == a_out, (f_out, a_out)
 _, explained = wall([flux, "explain", "sort.flux", "sort([3, 1, 2])", "--store", "store"])
 import re
 m = re.search(r"version: (v\d+ of `[^`]*`: made from v\d+ by the [a-z ]+ rewrite)", explained)
 version = m.group(1) if m else "?"
-print("sort from csv: flux %.2f s (%s), C (fgets, strtoll, vqsort) %.2f s: %.2fx (target <= 1.5)"
-      % (f_best, version, a_best, f_best / a_best))
+print("sort from csv: flux %.2f s (%s), C (fgets, strtoll, vqsort) %.2f s: %.2fx (target <= 1.5); "
+      "with the columns kept, %.2f s: %.2fx" % (f_best, version, a_best, f_best / a_best,
+                                               kept_best, kept_best / a_best))
 
 import random
 rnd = random.Random(3)

@@ -156,6 +156,11 @@ static void build_with(FxCallCtx *cx, FxGraph *first, int64_t first_version,
     cx->rt = fx_runtime_new(fp->prog);
     fx_api_costs_give(fp, cx->rt);
     fx_api_keep_give(fp, cx->rt);
+    if (fp->store) {
+        char *columns = fx_xasprintf("%s/columns", fx_store_dir(fp->store->store));
+        fx_runtime_set_column_cache(cx->rt, columns);
+        free(columns);
+    }
     cx->models.len = 0;
     cx->generation = fp->generation;
     if (first)

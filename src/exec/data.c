@@ -66,6 +66,7 @@
 #include "base/utf8.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
@@ -346,7 +347,8 @@ static bool strs_append(Load *ld, Strs *s, const char *bytes, size_t len)
         s->bytes = fx_xrealloc(s->bytes, cap);
         s->cap = cap;
     }
-    memcpy(s->bytes + s->len, bytes, len);
+    if (len) // (no block yet for an empty first cell)
+        memcpy(s->bytes + s->len, bytes, len);
     s->len += len;
     return true;
 }
@@ -373,7 +375,8 @@ static void join_part(Load *ld, Part *pt)
                 s->bytes = NULL;
             } else {
                 c->bytes = fx_xrealloc(c->bytes, base + s->len + 1);
-                memcpy(c->bytes + base, s->bytes, s->len);
+                if (s->len)
+                    memcpy(c->bytes + base, s->bytes, s->len);
                 for (size_t r = pt->first; r < pt->row; r++)
                     c->u.offsets[r + 1] += base;
             }
@@ -598,35 +601,63 @@ typedef struct Reader {
  * or -1 when the run's budget stopped the read: the block grows by what is
  * asked, charged first, or by what the memory budget still allows; the
  * clock is looked at every MB. */
-static int reader_fill(Reader *rd, size_t want)
+/* Room for `want` bytes in rd's block, charged first: false when the
+ * run's budget refused it. */
+static bool reader_room(Reader *rd, size_t want)
 {
-    if (want + READ_PAD > rd->cap) {
-        size_t more = want + READ_PAD - rd->cap, room = fx_meter_room();
-        more = more > room && room > (1 << 14) ? room : more;
-        if (!fx_meter_charge(more))
-            return -1;
-        rd->charged += more;
-        rd->buf = fx_xrealloc(rd->buf, rd->cap + more);
-        rd->cap += more;
-        fx_hint_huge_pages(rd->buf, rd->cap);
-    }
+    if (want + READ_PAD <= rd->cap)
+        return true;
+    size_t more = want + READ_PAD - rd->cap, room = fx_meter_room();
+    more = more > room && room > (1 << 14) ? room : more;
+    if (!fx_meter_charge(more))
+        return false;
+    rd->charged += more;
+    rd->buf = fx_xrealloc(rd->buf, rd->cap + more);
+    rd->cap += more;
+    fx_hint_huge_pages(rd->buf, rd->cap);
+    return true;
+}
+
+/* Reads until the block is full or the file ends: 0 or an errno. With
+ * `poll`, the run's clock is looked at every MB (-1: the run stopped);
+ * without, nothing of the run is touched, so another thread may read. */
+static int reader_read(Reader *rd, bool poll)
+{
     int err = 0;
     while (!rd->eof && rd->len + READ_PAD < rd->cap) {
         size_t ask = rd->cap - READ_PAD - rd->len, n;
-        ask = ask < (1 << 20) ? ask : 1 << 20; /* a look at the clock a MB */
+        ask = ask < (1 << 20) ? ask : 1 << 20;
         if ((n = fread(rd->buf + rd->len, 1, ask, rd->f)) == 0) {
             rd->eof = true;
             if (ferror(rd->f))
                 err = errno ? errno : EIO;
         }
         rd->len += n;
-        if (!fx_meter_poll()) {
+        if (poll && !fx_meter_poll()) {
             err = -1;
             break;
         }
     }
     memset(rd->buf + rd->len, 0, READ_PAD);
     return err;
+}
+
+static int reader_fill(Reader *rd, size_t want)
+{
+    return reader_room(rd, want) ? reader_read(rd, true) : -1;
+}
+
+/* The next window read on a thread of its own while this one is parsed. */
+typedef struct Ahead {
+    Reader *rd;
+    int err;
+} Ahead;
+
+static void *read_ahead(void *arg)
+{
+    Ahead *a = arg;
+    a->err = reader_read(a->rd, false);
+    return NULL;
 }
 
 /* Every Flux string is UTF-8, and JSON output must be: the first byte of
@@ -759,7 +790,8 @@ static const char *fast_cell(Part *pt, size_t f, const char *p, const char *end)
         Strs *s = &pt->strs[f];
         if ((p < end && *p == '"') || s->cap - s->len < (size_t)(e - p))
             return NULL; // a quoted cell, or no room made yet: the general reader
-        memcpy(s->bytes + s->len, p, (size_t)(e - p));
+        if (e > p)
+            memcpy(s->bytes + s->len, p, (size_t)(e - p));
         s->len += (size_t)(e - p);
         c->u.offsets[r + 1] = s->len;
         return e;
@@ -848,8 +880,14 @@ static FxStatus csv_rows(Load *ld, Part *pt, Csv *c, const size_t *col_of, size_
  * the file is the one reported, and joins the parts' String bytes.
  */
 
-/* Splitting pays from about this many bytes. */
+/* Splitting pays from about this many bytes. Test builds split and cut
+ * windows (below) at a few KB, so that every CSV of the tests crosses
+ * windows and parts. */
+#ifdef FX_SMALL_CHUNKS
+#define CSV_PARALLEL_FROM ((size_t)1 << 10)
+#else
 #define CSV_PARALLEL_FROM ((size_t)8 << 20)
+#endif
 #define CSV_MAX_PARTS     64
 
 typedef struct Piece {
@@ -1002,7 +1040,11 @@ static const char *data_end(const char *p, const char *end)
  * into the columns as each window is read. A window with a quote in it
  * may hold a cell that goes on past the window: from there the rest of
  * the file is read whole, and one reader reads it. */
+#ifdef FX_SMALL_CHUNKS
+#define CSV_WINDOW ((size_t)4 << 10)
+#else
 #define CSV_WINDOW ((size_t)16 << 20)
+#endif
 
 /* The header, and which field each column is (-1: none). */
 static FxStatus csv_columns(Load *ld, Csv *c, size_t *col_of, int **out_field_of, size_t *n_cols)
@@ -1032,26 +1074,26 @@ static FxStatus csv_plain_rows(Load *ld, Csv *c, const size_t *col_of, size_t n_
 static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
-    Reader rd = {.f = fopen(ld->file, "rb")};
+    Reader readers[2] = {{.f = fopen(ld->file, "rb")}, {0}}, *rd = &readers[0];
     size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of)), n_cols = 0;
     int *field_of = NULL, err = 0;
     Csv c = {.line = 1};
-    if (!rd.f) {
+    if (!rd->f) {
         st = cannot_read(ld, strerror(errno));
         goto out;
     }
     // A file smaller than a window is read in one (and charged its size).
     struct stat info = {0};
     size_t skip = 0, window = 1 << 16, read_bytes = 0;
-    if (fstat(fileno(rd.f), &info) == 0 && S_ISREG(info.st_mode))
+    if (fstat(fileno(rd->f), &info) == 0 && S_ISREG(info.st_mode))
         window = (size_t)info.st_size < CSV_WINDOW ? (size_t)info.st_size + 1 : CSV_WINDOW;
     for (;;) {
-        if ((err = reader_fill(&rd, window)) != 0)
+        if ((err = reader_fill(rd, window)) != 0)
             break;
-        if (!field_of && rd.len >= 3 && memcmp(rd.buf, "\xEF\xBB\xBF", 3) == 0)
+        if (!field_of && rd->len >= 3 && memcmp(rd->buf, "\xEF\xBB\xBF", 3) == 0)
             skip = 3; // a UTF-8 byte-order mark, as spreadsheets write
-        const char *p = rd.buf + skip, *end = rd.buf + rd.len;
-        if (!rd.eof) { // cut after the line end of the last line that is not blank
+        const char *p = rd->buf + skip, *end = rd->buf + rd->len;
+        if (!rd->eof) { // cut after the line end of the last line that is not blank
             while (end > p && end[-1] != '\n') // (blank lines may be the file's last: data_end)
                 end--;
             const char *q = end;
@@ -1066,52 +1108,82 @@ static FxStatus csv_load(Load *ld)
         }
         if ((st = csv_utf8(ld, p, (size_t)(end - p), c.line)) != FX_OK)
             goto out;
+        if (!field_of) { // the header first: quoted names do not make the rows slow
+            c.p = p;
+            c.end = rd->eof ? data_end(p, end) : end;
+            if ((st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
+                goto out;
+            p = c.p;
+        }
         if (memchr(p, '"', (size_t)(end - p))) { // the rest whole, one reader
-            size_t checked = (size_t)(end - rd.buf);
-            while (!rd.eof && (err = reader_fill(&rd, rd.cap * 2)) == 0)
+            size_t checked = (size_t)(end - rd->buf);
+            while (!rd->eof && (err = reader_fill(rd, rd->cap * 2)) == 0)
                 ;
             if (err)
                 break;
-            if ((st = csv_utf8(ld, rd.buf + checked, rd.len - checked,
+            if ((st = csv_utf8(ld, rd->buf + checked, rd->len - checked,
                                c.line + count_lines(p, end))) != FX_OK)
                 goto out;
             c.p = p;
-            c.end = data_end(p, rd.buf + rd.len);
-            if (!field_of && (st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
-                goto out;
+            c.end = data_end(p, rd->buf + rd->len);
             Part pt = whole_begin(ld);
             st = csv_rows(ld, &pt, &c, col_of, n_cols, field_of);
             whole_end(ld, &pt, st == FX_OK);
             goto out;
         }
         c.p = p;
-        c.end = rd.eof ? data_end(p, end) : end;
-        if (!field_of && (st = csv_columns(ld, &c, col_of, &field_of, &n_cols)) != FX_OK)
+        c.end = rd->eof ? data_end(p, end) : end;
+        // The next window is read meanwhile, into the other block, after
+        // the part line that follows this one.
+        Reader *next = rd == &readers[0] ? &readers[1] : &readers[0];
+        Ahead ahead = {next, 0};
+        pthread_t reader;
+        bool reading = false;
+        if (!rd->eof) {
+            if (!reader_room(next, window)) {
+                err = -1;
+                break;
+            }
+            next->f = rd->f;
+            next->len = rd->len - (size_t)(end - rd->buf);
+            next->eof = false;
+            memcpy(next->buf, end, next->len);
+            reading = pthread_create(&reader, NULL, read_ahead, &ahead) == 0;
+        }
+        if (c.p < c.end)
+            st = csv_plain_rows(ld, &c, col_of, n_cols, field_of);
+        if (reading)
+            pthread_join(reader, NULL);
+        else if (!rd->eof)
+            ahead.err = reader_read(next, false);
+        if (st != FX_OK)
             goto out;
-        if (c.p < c.end && (st = csv_plain_rows(ld, &c, col_of, n_cols, field_of)) != FX_OK)
-            goto out;
-        if (rd.eof)
+        if (rd->eof)
             break;
-        read_bytes += (size_t)(end - rd.buf);
+        if ((err = ahead.err) != 0 || !fx_meter_poll()) {
+            err = err ? err : -1;
+            break;
+        }
+        read_bytes += (size_t)(end - rd->buf);
         if (!ld->expect_rows && S_ISREG(info.st_mode)) // this window's rows a byte, and 1/16 more
             ld->expect_rows = (size_t)((double)ld->n_rows / (double)read_bytes *
                                        (double)info.st_size * (17.0 / 16.0));
-        // the part line after the window to the front, for the next
-        rd.len -= (size_t)(end - rd.buf);
-        memmove(rd.buf, end, rd.len);
+        rd = next;
         skip = 0;
     }
     if (err)
         st = err < 0 ? over_budget(ld) : cannot_read(ld, strerror(err));
 out:
-    if (rd.f)
-        fclose(rd.f);
+    if (readers[0].f)
+        fclose(readers[0].f);
     fx_buf_free(&c.text);
     fx_vec_free(&c.cells);
     free(col_of);
     free(field_of);
-    free(rd.buf);
-    fx_meter_sub(rd.charged);
+    for (int k = 0; k < 2; k++) {
+        free(readers[k].buf);
+        fx_meter_sub(readers[k].charged);
+    }
     return st;
 }
 

@@ -157,6 +157,9 @@ typedef struct FxKeeper {
     void (*save)(void *ctx, const FxGraph *g, const char *call, const char *bytes, size_t len);
 } FxKeeper;
 void fx_runtime_set_keeper(FxRuntime *rt, const FxKeeper *k);
+/* Where CSV sources' columns are kept between processes (exec/colcache.h):
+ * the store's `columns` folder; NULL: nowhere. dir is copied. */
+void fx_runtime_set_column_cache(FxRuntime *rt, const char *dir);
 /* Does the intent's running version read a data source, itself or by
  * the intents it calls? (Its results then depend on files that change.) */
 bool fx_runtime_reads_data(FxRuntime *rt, const char *intent);

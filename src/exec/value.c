@@ -85,6 +85,7 @@ struct FxHeapObj {
             size_t n;
             FxValue *items; /* NULL when ints or table holds the elements */
             int64_t *ints;  /* a list of 64-bit integers, unboxed: 8 bytes an element */
+            double *floats; /* a list of floats, unboxed: 8 bytes an element */
             FxTable *table; /* a list of records kept by column (table.h); items
                              * then holds its rows boxed once someone borrowed one */
         } list;
@@ -190,6 +191,12 @@ static size_t string_tail(size_t len, size_t chars)
     return ((len + 4) & ~(size_t)3) + n_marks(len, chars) * sizeof(uint32_t);
 }
 
+/* Is list object o kept unboxed: int64s or doubles, 8 bytes an element? */
+static inline bool packed(const FxHeapObj *o)
+{
+    return o->u.list.ints || o->u.list.floats;
+}
+
 /* What o was charged, header and payload: an adopted array of items is
  * charged as if it trailed the header. */
 static size_t obj_bytes(const FxHeapObj *o)
@@ -204,7 +211,7 @@ static size_t obj_bytes(const FxHeapObj *o)
             payload = fx_table_bytes(o->u.list.table) +
                       (o->u.list.items ? o->u.list.n * sizeof(FxValue) : 0);
         else
-            payload = o->u.list.n * (o->u.list.ints ? sizeof(int64_t) : sizeof(FxValue));
+            payload = o->u.list.n * (packed(o) ? sizeof(int64_t) : sizeof(FxValue));
         break;
     case FX_VAL_MATRIX:
         payload = o->u.mat.rows * o->u.mat.cols * sizeof(FxValue);
@@ -370,6 +377,7 @@ static FxHeapObj *list_new(size_t n)
     o->u.list.n = n;
     o->u.list.items = (FxValue *)(o + 1);
     o->u.list.ints = NULL;
+    o->u.list.floats = NULL;
     o->u.list.table = NULL;
     return o;
 }
@@ -384,6 +392,7 @@ static FxHeapObj *ints_new(size_t n)
     o->u.list.n = n;
     o->u.list.items = NULL;
     o->u.list.ints = (int64_t *)(o + 1);
+    o->u.list.floats = NULL;
     o->u.list.table = NULL;
     return o;
 }
@@ -409,7 +418,9 @@ static inline const FxValue *boxed(const FxHeapObj *o)
 /* Element i of list object o, borrowed. */
 static inline FxValue item(const FxHeapObj *o, size_t i)
 {
-    return o->u.list.ints ? fx_val_int(o->u.list.ints[i]) : boxed(o)[i];
+    if (o->u.list.ints)
+        return fx_val_int(o->u.list.ints[i]);
+    return o->u.list.floats ? fx_val_float(o->u.list.floats[i]) : boxed(o)[i];
 }
 
 FxValue fx_val_list_of_u64(const uint64_t *v, size_t n)
@@ -436,8 +447,28 @@ FxValue fx_val_list_adopt_ints(int64_t *v, size_t n)
     o->u.list.n = n;
     o->u.list.items = NULL;
     o->u.list.ints = v;
+    o->u.list.floats = NULL;
     o->u.list.table = NULL;
     return heap_value(o);
+}
+
+FxValue fx_val_list_adopt_floats(double *v, size_t n)
+{
+    FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
+    fx_meter_add(n * sizeof(double));
+    o->adopted = o->flat = true;
+    o->u.list.n = n;
+    o->u.list.items = NULL;
+    o->u.list.ints = NULL;
+    o->u.list.floats = v;
+    o->u.list.table = NULL;
+    return heap_value(o);
+}
+
+const double *fx_val_list_floats(FxValue list)
+{
+    FX_ASSERT(list.kind == FX_VAL_LIST);
+    return list.u.obj->u.list.floats;
 }
 
 FxValue fx_val_list_of_table(FxTable *t)
@@ -448,6 +479,7 @@ FxValue fx_val_list_of_table(FxTable *t)
     o->u.list.n = t->n_rows;
     o->u.list.items = NULL;
     o->u.list.ints = NULL;
+    o->u.list.floats = NULL;
     o->u.list.table = t;
     return heap_value(o);
 }
@@ -502,6 +534,7 @@ FxValue fx_val_list_adopt(FxValue *items, size_t n, size_t cap, bool flat)
     o->u.list.n = n;
     o->u.list.items = adopt_items(items, n, cap);
     o->u.list.ints = NULL;
+    o->u.list.floats = NULL;
     o->u.list.table = NULL;
     return heap_value(o);
 }
@@ -598,6 +631,8 @@ static void obj_free(FxHeapObj *o, ObjStack *dead)
             drop_children(o->u.list.items, o->u.list.n, dead);
         if (o->adopted && o->u.list.ints)
             free(o->u.list.ints);
+        else if (o->adopted && o->u.list.floats)
+            free(o->u.list.floats);
         else if (o->adopted)
             free(o->u.list.items);
         break;
@@ -1268,6 +1303,14 @@ static FxValue concat_lists(const FxHeapObj *x, const FxHeapObj *y)
             memcpy(o->u.list.ints + nx, y->u.list.ints, ny * sizeof(int64_t));
         return heap_value(o);
     }
+    if (x->u.list.floats && y->u.list.floats) {
+        double *f = fx_xmalloc((nx + ny ? nx + ny : 1) * sizeof(double));
+        if (nx)
+            memcpy(f, x->u.list.floats, nx * sizeof(double));
+        if (ny)
+            memcpy(f + nx, y->u.list.floats, ny * sizeof(double));
+        return fx_val_list_adopt_floats(f, nx + ny);
+    }
     FxHeapObj *o = list_new(nx + ny);
     FxValue *dst = o->u.list.items;
     for (size_t i = 0; i < nx; i++)
@@ -1392,7 +1435,7 @@ static bool equal_objects(const FxHeapObj *x, const FxHeapObj *y)
         if (x->u.list.ints && y->u.list.ints)
             return !x->u.list.n ||
                    !memcmp(x->u.list.ints, y->u.list.ints, x->u.list.n * sizeof(int64_t));
-        if (!x->u.list.ints && !y->u.list.ints)
+        if (!packed(x) && !packed(y))
             return equal_values(boxed(x), boxed(y), x->u.list.n);
         for (size_t i = 0; i < x->u.list.n; i++)
             if (!fx_val_equal(item(x, i), item(y, i)))
@@ -1525,6 +1568,15 @@ static uint64_t hash_ints(uint64_t seed, const int64_t *v, size_t n)
 }
 
 /* Order-free, as record equality matches fields by name. */
+/* hash_values of the same floats boxed. */
+static uint64_t hash_floats(uint64_t seed, const double *v, size_t n)
+{
+    uint64_t h = mix(seed ^ n);
+    for (size_t i = 0; i < n; i++)
+        h = mix(h ^ fx_val_hash(fx_val_float(v[i]))) + i;
+    return h;
+}
+
 static uint64_t hash_record(const FxHeapObj *o)
 {
     uint64_t h = mix(0x7265636fu ^ o->u.rec.n);
@@ -1551,8 +1603,11 @@ uint64_t fx_val_hash(FxValue v)
     case FX_VAL_STRING:
         return hash_bytes(v.u.obj->u.str.bytes, v.u.obj->u.str.len);
     case FX_VAL_LIST:
-        return v.u.obj->u.list.ints ? hash_ints(0x6c697374u, v.u.obj->u.list.ints, v.u.obj->u.list.n)
-                                    : hash_values(0x6c697374u, boxed(v.u.obj), v.u.obj->u.list.n);
+        if (v.u.obj->u.list.ints)
+            return hash_ints(0x6c697374u, v.u.obj->u.list.ints, v.u.obj->u.list.n);
+        if (v.u.obj->u.list.floats)
+            return hash_floats(0x6c697374u, v.u.obj->u.list.floats, v.u.obj->u.list.n);
+        return hash_values(0x6c697374u, boxed(v.u.obj), v.u.obj->u.list.n);
     case FX_VAL_MATRIX:
         return mix(v.u.obj->u.mat.cols) ^ hash_values(0x6d617472u, v.u.obj->u.mat.cells,
                                                       v.u.obj->u.mat.rows * v.u.obj->u.mat.cols);
@@ -1685,6 +1740,18 @@ static void put_ints(FxBuf *out, const int64_t *v, size_t n)
     fx_buf_putc(out, ']');
 }
 
+/* An unboxed list of floats: the same text as put_array's of FLOATs. */
+static void put_floats(FxBuf *out, const double *v, size_t n, bool json)
+{
+    fx_buf_putc(out, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            fx_buf_puts(out, ", ");
+        put_value(out, fx_val_float(v[i]), json);
+    }
+    fx_buf_putc(out, ']');
+}
+
 static void put_matrix(FxBuf *out, const FxHeapObj *m, bool json)
 {
     fx_buf_putc(out, '[');
@@ -1739,6 +1806,8 @@ static void put_value(FxBuf *out, FxValue v, bool json)
     case FX_VAL_LIST:
         if (v.u.obj->u.list.ints)
             put_ints(out, v.u.obj->u.list.ints, v.u.obj->u.list.n);
+        else if (v.u.obj->u.list.floats)
+            put_floats(out, v.u.obj->u.list.floats, v.u.obj->u.list.n, json);
         else
             put_array(out, boxed(v.u.obj), v.u.obj->u.list.n, json);
         break;
@@ -1801,6 +1870,8 @@ size_t fx_val_json_at_least(FxValue v, size_t cap, size_t *big_digits)
                 len += (x[i] < 0) + decimal_width(x[i] < 0 ? 0 - (uint64_t)x[i] : (uint64_t)x[i]);
             return len;
         }
+        if (v.u.obj->u.list.floats) /* 3 a float, as json_at_least counts one */
+            return 2 + (v.u.obj->u.list.n ? 5 * v.u.obj->u.list.n - 2 : 0);
         return json_items(boxed(v.u.obj), v.u.obj->u.list.n, cap, big_digits);
     case FX_VAL_MATRIX: {
         size_t rows = v.u.obj->u.mat.rows, cols = v.u.obj->u.mat.cols;

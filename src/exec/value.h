@@ -85,6 +85,12 @@ FxValue fx_val_list_adopt_ints(int64_t *v, size_t n);
 /* The elements of a list kept unboxed (made by fx_val_list_of_u64 or _i64,
  * or the concatenation of two such), borrowed; NULL for any other list. */
 const int64_t *fx_val_list_ints(FxValue list);
+/* A list of floats kept unboxed that takes over v (a malloc'd block of n
+ * doubles), charged to the meter now; every other function sees FLOAT
+ * elements. */
+FxValue fx_val_list_adopt_floats(double *v, size_t n);
+/* Its elements, borrowed; NULL for any other list. */
+const double *fx_val_list_floats(FxValue list);
 /* A list of records kept by column (table.h) that takes over t. Its
  * elements are made from the columns when asked for. */
 typedef struct FxTable FxTable;

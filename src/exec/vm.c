@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "choose.h"
+#include "colcache.h"
 #include "data.h"
 #include "base/hash.h"
 #include "base/sort.h"
@@ -109,6 +110,7 @@ struct FxRuntime {
      * dropped with everything computed from it (data_epoch moves on) */
     uint64_t evals, checked, data_epoch;
     FxKeeper keeper; /* where materialised results outlive the process, or none */
+    char *column_cache; /* where CSV sources' columns are kept (colcache.h), or NULL */
     /* sources not read here but trusted unchanged by a result read from the
      * keeper, with their stamps then: checked as the sources read are */
     FX_VEC(FxKeepSource) watched;
@@ -247,6 +249,7 @@ void fx_runtime_free(FxRuntime *rt)
     fx_vec_free(&rt->exprs);
     fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
     fx_vec_free(&rt->data);
+    free(rt->column_cache);
     fx_vec_free(&rt->watched);
     fx_vec_foreach(QueryIndex, qi, &rt->indexes)
     {
@@ -705,8 +708,20 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
      * next check finds changed */
     DataEntry de = {.name = dd->name, .dd = dd, .stamp = fx_data_stamp(dd)};
     FxValue v;
-    if (fx_data_load(dd, rt->prog->data_root, &v, &rt->error) != FX_OK)
-        return false;
+    /* a CSV file's columns kept beside the store (colcache.h), unless the
+     * file lies where its sources may not (then the loader says so) */
+    char *outside = rt->column_cache && !strchr(dd->path, ':') && rt->prog->data_root
+                            ? fx_data_outside(dd, rt->prog->data_root)
+                            : NULL;
+    const char *cache = rt->column_cache && !strchr(dd->path, ':') && !outside
+                                ? rt->column_cache
+                                : NULL;
+    free(outside);
+    if (!fx_colcache_load(cache, dd, &de.stamp, &v)) {
+        if (fx_data_load(dd, rt->prog->data_root, &v, &rt->error) != FX_OK)
+            return false;
+        fx_colcache_save(cache, dd, &de.stamp, v);
+    }
     de.value = v;
     fx_vec_push(&rt->data, de);
     fx_value_retain(v);
@@ -936,6 +951,12 @@ static void keep_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, FxValue 
 void fx_runtime_set_keeper(FxRuntime *rt, const FxKeeper *k)
 {
     rt->keeper = k ? *k : (FxKeeper){0};
+}
+
+void fx_runtime_set_column_cache(FxRuntime *rt, const char *dir)
+{
+    free(rt->column_cache);
+    rt->column_cache = dir ? fx_xstrdup(dir) : NULL;
 }
 
 /* ---- the operations that are not one line ---- */
@@ -1737,7 +1758,7 @@ static FxValue row_field(FxValue list, size_t i, const char *field)
 }
 
 /* OP_COLUMN: field FIELD of every element of list a, in order. A table's
- * Int column is copied whole into a list kept unboxed (8 bytes an
+ * Int or Float column is copied whole into a list kept unboxed (8 bytes an
  * element); any other list or column is read element by element, a row
  * made at a time. The same values either way. */
 static bool column_list(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
@@ -1747,12 +1768,21 @@ static bool column_list(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     const char *field = fx_val_string_data(fn->consts[I->b], NULL);
     size_t n = fx_val_list_len(list);
     const int64_t *ints = int_column(list, field);
+    const FxTable *t = fx_val_list_table(list);
+    int c = t ? fx_table_column(t, field) : -1;
+    const double *floats = c >= 0 && t->cols[c].kind == FX_COL_FLOAT ? t->cols[c].u.floats : NULL;
     fx_meter_work(n);
-    if (ints) {
-        if (!reserve(rt, n * sizeof(int64_t)))
+    if (ints || floats) {
+        if (!reserve(rt, n * 8))
             return false;
-        fx_meter_sub(n * sizeof(int64_t)); /* the list counts itself */
-        *out = fx_val_list_of_i64(ints, n);
+        fx_meter_sub(n * 8); /* the list counts itself */
+        if (ints) {
+            *out = fx_val_list_of_i64(ints, n);
+        } else {
+            double *copy = fx_xmalloc((n ? n : 1) * sizeof(double));
+            memcpy(copy, floats, n * sizeof(double));
+            *out = fx_val_list_adopt_floats(copy, n);
+        }
         return true;
     }
     if (!reserve(rt, n * sizeof(FxValue)))
@@ -1977,21 +2007,26 @@ static bool grow_builder(FxRuntime *rt, Builder *v)
 }
 
 /* The top builder as a list, which takes over its array (no copy). A list
- * of integers that all fit int64 is kept unboxed (value.h): packed in
- * place, 8 bytes an element, half the memory, and what kernels read. */
+ * of integers that all fit int64, or of floats, is kept unboxed (value.h):
+ * packed in place, 8 bytes an element, half the memory, and what kernels
+ * read. */
 static FxValue end_builder(FxRuntime *rt)
 {
     Builder b = rt->builders.data[--rt->builders.len];
-    bool ints = !b.heap && b.len > 0;
-    for (size_t i = 0; ints && i < b.len; i++)
-        ints = b.data[i].kind == FX_VAL_INT;
-    if (!ints)
+    FxValKind kind = !b.heap && b.len > 0 ? b.data[0].kind : FX_VAL_UNIT;
+    bool same = kind == FX_VAL_INT || kind == FX_VAL_FLOAT;
+    for (size_t i = 1; same && i < b.len; i++)
+        same = b.data[i].kind == kind;
+    if (!same)
         return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
-    int64_t *packed = (int64_t *)b.data; /* element i moves down to byte 8i: never ahead */
+    /* element i moves down to byte 8i: never ahead of what is read */
+    char *packed = (char *)b.data;
     for (size_t i = 0; i < b.len; i++)
-        packed[i] = b.data[i].u.i;
+        memcpy(packed + 8 * i, &b.data[i].u, 8);
     fx_meter_sub(b.cap * sizeof(FxValue)); /* the list counts itself */
-    return fx_val_list_adopt_ints(fx_xrealloc(packed, b.len * sizeof(int64_t)), b.len);
+    packed = fx_xrealloc(packed, b.len * 8);
+    return kind == FX_VAL_INT ? fx_val_list_adopt_ints((int64_t *)packed, b.len)
+                              : fx_val_list_adopt_floats((double *)packed, b.len);
 }
 
 static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,

@@ -70,7 +70,7 @@ def write(path, n_rows, crlf, bom, tail):
     order = cols[:]
     rnd.shuffle(order)
     nl = "\r\n" if crlf else "\n"
-    rows, lines = [], [",".join(order)]
+    rows, lines = [], [",".join('"%s"' % c if rnd.random() < 0.3 else c for c in order)]
     for _ in range(n_rows):
         cells = {}
         ti, vi = cell_int(); ts, vs = cell_str(); tf, vf = cell_float()
@@ -106,6 +106,9 @@ intent ks() -> List[Int]:
     constraints:
         - result[i] = rows[i].k
         - len(result) = len(rows)
+intent xs() -> List[Float]:
+    constraints:
+        - result = [r.x for r in rows]
 F
 python3 - "$FLUX" <<'PY' || exit 1
 import random, subprocess, sys
@@ -113,7 +116,7 @@ flux = sys.argv[1]
 rnd = random.Random(7)
 
 def make(quote_at):
-    lines, ks, names, xs, ons = ["k,name,x,on"], [], [], [], []
+    lines, ks, names, xs, ons = ['"k","name",x,"on"'], [], [], [], []  # quoted names
     for r in range(600000):
         k = rnd.randint(-2**63, 2**63 - 1) if r % 1000 else 2**64 + r  # a big integer now and then
         name = "n%d" % rnd.randint(0, 10**9)
@@ -149,6 +152,8 @@ for quote_at in (None, 590000):
         "rows[%d].name" % (quote_at or 123456): '"%s"' % (names[quote_at or 123456].replace('"', '\\"')),
         "rows[599999].x": repr(xs[599999]),
         "ks()[314159]": str(ks[314159]),
+        "sum(xs())": repr(sum(xs)),
+        "xs()[271828]": repr(xs[271828]),
     }
     for expr, value in want.items():
         got = run(expr)

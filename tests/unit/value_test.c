@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "exec/value.h"
+#include "exec/table.h"
 #include "exec/value_gmp.h"
 #include "fx_test.h"
 
@@ -131,6 +132,110 @@ FX_TEST(unboxed_lists_are_lists_of_ints)
     fx_value_release(shorter);
     fx_value_release(flat);
     fx_value_release(boxed);
+}
+
+/* A list of floats kept unboxed behaves as the same list of FLOAT values:
+ * elements, equality both ways (and with integers equal to them), order,
+ * hash, text and JSON, and concatenation with either kind. */
+FX_TEST(unboxed_lists_are_lists_of_floats)
+{
+    double raw[] = {-0.0, 0.5, -1e300, 3.0, 1.0 / 3.0};
+    FxValue boxed_items[5];
+    for (int i = 0; i < 5; i++)
+        boxed_items[i] = fx_val_float(raw[i]);
+    double *copy = malloc(sizeof(raw));
+    memcpy(copy, raw, sizeof(raw));
+    FxValue flat = fx_val_list_adopt_floats(copy, 5), boxed = fx_val_list(boxed_items, 5);
+    EXPECT(fx_val_list_floats(flat) != NULL && fx_val_list_ints(flat) == NULL);
+    for (size_t i = 0; i < 5; i++)
+        EXPECT(fx_val_list_at(flat, i).kind == FX_VAL_FLOAT && fx_val_list_at(flat, i).u.f == raw[i]);
+    EXPECT(fx_val_equal(flat, boxed) && fx_val_equal(boxed, flat));
+    bool ok;
+    EXPECT_EQ(fx_val_compare(flat, boxed, &ok), 0);
+    EXPECT(ok);
+    EXPECT_EQ(fx_val_hash(flat), fx_val_hash(boxed));
+    FxBuf a = {0}, b = {0};
+    fx_val_print(flat, &a);
+    fx_val_print(boxed, &b);
+    EXPECT_STR_EQ(fx_buf_str(&a), fx_buf_str(&b));
+    a.len = b.len = 0;
+    fx_val_print_json(flat, &a);
+    fx_val_print_json(boxed, &b);
+    EXPECT_STR_EQ(fx_buf_str(&a), fx_buf_str(&b));
+    EXPECT(fx_val_json_at_least(flat, SIZE_MAX, NULL) <= a.len);
+    FxValue ints_items[2] = {fx_val_int(3), fx_val_int(-1)};
+    double twos[] = {3.0, -1.0};
+    double *t = malloc(sizeof(twos));
+    memcpy(t, twos, sizeof(twos));
+    FxValue as_floats = fx_val_list_adopt_floats(t, 2), as_ints = fx_val_list(ints_items, 2);
+    EXPECT(fx_val_equal(as_floats, as_ints));
+    EXPECT_EQ(fx_val_hash(as_floats), fx_val_hash(as_ints));
+    FxValue both, mixed;
+    FxError err = {0};
+    EXPECT(fx_val_concat(flat, as_floats, &both, &err));
+    EXPECT(fx_val_list_floats(both) != NULL && fx_val_list_len(both) == 7);
+    EXPECT(fx_val_concat(boxed, as_floats, &mixed, &err));
+    EXPECT(fx_val_equal(both, mixed) && fx_val_hash(both) == fx_val_hash(mixed));
+    fx_buf_free(&a);
+    fx_buf_free(&b);
+    FxValue all[] = {both, mixed, as_floats, as_ints, flat, boxed};
+    for (size_t i = 0; i < 6; i++)
+        fx_value_release(all[i]);
+}
+
+/* A list of records kept by column (table.h) is the same list as its rows
+ * boxed: each row, equality, hash and text; a row taken alone is a record
+ * of its cells. */
+FX_TEST(tables_are_lists_of_records)
+{
+    static const char *const names[] = {"k", "s", "x", "b"};
+    FxTable *t = calloc(1, sizeof(*t));
+    t->n_rows = 3;
+    t->n_cols = 4;
+    t->names = names;
+    t->cols = calloc(4, sizeof(FxColumn));
+    int64_t k[] = {-5, 0, INT64_MAX};
+    double x[] = {0.25, -2.0, 1e10};
+    uint8_t bo[] = {1, 0, 1};
+    uint64_t off[] = {0, 3, 3, 8};
+    t->cols[0] = (FxColumn){FX_COL_INT, {.ints = malloc(sizeof(k))}, NULL};
+    memcpy(t->cols[0].u.ints, k, sizeof(k));
+    t->cols[1] = (FxColumn){FX_COL_STRING, {.offsets = malloc(sizeof(off))}, malloc(8)};
+    memcpy(t->cols[1].u.offsets, off, sizeof(off));
+    memcpy(t->cols[1].bytes, "abc\xc3\xa9\xe6\xbc\xa2", 8); /* "abc", "", "é漢" */
+    t->cols[2] = (FxColumn){FX_COL_FLOAT, {.floats = malloc(sizeof(x))}, NULL};
+    memcpy(t->cols[2].u.floats, x, sizeof(x));
+    t->cols[3] = (FxColumn){FX_COL_BOOL, {.bools = malloc(sizeof(bo))}, NULL};
+    memcpy(t->cols[3].u.bools, bo, sizeof(bo));
+    FxValue table = fx_val_list_of_table(t);
+    static const char *texts[] = {"abc", "", "\xc3\xa9\xe6\xbc\xa2"};
+    FxValue rows[3];
+    for (size_t r = 0; r < 3; r++) {
+        FxValue f[4] = {fx_val_int(k[r]), fx_val_string(texts[r], strlen(texts[r])),
+                        fx_val_float(x[r]), fx_val_bool(bo[r])};
+        rows[r] = fx_val_record(4, names, f);
+        fx_value_release(f[1]);
+        FxValue one = fx_val_list_get(table, r);
+        EXPECT(fx_val_equal(one, rows[r]));
+        fx_value_release(one);
+    }
+    FxValue boxed = fx_val_list(rows, 3);
+    EXPECT(fx_val_list_table(table) != NULL && fx_val_list_len(table) == 3);
+    EXPECT_EQ(fx_val_hash(table), fx_val_hash(boxed)); /* the rows made whole from here */
+    EXPECT(fx_val_equal(table, boxed));
+    FxBuf a = {0}, b = {0};
+    fx_val_print(table, &a);
+    fx_val_print(boxed, &b);
+    EXPECT_STR_EQ(fx_buf_str(&a), fx_buf_str(&b));
+    FxValue one = fx_val_list_get(table, 2);
+    EXPECT(fx_val_equal(one, rows[2]));
+    fx_value_release(one);
+    fx_buf_free(&a);
+    fx_buf_free(&b);
+    for (size_t r = 0; r < 3; r++)
+        fx_value_release(rows[r]);
+    fx_value_release(boxed);
+    fx_value_release(table);
 }
 
 /* The last 20 digits of big integers (from residues mod 2^20 and 5^20)
