@@ -39,7 +39,7 @@ CXXFLAGS := $(OPT) -std=c++17 -Wall -Wextra -Werror -Wshadow -fPIC -fvisibility=
 # (src/base/dynlib.c), by the soname of the library a -l would link
 LDLIBS   := -lgmp -ljansson -lsqlite3 -lhwloc -lhwy_contrib -lhwy -lstdc++ -lm -pthread
 ifeq ($(SANITIZE),thread)
-CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer
+CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer -DFX_SMALL_CHUNKS
 CXXFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=thread
 endif
@@ -168,9 +168,10 @@ asan: deps
 # setarch -R: TSan's shadow memory wants the address layout without ASLR
 tsan: deps
 	@$(MAKE) --no-print-directory BUILD=build/tsan SANITIZE=thread OPT="-O1 -g" \
-		build/tsan/tests/engine_test
+		build/tsan/tests/engine_test build/tsan/tests/data_test
 	@FX_ENGINE_THREADS=8 FX_ENGINE_CALLS=1000 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
 		setarch -R build/tsan/tests/engine_test
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" setarch -R build/tsan/tests/data_test
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -1116,13 +1116,14 @@ static FxStatus csv_load(Load *ld)
             p = c.p;
         }
         if (memchr(p, '"', (size_t)(end - p))) { // the rest whole, one reader
-            size_t checked = (size_t)(end - rd->buf);
+            size_t from = (size_t)(p - rd->buf), checked = (size_t)(end - rd->buf);
+            size_t line = c.line + count_lines(p, end); // the line at `checked`
             while (!rd->eof && (err = reader_fill(rd, rd->cap * 2)) == 0)
-                ;
+                ; // (the block moves: offsets from here)
             if (err)
                 break;
-            if ((st = csv_utf8(ld, rd->buf + checked, rd->len - checked,
-                               c.line + count_lines(p, end))) != FX_OK)
+            p = rd->buf + from;
+            if ((st = csv_utf8(ld, rd->buf + checked, rd->len - checked, line)) != FX_OK)
                 goto out;
             c.p = p;
             c.end = data_end(p, rd->buf + rd->len);
