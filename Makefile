@@ -163,7 +163,7 @@ asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
 		UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=print_suppressions=0 \
-		tests/run-tests.sh build/asan
+		FLUX_SMALL_CHUNKS=1 tests/run-tests.sh build/asan
 
 # setarch -R: TSan's shadow memory wants the address layout without ASLR
 tsan: deps

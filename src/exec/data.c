@@ -739,6 +739,40 @@ static const char *fast_int(const char *p, int64_t *out)
     return p;
 }
 
+/* The closing quote of the quoted cell at p, when the cell is simple: no
+ * `""` in it and no line end; else NULL (the general reader reads it). */
+static const char *quoted_end(const char *p, const char *end)
+{
+    const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+    if (!q || (q + 1 < end && q[1] == '"') || memchr(p + 1, '\n', (size_t)(q - p - 1)))
+        return NULL;
+    return q;
+}
+
+/* Does every quoted cell of the rows [p, end) end on the line it starts
+ * on? Then every LF still ends a row, and the rows may be split at LFs. A
+ * quote opens a cell only where a cell starts (at a line's start or after
+ * a comma); any other is data. */
+static bool quotes_stay_on_lines(const char *p, const char *end)
+{
+    for (const char *q = p; q < end && (q = memchr(q, '"', (size_t)(end - q)));) {
+        if (q > p && q[-1] != ',' && q[-1] != '\n') { // a quote in a plain cell
+            q++;
+            continue;
+        }
+        for (q++;; q += 2) { // to the closing quote, past any ""
+            const char *close = memchr(q, '"', (size_t)(end - q));
+            if (!close || memchr(q, '\n', (size_t)(close - q)))
+                return false;
+            q = close;
+            if (q + 1 >= end || q[1] != '"')
+                break;
+        }
+        q++;
+    }
+    return true;
+}
+
 /* The end of the plain cell at p: the next `,`, LF or CR. */
 static const char *cell_end(const char *p, const char *end)
 {
@@ -786,15 +820,23 @@ static const char *fast_cell(Part *pt, size_t f, const char *p, const char *end)
         return e;
     }
     case FX_COL_STRING: {
-        const char *e = cell_end(p, end);
+        const char *from = p, *e, *after;
+        if (p < end && *p == '"') { // "text": the text, when simple (quoted_end)
+            if (!(e = quoted_end(p, end)))
+                return NULL;
+            from = p + 1;
+            after = e + 1;
+        } else {
+            after = e = cell_end(p, end);
+        }
         Strs *s = &pt->strs[f];
-        if ((p < end && *p == '"') || s->cap - s->len < (size_t)(e - p))
-            return NULL; // a quoted cell, or no room made yet: the general reader
-        if (e > p)
-            memcpy(s->bytes + s->len, p, (size_t)(e - p));
-        s->len += (size_t)(e - p);
+        if (s->cap - s->len < (size_t)(e - from))
+            return NULL; // no room made yet: the general reader
+        if (e > from)
+            memcpy(s->bytes + s->len, from, (size_t)(e - from));
+        s->len += (size_t)(e - from);
         c->u.offsets[r + 1] = s->len;
-        return e;
+        return after;
     }
     }
     return NULL;
@@ -811,7 +853,7 @@ static const char *fast_row(Part *pt, const char *p, const char *end, const int 
         if (field_of[j] >= 0)
             p = fast_cell(pt, (size_t)field_of[j], p, end);
         else if (p < end && *p == '"')
-            p = NULL;
+            p = (p = quoted_end(p, end)) ? p + 1 : NULL;
         else
             p = cell_end(p, end);
         if (!p)
@@ -1115,7 +1157,7 @@ static FxStatus csv_load(Load *ld)
                 goto out;
             p = c.p;
         }
-        if (memchr(p, '"', (size_t)(end - p))) { // the rest whole, one reader
+        if (!quotes_stay_on_lines(p, end)) { // the rest whole, one reader
             size_t from = (size_t)(p - rd->buf), checked = (size_t)(end - rd->buf);
             size_t line = c.line + count_lines(p, end); // the line at `checked`
             while (!rd->eof && (err = reader_fill(rd, rd->cap * 2)) == 0)

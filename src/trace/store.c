@@ -774,7 +774,12 @@ static FxStatus probe(FxStore *s, const char *path, bool check, int64_t *out_ver
     if (fx_guard_open_reader(path, &s->db) != SQLITE_OK)
         return db_fail(s, "open");
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-    FxStatus r = query_int(s, "PRAGMA user_version", &v);
+    // The version and the tables from one snapshot: a process that makes
+    // the store meanwhile commits both at once, and read apart they looked
+    // like a foreign database (version 0, tables present).
+    FxStatus r = exec_sql(s, "BEGIN", "read the schema");
+    if (r == FX_OK)
+        r = query_int(s, "PRAGMA user_version", &v);
     if (r == FX_OK && (v < 0 || v > FX_STORE_SCHEMA_VERSION))
         return refuse_version(s, v);
     if (r == FX_OK)
@@ -783,6 +788,8 @@ static FxStatus probe(FxStore *s, const char *path, bool check, int64_t *out_ver
                              : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name"
                                " IN ('lineages', 'versions', 'executions')",
                       &tables);
+    if (r == FX_OK)
+        r = exec_sql(s, "COMMIT", "read the schema");
     if (r == FX_OK && (v == 0 ? tables > 0 : tables != 3))
         return foreign(s, v);
     if (r == FX_OK && check) {
