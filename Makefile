@@ -271,6 +271,7 @@ bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
 	@d=$$(mktemp -d) && $(BUILD)/bench/query $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@FLUX=$(BUILD)/flux bench/kept.sh
 	@FLUX=$(BUILD)/flux BUILD=$(BUILD) bench/csv.sh
+	@FLUX=$(BUILD)/flux bench/benchmarks_game.sh
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@FLUX=$(BUILD)/flux bench/runaway.sh
 	@FLUX=$(BUILD)/flux bench/proposer.sh

@@ -3,7 +3,7 @@
  * they take lists of any element type: len, sum, product, min, max, count,
  * mean, the sizes of a matrix, and membership (`x in xs`, `sub in s`); and
  * the string library (str, int, float, split, join, ...; text.c does the
- * work), with the slices of lists and strings and the code point at `s[i]`
+ * work) and the numeric one (sqrt, exp, ..., isqrt; mathfn.c), with the slices of lists and strings and the code point at `s[i]`
  * (`char_at`, which the compiler emits for an index into a String).
  *
  * A builtin that walks a list counts a unit of work an element on the
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "interp_int.h"
+#include "mathfn.h"
 #include "meter.h"
 #include "text.h"
 
@@ -22,7 +23,8 @@ static const char *const names[FX_BUILTIN__COUNT] = {
     "len", "sum", "product", "min", "max", "count", "rows", "cols", "contains",
     "to_matrix", "to_float_matrix", "mean", "char_at", "slice", "slice_closed", "str",
     "int", "float", "split", "join", "chars", "reverse", "upper", "lower", "trim",
-    "starts_with", "ends_with", "find", "replace",
+    "starts_with", "ends_with", "find", "replace", "sqrt", "exp", "log", "sin", "cos", "tan",
+    "floor", "ceil", "round", "pow", "atan2", "abs", "isqrt", "log2",
 };
 
 bool fx_builtin_lookup(const char *name, FxBuiltin *out)
@@ -53,21 +55,7 @@ static bool fold_list(FxValue list, bool product, FxValue *out, FxError *err)
     return true;
 }
 
-/* The smaller (or larger) of a and b, retained. */
-static bool pick(FxValue a, FxValue b, bool larger, FxValue *out, FxError *err)
-{
-    bool ok;
-    int c = fx_val_compare(a, b, &ok);
-    if (!ok) {
-        snprintf(err->message, sizeof(err->message), "`%s` of values that have no order",
-                 larger ? "max" : "min");
-        return false;
-    }
-    *out = (larger ? c >= 0 : c <= 0) ? a : b;
-    fx_value_retain(*out);
-    return true;
-}
-
+/* min or max of a list: the pairs in order, as min(a, b) picks (mathfn.c). */
 static bool extreme(FxValue list, bool larger, FxValue *out, FxError *err)
 {
     size_t n = fx_val_list_len(list);
@@ -78,18 +66,15 @@ static bool extreme(FxValue list, bool larger, FxValue *out, FxError *err)
     }
     fx_meter_work(n);
     FxValue best = fx_val_list_at(list, 0);
-    for (size_t i = 1; i < n; i++) {
-        bool ok;
-        int c = fx_val_compare(fx_val_list_at(list, i), best, &ok);
-        if (!ok) {
-            snprintf(err->message, sizeof(err->message), "`%s` of values that have no order",
-                     larger ? "max" : "min");
-            return false;
-        }
-        if (larger ? c > 0 : c < 0)
-            best = fx_val_list_at(list, i);
-    }
     fx_value_retain(best);
+    for (size_t i = 1; i < n; i++) {
+        FxValue next;
+        bool ok = fx_math_pick(best, fx_val_list_at(list, i), larger, &next, err);
+        fx_value_release(best);
+        if (!ok)
+            return false;
+        best = next;
+    }
     *out = best;
     return true;
 }
@@ -218,7 +203,7 @@ bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, F
     case FX_BUILTIN_MIN:
     case FX_BUILTIN_MAX:
         if (n == 2)
-            return pick(args[0], args[1], b == FX_BUILTIN_MAX, out, err);
+            return fx_math_pick(args[0], args[1], b == FX_BUILTIN_MAX, out, err);
         return extreme(args[0], b == FX_BUILTIN_MAX, out, err);
     case FX_BUILTIN_COUNT:
         *out = fx_val_int((int64_t)fx_val_list_len(args[0]));
@@ -250,6 +235,8 @@ bool fx_builtin_call(FxBuiltin b, const FxValue *args, size_t n, FxValue *out, F
         return ok;
     }
     default:
+        if (fx_math_is(b))
+            return fx_math_call(b, args, n, out, err);
         return text_builtin(b, args, n, out, err);
     }
 }

@@ -44,6 +44,7 @@
 #include "hw/device.h"
 #include "table.h"
 #include "linrec.h"
+#include "mathfn.h"
 #include "matmul.h"
 #include "meter.h"
 #include "sieve.h"
@@ -382,6 +383,39 @@ static inline void put_int(FxValue *r, int64_t i)
         fx_value_release(*r);
     r->kind_word = FX_VAL_INT;
     r->u.i = i;
+}
+
+static inline void put_float(FxValue *r, double f)
+{
+    if (is_heap(r->kind))
+        fx_value_release(*r);
+    r->kind_word = FX_VAL_FLOAT;
+    r->u.f = f;
+}
+
+/* a and b as doubles when one is a Float and the other a Float or an
+ * int64: Float arithmetic without value.c's generic path, the same
+ * doubles (value.c converts an int64 by C's cast too). */
+static inline bool float_pair(FxValue a, FxValue b, double *x, double *y)
+{
+    if (a.kind == FX_VAL_FLOAT && (b.kind == FX_VAL_FLOAT || b.kind == FX_VAL_INT)) {
+        *x = a.u.f;
+        *y = b.kind == FX_VAL_FLOAT ? b.u.f : (double)b.u.i;
+        return true;
+    }
+    if (b.kind == FX_VAL_FLOAT && a.kind == FX_VAL_INT) {
+        *x = (double)a.u.i;
+        *y = b.u.f;
+        return true;
+    }
+    return false;
+}
+
+/* Two Floats, neither NaN: ordered as doubles (an int64 against a Float
+ * compares exactly, in value.c; a NaN has no order, an error there). */
+static inline bool float_ordered(FxValue a, FxValue b)
+{
+    return a.kind == FX_VAL_FLOAT && b.kind == FX_VAL_FLOAT && !isnan(a.u.f) && !isnan(b.u.f);
 }
 
 static inline void put_bool(FxValue *r, bool b)
@@ -2063,6 +2097,8 @@ static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxErr
     int c;
     if (a.kind == FX_VAL_INT && b.kind == FX_VAL_INT) {
         c = (a.u.i > b.u.i) - (a.u.i < b.u.i);
+    } else if (float_ordered(a, b)) {
+        c = (a.u.f > b.u.f) - (a.u.f < b.u.f);
     } else if (mask == 2 || mask == 5) { /* = and != need no order */
         c = fx_val_equal(a, b) ? 0 : 1;
     } else {
@@ -2433,12 +2469,17 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
 
 /* ---- the loop ---- */
 
-#define INT_BINOP(builtin_op)                                                                      \
+#define INT_BINOP(builtin_op, float_op)                                                            \
     do {                                                                                           \
         FxValue a_ = R[I->a], b_ = R[I->b];                                                        \
         int64_t r_;                                                                                \
+        double x_, y_;                                                                             \
         if (a_.kind == FX_VAL_INT && b_.kind == FX_VAL_INT && !builtin_op(a_.u.i, b_.u.i, &r_)) { \
             put_int(&R[I->d], r_);                                                                 \
+            break;                                                                                 \
+        }                                                                                          \
+        if (float_pair(a_, b_, &x_, &y_)) {                                                        \
+            put_float(&R[I->d], x_ float_op y_);                                                   \
             break;                                                                                 \
         }                                                                                          \
         goto slow;                                                                                 \
@@ -2449,6 +2490,10 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
         FxValue a_ = R[I->a], b_ = R[I->b];                                                        \
         if (a_.kind == FX_VAL_INT && b_.kind == FX_VAL_INT) {                                      \
             put_bool(&R[I->d], a_.u.i op b_.u.i);                                                  \
+            break;                                                                                 \
+        }                                                                                          \
+        if (float_ordered(a_, b_)) {                                                               \
+            put_bool(&R[I->d], a_.u.f op b_.u.f);                                                  \
             break;                                                                                 \
         }                                                                                          \
         goto slow;                                                                                 \
@@ -2654,18 +2699,38 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             NEXT;
         }
-        CASE(OP_ADD): INT_BINOP(__builtin_add_overflow); NEXT;
-        CASE(OP_SUB): INT_BINOP(__builtin_sub_overflow); NEXT;
-        CASE(OP_MUL): INT_BINOP(__builtin_mul_overflow); NEXT;
+        CASE(OP_ADD): INT_BINOP(__builtin_add_overflow, +); NEXT;
+        CASE(OP_SUB): INT_BINOP(__builtin_sub_overflow, -); NEXT;
+        CASE(OP_MUL): INT_BINOP(__builtin_mul_overflow, *); NEXT;
         CASE(OP_EQ): INT_CMP(==); NEXT;
         CASE(OP_NE): INT_CMP(!=); NEXT;
         CASE(OP_LT): INT_CMP(<); NEXT;
         CASE(OP_LE): INT_CMP(<=); NEXT;
         CASE(OP_GT): INT_CMP(>); NEXT;
         CASE(OP_GE): INT_CMP(>=); NEXT;
-        CASE(OP_DIV):
+        CASE(OP_DIV): {
+            double x, y;
+            if (float_pair(R[I->a], R[I->b], &x, &y)) {
+                put_float(&R[I->d], x / y);
+                NEXT;
+            }
+            goto slow;
+        }
         CASE(OP_IDIV):
-        CASE(OP_MOD):
+        CASE(OP_MOD): {
+            FxValue a = R[I->a], b = R[I->b];
+            if (a.kind == FX_VAL_INT && b.kind == FX_VAL_INT && b.u.i > 0) {
+                /* floor division by a positive int64, as value.c's: C truncates toward zero */
+                int64_t q = a.u.i / b.u.i, r = a.u.i % b.u.i;
+                if (r < 0) {
+                    q--;
+                    r += b.u.i;
+                }
+                put_int(&R[I->d], I->op == OP_IDIV ? q : r);
+                NEXT;
+            }
+            goto slow;
+        }
         CASE(OP_POW):
         CASE(OP_CONCAT):
         slow:
@@ -2888,9 +2953,17 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         }
         CASE(OP_FIELD): {
-            size_t len;
+            /* c: the field's position in the record this instruction read
+             * last, checked by one comparison (the records met at one site
+             * are mostly of one type, in one order); searched again when wrong */
+            size_t len, k = I->c, n = fx_val_record_size(R[I->a]);
             const char *name = fx_val_string_data(fn->consts[I->b], &len);
-            tmp = fx_val_record_field(R[I->a], name);
+            if (k >= n || strcmp(fx_val_record_name(R[I->a], k), name) != 0) {
+                for (k = 0; k < n && strcmp(fx_val_record_name(R[I->a], k), name) != 0; k++)
+                    ;
+                fn->code[I - fn->code].c = (uint32_t)k;
+            }
+            tmp = k < n ? fx_val_record_at(R[I->a], k) : fx_val_record_field(R[I->a], name);
             fx_value_retain(tmp);
             put(&R[I->d], tmp);
             NEXT;
@@ -2917,6 +2990,13 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (v.kind == FX_VAL_UNIT)
                 NEXT;
             bool ok = true;
+            if (acc.kind != FX_VAL_UNIT && (v.kind == FX_VAL_FLOAT || acc.kind == FX_VAL_FLOAT) &&
+                v.kind != FX_VAL_UNIT) { /* fmin/fmax, as min(a, b) of Floats */
+                if (!fx_math_pick(acc, v, I->c, &tmp, &verr))
+                    goto value_error;
+                put(&R[I->d], tmp);
+                NEXT;
+            }
             if (acc.kind != FX_VAL_UNIT) {
                 int c = fx_val_compare(v, acc, &ok);
                 if (!ok) {

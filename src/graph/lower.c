@@ -163,6 +163,8 @@ static FxNodeId lower_name(Lower *L, const FxExpr *e)
         return param(L, (uint32_t)e->ref_index, e->span);
     case FX_REF_SIZE:
         return size_var(L, e);
+    case FX_REF_CONST:
+        return constant(L, fx_check_constant(e->u.text), "Float", e->span);
     case FX_REF_DATA: {
         FxNodeId id = add(L, FX_NODE_DATA, e->type, NULL, 0, e->span);
         node(L, id)->text = fx_graph_intern(L->g, e->ref_data->name);

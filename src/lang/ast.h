@@ -130,6 +130,7 @@ typedef enum {
     FX_REF_DATA,      /* data: the source */
     FX_REF_INTENT,    /* intent: the callee (including a recursive call) */
     FX_REF_BUILTIN,   /* len, min/max of two, sum of a list, ... */
+    FX_REF_CONST,     /* a named constant: pi, e (fx_check_constant) */
     /* inside the body of a grouped comprehension (`[... for e in xs group by K]`): */
     FX_REF_GROUP_KEY, /* an expression the same as K: the group's key */
     FX_REF_GROUP,     /* a NAME the checker made: the group's elements, a list */

@@ -28,6 +28,8 @@ static const char *const kind_names[] = {
     [FX_SIG_STRING_LIST] = "List[String]",
     [FX_SIG_SEQUENCE] = "a String or a list",
     [FX_SIG_NUMBER_LIST] = "a list of numbers",
+    [FX_SIG_INTEGER] = "an integer",
+    [FX_SIG_FLOAT] = "Float",
 };
 
 #define P(name, kind) {name, FX_SIG_##kind}
@@ -57,7 +59,38 @@ static const FxBuiltinSig table[] = {
     {"replace", false, 3, 3, {P("s", STRING), P("old", STRING), P("new", STRING)},
      FX_SIG_RET_STRING},
     {"mean", false, 1, 1, {P("xs", NUMBER_LIST)}, FX_SIG_RET_FLOAT},
+    /* numbers: libm on Floats (an integer argument converted as float(n) does), exact on integers */
+    {"sqrt", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"exp", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"log", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"sin", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"cos", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"tan", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"floor", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"ceil", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"round", false, 1, 1, {P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"pow", false, 2, 2, {P("x", NUMBER), P("y", NUMBER)}, FX_SIG_RET_FLOAT},
+    {"atan2", false, 2, 2, {P("y", NUMBER), P("x", NUMBER)}, FX_SIG_RET_FLOAT},
+    /* of an integer, the prelude's intent abs answers (check.c's check_call) */
+    {"abs", false, 1, 1, {P("x", FLOAT)}, FX_SIG_RET_FLOAT},
+    {"isqrt", false, 1, 1, {P("n", INTEGER)}, FX_SIG_RET_NATURAL},
+    {"log2", false, 1, 1, {P("n", INTEGER)}, FX_SIG_RET_NATURAL},
 };
+
+/* The named constants: the shortest decimal texts that read back as C's
+ * M_PI and M_E (so the doubles are libm's). A parameter, a variable or a
+ * data source of the same name hides them. */
+static const struct {
+    const char *name, *text;
+} constants[] = {{"pi", "3.141592653589793"}, {"e", "2.718281828459045"}};
+
+const char *fx_check_constant(const char *name)
+{
+    for (size_t i = 0; i < FX_ARRAY_LEN(constants); i++)
+        if (strcmp(constants[i].name, name) == 0)
+            return constants[i].text;
+    return NULL;
+}
 
 const FxBuiltinSig *fx_builtin_sig(const char *name)
 {
@@ -102,6 +135,8 @@ bool fx_builtin_sig_accepts(FxSigKind kind, const FxType *t)
     case FX_SIG_SEQUENCE: return t->kind == FX_TY_STRING || fx_type_is_collection(t);
     case FX_SIG_NUMBER_LIST:
         return fx_type_is_collection(t) && (fx_type_is_error(t->elem) || fx_type_is_numeric(t->elem));
+    case FX_SIG_INTEGER: return fx_type_is_int(t);
+    case FX_SIG_FLOAT: return t->kind == FX_TY_FLOAT;
     }
     return false;
 }

@@ -473,6 +473,10 @@ static FxType *check_name(Checker *c, FxExpr *e)
         e->ref_data = dd;
         return dd->type;
     }
+    if (fx_check_constant(name)) {
+        e->ref = FX_REF_CONST;
+        return new_type(c, FX_TY_FLOAT);
+    }
     if (find_intent(c, name) || fx_check_is_builtin(name) ||
         (c->intent && c->intent->alias && strcmp(c->intent->alias, name) == 0)) {
         fx_diag_error(c->diag, e->span, "`%s` is a function; call it with arguments, as in "
@@ -717,6 +721,7 @@ static FxType *check_library(Checker *c, FxExpr *e, const FxBuiltinSig *sig)
     case FX_SIG_RET_FLOAT: return new_type(c, FX_TY_FLOAT);
     case FX_SIG_RET_STRING: return new_type(c, FX_TY_STRING);
     case FX_SIG_RET_STRING_LIST: return fx_type_list(c->arena, new_type(c, FX_TY_STRING));
+    case FX_SIG_RET_NATURAL: return new_type(c, FX_TY_NATURAL);
     case FX_SIG_RET_SAME:
         if (first->kind == FX_TY_STREAM) /* a stream is read whole: a list */
             return fx_type_list(c->arena, first->elem);
@@ -738,6 +743,17 @@ static bool is_self(Checker *c, const char *name)
                          (c->intent->alias && strcmp(c->intent->alias, name) == 0));
 }
 
+/* Do the (checked) arguments of call e fit callee's parameters? */
+static bool takes(const FxIntent *callee, const FxExpr *e)
+{
+    if (e->u.call.n_args != callee->n_params)
+        return false;
+    for (size_t i = 0; i < callee->n_params; i++)
+        if (!fx_type_assignable(e->u.call.args[i]->type, callee->params[i].type))
+            return false;
+    return true;
+}
+
 static FxType *check_call(Checker *c, FxExpr *e)
 {
     for (size_t i = 0; i < e->u.call.n_args; i++)
@@ -750,9 +766,12 @@ static FxType *check_call(Checker *c, FxExpr *e)
     } else if (fx_check_is_reserved(name)) {
         return check_builtin(c, e);
     } else {
-        /* an intent of the program shadows a library function */
+        /* an intent of the program shadows a library function; a prelude
+         * intent only for the arguments its parameters take (`abs` of an
+         * integer is the prelude's, of a Float the library's) */
         callee = find_intent(c, name);
-        if (!callee && fx_check_is_builtin(name))
+        if (fx_check_is_builtin(name) &&
+            (!callee || (callee->from_prelude && !takes(callee, e))))
             return check_builtin(c, e);
     }
     if (!callee) {
@@ -1258,7 +1277,7 @@ static void free_names(Checker *c, const FxExpr *e, NameList *bound, NameList *o
     switch (e->kind) {
     case FX_EXPR_NAME:
         if (!in_list(bound, e->u.text) && !name_in_scope(c, e->u.text) &&
-            !in_list(out, e->u.text))
+            !fx_check_constant(e->u.text) && !in_list(out, e->u.text))
             fx_vec_push(out, e->u.text);
         break;
     case FX_EXPR_UNARY: free_names(c, e->u.unary.operand, bound, out); break;

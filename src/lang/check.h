@@ -23,5 +23,7 @@ bool fx_check_expression(FxProgram *prog, FxExpr *e);
 /* `len(result) = E` among an intent's postconditions: E, or NULL. The
  * length of an element-wise list. */
 const FxExpr *fx_check_declared_length(const FxIntent *in);
+/* The named constant `name` (pi, e) as a Float literal's text, or NULL. */
+const char *fx_check_constant(const char *name);
 
 #endif

@@ -18,6 +18,8 @@ typedef enum {
     FX_SIG_STRING_LIST,      /* a list (or stream) of String */
     FX_SIG_SEQUENCE,         /* a String or a list (or stream) */
     FX_SIG_NUMBER_LIST,      /* a list (or stream) of numbers */
+    FX_SIG_INTEGER,          /* Natural or Int */
+    FX_SIG_FLOAT,
 } FxSigKind;
 
 /* The type a library function returns. */
@@ -28,6 +30,7 @@ typedef enum {
     FX_SIG_RET_STRING,
     FX_SIG_RET_STRING_LIST,
     FX_SIG_RET_SAME, /* the first argument's type (a stream gives a list) */
+    FX_SIG_RET_NATURAL,
 } FxSigRet;
 
 typedef struct FxSigParam {

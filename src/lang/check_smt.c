@@ -19,6 +19,7 @@
  * values first, so that the user sees f(0, 1) rather than f(8127, -3).
  */
 #include "check_int.h"
+#include "laws.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ typedef struct Ctx {
     const FxSmtTerm *params; /* terms of the current parameters */
     unsigned inline_depth;
     bool uses_uf;            /* an uninterpreted call was translated */
+    FxLaws laws;             /* of the library's isqrt and log2 calls translated (laws.h) */
     const char *untranslatable; /* why translation failed, or NULL */
 } Ctx;
 
@@ -106,6 +108,10 @@ static FxSmtTerm tr_call(Ctx *c, const FxExpr *e)
             FxSmtTerm lt = bin(c, is_min ? FX_SMT_LE : FX_SMT_GE, args[0], args[1]);
             return fx_smt_ite(c->smt, lt, args[0], args[1]);
         }
+        if (n == 1 && fx_laws_known(e->u.call.name)) {
+            c->uses_uf = true;
+            return fx_laws_apply(&c->laws, c->smt, e->u.call.name, args[0]);
+        }
         return fail(c, "a built-in function the solver does not model");
     }
     if (e->ref != FX_REF_INTENT || !e->ref_intent)
@@ -150,6 +156,8 @@ static FxSmtTerm tr_name(Ctx *c, const FxExpr *e)
         return c->params ? c->params[e->ref_index] : fail(c, "a parameter");
     case FX_REF_LOCAL:
         return lookup(c, e->u.text);
+    case FX_REF_CONST:
+        return fail(c, "a Float constant");
     default:
         return fail(c, "a size or a data source");
     }
@@ -262,6 +270,9 @@ static FxSmtTerm tr(Ctx *c, const FxExpr *e)
 static FxSmtResult solve(Ctx *c, TermVec *facts, const FxSmtTerm *vars, size_t n_vars)
 {
     static const int64_t boxes[][2] = {{0, 3}, {-8, 8}};
+    size_t outer = facts->len;
+    if (c->laws.all.v) /* for this query only: the caller's facts stay its own */
+        fx_vec_push(facts, c->laws.all);
     size_t mark = facts->len;
     for (size_t b = 0; b < FX_ARRAY_LEN(boxes); b++) {
         for (size_t i = 0; i < n_vars; i++) {
@@ -273,10 +284,14 @@ static FxSmtResult solve(Ctx *c, TermVec *facts, const FxSmtTerm *vars, size_t n
         FxSmtResult r = facts->len > mark ? fx_smt_check(c->smt, facts->len, facts->data)
                                           : FX_SMT_UNSAT;
         facts->len = mark;
-        if (r == FX_SMT_SAT)
+        if (r == FX_SMT_SAT) {
+            facts->len = outer;
             return r;
+        }
     }
-    return fx_smt_check(c->smt, facts->len, facts->data);
+    FxSmtResult r = fx_smt_check(c->smt, facts->len, facts->data);
+    facts->len = outer;
+    return r;
 }
 
 /* "f(0, 1)" from the model. Caller frees. */
@@ -362,6 +377,7 @@ static void check_pair(Ctx *c, const FxConstraint *a, const FxConstraint *b)
     FxSmtTerm args[16];
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->laws = (FxLaws){0};
     c->params = args;
     if (c->in->n_params > 16 || !fresh_params(c, "", args, &facts)) {
         c->untranslatable = "parameters that are not numbers or booleans";
@@ -418,6 +434,7 @@ static FxSmtResult find_uncovered(Ctx *c, FxConstraint **eqs, size_t n, FxSmtTer
     FxSmtResult r = FX_SMT_UNKNOWN;
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->laws = (FxLaws){0};
     c->params = args;
     if (c->in->n_params <= 16 && fresh_params(c, "", args, &facts)) {
         for (size_t i = 0; i < n; i++) {
@@ -547,7 +564,8 @@ static void decide_law(Ctx *c, FxProperty *pr, TermVec *facts, FxSmtTerm violati
         refute(c, pr, cex);
         free(cex);
     } else if (r == FX_SMT_SAT) {
-        assume(c, pr, "its recursion is not unfolded by the solver");
+        assume(c, pr, c->laws.n_apps ? "the solver knows `isqrt` and `log2` by their laws only"
+                                     : "its recursion is not unfolded by the solver");
     } else {
         assume(c, pr, fx_smt_reason(c->smt)[0] ? fx_smt_reason(c->smt) : "the solver gave up");
     }
@@ -1046,6 +1064,7 @@ static bool recursion_decreases(Ctx *c, FxConstraint **eqs, size_t n, size_t par
         TermVec facts = {0};
         c->untranslatable = NULL;
         c->uses_uf = false;
+    c->laws = (FxLaws){0};
         c->params = args;
         if (c->in->n_params > 16 || !fresh_params(c, "", args, &facts)) {
             fx_vec_free(&facts);
@@ -1096,6 +1115,7 @@ static void check_property(Ctx *c, FxProperty *pr)
     const char *name = pr->name;
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->laws = (FxLaws){0};
     c->env.len = 0;
     if (!strcmp(name, "pure") || !strcmp(name, "deterministic") || !strcmp(name, "stateless"))
         verdict(c, pr, FX_VERDICT_HOLDS, "by construction: intents have no state, input, output "

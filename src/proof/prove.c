@@ -21,6 +21,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "lang/laws.h"
 #include "smt.h"
 
 #define MAX_UNROLL 64
@@ -42,6 +43,7 @@ typedef struct Enc {
      * obligation that a computation never fails, never for comparing where
      * two fail */
     bool sufficient;
+    FxLaws laws;          /* of the library's isqrt and log2 applications met */
 } Enc;
 
 typedef struct Frame {
@@ -115,6 +117,10 @@ static FxSmtTerm enc_call(Enc *E, Frame *F, const FxNode *n)
 
 static FxSmtTerm enc_builtin(Enc *E, Frame *F, const FxNode *n)
 {
+    if (n->n_inputs == 1 && fx_laws_known(n->text)) {
+        E->uses_uf = true;
+        return fx_laws_apply(&E->laws, E->smt, n->text, enc(E, F, n->inputs[0]));
+    }
     bool is_min = !strcmp(n->text, "min");
     if (n->n_inputs == 2 && (is_min || !strcmp(n->text, "max"))) {
         FxSmtTerm a = enc(E, F, n->inputs[0]), b = enc(E, F, n->inputs[1]);
@@ -412,6 +418,9 @@ static FxSmtTerm defined(Enc *E, Frame *F, FxNodeId id)
     case FX_NODE_NEG: case FX_NODE_NOT: case FX_NODE_ADD: case FX_NODE_SUB: case FX_NODE_MUL:
     case FX_NODE_POW: case FX_NODE_EQ: case FX_NODE_NE: case FX_NODE_LT: case FX_NODE_LE:
     case FX_NODE_GT: case FX_NODE_GE: case FX_NODE_BUILTIN: case FX_NODE_RANGE: {
+        if (n->op == FX_NODE_BUILTIN && n->n_inputs == 1 && fx_laws_known(n->text))
+            return all(E, defined(E, F, n->inputs[0]),
+                       fx_laws_domain(E->smt, n->text, enc(E, F, n->inputs[0])));
         if (n->op == FX_NODE_BUILTIN && !builtin_total(n))
             return fail(E, "a built-in function that fails on some arguments");
         FxSmtTerm ok = yes;
@@ -713,6 +722,8 @@ static void differ(FxSmt *smt, const FxGraph *cur, const FxGraph *cand, FxGraphL
     FxSmtTerm diff = bin(&E, FX_SMT_NE, a, b);
     if (!failures)
         diff = all(&E, all(&E, ok_a, ok_b), diff);
+    if (E.laws.all.v) /* before diff, which definite_difference reads last */
+        fx_vec_push(&facts, E.laws.all);
     fx_vec_push(&facts, diff);
     if (E.why_not) {
         o->verdict = FX_PROOF_UNKNOWN;
@@ -1990,6 +2001,8 @@ static FxObligation operator_law(const FxGraph *op, bool assoc, FxGraphLookup lo
         r = encode_graph(&E, op, ba);
     }
     TermVec facts = {0};
+    if (E.laws.all.v)
+        fx_vec_push(&facts, E.laws.all);
     fx_vec_push(&facts, bin(&E, FX_SMT_NE, l, r));
     FxSmtTerm vars[3] = {a, b, c};
     FxSmtResult res = E.why_not ? FX_SMT_UNKNOWN : solve(&E, &facts, vars, 3);

@@ -1,4 +1,4 @@
-# misspelt library functions are suggested; `sqrt` is no misspelt `str`
+# misspelt library functions are suggested (`cbrt`, a cube root the library lacks, is nearest `sqrt`)
 intent k(s: String) -> String:
     constraints:
-        - result = uper(s) ++ revers(s) ++ startswith(s) ++ sqrt(s)
+        - result = uper(s) ++ revers(s) ++ startswith(s) ++ cbrt(s)
