@@ -316,14 +316,7 @@ bool fx_text_float(FxValue x, FxValue *out, FxError *err)
         return true;
     }
     if (x.kind == FX_VAL_BIG) {
-        mpz_t z;
-        fx_val_mpz_init_from(z, x);
-        char *digits = mpz_get_str(NULL, 10, z);
-        *out = fx_val_float(nearest(digits, strlen(digits)));
-        void (*gmp_free)(void *, size_t);
-        mp_get_memory_functions(NULL, NULL, &gmp_free);
-        gmp_free(digits, strlen(digits) + 1);
-        mpz_clear(z);
+        *out = fx_val_float(fx_val_int_to_double(x));
         return true;
     }
     if (x.kind != FX_VAL_STRING)

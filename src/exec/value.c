@@ -830,14 +830,39 @@ void fx_val_int_last_digits(FxValue v, char *out, size_t len)
 
 /* ------------------------------------------------------------- arithmetic */
 
+/* The double nearest to z, ties to even, as (double) does for an int64
+ * and strtod for its digits; mpz_get_d truncates instead. Past the
+ * doubles' range: an infinity. */
+static double big_to_double(mpz_srcptr z)
+{
+    size_t bits = mpz_sizeinbase(z, 2);
+    if (bits <= 53)
+        return mpz_get_d(z); /* exact */
+    if (bits > 1024)
+        return mpz_sgn(z) < 0 ? -INFINITY : INFINITY;
+    mpz_t top;
+    mpz_init(top);
+    mpz_tdiv_q_2exp(top, z, bits - 54); /* 53 bits and the first one dropped */
+    mpz_abs(top, top);
+    uint64_t q = mpz_get_ui(top);
+    mpz_clear(top);
+    bool sticky = mpz_scan1(z, 0) < bits - 54; /* a one below them (|z|'s bits: the same) */
+    uint64_t mant = q >> 1;
+    if ((q & 1) && (sticky || (mant & 1)))
+        mant++;
+    double d = ldexp((double)mant, (int)(bits - 53));
+    return mpz_sgn(z) < 0 ? -d : d;
+}
+
+double fx_val_int_to_double(FxValue v)
+{
+    return v.kind == FX_VAL_BIG ? big_to_double(v.u.obj->u.big) : (double)v.u.i;
+}
+
 /* A number as a double: how an integer meets a float in arithmetic. */
 static double to_double(FxValue v)
 {
-    if (v.kind == FX_VAL_FLOAT)
-        return v.u.f;
-    if (v.kind == FX_VAL_BIG)
-        return mpz_get_d(v.u.obj->u.big);
-    return (double)v.u.i;
+    return v.kind == FX_VAL_FLOAT ? v.u.f : fx_val_int_to_double(v);
 }
 
 /* ---- what big-number work costs ----

@@ -150,6 +150,10 @@ FxValue fx_val_record_at(FxValue r, size_t i); /* borrowed */
 /* Is v an integer (INT or BIG)? Does it fit int64 (then *out is set)? */
 bool fx_val_is_integer(FxValue v);
 bool fx_val_to_int64(FxValue v, int64_t *out);
+/* The double nearest to an integer (INT or BIG), ties to even, as
+ * `float(n)` and arithmetic with a float convert it; an infinity past the
+ * doubles' range. */
+double fx_val_int_to_double(FxValue v);
 /* Sign of an integer: -1, 0, 1. */
 int fx_val_int_sign(FxValue v);
 /* The bits of |v| (0 for 0), and its decimal digits (GMP's sizeinbase: exact

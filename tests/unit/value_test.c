@@ -134,6 +134,34 @@ FX_TEST(unboxed_lists_are_lists_of_ints)
     fx_value_release(boxed);
 }
 
+/* An integer past int64 meets a float as its nearest double, ties to
+ * even, as strtod reads its digits (GMP's mpz_get_d truncates): in
+ * fx_val_int_to_double and in arithmetic with a float. */
+FX_TEST(big_integers_round_to_the_nearest_double)
+{
+    static const char *const cases[] = {
+        "1152921504606847104",   /* 2^60 + 2^7: a tie, to the even 2^60 */
+        "1152921504606847105",   /* 2^60 + 2^7 + 1: up to 2^60 + 2^8 */
+        "1152921504606847360",   /* 2^60 + 3 * 2^7: a tie, to the even 2^60 + 2^9 */
+        "-1152921504606847105",
+        "18446744073709551615",  /* 2^64 - 1: up to 2^64 */
+        "123456789012345678901234567890123456789",
+        "1" "00000000000000000000000000000000000000000000000000000000000000000000000000000"
+        "000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+        "000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+        "000000000000000000000000000000000000000000000000000000000000000000000000000000000", /* 10^320: inf */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        FxValue v = fx_val_int_text(cases[i]), one = fx_val_float(1.0), prod;
+        double want = strtod(cases[i], NULL), got = fx_val_int_to_double(v);
+        EXPECT(memcmp(&got, &want, sizeof(got)) == 0);
+        FxError err = {0};
+        EXPECT(fx_val_mul(v, one, &prod, &err));
+        EXPECT(prod.kind == FX_VAL_FLOAT && memcmp(&prod.u.f, &want, sizeof(want)) == 0);
+        fx_value_release(v);
+    }
+}
+
 /* A list of floats kept unboxed behaves as the same list of FLOAT values:
  * elements, equality both ways (and with integers equal to them), order,
  * hash, text and JSON, and concatenation with either kind. */
