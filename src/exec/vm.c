@@ -1424,6 +1424,38 @@ static bool kernel_keep_going(void *ctx);
 static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64_t lo,
                        uint64_t hi, FxValue *out);
 
+/* A count of tuples over a window's set, split in ranges across the CPU
+ * device's threads (the set is only read; each range's count is its own). */
+typedef struct TupleCount {
+    const FxPrimeSet *set;
+    uint64_t lo, hi;
+    const uint64_t *c;
+    size_t n;
+    unsigned parts;
+    uint64_t counts[64];
+} TupleCount;
+
+static void tuple_count_task(void *arg, size_t t)
+{
+    TupleCount *j = arg;
+    uint64_t span = (j->hi - j->lo) / j->parts, a = j->lo + span * t;
+    uint64_t b = t + 1 == j->parts ? j->hi : a + span;
+    j->counts[t] = fx_primeset_tuples(j->set, a, b, j->c, j->n, NULL);
+}
+
+static uint64_t count_tuples(const FxPrimeSet *set, uint64_t lo, uint64_t hi, const uint64_t *c,
+                             size_t n, unsigned threads)
+{
+    TupleCount j = {set, lo, hi, c, n, threads < 64 ? threads : 64, {0}};
+    if (j.parts <= 1)
+        return fx_primeset_tuples(set, lo, hi, c, n, NULL);
+    fx_device_launch(fx_device_cpu(), j.parts, tuple_count_task, &j, NULL);
+    uint64_t total = 0;
+    for (unsigned t = 0; t < j.parts; t++)
+        total += j.counts[t];
+    return total;
+}
+
 static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxValue offsets,
                          uint64_t lo, uint64_t hi, bool count, size_t segment, FxValue *out)
 {
@@ -1459,7 +1491,8 @@ static bool primes_tuple(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVa
             fx_primes_free(&kept);
             return false;
         }
-        how_many += fx_primeset_tuples(&s, wlo, whi, c, n < 8 ? n : 8, count ? NULL : &kept);
+        how_many += count ? count_tuples(&s, wlo, whi, c, n < 8 ? n : 8, threads)
+                          : fx_primeset_tuples(&s, wlo, whi, c, n < 8 ? n : 8, &kept);
         fx_primeset_free(&s);
     }
     *out = count ? fx_val_int((int64_t)how_many) : fx_val_list_of_u64(kept.v, kept.len);
