@@ -109,22 +109,10 @@ static char *cache_path(const char *dir, const FxDataDecl *dd)
     return fx_xasprintf("%s/%016llx.cols", dir, (unsigned long long)h);
 }
 
-static size_t cell_size(FxColKind kind)
-{
-    switch (kind) {
-    case FX_COL_INT: return sizeof(int64_t);
-    case FX_COL_FLOAT: return sizeof(double);
-    case FX_COL_BOOL: return 1;
-    case FX_COL_STRING: return sizeof(uint64_t);
-    case FX_COL_VALUES: return sizeof(FxValue);
-    }
-    return 0;
-}
-
 /* Column c's blocks: its cells (n rows; offsets n + 1), and its bytes. */
 static size_t cells_bytes(const FxColumn *c, size_t n)
 {
-    return (n + (c->kind == FX_COL_STRING)) * cell_size(c->kind);
+    return (n + (c->kind == FX_COL_STRING)) * fx_table_cell_bytes(c->kind);
 }
 
 static size_t string_bytes(const FxColumn *c, size_t n)

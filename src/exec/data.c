@@ -271,18 +271,6 @@ static FxStatus over_budget(Load *ld)
 
 /* ---------------------------------------------------------------- columns */
 
-static size_t cell_size(FxColKind kind)
-{
-    switch (kind) {
-    case FX_COL_INT: return sizeof(int64_t);
-    case FX_COL_FLOAT: return sizeof(double);
-    case FX_COL_BOOL: return 1;
-    case FX_COL_STRING: return sizeof(uint64_t);
-    case FX_COL_VALUES: return sizeof(FxValue);
-    }
-    return 0;
-}
-
 static FxColKind column_kind(FxTypeKind kind)
 {
     switch (kind) {
@@ -299,13 +287,13 @@ static FxStatus grow_columns(Load *ld, size_t cap)
 {
     size_t more = 0;
     for (size_t i = 0; i < ld->n_fields; i++)
-        more += (cap - ld->cap + (ld->cap ? 0 : 1)) * cell_size(ld->cols[i].kind);
+        more += (cap - ld->cap + (ld->cap ? 0 : 1)) * fx_table_cell_bytes(ld->cols[i].kind);
     if (!fx_meter_charge(more))
         return over_budget(ld);
     ld->charged += more;
     for (size_t i = 0; i < ld->n_fields; i++) {
         FxColumn *c = &ld->cols[i];
-        size_t size = cell_size(c->kind), extra = c->kind == FX_COL_STRING;
+        size_t size = fx_table_cell_bytes(c->kind), extra = c->kind == FX_COL_STRING;
         size_t had = ld->cap ? ld->cap + extra : 0, has = cap + extra;
         char *cells = fx_xrealloc(c->u.ints, has * size);
         fx_hint_huge_pages(cells, has * size);
@@ -1579,7 +1567,8 @@ static FxValue take_table(Load *ld)
     for (size_t f = 0; f < ld->n_fields; f++) {
         FxColumn *c = &ld->cols[f];
         size_t extra = c->kind == FX_COL_STRING;
-        c->u.ints = fx_xrealloc(c->u.ints, (n + extra ? n + extra : 1) * cell_size(c->kind));
+        size_t cells = n + extra ? n + extra : 1;
+        c->u.ints = fx_xrealloc(c->u.ints, cells * fx_table_cell_bytes(c->kind));
         if (extra)
             c->bytes = fx_xrealloc(c->bytes, c->u.offsets[n] ? c->u.offsets[n] : 1);
     }

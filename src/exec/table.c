@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t cell_bytes(FxColKind kind)
+size_t fx_table_cell_bytes(FxColKind kind)
 {
     switch (kind) {
     case FX_COL_INT: return sizeof(int64_t);
@@ -23,7 +23,7 @@ size_t fx_table_bytes(const FxTable *t)
     size_t bytes = sizeof(*t) + t->n_cols * sizeof(FxColumn);
     for (size_t c = 0; c < t->n_cols; c++) {
         const FxColumn *col = &t->cols[c];
-        bytes += t->n_rows * cell_bytes(col->kind);
+        bytes += t->n_rows * fx_table_cell_bytes(col->kind);
         if (col->kind == FX_COL_STRING)
             bytes += sizeof(uint64_t) + col->u.offsets[t->n_rows];
     }

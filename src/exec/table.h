@@ -51,6 +51,8 @@ typedef struct FxTable {
     FxColumn *cols; /* n_cols of them, malloc'd */
 } FxTable;
 
+/* The bytes a cell of a column of that kind takes (a String's offset). */
+size_t fx_table_cell_bytes(FxColKind kind);
 /* The bytes t holds, for the meter: its columns and their cells. */
 size_t fx_table_bytes(const FxTable *t);
 /* Frees t, its columns, and the references its VALUES columns hold. */
