@@ -27,20 +27,11 @@
 #define MAGIC "FXCOLS1\n"
 #define ORDER 0x0102030405060708u
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9u;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebu;
-    return x ^ (x >> 31);
-}
-
 /* A block's hash, 8 bytes at a time (the last ones zero-padded). */
 static uint64_t block_hash(const void *p, size_t n)
 {
     const unsigned char *s = p;
-    uint64_t h = mix(n ^ 0x636f6c73u), w;
+    uint64_t h = fx_mix64(n ^ 0x636f6c73u), w;
     for (; n >= 8; s += 8, n -= 8) {
         memcpy(&w, s, 8);
         h = (h ^ w) * 0x9E3779B97F4A7C15u;
@@ -49,7 +40,7 @@ static uint64_t block_hash(const void *p, size_t n)
     w = 0;
     if (n)
         memcpy(&w, s, n);
-    return mix(h ^ w);
+    return fx_mix64(h ^ w);
 }
 
 static const char *source_path(const FxDataDecl *dd)
@@ -122,7 +113,7 @@ static size_t string_bytes(const FxColumn *c, size_t n)
 
 static bool write_block(FILE *f, const void *p, size_t n, uint64_t *h)
 {
-    *h = mix(*h ^ block_hash(p, n));
+    *h = fx_mix64(*h ^ block_hash(p, n));
     return n == 0 || fwrite(p, 1, n, f) == n;
 }
 
@@ -199,7 +190,7 @@ static void *read_block(FILE *f, size_t n, uint64_t *h)
         free(p);
         return NULL;
     }
-    *h = mix(*h ^ block_hash(p, n));
+    *h = fx_mix64(*h ^ block_hash(p, n));
     return p;
 }
 

@@ -439,30 +439,28 @@ FxValue fx_val_list_of_i64(const int64_t *v, size_t n)
     return heap_value(o);
 }
 
-FxValue fx_val_list_adopt_ints(int64_t *v, size_t n)
+/* A list that takes over a block of n int64s (ints) or doubles (floats). */
+static FxValue adopt_packed(int64_t *ints, double *floats, size_t n)
 {
     FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
-    fx_meter_add(n * sizeof(int64_t));
+    fx_meter_add(n * 8);
     o->adopted = o->flat = true;
     o->u.list.n = n;
     o->u.list.items = NULL;
-    o->u.list.ints = v;
-    o->u.list.floats = NULL;
+    o->u.list.ints = ints;
+    o->u.list.floats = floats;
     o->u.list.table = NULL;
     return heap_value(o);
 }
 
+FxValue fx_val_list_adopt_ints(int64_t *v, size_t n)
+{
+    return adopt_packed(v, NULL, n);
+}
+
 FxValue fx_val_list_adopt_floats(double *v, size_t n)
 {
-    FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
-    fx_meter_add(n * sizeof(double));
-    o->adopted = o->flat = true;
-    o->u.list.n = n;
-    o->u.list.items = NULL;
-    o->u.list.ints = NULL;
-    o->u.list.floats = v;
-    o->u.list.table = NULL;
-    return heap_value(o);
+    return adopt_packed(NULL, v, n);
 }
 
 const double *fx_val_list_floats(FxValue list)
@@ -1529,26 +1527,16 @@ int fx_val_compare(FxValue a, FxValue b, bool *ok)
 
 /* ---------------------------------------------------------------- hashing */
 
-/* The splitmix64 finaliser: every input bit moves every output bit. */
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9u;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebu;
-    return x ^ (x >> 31);
-}
-
 static uint64_t hash_bytes(const char *s, size_t len)
 {
-    return mix(fx_fnv1a(FX_FNV_BASIS, s, len));
+    return fx_mix64(fx_fnv1a(FX_FNV_BASIS, s, len));
 }
 
 static uint64_t hash_double_bits(double d)
 {
     uint64_t bits;
     memcpy(&bits, &d, sizeof(bits));
-    return mix(bits ^ 0x5bd1e995u);
+    return fx_mix64(bits ^ 0x5bd1e995u);
 }
 
 /* An integral double within int64 hashes as that integer (1.0 like 1,
@@ -1556,7 +1544,7 @@ static uint64_t hash_double_bits(double d)
 static uint64_t hash_float(double d)
 {
     if (d == trunc(d) && d >= -0x1p63 && d < 0x1p63)
-        return mix((uint64_t)(int64_t)d);
+        return fx_mix64((uint64_t)(int64_t)d);
     return hash_double_bits(d);
 }
 
@@ -1570,15 +1558,15 @@ static uint64_t hash_big(mpz_srcptr z)
     size_t n = mpz_size(z);
     uint64_t h = (uint64_t)mpz_sgn(z);
     for (size_t i = 0; i < n; i++)
-        h = mix(h ^ (uint64_t)mpz_getlimbn(z, (mp_size_t)i));
+        h = fx_mix64(h ^ (uint64_t)mpz_getlimbn(z, (mp_size_t)i));
     return h;
 }
 
 static uint64_t hash_values(uint64_t seed, const FxValue *vs, size_t n)
 {
-    uint64_t h = mix(seed ^ n);
+    uint64_t h = fx_mix64(seed ^ n);
     for (size_t i = 0; i < n; i++)
-        h = mix(h ^ fx_val_hash(vs[i])) + i;
+        h = fx_mix64(h ^ fx_val_hash(vs[i])) + i;
     return h;
 }
 
@@ -1586,9 +1574,9 @@ static uint64_t hash_values(uint64_t seed, const FxValue *vs, size_t n)
  * mix of it, so a list hashes alike unboxed or not. */
 static uint64_t hash_ints(uint64_t seed, const int64_t *v, size_t n)
 {
-    uint64_t h = mix(seed ^ n);
+    uint64_t h = fx_mix64(seed ^ n);
     for (size_t i = 0; i < n; i++)
-        h = mix(h ^ mix((uint64_t)v[i])) + i;
+        h = fx_mix64(h ^ fx_mix64((uint64_t)v[i])) + i;
     return h;
 }
 
@@ -1596,18 +1584,18 @@ static uint64_t hash_ints(uint64_t seed, const int64_t *v, size_t n)
 /* hash_values of the same floats boxed. */
 static uint64_t hash_floats(uint64_t seed, const double *v, size_t n)
 {
-    uint64_t h = mix(seed ^ n);
+    uint64_t h = fx_mix64(seed ^ n);
     for (size_t i = 0; i < n; i++)
-        h = mix(h ^ fx_val_hash(fx_val_float(v[i]))) + i;
+        h = fx_mix64(h ^ fx_val_hash(fx_val_float(v[i]))) + i;
     return h;
 }
 
 static uint64_t hash_record(const FxHeapObj *o)
 {
-    uint64_t h = mix(0x7265636fu ^ o->u.rec.n);
+    uint64_t h = fx_mix64(0x7265636fu ^ o->u.rec.n);
     for (size_t i = 0; i < o->u.rec.n; i++) {
         const char *name = o->u.rec.names[i];
-        h += mix(hash_bytes(name, strlen(name)) ^ fx_val_hash(o->u.rec.fields[i]));
+        h += fx_mix64(hash_bytes(name, strlen(name)) ^ fx_val_hash(o->u.rec.fields[i]));
     }
     return h;
 }
@@ -1620,7 +1608,7 @@ uint64_t fx_val_hash(FxValue v)
     case FX_VAL_BOOL:
         return v.u.b ? 0x74727565u : 0x66616c73u;
     case FX_VAL_INT:
-        return mix((uint64_t)v.u.i);
+        return fx_mix64((uint64_t)v.u.i);
     case FX_VAL_BIG:
         return hash_big(v.u.obj->u.big);
     case FX_VAL_FLOAT:
@@ -1634,7 +1622,7 @@ uint64_t fx_val_hash(FxValue v)
             return hash_floats(0x6c697374u, v.u.obj->u.list.floats, v.u.obj->u.list.n);
         return hash_values(0x6c697374u, boxed(v.u.obj), v.u.obj->u.list.n);
     case FX_VAL_MATRIX:
-        return mix(v.u.obj->u.mat.cols) ^ hash_values(0x6d617472u, v.u.obj->u.mat.cells,
+        return fx_mix64(v.u.obj->u.mat.cols) ^ hash_values(0x6d617472u, v.u.obj->u.mat.cells,
                                                       v.u.obj->u.mat.rows * v.u.obj->u.mat.cols);
     case FX_VAL_RECORD:
         return hash_record(v.u.obj);
