@@ -971,6 +971,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
             *j = f->code[j->a];
     }
     f->n_blocks = assign_blocks(f->code, f->n_code);
+    f->field_seen = fx_xcalloc(f->n_code, sizeof(*f->field_seen));
     f->block_counts = fx_xcalloc(f->n_blocks, sizeof(uint64_t));
     f->consts = C.consts.data;
     f->n_consts = (uint32_t)C.consts.len;
@@ -996,6 +997,7 @@ void fx_func_free(FxFunc *f)
     free(f->callees);
     free(f->natural_param);
     free((void *)f->records);
+    free(f->field_seen);
     free(f->block_counts);
     if (f->memo) /* only then is f->g sure to be alive: an EXPR's graph is freed first */
         fx_memo_free(&f->table, f->g->n_params);

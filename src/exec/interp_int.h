@@ -160,6 +160,10 @@ struct FxFunc {
     bool *natural_param; /* parameters that must not be negative */
     uint64_t natural_mask; /* bit i: parameter i is a Natural (at most 64 parameters) */
     const char *const **records; /* field names of each record an OP_RECORD builds */
+    /* per instruction: the field name (a record's own pointer) an OP_FIELD
+     * found last, so that the next record of the same type is checked by a
+     * pointer comparison; read and written relaxed (threads share f) */
+    const char **field_seen;
     uint32_t n_records;
     uint32_t choice;        /* `result is one of`: the implementation chosen (runtime) */
     uint64_t *block_counts; /* executions of each basic block */

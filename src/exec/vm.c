@@ -59,6 +59,7 @@ typedef struct Frame {
     const FxInstr *ret_pc;
     uint32_t base;
     uint32_t ret_dst;
+    uint64_t tails; /* the caller's tail calls made in its frame (see OP_CALL) */
 } Frame;
 
 typedef FX_VEC(FxValue) ValueVec;
@@ -2645,7 +2646,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         rt->stack[i] = args[i];
     }
     rt->n_frames = 1; /* the entry: returning from it ends the run */
-    rt->frames[0] = (Frame){entry, NULL, 0, 0};
+    rt->frames[0] = (Frame){entry, NULL, 0, 0, 0};
     Frame *frames = rt->frames;
     size_t nframes = 1;
     const uint64_t max_depth = rt->budgets.max_depth ? rt->budgets.max_depth : UINT64_MAX;
@@ -2659,6 +2660,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     size_t high = entry->n_regs; /* registers ever used: cleared at the end */
     uint64_t granted = refuel(rt, 0), fuel = granted; /* steps left before the next check */
     uint64_t calls = 0, deepest = 1;
+    /* tail calls made in the current frame, and in all frames: the depth
+     * the language sees is nframes + all_tails (see OP_CALL) */
+    uint64_t tails = 0, all_tails = 0;
     const bool hooked = rt->has_hooks;
     const bool watching = !rt->no_runaway;
     if (fuel == 0)
@@ -2846,7 +2850,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         call: {
             FxFunc *callee = fn->callees[I->a];
             uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
-            if (nframes >= max_depth) {
+            if (nframes + all_tails >= max_depth) {
                 fx_error_set(&rt->error, FX_ERR_RUNTIME, "the depth budget of %llu nested calls "
                              "is exhausted in `%s`; raise it with --max-depth",
                          (unsigned long long)max_depth, callee->g->intent);
@@ -2880,6 +2884,40 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 callee->watched--; /* stays at the mark while the sample fills */
                 watch_for_runaway(rt, callee, R + I->b, I->c);
             }
+            if (callee == fn && pc->op == OP_RET && pc->a == I->d && I->b >= I->c && !hooked &&
+                !fn->memo && !fn->n_kept && nframes > 1) {
+                /* A tail call of the function itself: its result is this
+                 * frame's, so it runs in this frame, its arguments moved to
+                 * the parameters' slots and every other register let go
+                 * (a loop written as a recursion then holds one step's
+                 * values, not every step's). It is still a nested call to
+                 * the language: counted in the depth budget and the
+                 * deepest depth, and taken back in one return. Not when
+                 * hooks watch the calls (explain's tree has a level a
+                 * call), nor when returns do work a level (a memo table,
+                 * kept results). */
+                FxValue *A = R + I->b;
+                for (uint32_t i = 0; i < I->c; i++) {
+                    FxValue t = R[i];
+                    R[i] = A[i];
+                    A[i] = t;
+                }
+                clear_regs(R + I->c, fn->n_regs - I->c);
+                for (uint64_t m = fn->natural_mask; m; m &= m - 1) {
+                    const FxValue *x = &R[__builtin_ctzll(m)];
+                    if ((x->kind != FX_VAL_INT || x->u.i < 0) &&
+                        !natural_args_ok(rt, fn, R, fn, I->node))
+                        goto error;
+                }
+                calls++;
+                tails++;
+                all_tails++;
+                if (nframes + all_tails > deepest)
+                    deepest = nframes + all_tails;
+                counts[0]++;
+                pc = fn->code;
+                NEXT;
+            }
             size_t need = (size_t)nb + callee->n_regs;
             if (need > stack_cap) {
                 if (!grow_stack(rt, need))
@@ -2897,7 +2935,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (nframes == 1)
                 note_top_call(rt, callee, R + I->b, I->c);
-            frames[nframes++] = (Frame){fn, pc, base, I->d};
+            frames[nframes++] = (Frame){fn, pc, base, I->d, tails};
+            tails = 0;
             FxValue *A = stack + nb;
             for (uint64_t m = callee->natural_mask; m; m &= m - 1) {
                 /* the common case inline: a small non-negative integer */
@@ -2907,8 +2946,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     goto error;
             }
             calls++;
-            if (nframes > deepest)
-                deepest = nframes;
+            if (nframes + all_tails > deepest)
+                deepest = nframes + all_tails;
             if (hooked && rt->hooks.on_call)
                 rt->hooks.on_call(rt->hooks.ctx, callee->g, A, I->c, nframes - 1);
             fn = callee;
@@ -2951,6 +2990,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (is_heap(v.kind))
                 clear_regs(R, fn->n_regs);
             Frame back = frames[--nframes];
+            all_tails -= tails;
+            tails = back.tails;
             fn = back.fn;
             counts = fn->block_counts;
             base = back.base;
@@ -2987,14 +3028,27 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         }
         CASE(OP_FIELD): {
             /* c: the field's position in the record this instruction read
-             * last, checked by one comparison (the records met at one site
-             * are mostly of one type, in one order); searched again when wrong */
-            size_t len, k = I->c, n = fx_val_record_size(R[I->a]);
-            const char *name = fx_val_string_data(fn->consts[I->b], &len);
-            if (k >= n || strcmp(fx_val_record_name(R[I->a], k), name) != 0) {
+             * last, and field_seen the name there, a pointer: the records
+             * met at one site are mostly of one type, whose names are one
+             * array, so one pointer comparison finds the field. Otherwise
+             * by name, remembered for next time. Both are read and written
+             * relaxed by threads that share fn: a pointer in field_seen is
+             * only ever a name equal to this field's, so any pair read
+             * that compares equal is right. */
+            size_t at = (size_t)(I - fn->code);
+            size_t k = __atomic_load_n(&fn->code[at].c, __ATOMIC_RELAXED);
+            size_t n = fx_val_record_size(R[I->a]);
+            const char *seen = __atomic_load_n(&fn->field_seen[at], __ATOMIC_RELAXED);
+            const char *name = NULL;
+            if (k >= n || fx_val_record_name(R[I->a], k) != seen) {
+                size_t len;
+                name = fx_val_string_data(fn->consts[I->b], &len);
                 for (k = 0; k < n && strcmp(fx_val_record_name(R[I->a], k), name) != 0; k++)
                     ;
-                fn->code[I - fn->code].c = (uint32_t)k;
+                __atomic_store_n(&fn->code[at].c, (uint32_t)k, __ATOMIC_RELAXED);
+                if (k < n)
+                    __atomic_store_n(&fn->field_seen[at], fx_val_record_name(R[I->a], k),
+                                     __ATOMIC_RELAXED);
             }
             tmp = k < n ? fx_val_record_at(R[I->a], k) : fx_val_record_field(R[I->a], name);
             fx_value_retain(tmp);
