@@ -54,6 +54,7 @@
 
 #include "meter.h"
 #include "table.h"
+#include "heapobj.h"
 
 #include <errno.h>
 #include <gmp.h>
@@ -69,37 +70,7 @@ _Static_assert(sizeof(long) == sizeof(int64_t), "value.c assumes a 64-bit long (
 /* The largest exponent fx_val_pow accepts for an integer base (value.h). */
 #define POW_MAX_EXP ((uint64_t)1 << 32)
 
-struct FxHeapObj {
-    size_t refs;
-    FxValKind kind;
-    bool adopted; /* LIST, MATRIX: the items are a block of their own */
-    bool flat;    /* LIST, MATRIX: no item is a heap value: freed without a look */
-    union {
-        mpz_t big;
-        struct {
-            size_t len;   /* bytes */
-            size_t chars; /* code points; == len for ASCII, which makes positions bytes */
-            char *bytes;  /* trails the object, NUL-terminated, then the marks */
-        } str;
-        struct {
-            size_t n;
-            FxValue *items; /* NULL when ints or table holds the elements */
-            int64_t *ints;  /* a list of 64-bit integers, unboxed: 8 bytes an element */
-            double *floats; /* a list of floats, unboxed: 8 bytes an element */
-            FxTable *table; /* a list of records kept by column (table.h); items
-                             * then holds its rows boxed once someone borrowed one */
-        } list;
-        struct {
-            size_t rows, cols;
-            FxValue *cells; /* row-major */
-        } mat;
-        struct {
-            size_t n;
-            FxValue *fields;
-            const char **names; /* the pointers are ours, the strings borrowed */
-        } rec;
-    } u;
-};
+/* struct FxHeapObj: heapobj.h */
 
 /* Trailing FxValue arrays start right after the header. */
 _Static_assert(sizeof(FxHeapObj) % _Alignof(FxValue) == 0, "FxHeapObj tail misaligned");
@@ -652,11 +623,15 @@ static void obj_free(FxHeapObj *o, ObjStack *dead)
 
 void fx_value_release(FxValue v)
 {
-    if (!is_heap(v) || --v.u.obj->refs > 0)
-        return;
+    if (is_heap(v) && --v.u.obj->refs == 0)
+        fx_heap_free(v.u.obj);
+}
+
+void fx_heap_free(FxHeapObj *obj)
+{
     // The stack allocates only when a container takes heap children with it.
     ObjStack dead = {0};
-    fx_vec_push(&dead, v.u.obj);
+    fx_vec_push(&dead, obj);
     while (dead.len > 0) {
         FxHeapObj *o = dead.data[--dead.len];
         obj_free(o, &dead);

@@ -38,6 +38,7 @@
 #include "base/sort.h"
 #include "fault.h"
 #include "graph/lower.h"
+#include "heapobj.h"
 #include "interp_int.h"
 #include "keep.h"
 #include "hw/hw.h"
@@ -231,7 +232,7 @@ FxRunStats fx_runtime_stats(const FxRuntime *rt)
 
 static void join_index_free(JoinIndex *x)
 {
-    fx_value_release(x->keys);
+    fx_heap_release(x->keys);
     free(x->slot);
     free(x->next);
     *x = (JoinIndex){0};
@@ -248,13 +249,13 @@ void fx_runtime_free(FxRuntime *rt)
     fx_vec_free(&rt->choices);
     fx_vec_foreach(FxFunc *, f, &rt->exprs) fx_func_free(*f);
     fx_vec_free(&rt->exprs);
-    fx_vec_foreach(DataEntry, de, &rt->data) fx_value_release(de->value);
+    fx_vec_foreach(DataEntry, de, &rt->data) fx_heap_release(de->value);
     fx_vec_free(&rt->data);
     free(rt->column_cache);
     fx_vec_free(&rt->watched);
     fx_vec_foreach(QueryIndex, qi, &rt->indexes)
     {
-        fx_value_release(qi->list);
+        fx_heap_release(qi->list);
         free(qi->ikeys);
         free(qi->skeys);
         free(qi->pos);
@@ -374,14 +375,14 @@ static inline bool is_heap(FxValKind k)
 static inline void put(FxValue *r, FxValue v)
 {
     if (is_heap(r->kind))
-        fx_value_release(*r);
+        fx_heap_release(*r);
     *r = v;
 }
 
 static inline void put_int(FxValue *r, int64_t i)
 {
     if (is_heap(r->kind))
-        fx_value_release(*r);
+        fx_heap_release(*r);
     r->kind_word = FX_VAL_INT;
     r->u.i = i;
 }
@@ -389,7 +390,7 @@ static inline void put_int(FxValue *r, int64_t i)
 static inline void put_float(FxValue *r, double f)
 {
     if (is_heap(r->kind))
-        fx_value_release(*r);
+        fx_heap_release(*r);
     r->kind_word = FX_VAL_FLOAT;
     r->u.f = f;
 }
@@ -422,7 +423,7 @@ static inline bool float_ordered(FxValue a, FxValue b)
 static inline void put_bool(FxValue *r, bool b)
 {
     if (is_heap(r->kind))
-        fx_value_release(*r);
+        fx_heap_release(*r);
     r->kind_word = FX_VAL_BOOL;
     r->u.i = b;
 }
@@ -460,7 +461,7 @@ static void clear_regs(FxValue *r, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         if (is_heap(r[i].kind))
-            fx_value_release(r[i]);
+            fx_heap_release(r[i]);
         r[i].kind = FX_VAL_UNIT;
     }
 }
@@ -655,14 +656,14 @@ static void check_sources(FxRuntime *rt)
                 rt->indexes.data[left++] = *qi;
                 continue;
             }
-            fx_value_release(qi->list);
+            fx_heap_release(qi->list);
             free(qi->ikeys);
             free(qi->skeys);
             free(qi->pos);
             fx_meter_sub(qi->charged);
         }
         rt->indexes.len = left;
-        fx_value_release(de->value);
+        fx_heap_release(de->value);
         rt->data_epoch++;
     }
     if (kept < rt->data.len) {
@@ -698,7 +699,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
     fx_vec_foreach(DataEntry, de, &rt->data)
     {
         if (strcmp(de->name, name) == 0) {
-            fx_value_retain(de->value);
+            fx_heap_retain(de->value);
             *out = de->value;
             return true;
         }
@@ -725,7 +726,7 @@ static bool data_value(FxRuntime *rt, const char *name, FxValue *out)
     }
     de.value = v;
     fx_vec_push(&rt->data, de);
-    fx_value_retain(v);
+    fx_heap_retain(v);
     *out = v;
     return true;
 }
@@ -871,7 +872,7 @@ static bool load_kept(FxRuntime *rt, FxFunc *fn, FxKept *k)
                              src, n, &v) == FX_KEEP_OK;
     if (ok) {
         if (k->has)
-            fx_value_release(k->value);
+            fx_heap_release(k->value);
         *k = (FxKept){k->args, v, true, true, rt->data_epoch, k->asked};
         for (uint32_t i = 0; i < n; i++) {
             bool read = false;
@@ -930,8 +931,8 @@ static void keep_result(FxRuntime *rt, FxFunc *fn, const FxValue *args, FxValue 
     if (!k)
         return;
     if (k->has)
-        fx_value_release(k->value);
-    fx_value_retain(v);
+        fx_heap_release(k->value);
+    fx_heap_retain(v);
     k->value = v;
     k->has = true;
     k->from_store = false;
@@ -1037,7 +1038,7 @@ static bool join_matches(FxRuntime *rt, FxValue keys, FxValue key, FxValue *out)
             return false;
         }
         join_index_free(x);
-        fx_value_retain(keys);
+        fx_heap_retain(keys);
         x->keys = keys;
         x->cap = 16;
         while (x->cap < 2 * n)
@@ -1099,7 +1100,7 @@ static bool group_by_key(FxRuntime *rt, FxValue list, FxValue keys, FxValue *out
             slot[h] = groups.len;
         }
         FxValue x = fx_val_list_at(list, i);
-        fx_value_retain(x);
+        fx_heap_retain(x);
         fx_vec_push(&groups.data[slot[h] - 1], x);
         ok = step_ok(rt);
     }
@@ -1112,7 +1113,7 @@ static bool group_by_key(FxRuntime *rt, FxValue list, FxValue keys, FxValue *out
         *out = fx_val_list_take(lists, groups.len);
     else
         for (size_t g = 0; g < groups.len; g++)
-            fx_value_release(lists[g]);
+            fx_heap_release(lists[g]);
     free(lists);
     fx_vec_free(&groups);
     fx_vec_free(&first);
@@ -1133,7 +1134,7 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
     for (size_t i = 0; i < n; i++) {
         items[i] = fx_val_list_at(list, i);
-        fx_value_retain(items[i]);
+        fx_heap_retain(items[i]);
         if (keyed)
             keys[i] = fx_val_list_at(R[I->b], i);
     }
@@ -1166,7 +1167,7 @@ static bool bubble_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         return true;
     }
     for (size_t i = 0; i < n; i++)
-        fx_value_release(items[i]);
+        fx_heap_release(items[i]);
     free(items);
     fx_meter_sub(n * sizeof(FxValue));
     return false;
@@ -1368,7 +1369,7 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
         FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
         for (size_t i = 0; i < n; i++) {
             items[i] = fx_val_list_at(list, i);
-            fx_value_retain(items[i]);
+            fx_heap_retain(items[i]);
         }
         if (!ints) { /* strings, big integers, keys of any order: merge sort */
             FxValue *keys = keyed ? fx_xmalloc((n ? n : 1) * sizeof(FxValue)) : items;
@@ -1396,7 +1397,7 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
             *out = fx_val_list_take(items, n);
         } else {
             for (size_t i = 0; i < n; i++)
-                fx_value_release(items[i]);
+                fx_heap_release(items[i]);
         }
         free(items); /* fx_val_list_take copied the references */
     }
@@ -1650,11 +1651,11 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
                                 &err) &&
                      fx_val_add(acc, prod, &sum, &err);
                 if (ok) {
-                    fx_value_release(prod);
-                    fx_value_release(acc);
+                    fx_heap_release(prod);
+                    fx_heap_release(acc);
                     acc = sum;
                 } else {
-                    fx_value_release(acc);
+                    fx_heap_release(acc);
                     value_failed(rt, fn, I->node, &err);
                 }
             }
@@ -1667,7 +1668,7 @@ static bool gemm_values(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, FxVal
         return true;
     }
     for (size_t i = 0; i < done; i++)
-        fx_value_release(cells[i]);
+        fx_heap_release(cells[i]);
     free(cells);
     fx_meter_sub(m * n * sizeof(FxValue));
     return false;
@@ -1826,8 +1827,8 @@ static bool column_list(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     for (size_t i = 0; i < n; i++) {
         FxValue row = fx_val_list_get(list, i);
         items[i] = fx_val_record_field(row, field);
-        fx_value_retain(items[i]);
-        fx_value_release(row);
+        fx_heap_retain(items[i]);
+        fx_heap_release(row);
         flat &= items[i].kind <= FX_VAL_FLOAT && items[i].kind != FX_VAL_BIG;
     }
     *out = fx_val_list_adopt(items, n, n, flat);
@@ -1934,7 +1935,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                                                     !strcmp(q->field, field)) qi = q;
     if (!qi) {
         QueryIndex fresh = {list, field, 0, false, false, 0, NULL, NULL, NULL, 0};
-        fx_value_retain(list);
+        fx_heap_retain(list);
         fx_vec_push(&rt->indexes, fresh);
         qi = &rt->indexes.data[rt->indexes.len - 1];
     }
@@ -1977,9 +1978,9 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
                 c = fx_val_compare(fx_val_record_field(x, field), v, &ok);
             }
             if (!ok) {
-                fx_value_release(x);
+                fx_heap_release(x);
                 fail(rt, fn, I->node, "these values have no order to compare");
-                fx_vec_foreach(FxValue, y, &kept) fx_value_release(*y);
+                fx_vec_foreach(FxValue, y, &kept) fx_heap_release(*y);
                 fx_vec_free(&kept);
                 fx_meter_sub(n * sizeof(FxValue));
                 return false;
@@ -1987,7 +1988,7 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
             if (select_holds(op, c))
                 fx_vec_push(&kept, column ? fx_val_list_get(list, i) : x);
             else
-                fx_value_release(x);
+                fx_heap_release(x);
         }
         snprintf(why, sizeof(why), "a scan of %zu rows (the first query of `%s` in this run; "
                  "its index is built at the second)", n, field);
@@ -2076,7 +2077,7 @@ static bool end_matrix(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const 
     }
     fail(rt, fn, I->node, "a matrix whose sizes do not match its elements");
     for (size_t i = 0; i < v.len; i++)
-        fx_value_release(v.data[i]);
+        fx_heap_release(v.data[i]);
     free(v.data);
     fx_meter_sub(v.cap * sizeof(FxValue));
     return false;
@@ -2086,7 +2087,7 @@ static void clear_builders(FxRuntime *rt)
 {
     while (rt->builders.len) {
         FxValue v = end_builder(rt);
-        fx_value_release(v);
+        fx_heap_release(v);
     }
 }
 
@@ -2159,10 +2160,10 @@ static void drop_top_call(FxRuntime *rt)
 {
     rt->has_top_choice = false;
     rt->top_from_table = false;
-    fx_vec_foreach(FxValue, v, &rt->top_args) fx_value_release(*v);
+    fx_vec_foreach(FxValue, v, &rt->top_args) fx_heap_release(*v);
     rt->top_args.len = 0;
     rt->top_callee = NULL;
-    fx_value_release(rt->top_result);
+    fx_heap_release(rt->top_result);
     rt->top_result = (FxValue){0};
 }
 
@@ -2173,7 +2174,7 @@ static void note_top_call(FxRuntime *rt, const FxFunc *callee, const FxValue *ar
     drop_top_call(rt);
     rt->top_callee = callee->g;
     for (uint32_t i = 0; i < n; i++) {
-        fx_value_retain(args[i]);
+        fx_heap_retain(args[i]);
         fx_vec_push(&rt->top_args, args[i]);
     }
 }
@@ -2428,10 +2429,10 @@ bool fx_memo_insert(FxMemoTable *t, const FxValue *a, uint32_t n, FxValue v)
         return false;
     FxMemoEntry e = {args_hash(a, n), fx_xmalloc((n ? n : 1) * sizeof(FxValue)), v};
     for (uint32_t i = 0; i < n; i++) {
-        fx_value_retain(a[i]);
+        fx_heap_retain(a[i]);
         e.args[i] = a[i];
     }
-    fx_value_retain(v);
+    fx_heap_retain(v);
     memo_place(t, e);
     t->len++;
     return true;
@@ -2443,10 +2444,10 @@ void fx_memo_free(FxMemoTable *t, uint32_t n_args)
         if (!t->slots[i].args)
             continue;
         for (uint32_t k = 0; k < n_args; k++)
-            fx_value_release(t->slots[i].args[k]);
+            fx_heap_release(t->slots[i].args[k]);
         free(t->slots[i].args);
         fx_meter_sub(memo_args_bytes(n_args));
-        fx_value_release(t->slots[i].value);
+        fx_heap_release(t->slots[i].value);
     }
     free(t->slots);
     fx_meter_sub(t->cap * sizeof(FxMemoEntry));
@@ -2482,12 +2483,12 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
     const FxMemoEntry *hit;
     if (f->hot.len && (hit = memo_find(&f->hot, args, n, args_hash(args, n)))) {
         rt->top_from_table |= top;
-        fx_value_retain(*out = hit->value);
+        fx_heap_retain(*out = hit->value);
         return ANSWER_GIVEN;
     }
     const FxValue *kept = f->n_kept ? kept_result(rt, f, args, n) : NULL;
     if (kept) {
-        fx_value_retain(*out = *kept);
+        fx_heap_retain(*out = *kept);
         return ANSWER_GIVEN;
     }
     if (f->rec && args[0].kind == FX_VAL_INT && args[0].u.i >= 0)
@@ -2495,7 +2496,7 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
                                                                         : ANSWER_STOPPED;
     if (f->memo && (hit = memo_find(&f->table, args, n, args_hash(args, n)))) {
         *counted = false;
-        fx_value_retain(*out = hit->value);
+        fx_heap_retain(*out = hit->value);
         return ANSWER_GIVEN;
     }
     return ANSWER_NONE;
@@ -2642,7 +2643,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         return FX_ERR_RUNTIME;
     }
     for (uint32_t i = 0; i < n_args; i++) {
-        fx_value_retain(args[i]);
+        fx_heap_retain(args[i]);
         rt->stack[i] = args[i];
     }
     rt->n_frames = 1; /* the entry: returning from it ends the run */
@@ -2676,7 +2677,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     VM_LOOP_BEGIN
         CASE(OP_CONST):
             if (is_heap(fn->consts[I->a].kind))
-                fx_value_retain(fn->consts[I->a]);
+                fx_heap_retain(fn->consts[I->a]);
             put(&R[I->d], fn->consts[I->a]);
             NEXT;
         CASE(OP_UNIT):
@@ -2685,7 +2686,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_MOVE):
             if (I->d != I->a) {
                 if (is_heap(R[I->a].kind))
-                    fx_value_retain(R[I->a]);
+                    fx_heap_retain(R[I->a]);
                 put(&R[I->d], R[I->a]);
             }
             NEXT;
@@ -2869,8 +2870,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     if (hooked && rt->hooks.on_call) /* a call answered is still a call made */
                         rt->hooks.on_call(rt->hooks.ctx, callee->g, R + I->b, I->c, nframes);
                     if (nframes == 1) { /* the expression's own call */
-                        fx_value_retain(v);
-                        fx_value_release(rt->top_result);
+                        fx_heap_retain(v);
+                        fx_heap_release(rt->top_result);
                         rt->top_result = v;
                     }
                     calls += counted;
@@ -2961,10 +2962,10 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_RET): {
             FxValue v = R[I->a];
             if (is_heap(v.kind))
-                fx_value_retain(v);
+                fx_heap_retain(v);
             if (fn->memo) {
                 if (!fx_memo_insert(&fn->table, R, fn->g->n_params, v)) {
-                    fx_value_release(v);
+                    fx_heap_release(v);
                     goto error; /* the meter refused the table's growth */
                 }
             }
@@ -2978,8 +2979,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 return FX_OK;
             }
             if (nframes == 2) { /* a call of the expression itself returns */
-                fx_value_retain(v);
-                fx_value_release(rt->top_result);
+                fx_heap_retain(v);
+                fx_heap_release(rt->top_result);
                 rt->top_result = v;
             }
             /* a frame that made a heap value lets go of what it holds: a deep
@@ -3009,6 +3010,14 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_INDEX): {
             size_t k;
             FxValue list = R[I->a];
+            const FxHeapObj *o = list.u.obj;
+            /* the common case inline: an int64 index in range of an element
+             * at hand (heapobj.h) */
+            if (R[I->b].kind == FX_VAL_INT && (uint64_t)R[I->b].u.i < o->u.list.n &&
+                fx_heap_list_item(o, (size_t)R[I->b].u.i, &tmp)) {
+                put(&R[I->d], tmp);
+                NEXT;
+            }
             if (!index_ok(rt, fn, I->node, R[I->b], fx_val_list_len(list), "list", &k))
                 goto error;
             put(&R[I->d], fx_val_list_get(list, k)); /* a table's row: made alone */
@@ -3022,7 +3031,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                           &c))
                 goto error;
             tmp = fx_val_matrix_at(m, r, c);
-            fx_value_retain(tmp);
+            fx_heap_retain(tmp);
             put(&R[I->d], tmp);
             NEXT;
         }
@@ -3037,21 +3046,23 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
              * that compares equal is right. */
             size_t at = (size_t)(I - fn->code);
             size_t k = __atomic_load_n(&fn->code[at].c, __ATOMIC_RELAXED);
-            size_t n = fx_val_record_size(R[I->a]);
+            const FxHeapObj *rec = R[I->a].u.obj;
+            size_t n = rec->u.rec.n;
             const char *seen = __atomic_load_n(&fn->field_seen[at], __ATOMIC_RELAXED);
-            const char *name = NULL;
-            if (k >= n || fx_val_record_name(R[I->a], k) != seen) {
+            if (k >= n || rec->u.rec.names[k] != seen) {
                 size_t len;
-                name = fx_val_string_data(fn->consts[I->b], &len);
-                for (k = 0; k < n && strcmp(fx_val_record_name(R[I->a], k), name) != 0; k++)
+                const char *name = fx_val_string_data(fn->consts[I->b], &len);
+                for (k = 0; k < n && strcmp(rec->u.rec.names[k], name) != 0; k++)
                     ;
+                if (k == n) { /* no such field (the checker's types rule it out): () */
+                    put(&R[I->d], (FxValue){.kind_word = FX_VAL_UNIT});
+                    NEXT;
+                }
                 __atomic_store_n(&fn->code[at].c, (uint32_t)k, __ATOMIC_RELAXED);
-                if (k < n)
-                    __atomic_store_n(&fn->field_seen[at], fx_val_record_name(R[I->a], k),
-                                     __ATOMIC_RELAXED);
+                __atomic_store_n(&fn->field_seen[at], rec->u.rec.names[k], __ATOMIC_RELAXED);
             }
-            tmp = k < n ? fx_val_record_at(R[I->a], k) : fx_val_record_field(R[I->a], name);
-            fx_value_retain(tmp);
+            tmp = rec->u.rec.fields[k];
+            fx_heap_retain(tmp);
             put(&R[I->d], tmp);
             NEXT;
         }
@@ -3093,7 +3104,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 if (I->c ? c <= 0 : c >= 0)
                     NEXT;
             }
-            fx_value_retain(v);
+            fx_heap_retain(v);
             put(&R[I->d], v);
             NEXT;
         }
@@ -3111,7 +3122,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             if (b->len == b->cap && !grow_builder(rt, b))
                 goto error;
             if (is_heap(R[I->a].kind)) {
-                fx_value_retain(R[I->a]);
+                fx_heap_retain(R[I->a]);
                 b->heap = true;
             }
             b->data[b->len++] = R[I->a];
@@ -3125,7 +3136,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     goto error;
                 FxValue v = fx_val_list_at(R[I->a], i);
                 if (is_heap(v.kind)) {
-                    fx_value_retain(v);
+                    fx_heap_retain(v);
                     b->heap = true;
                 }
                 b->data[b->len++] = v;
