@@ -26,6 +26,7 @@ typedef struct Compiler {
     FX_VEC(const char *const *) records;
     uint32_t next_reg;
     uint32_t *reg_of;       /* by node id: its register, or FX_NO_REG */
+    uint32_t *uses;         /* by node id: the nodes that take it as an input */
     FX_VEC(uint32_t) trail; /* nodes given a register, for leaving scopes */
 } Compiler;
 
@@ -101,7 +102,7 @@ static void compile_to(Compiler *C, FxNodeId id, uint32_t dst, FxNodeId at)
         [OP_MOD] = 1, [OP_POW] = 1, [OP_CONCAT] = 1, [OP_EQ] = 1, [OP_NE] = 1, [OP_LT] = 1,
         [OP_LE] = 1, [OP_GT] = 1, [OP_GE] = 1, [OP_NEG] = 1, [OP_NOT] = 1, [OP_ADDK] = 1,
         [OP_SUBK] = 1, [OP_CMPK] = 1, [OP_CALL] = 1, [OP_CALLP] = 1, [OP_BUILTIN] = 1, [OP_INDEX] = 1,
-        [OP_INDEX2] = 1, [OP_FIELD] = 1, [OP_LEN] = 1,
+        [OP_INDEX2] = 1, [OP_FIELD] = 1, [OP_INDEXF] = 1, [OP_LEN] = 1,
     };
     if (fresh && last && here(C) > before && last->node == id.v && last->d == r &&
         single[last->op] && r >= C->g->n_slots) {
@@ -791,6 +792,19 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
         return r;
     }
     case FX_NODE_FIELD: {
+        const FxNode *in = fx_graph_node(C->g, n->inputs[0]);
+        if (in->op == FX_NODE_INDEX && in->n_inputs == 2 && C->uses[n->inputs[0].v] == 1 &&
+            C->reg_of[n->inputs[0].v] == FX_NO_REG &&
+            fx_typeid_kind(fx_graph_node(C->g, in->inputs[0])->tid) != FX_TK_STRING) {
+            /* xs[i].f, xs[i] used nowhere else: one instruction, which
+             * reads the field without keeping the element */
+            uint32_t a = compile(C, in->inputs[0]), i = compile(C, in->inputs[1]);
+            r = new_reg(C);
+            uint32_t at = emit(C, OP_INDEXF, r, a, i, 0, id);
+            C->code.data[at].fb = string_const(C, n->text);
+            C->code.data[at].tb = n->inputs[0].v;
+            return r;
+        }
         uint32_t a = compile(C, n->inputs[0]);
         r = new_reg(C);
         emit(C, OP_FIELD, r, a, string_const(C, n->text), 0, id);
@@ -918,6 +932,14 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     C.reg_of = fx_xmalloc((g->n_nodes + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i <= g->n_nodes; i++)
         C.reg_of[i] = FX_NO_REG;
+    C.uses = fx_xcalloc(g->n_nodes + 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+    {
+        for (uint32_t k = 0; k < g->nodes[i].n_inputs; k++)
+            C.uses[g->nodes[i].inputs[k].v]++;
+        for (uint32_t k = 0; k < FX_KERNEL_MAX_ARGS; k++) /* a kernel's operands count */
+            C.uses[g->nodes[i].kargs[k].v] += g->nodes[i].kargs[k].v != 0;
+    }
     f->g = g;
     f->memo = g->kernel == FX_KERNEL_MEMO;
     for (uint32_t r = 0; r < g->n_table; r++) { /* read.c checked every cell */
@@ -981,6 +1003,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     f->n_records = (uint32_t)C.records.len;
     f->n_regs = C.next_reg;
     free(C.reg_of);
+    free(C.uses);
     if (getenv("FLUX_DUMP_BYTECODE"))
         dump(f);
     fx_vec_free(&C.trail);

@@ -38,6 +38,8 @@ typedef enum {
     OP_INDEX,   /* d = a[b] */
     OP_INDEX2,  /* d = a[b, c] */
     OP_FIELD,   /* d = a.consts[b] */
+    OP_INDEXF,  /* d = a[b].consts[fb]: a list's element's field, the element not kept
+                 * (tb: the INDEX node, for errors; c as OP_FIELD's) */
     OP_LIST,    /* d = [regs a .. a+b] */
     OP_RECORD,  /* d = {records[c]: regs a .. a+b} */
     OP_RANGE,   /* d = list a..b (c: inclusive) */

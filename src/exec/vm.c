@@ -428,6 +428,31 @@ static inline void put_bool(FxValue *r, bool b)
     r->u.i = b;
 }
 
+/* The field consts[name] of the record rec, borrowed (() when it has none),
+ * for the instruction at `at` of fn: its c is the position the field had in
+ * the record it read last, and field_seen[at] the name there, a pointer.
+ * The records met at one site are mostly of one type, whose names are one
+ * array, so one pointer comparison finds the field; otherwise by name,
+ * remembered for next time. Both are read and written relaxed by threads
+ * that share fn: a pointer in field_seen is only ever a name equal to this
+ * field's, so any pair read that compares equal is right. */
+__attribute__((noinline)) static FxValue record_field(FxFunc *fn, size_t at, uint32_t name, const FxHeapObj *rec)
+{
+    size_t k = __atomic_load_n(&fn->code[at].c, __ATOMIC_RELAXED), n = rec->u.rec.n;
+    const char *seen = __atomic_load_n(&fn->field_seen[at], __ATOMIC_RELAXED);
+    if (k < n && rec->u.rec.names[k] == seen)
+        return rec->u.rec.fields[k];
+    size_t len;
+    const char *want = fx_val_string_data(fn->consts[name], &len);
+    for (k = 0; k < n && strcmp(rec->u.rec.names[k], want) != 0; k++)
+        ;
+    if (k == n) /* no such field (the checker's types rule it out) */
+        return (FxValue){.kind_word = FX_VAL_UNIT};
+    __atomic_store_n(&fn->code[at].c, (uint32_t)k, __ATOMIC_RELAXED);
+    __atomic_store_n(&fn->field_seen[at], rec->u.rec.names[k], __ATOMIC_RELAXED);
+    return rec->u.rec.fields[k];
+}
+
 static bool reserve(FxRuntime *rt, size_t bytes);
 
 /* The register stack grows by doubling, charged to the meter: false (the
@@ -2595,6 +2620,7 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
     [OP_INDEX] = &&L_OP_INDEX, \
     [OP_INDEX2] = &&L_OP_INDEX2, \
     [OP_FIELD] = &&L_OP_FIELD, \
+    [OP_INDEXF] = &&L_OP_INDEXF, \
     [OP_LIST] = &&L_OP_LIST, \
     [OP_RECORD] = &&L_OP_RECORD, \
     [OP_RANGE] = &&L_OP_RANGE, \
@@ -3035,34 +3061,43 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             NEXT;
         }
-        CASE(OP_FIELD): {
-            /* c: the field's position in the record this instruction read
-             * last, and field_seen the name there, a pointer: the records
-             * met at one site are mostly of one type, whose names are one
-             * array, so one pointer comparison finds the field. Otherwise
-             * by name, remembered for next time. Both are read and written
-             * relaxed by threads that share fn: a pointer in field_seen is
-             * only ever a name equal to this field's, so any pair read
-             * that compares equal is right. */
+        CASE(OP_FIELD): { /* the remembered position checked inline; see record_field */
             size_t at = (size_t)(I - fn->code);
             size_t k = __atomic_load_n(&fn->code[at].c, __ATOMIC_RELAXED);
             const FxHeapObj *rec = R[I->a].u.obj;
-            size_t n = rec->u.rec.n;
-            const char *seen = __atomic_load_n(&fn->field_seen[at], __ATOMIC_RELAXED);
-            if (k >= n || rec->u.rec.names[k] != seen) {
-                size_t len;
-                const char *name = fx_val_string_data(fn->consts[I->b], &len);
-                for (k = 0; k < n && strcmp(rec->u.rec.names[k], name) != 0; k++)
-                    ;
-                if (k == n) { /* no such field (the checker's types rule it out): () */
-                    put(&R[I->d], (FxValue){.kind_word = FX_VAL_UNIT});
-                    NEXT;
-                }
-                __atomic_store_n(&fn->code[at].c, (uint32_t)k, __ATOMIC_RELAXED);
-                __atomic_store_n(&fn->field_seen[at], rec->u.rec.names[k], __ATOMIC_RELAXED);
-            }
-            tmp = rec->u.rec.fields[k];
+            if (k < rec->u.rec.n &&
+                rec->u.rec.names[k] == __atomic_load_n(&fn->field_seen[at], __ATOMIC_RELAXED))
+                tmp = rec->u.rec.fields[k];
+            else
+                tmp = record_field(fn, at, I->b, rec);
             fx_heap_retain(tmp);
+            put(&R[I->d], tmp);
+            NEXT;
+        }
+        CASE(OP_INDEXF): { /* xs[i].f: the element borrowed, when it is boxed */
+            FxValue list = R[I->a];
+            const FxHeapObj *o = list.u.obj;
+            if (R[I->b].kind == FX_VAL_INT && (uint64_t)R[I->b].u.i < o->u.list.n &&
+                o->u.list.items) {
+                size_t at = (size_t)(I - fn->code);
+                size_t k = __atomic_load_n(&fn->code[at].c, __ATOMIC_RELAXED);
+                const FxHeapObj *rec = o->u.list.items[R[I->b].u.i].u.obj;
+                if (k < rec->u.rec.n &&
+                    rec->u.rec.names[k] == __atomic_load_n(&fn->field_seen[at], __ATOMIC_RELAXED))
+                    tmp = rec->u.rec.fields[k];
+                else
+                    tmp = record_field(fn, at, I->fb, rec);
+                fx_heap_retain(tmp);
+                put(&R[I->d], tmp);
+                NEXT;
+            }
+            size_t k;
+            if (!index_ok(rt, fn, I->tb, R[I->b], fx_val_list_len(list), "list", &k))
+                goto error;
+            FxValue row = fx_val_list_get(list, k); /* a table's row: made alone */
+            tmp = record_field(fn, (size_t)(I - fn->code), I->fb, row.u.obj);
+            fx_heap_retain(tmp);
+            fx_heap_release(row);
             put(&R[I->d], tmp);
             NEXT;
         }
