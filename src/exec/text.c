@@ -122,18 +122,6 @@ bool fx_text_at(FxValue s, FxValue i, FxValue *out, FxError *err)
     return true;
 }
 
-static FxValue list_part(FxValue xs, size_t from, size_t to)
-{
-    FxValue *items = fx_xmalloc((to > from ? to - from : 1) * sizeof(FxValue));
-    for (size_t i = from; i < to; i++) {
-        items[i - from] = fx_val_list_at(xs, i);
-        fx_value_retain(items[i - from]);
-    }
-    FxValue v = fx_val_list_take(items, to - from);
-    free(items);
-    return v;
-}
-
 bool fx_text_slice(FxValue x, FxValue lo, FxValue hi, bool closed, FxValue *out,
                    FxError *err)
 {
@@ -160,7 +148,7 @@ bool fx_text_slice(FxValue x, FxValue lo, FxValue hi, bool closed, FxValue *out,
         return false;
     }
     if (!is_str) {
-        *out = list_part(x, a, b);
+        *out = fx_val_list_slice(x, a, b);
         return true;
     }
     size_t len;
@@ -569,17 +557,8 @@ FxValue fx_text_chars(FxValue s)
 
 FxValue fx_text_reverse(FxValue x)
 {
-    if (x.kind == FX_VAL_LIST) {
-        size_t n = fx_val_list_len(x);
-        FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
-        for (size_t i = 0; i < n; i++) {
-            items[n - 1 - i] = fx_val_list_at(x, i);
-            fx_value_retain(items[n - 1 - i]);
-        }
-        FxValue v = fx_val_list_take(items, n);
-        free(items);
-        return v;
-    }
+    if (x.kind == FX_VAL_LIST)
+        return fx_val_list_reversed(x);
     size_t n;
     const char *bytes = fx_val_string_data(x, &n);
     char *r = fx_xmalloc(n + 1);

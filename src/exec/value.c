@@ -440,6 +440,47 @@ const double *fx_val_list_floats(FxValue list)
     return list.u.obj->u.list.floats;
 }
 
+/* Elements from..to (to <= n) of list object o, in order or reversed, in
+ * its own kind: unboxed stays unboxed (a slice of a list of Natural is one
+ * copy, not a box an element), boxed gets references. */
+static FxValue list_range(const FxHeapObj *o, size_t from, size_t to, bool reversed)
+{
+    size_t n = to - from;
+    if (o->u.list.ints || o->u.list.floats) {
+        FxHeapObj *r = ints_new(n); /* floats share the int64 slots' size */
+        int64_t *dst = r->u.list.ints;
+        const int64_t *src = o->u.list.ints ? o->u.list.ints : (const int64_t *)o->u.list.floats;
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[reversed ? to - 1 - i : from + i];
+        if (o->u.list.floats) {
+            r->u.list.floats = (double *)r->u.list.ints;
+            r->u.list.ints = NULL;
+        }
+        return heap_value(r);
+    }
+    const FxValue *items = boxed(o);
+    FxHeapObj *r = list_new(n);
+    r->flat = o->flat;
+    for (size_t i = 0; i < n; i++) {
+        FxValue v = items[reversed ? to - 1 - i : from + i];
+        fx_value_retain(v);
+        r->u.list.items[i] = v;
+    }
+    return heap_value(r);
+}
+
+FxValue fx_val_list_slice(FxValue list, size_t from, size_t to)
+{
+    FX_ASSERT(list.kind == FX_VAL_LIST && from <= to && to <= list.u.obj->u.list.n);
+    return list_range(list.u.obj, from, to, false);
+}
+
+FxValue fx_val_list_reversed(FxValue list)
+{
+    FX_ASSERT(list.kind == FX_VAL_LIST);
+    return list_range(list.u.obj, 0, list.u.obj->u.list.n, true);
+}
+
 FxValue fx_val_list_of_table(FxTable *t)
 {
     FxHeapObj *o = obj_new(FX_VAL_LIST, 0);
@@ -629,12 +670,13 @@ void fx_value_release(FxValue v)
 
 void fx_heap_free(FxHeapObj *obj)
 {
-    // The stack allocates only when a container takes heap children with it.
+    // The stack allocates only when a container takes heap children with it
+    // (an object alone, the common case, frees without a malloc).
     ObjStack dead = {0};
-    fx_vec_push(&dead, obj);
-    while (dead.len > 0) {
-        FxHeapObj *o = dead.data[--dead.len];
+    for (FxHeapObj *o = obj;; o = dead.data[--dead.len]) {
         obj_free(o, &dead);
+        if (dead.len == 0)
+            break;
     }
     fx_vec_free(&dead);
 }

@@ -97,6 +97,10 @@ typedef struct FxTable FxTable;
 FxValue fx_val_list_of_table(FxTable *t);
 /* The table a list is kept as, borrowed; NULL for any other list. */
 const FxTable *fx_val_list_table(FxValue list);
+/* Elements from..to of a list (from <= to <= its length), and all of them
+ * reversed: new lists of the same kind (unboxed stays unboxed). */
+FxValue fx_val_list_slice(FxValue list, size_t from, size_t to);
+FxValue fx_val_list_reversed(FxValue list);
 /* A list that takes ownership of the n references in items (no retain);
  * the array is copied. */
 FxValue fx_val_list_take(FxValue *items, size_t n);

@@ -35,7 +35,8 @@ run "both($L, 1)" && [ "$(cat out)" = 4 ] || fail "both: $(cat out err)"
 run "total(rows)" && [ "$(cat out)" = -0.5 ] || fail "total(rows): $(cat out err)"
 # the element and its field in one instruction, then the return
 FLUX_DUMP_BYTECODE=1 "$FLUX" run p.flux "pick($L, 0)" 2>err >out
-[ "$(awk '/bytecode of pick/{p=1;next} /bytecode of/{p=0} p' err | grep -c ' op ')" = 2 ] ||
+# (the first compilation only: a learning round after the run compiles it again)
+[ "$(awk '/bytecode of pick/{p=1;next} /bytecode of/{if(p)exit} p' err | grep -c ' op ')" = 2 ] ||
     fail "pick is not one read: $(cat err)"
 run "from_file(2)" && [ "$(cat out)" = '"c"' ] || fail "from_file: $(cat out err)"
 run "pick($L, 5)"; rc=$?

@@ -909,6 +909,56 @@ FX_TEST(concatenation_glues_stray_continuation_bytes)
     fx_value_release(ab);
 }
 
+/* A slice and a reversal keep a list's kind (unboxed ints and floats stay
+ * unboxed, boxed ones hold references) and equal the element-wise answer. */
+FX_TEST(slices_and_reversals_keep_the_kind)
+{
+    int64_t raw[] = {5, -3, 0, 99, INT64_MAX, 7};
+    double fl[] = {0.5, -0.0, 1e300, -2.25, 3.0, 4.5};
+    double *fcopy = malloc(sizeof(fl));
+    memcpy(fcopy, fl, sizeof(fl));
+    FxValue strs[6];
+    for (int i = 0; i < 6; i++) {
+        char t[16];
+        snprintf(t, sizeof(t), "s%d", i);
+        strs[i] = fx_val_string(t, strlen(t));
+    }
+    FxValue lists[3] = {fx_val_list_of_i64(raw, 6), fx_val_list_adopt_floats(fcopy, 6),
+                        fx_val_list(strs, 6)};
+    for (int k = 0; k < 3; k++) {
+        FxValue xs = lists[k];
+        for (size_t from = 0; from <= 6; from++)
+            for (size_t to = from; to <= 6; to++) {
+                FxValue part = fx_val_list_slice(xs, from, to);
+                EXPECT_EQ(fx_val_list_len(part), to - from);
+                EXPECT((fx_val_list_ints(part) != NULL) == (k == 0));
+                EXPECT((fx_val_list_floats(part) != NULL) == (k == 1));
+                for (size_t i = from; i < to; i++)
+                    EXPECT(fx_val_equal(fx_val_list_at(part, i - from), fx_val_list_at(xs, i)));
+                fx_value_release(part);
+            }
+        FxValue back = fx_val_list_reversed(xs);
+        EXPECT((fx_val_list_ints(back) != NULL) == (k == 0));
+        for (size_t i = 0; i < 6; i++)
+            EXPECT(fx_val_equal(fx_val_list_at(back, i), fx_val_list_at(xs, 5 - i)));
+        FxValue twice = fx_val_list_reversed(back);
+        EXPECT(fx_val_equal(twice, xs));
+        EXPECT_EQ(fx_val_hash(twice), fx_val_hash(xs));
+        fx_value_release(back);
+        fx_value_release(twice);
+    }
+    /* the slice holds its own references: the strings outlive the list */
+    FxValue part = fx_val_list_slice(lists[2], 1, 3);
+    fx_value_release(lists[2]);
+    size_t len;
+    EXPECT_STR_EQ(fx_val_string_data(fx_val_list_at(part, 1), &len), "s2");
+    fx_value_release(part);
+    fx_value_release(lists[0]);
+    fx_value_release(lists[1]);
+    for (int i = 0; i < 6; i++)
+        fx_value_release(strs[i]);
+}
+
 int main(void)
 {
     return fx_test_run();
