@@ -914,6 +914,30 @@ static uint32_t assign_blocks(FxInstr *code, uint32_t n)
     return block + 1;
 }
 
+/* The registers a return must let go of: a slot may hold anything (a loop's
+ * binder is written by its loop's instructions), a register written only by
+ * instructions of Float or Boolean nodes never holds a heap value. One that
+ * is missed would only be let go later (a register's next write, or the
+ * run's end), never leak. */
+static void heap_registers(FxFunc *f, uint32_t n_regs)
+{
+    bool *heap = fx_xcalloc(n_regs ? n_regs : 1, sizeof(bool));
+    for (uint32_t r = 0; r < f->g->n_slots && r < n_regs; r++)
+        heap[r] = true;
+    for (uint32_t i = 0; i < f->n_code; i++) {
+        const FxInstr *I = &f->code[i];
+        FxTypeIdKind k = I->node ? fx_typeid_kind(f->g->nodes[I->node - 1].tid) : FX_TK_UNKNOWN;
+        if (I->d < n_regs && k != FX_TK_FLOAT && k != FX_TK_BOOL)
+            heap[I->d] = true;
+    }
+    f->heap_regs = fx_xmalloc((n_regs ? n_regs : 1) * sizeof(uint32_t));
+    f->n_heap_regs = 0;
+    for (uint32_t r = 0; r < n_regs; r++)
+        if (heap[r])
+            f->heap_regs[f->n_heap_regs++] = r;
+    free(heap);
+}
+
 /* FLUX_DUMP_BYTECODE=1 prints each compiled function to stderr (for
  * developers of the compiler). */
 static void dump(const FxFunc *f)
@@ -994,6 +1018,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     }
     f->n_blocks = assign_blocks(f->code, f->n_code);
     f->field_seen = fx_xcalloc(f->n_code, sizeof(*f->field_seen));
+    heap_registers(f, C.next_reg);
     f->block_counts = fx_xcalloc(f->n_blocks, sizeof(uint64_t));
     f->consts = C.consts.data;
     f->n_consts = (uint32_t)C.consts.len;
@@ -1021,6 +1046,7 @@ void fx_func_free(FxFunc *f)
     free(f->natural_param);
     free((void *)f->records);
     free(f->field_seen);
+    free(f->heap_regs);
     free(f->block_counts);
     if (f->memo) /* only then is f->g sure to be alive: an EXPR's graph is freed first */
         fx_memo_free(&f->table, f->g->n_params);

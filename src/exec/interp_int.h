@@ -166,6 +166,10 @@ struct FxFunc {
      * found last, so that the next record of the same type is checked by a
      * pointer comparison; read and written relaxed (threads share f) */
     const char **field_seen;
+    /* the registers that may hold a heap value (all but those only ever
+     * written with a Float or a Bool): what a return lets go of */
+    uint32_t *heap_regs;
+    uint32_t n_heap_regs;
     uint32_t n_records;
     uint32_t choice;        /* `result is one of`: the implementation chosen (runtime) */
     uint64_t *block_counts; /* executions of each basic block */

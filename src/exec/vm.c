@@ -482,6 +482,18 @@ static bool grow_frames(FxRuntime *rt)
     return true;
 }
 
+/* Lets go of fn's registers from first on that may hold a heap value. */
+static void clear_heap_regs(FxValue *R, const FxFunc *fn, uint32_t first)
+{
+    for (uint32_t i = 0; i < fn->n_heap_regs; i++) {
+        FxValue *r = &R[fn->heap_regs[i]];
+        if (fn->heap_regs[i] >= first && is_heap(r->kind)) {
+            fx_heap_release(*r);
+            r->kind_word = FX_VAL_UNIT;
+        }
+    }
+}
+
 static void clear_regs(FxValue *r, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -2929,7 +2941,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     R[i] = A[i];
                     A[i] = t;
                 }
-                clear_regs(R + I->c, fn->n_regs - I->c);
+                clear_heap_regs(R, fn, I->c);
                 for (uint64_t m = fn->natural_mask; m; m &= m - 1) {
                     const FxValue *x = &R[__builtin_ctzll(m)];
                     if ((x->kind != FX_VAL_INT || x->u.i < 0) &&
@@ -3015,7 +3027,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
              * a factorial); a frame of small values is left as it is, for
              * the next call to overwrite */
             if (is_heap(v.kind))
-                clear_regs(R, fn->n_regs);
+                clear_heap_regs(R, fn, 0);
             Frame back = frames[--nframes];
             all_tails -= tails;
             tails = back.tails;
