@@ -339,15 +339,16 @@ static Loop loop_begin(Compiler *C, FxNodeId domain, uint32_t slot, FxNodeId at,
         return L;
     }
     if (d->op == FX_NODE_RANGE && C->reg_of[domain.v] == FX_NO_REG) {
+        /* the binder's slot is the counter: the body only reads it */
         uint32_t lo = compile(C, d->inputs[0]), hi = compile(C, d->inputs[1]);
         uint32_t end = new_reg(C);
+        L.counter = slot;
         emit(C, OP_MOVE, L.counter, lo, 0, 0, at);
         emit(C, OP_MOVE, end, hi, 0, 0, at);
         if (d->num)
             emit(C, OP_INC, end, 0, 0, 0, at);
         L.top = here(C);
         L.fori = emit(C, OP_FORI, L.counter, 0, end, 0, at);
-        emit(C, OP_MOVE, slot, L.counter, 0, 0, at);
         return L;
     }
     uint32_t list = compile(C, domain), len = new_reg(C);
@@ -359,10 +360,11 @@ static Loop loop_begin(Compiler *C, FxNodeId domain, uint32_t slot, FxNodeId at,
     return L;
 }
 
+/* The counter's step and the test for the next round in one instruction,
+ * back to the body (the header's OP_FORI runs once, on the way in). */
 static void loop_end(Compiler *C, Loop L, FxNodeId at)
 {
-    emit(C, OP_INC, L.counter, 0, 0, 0, at);
-    emit(C, OP_JMP, 0, L.top, 0, 0, at);
+    emit(C, OP_FORL, L.counter, L.fori + 1, C->code.data[L.fori].b, L.top, at);
     patch(C, L.fori, here(C));
 }
 
@@ -881,7 +883,8 @@ static uint32_t compile(Compiler *C, FxNodeId id)
 
 static bool is_jump(uint8_t op)
 {
-    return op == OP_JMP || op == OP_JMPF || op == OP_JMPT || op == OP_FORI || op == OP_BR ||
+    return op == OP_JMP || op == OP_JMPF || op == OP_JMPT || op == OP_FORI || op == OP_FORL ||
+           op == OP_BR ||
            op == OP_BRK;
 }
 
@@ -1017,6 +1020,9 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
             *j = f->code[j->a];
     }
     f->n_blocks = assign_blocks(f->code, f->n_code);
+    for (uint32_t i = 0; i < f->n_code; i++) /* a loop's header: its instruction, then its block */
+        if (f->code[i].op == OP_FORL)
+            f->code[i].c = f->code[f->code[i].c].block;
     f->field_seen = fx_xcalloc(f->n_code, sizeof(*f->field_seen));
     heap_registers(f, C.next_reg);
     f->block_counts = fx_xcalloc(f->n_blocks, sizeof(uint64_t));

@@ -30,6 +30,9 @@ typedef enum {
     OP_JMPF,    /* if !d: pc = a (c: 1 when a decision to report) */
     OP_JMPT,    /* if d: pc = a */
     OP_FORI,    /* if !(d < b): pc = a; one step */
+    OP_FORL,    /* a loop's end: d = d + 1, then if d < b: pc = a (the body), else on;
+                 * one step, and a count for the loop's header block c, as the
+                 * jump back to its OP_FORI counted */
     OP_CALLP,   /* OP_CALL of a primality predicate (a sieved call): an argument >= 0 is
                  * answered from a sieve of a window around it */
     OP_CALL,    /* d = callees[a](regs b .. b+c) */

@@ -2632,6 +2632,7 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
     [OP_INDEX] = &&L_OP_INDEX, \
     [OP_INDEX2] = &&L_OP_INDEX2, \
     [OP_FIELD] = &&L_OP_FIELD, \
+    [OP_FORL] = &&L_OP_FORL, \
     [OP_INDEXF] = &&L_OP_INDEXF, \
     [OP_LIST] = &&L_OP_LIST, \
     [OP_RECORD] = &&L_OP_RECORD, \
@@ -2865,6 +2866,34 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 more = fx_val_compare(c, e, &ok) < 0;
             }
             if (!more) {
+                counts[I->tb]++;
+                pc = fn->code + I->a;
+            } else {
+                counts[I->fb]++;
+            }
+            NEXT;
+        }
+        CASE(OP_FORL): { /* OP_INC, OP_JMP to the header and its OP_FORI, in one */
+            if (R[I->d].kind == FX_VAL_INT && R[I->d].u.i < INT64_MAX) {
+                R[I->d].u.i++;
+            } else {
+                if (!fx_val_add(R[I->d], fx_val_int(1), &tmp, &verr))
+                    goto value_error;
+                put(&R[I->d], tmp);
+                SPEND_WORK();
+            }
+            counts[I->c]++;
+            if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
+                goto error;
+            FxValue c = R[I->d], e = R[I->b];
+            bool more;
+            if (c.kind == FX_VAL_INT && e.kind == FX_VAL_INT) {
+                more = c.u.i < e.u.i;
+            } else {
+                bool ok;
+                more = fx_val_compare(c, e, &ok) < 0;
+            }
+            if (more) {
                 counts[I->tb]++;
                 pc = fn->code + I->a;
             } else {
