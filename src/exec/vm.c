@@ -482,12 +482,22 @@ static bool grow_frames(FxRuntime *rt)
     return true;
 }
 
-/* Lets go of fn's registers from first on that may hold a heap value. */
-static void clear_heap_regs(FxValue *R, const FxFunc *fn, uint32_t first)
+/* Lets go of fn's registers that may hold a heap value: by their list
+ * where it is short, else (most of them) a walk of them all, which costs
+ * less a register than the list. */
+static void clear_heap_regs(FxValue *R, const FxFunc *fn)
 {
+    if (fn->n_heap_regs * 2 >= fn->n_regs) {
+        for (uint32_t i = 0; i < fn->n_regs; i++)
+            if (is_heap(R[i].kind)) {
+                fx_heap_release(R[i]);
+                R[i].kind_word = FX_VAL_UNIT;
+            }
+        return;
+    }
     for (uint32_t i = 0; i < fn->n_heap_regs; i++) {
         FxValue *r = &R[fn->heap_regs[i]];
-        if (fn->heap_regs[i] >= first && is_heap(r->kind)) {
+        if (is_heap(r->kind)) {
             fx_heap_release(*r);
             r->kind_word = FX_VAL_UNIT;
         }
@@ -2956,9 +2966,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 !fn->memo && !fn->n_kept && nframes > 1) {
                 /* A tail call of the function itself: its result is this
                  * frame's, so it runs in this frame, its arguments moved to
-                 * the parameters' slots and every other register let go
-                 * (a loop written as a recursion then holds one step's
-                 * values, not every step's). It is still a nested call to
+                 * the parameters' slots, the old parameters to where the
+                 * arguments were (a loop written as a recursion then holds
+                 * one step's values, not every step's: each register is
+                 * let go as the next step writes it, or at the return).
+                 * It is still a nested call to
                  * the language: counted in the depth budget and the
                  * deepest depth, and taken back in one return. Not when
                  * hooks watch the calls (explain's tree has a level a
@@ -2970,7 +2982,6 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     R[i] = A[i];
                     A[i] = t;
                 }
-                clear_heap_regs(R, fn, I->c);
                 for (uint64_t m = fn->natural_mask; m; m &= m - 1) {
                     const FxValue *x = &R[__builtin_ctzll(m)];
                     if ((x->kind != FX_VAL_INT || x->u.i < 0) &&
@@ -3056,7 +3067,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
              * a factorial); a frame of small values is left as it is, for
              * the next call to overwrite */
             if (is_heap(v.kind))
-                clear_heap_regs(R, fn, 0);
+                clear_heap_regs(R, fn);
             Frame back = frames[--nframes];
             all_tails -= tails;
             tails = back.tails;
