@@ -24,6 +24,7 @@ struct FxHeapObj {
     FxValKind kind;
     bool adopted; /* LIST, MATRIX: the items are a block of their own */
     bool flat;    /* LIST, MATRIX: no item is a heap value: freed without a look */
+    uint8_t size_class; /* a small object's block size / 16 (value.c's cache), else 0 */
     union {
         mpz_t big;
         struct {

@@ -78,6 +78,8 @@ FxValue fx_val_list_of_u64(const uint64_t *v, size_t n);
 /* A list of the n integers v[0..n). Both are kept unboxed, 8 bytes an
  * element (fx_val_list_ints); every other function sees INT elements. */
 FxValue fx_val_list_of_i64(const int64_t *v, size_t n);
+/* A list of n doubles, unboxed, copied from v. */
+FxValue fx_val_list_of_f64(const double *v, size_t n);
 /* A list kept unboxed that takes over v itself (a malloc'd block of n
  * integers, nothing copied: a kernel's output), charged to the meter now.
  * A kernel's uint64 array of values below 2^63 may be passed as it is. */

@@ -121,6 +121,8 @@ struct FxRuntime {
     Frame *frames;
     size_t n_frames, frames_cap;
     FX_VEC(Builder) builders;
+    FxValue *spare; /* a small builder's array, kept for the next (not charged) */
+    size_t spare_cap;
     FxBudgets budgets;
     FxHooks hooks;
     const FxGraph *top_callee; /* the expression's own last call, for the record */
@@ -269,6 +271,7 @@ void fx_runtime_free(FxRuntime *rt)
     free(rt->frames);
     fx_meter_sub(rt->stack_cap * sizeof(FxValue) + rt->frames_cap * sizeof(Frame));
     fx_vec_free(&rt->builders);
+    free(rt->spare);
     drop_top_call(rt);
     fx_vec_free(&rt->top_args);
     free(rt);
@@ -2064,6 +2067,9 @@ static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, cons
     fx_buf_free(&call);
 }
 
+/* A list of at most this many elements is made by a copy (end_builder). */
+#define SMALL_LIST 8
+
 static void begin_builder(FxRuntime *rt)
 {
     Builder b = {0};
@@ -2077,6 +2083,14 @@ static void begin_builder(FxRuntime *rt)
  * stops at half of it either. */
 static bool grow_builder(FxRuntime *rt, Builder *v)
 {
+    if (!v->data && rt->spare) { /* a small list's array again */
+        if (!reserve(rt, rt->spare_cap * sizeof(FxValue)))
+            return false;
+        v->data = rt->spare;
+        v->cap = rt->spare_cap;
+        rt->spare = NULL;
+        return true;
+    }
     size_t want = v->cap ? v->cap : 16;
     size_t room = fx_meter_room() / sizeof(FxValue);
     if (want > room && room > 0)
@@ -2099,6 +2113,30 @@ static FxValue end_builder(FxRuntime *rt)
     bool same = kind == FX_VAL_INT || kind == FX_VAL_FLOAT;
     for (size_t i = 1; same && i < b.len; i++)
         same = b.data[i].kind == kind;
+    if (b.len <= SMALL_LIST && b.data) {
+        /* a small list is copied into an object of its own (value.c's
+         * cache of small blocks), and the array kept for the next builder:
+         * no malloc, realloc and free a list */
+        FxValue list;
+        if (!same) {
+            list = fx_val_list_take(b.data, b.len);
+            list.u.obj->flat = !b.heap;
+        } else {
+            char *packed = (char *)b.data;
+            for (size_t i = 0; i < b.len; i++)
+                memcpy(packed + 8 * i, &b.data[i].u, 8);
+            list = kind == FX_VAL_INT ? fx_val_list_of_i64((const int64_t *)packed, b.len)
+                                      : fx_val_list_of_f64((const double *)packed, b.len);
+        }
+        fx_meter_sub(b.cap * sizeof(FxValue));
+        if (!rt->spare && b.cap <= 4 * SMALL_LIST) {
+            rt->spare = b.data;
+            rt->spare_cap = b.cap;
+        } else {
+            free(b.data);
+        }
+        return list;
+    }
     if (!same)
         return fx_val_list_adopt(b.data, b.len, b.cap, !b.heap);
     /* element i moves down to byte 8i: never ahead of what is read */

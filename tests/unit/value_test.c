@@ -947,6 +947,11 @@ FX_TEST(slices_and_reversals_keep_the_kind)
         fx_value_release(back);
         fx_value_release(twice);
     }
+    /* a copy of doubles is a list of Floats, unboxed */
+    FxValue copied = fx_val_list_of_f64(fl, 6);
+    EXPECT(fx_val_list_floats(copied) != NULL && fx_val_equal(copied, lists[1]));
+    EXPECT_EQ(fx_val_hash(copied), fx_val_hash(lists[1]));
+    fx_value_release(copied);
     /* the slice holds its own references: the strings outlive the list */
     FxValue part = fx_val_list_slice(lists[2], 1, 3);
     fx_value_release(lists[2]);
