@@ -101,7 +101,8 @@ static void compile_to(Compiler *C, FxNodeId id, uint32_t dst, FxNodeId at)
         [OP_CONST] = 1, [OP_ADD] = 1, [OP_SUB] = 1, [OP_MUL] = 1, [OP_DIV] = 1, [OP_IDIV] = 1,
         [OP_MOD] = 1, [OP_POW] = 1, [OP_CONCAT] = 1, [OP_EQ] = 1, [OP_NE] = 1, [OP_LT] = 1,
         [OP_LE] = 1, [OP_GT] = 1, [OP_GE] = 1, [OP_NEG] = 1, [OP_NOT] = 1, [OP_ADDK] = 1,
-        [OP_SUBK] = 1, [OP_CMPK] = 1, [OP_CALL] = 1, [OP_CALLP] = 1, [OP_BUILTIN] = 1, [OP_INDEX] = 1,
+        [OP_SUBK] = 1, [OP_CMPK] = 1, [OP_CALL] = 1, [OP_CALLP] = 1, [OP_BUILTIN] = 1, [OP_BUILTINR] = 1,
+        [OP_INDEX] = 1,
         [OP_INDEX2] = 1, [OP_FIELD] = 1, [OP_INDEXF] = 1, [OP_LEN] = 1,
     };
     if (fresh && last && here(C) > before && last->node == id.v && last->d == r &&
@@ -775,6 +776,21 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
     case FX_NODE_BUILTIN: {
         FxBuiltin b;
         FX_CHECK(fx_builtin_lookup(n->text, &b), "unknown builtin %s", n->text);
+        if (n->n_inputs >= 1 && n->n_inputs <= 3) {
+            /* its operands read where they are: a builtin borrows them */
+            uint32_t ops[3] = {0, 0, 0};
+            for (uint32_t k = 0; k < n->n_inputs; k++) {
+                const FxNode *in = fx_graph_node(C->g, n->inputs[k]);
+                ops[k] = in->op == FX_NODE_CONST && C->reg_of[n->inputs[k].v] == FX_NO_REG
+                                 ? FX_CONST_OPERAND | add_const(C, const_value(in))
+                                 : compile(C, n->inputs[k]);
+            }
+            r = new_reg(C);
+            uint32_t at = emit(C, OP_BUILTINR, r, b, ops[0], ops[1], id);
+            C->code.data[at].fb = ops[2];
+            C->code.data[at].tb = n->n_inputs;
+            return r;
+        }
         base = consecutive(C, n, 0, n->n_inputs);
         r = new_reg(C);
         emit(C, OP_BUILTIN, r, b, base, n->n_inputs, id);

@@ -38,6 +38,9 @@ typedef enum {
     OP_CALL,    /* d = callees[a](regs b .. b+c) */
     OP_RET,     /* return a */
     OP_BUILTIN, /* d = builtin a (regs b .. b+c) */
+    OP_BUILTINR,/* d = builtin a of tb (at most 3) operands, regs b, c, fb, where they are
+                 * (no moves into consecutive registers); an operand with
+                 * FX_CONST_OPERAND set is consts[operand] instead */
     OP_INDEX,   /* d = a[b] */
     OP_INDEX2,  /* d = a[b, c] */
     OP_FIELD,   /* d = a.consts[b] */
@@ -71,6 +74,7 @@ typedef enum {
 } FxOpcode;
 
 #define FX_NO_REG UINT32_MAX
+#define FX_CONST_OPERAND (UINT32_C(1) << 31)
 
 /* Execution counts are kept per basic block, counted where control moves
  * (function entry, jumps, branches), so straight-line code pays nothing:

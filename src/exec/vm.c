@@ -2680,6 +2680,7 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
     [OP_INDEX] = &&L_OP_INDEX, \
     [OP_INDEX2] = &&L_OP_INDEX2, \
     [OP_FIELD] = &&L_OP_FIELD, \
+    [OP_BUILTINR] = &&L_OP_BUILTINR, \
     [OP_FORL] = &&L_OP_FORL, \
     [OP_INDEXF] = &&L_OP_INDEXF, \
     [OP_LIST] = &&L_OP_LIST, \
@@ -3115,6 +3116,16 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             R = stack + base;
             pc = back.ret_pc;
             put(&R[back.ret_dst], v);
+            NEXT;
+        }
+        CASE(OP_BUILTINR): {
+#define OPERAND(x) ((x) & FX_CONST_OPERAND ? fn->consts[(x) & ~FX_CONST_OPERAND] : R[x])
+            const FxValue ops[3] = {OPERAND(I->b), OPERAND(I->c), OPERAND(I->fb)}; /* borrowed */
+#undef OPERAND
+            if (!fx_builtin_call((FxBuiltin)I->a, ops, I->tb, &tmp, &verr))
+                goto value_error;
+            put(&R[I->d], tmp);
+            SPEND_WORK();
             NEXT;
         }
         CASE(OP_BUILTIN):
