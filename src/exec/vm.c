@@ -3122,6 +3122,15 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
 #define OPERAND(x) ((x) & FX_CONST_OPERAND ? fn->consts[(x) & ~FX_CONST_OPERAND] : R[x])
             const FxValue ops[3] = {OPERAND(I->b), OPERAND(I->c), OPERAND(I->fb)}; /* borrowed */
 #undef OPERAND
+            if (I->a == FX_BUILTIN_SLICE && ops[0].kind == FX_VAL_LIST &&
+                ops[1].kind == FX_VAL_INT && ops[2].kind == FX_VAL_INT && ops[1].u.i >= 0 &&
+                ops[1].u.i <= ops[2].u.i && (uint64_t)ops[2].u.i <= ops[0].u.obj->u.list.n) {
+                /* xs[a..b] within xs: the slice without the general path's
+                 * checks, which also word its errors */
+                put(&R[I->d], fx_val_list_slice(ops[0], (size_t)ops[1].u.i, (size_t)ops[2].u.i));
+                SPEND_WORK();
+                NEXT;
+            }
             if (!fx_builtin_call((FxBuiltin)I->a, ops, I->tb, &tmp, &verr))
                 goto value_error;
             put(&R[I->d], tmp);
