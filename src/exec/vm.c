@@ -2067,6 +2067,15 @@ static void call_failure(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, cons
     fx_buf_free(&call);
 }
 
+/* A loop's test: its counter below its end (int64 inline, else exact). */
+static inline bool counter_below(FxValue c, FxValue e)
+{
+    if (c.kind == FX_VAL_INT && e.kind == FX_VAL_INT)
+        return c.u.i < e.u.i;
+    bool ok;
+    return fx_val_compare(c, e, &ok) < 0;
+}
+
 /* A list of at most this many elements is made by a copy (end_builder). */
 #define SMALL_LIST 8
 
@@ -2906,15 +2915,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         CASE(OP_FORI): {
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
-            FxValue c = R[I->d], e = R[I->b];
-            bool more;
-            if (c.kind == FX_VAL_INT && e.kind == FX_VAL_INT) {
-                more = c.u.i < e.u.i;
-            } else {
-                bool ok;
-                more = fx_val_compare(c, e, &ok) < 0;
-            }
-            if (!more) {
+            if (!counter_below(R[I->d], R[I->b])) {
                 counts[I->tb]++;
                 pc = fn->code + I->a;
             } else {
@@ -2934,15 +2935,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             counts[I->c]++;
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
                 goto error;
-            FxValue c = R[I->d], e = R[I->b];
-            bool more;
-            if (c.kind == FX_VAL_INT && e.kind == FX_VAL_INT) {
-                more = c.u.i < e.u.i;
-            } else {
-                bool ok;
-                more = fx_val_compare(c, e, &ok) < 0;
-            }
-            if (more) {
+            if (counter_below(R[I->d], R[I->b])) {
                 counts[I->tb]++;
                 pc = fn->code + I->a;
             } else {
