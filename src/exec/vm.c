@@ -3164,7 +3164,10 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             NEXT;
         }
-        CASE(OP_FIELD): { /* the remembered position checked inline; see record_field */
+        CASE(OP_FIELD): {
+            /* the remembered position checked inline (see record_field), here
+             * and in OP_INDEXF: one inline helper for both measured n-body
+             * 25% slower (0.56 -> 0.71 s; GCC's code for this loop) */
             size_t at = (size_t)(I - fn->code);
             size_t k = __atomic_load_n(&fn->code[at].c, __ATOMIC_RELAXED);
             const FxHeapObj *rec = R[I->a].u.obj;
