@@ -24,6 +24,7 @@
  * off: an execution whose version was lost is kept (and counted), since a
  * row-by-row read of the old store sees it too.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,31 @@ static FxStatus fail(char *why, size_t len, const char *fmt, const char *a, cons
     return FX_ERR_STORE;
 }
 
+/* DIR/records.log (reclog.h), copied as it is into NEW_DIR: its frames
+ * name executions and versions by the ids the copy keeps, and the new
+ * store's first reader moves them into its database (a frame whose
+ * version was lost is passed over there). Returns 0 or an errno. */
+static int copy_log(const char *dir, const char *new_dir)
+{
+    char *from = fx_xasprintf("%s/records.log", dir), *to = fx_xasprintf("%s/records.log", new_dir);
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    int e = in && !out ? errno : 0;
+    char buf[1 << 16];
+    size_t n;
+    while (out && !e && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            e = errno ? errno : EIO;
+    if (in && ferror(in))
+        e = EIO;
+    if (out && fclose(out) != 0 && !e)
+        e = errno;
+    if (in)
+        fclose(in);
+    free(from);
+    free(to);
+    return e;
+}
+
 FxStatus fx_store_recover(const char *dir, const char *new_dir, TableFn fn, void *ctx, char *why,
                           size_t why_len)
 {
@@ -313,6 +339,9 @@ FxStatus fx_store_recover(const char *dir, const char *new_dir, TableFn fn, void
         r = copy_tables(old, new_db, fn, ctx);
     if (r == FX_OK && sqlite3_exec(new_db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         r = fail(why, why_len, "cannot write %s: %s", new_path, sqlite3_errmsg(new_db));
+    int e = r == FX_OK ? copy_log(dir, new_dir) : 0;
+    if (e)
+        r = fail(why, why_len, "cannot copy the record log into %s: %s", new_dir, strerror(e));
     sqlite3_close_v2(old);
     sqlite3_close_v2(new_db);
     free(old_path);

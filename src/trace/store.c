@@ -81,6 +81,7 @@
 #include "base/buf.h"
 #include "base/hash.h"
 #include "guard.h"
+#include "reclog.h"
 #include "seal.h"
 #include "walvfs.h"
 
@@ -134,7 +135,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     "BEGIN IMMEDIATE",
     "COMMIT",
     "ROLLBACK",
-    "INSERT INTO executions(id, version, intent, expr, input, output, output_hash, output_bytes,"
+    "INSERT OR IGNORE INTO executions(id, version, intent, expr, input, output, output_hash,"
+    " output_bytes,"
     " decisions, hardware, duration_ms, optimizations, proof_ids, verified, recorded_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     "INSERT INTO node_counts(version, node, count) VALUES (?1, ?2, ?3)"
@@ -226,8 +228,9 @@ struct FxStore {
     int wal_frames;             /* in the WAL after this connection's last commit */
     Count *pending;             /* node counters flushed runs added, not yet written, */
     size_t n_pending;           /* sorted by (version, node) */
-    unsigned flushes_pending;   /* flushes since the counters were last written */
-    double counts_written_at;   /* mono_s() then */
+    unsigned flushes_pending;   /* flushes since the last commit */
+    double counts_written_at;   /* mono_s() at the last commit */
+    FxRecLog *log;              /* DIR/records.log once opened (reclog.h) */
     bool read_only;             /* opened for reading: its files cannot be written */
     bool writing;               /* its read-write connection was opened */
     bool broken;                /* SQLite found it corrupt: nothing more is written */
@@ -739,6 +742,7 @@ static FxStatus free_store(FxStore *s)
         free(now);
     }
     free(s->stamp);
+    fx_reclog_close(s->log);
     clear_queue(s);
     fx_vec_free(&s->queue);
     free(s->pending);
@@ -895,15 +899,15 @@ out:
     return r;
 }
 
-static FxStatus flush_counts(FxStore *s);
+static FxStatus commit(FxStore *s, bool queue, bool counts);
 
 FxStatus fx_store_close(FxStore *s)
 {
     if (!s)
         return FX_OK;
-    FxStatus r = fx_store_flush(s);
-    if (r == FX_OK)
-        r = flush_counts(s);
+    /* the queue, the counters and what this process appended to the log:
+     * a process leaves the log as it found it */
+    FxStatus r = s->queue.len || s->n_pending || s->flushes_pending ? commit(s, true, true) : FX_OK;
     FxStatus c = free_store(s);
     return r != FX_OK ? r : c;
 }
@@ -1501,21 +1505,210 @@ FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_i
 
 /* ---- flushing ---- */
 
-static FxStatus write_execution(FxStore *s, const Queued *q)
+/* An execution's columns as the insert binds them: from the queue (texts
+ * NUL-terminated, len -1) or from a frame of the log (texts in place). */
+enum { ROW_TEXTS = 11 };
+typedef struct Row {
+    int64_t id, version, output_bytes;
+    double duration_ms;
+    /* intent, expr, input, output, output_hash, decisions, hardware,
+     * optimizations, proof_ids, verified, recorded_at; NULL for SQL NULL */
+    const char *text[ROW_TEXTS];
+    int len[ROW_TEXTS];
+} Row;
+
+/* The insert's parameter of each text of a Row. */
+static const int row_param[ROW_TEXTS] = {3, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15};
+
+static Row row_of(const Queued *q)
+{
+    Row w = {q->id, q->version, q->output_bytes, q->duration_ms,
+             {q->intent, q->expr, q->input, q->output, q->output_hash, q->decisions_json,
+              q->hardware, q->optimizations, q->proof_ids, q->verified, q->recorded_at},
+             {0}};
+    for (int i = 0; i < ROW_TEXTS; i++)
+        w.len[i] = -1;
+    return w;
+}
+
+/* Inserts a row (an id already there is left as it is: a frame of the log
+ * absorbed twice). *refused, when given, is set instead of failing when a
+ * constraint refuses the row. */
+static FxStatus write_row(FxStore *s, const Row *w, bool *refused)
 {
     sqlite3_stmt *st = NULL;
     FxStatus r = stmt(s, ST_INSERT_EXECUTION, &st);
     if (r != FX_OK)
         return r;
-    if (sqlite3_bind_int64(st, 1, q->id) | sqlite3_bind_int64(st, 2, q->version) |
-        bind_text(st, 3, q->intent) | bind_text(st, 4, q->expr) | bind_text(st, 5, q->input) |
-        bind_text(st, 6, q->output) | bind_text(st, 7, q->output_hash) |
-        sqlite3_bind_int64(st, 8, q->output_bytes) | bind_text(st, 9, q->decisions_json) |
-        bind_text(st, 10, q->hardware) | sqlite3_bind_double(st, 11, q->duration_ms) |
-        bind_text(st, 12, q->optimizations) | bind_text(st, 13, q->proof_ids) |
-        bind_text(st, 14, q->verified) | bind_text(st, 15, q->recorded_at))
+    int bad = sqlite3_bind_int64(st, 1, w->id) | sqlite3_bind_int64(st, 2, w->version) |
+              sqlite3_bind_int64(st, 8, w->output_bytes) |
+              sqlite3_bind_double(st, 11, w->duration_ms);
+    for (int i = 0; i < ROW_TEXTS; i++)
+        bad |= w->text[i] ? sqlite3_bind_text(st, row_param[i], w->text[i], w->len[i], SQLITE_STATIC)
+                          : sqlite3_bind_null(st, row_param[i]);
+    if (bad)
         return bind_fail(s, st);
-    return run(s, st, "record an execution");
+    int rc = sqlite3_step(st);
+    if (refused && (rc & 0xff) == SQLITE_CONSTRAINT) {
+        *refused = true;
+        done(st);
+        return FX_OK;
+    }
+    r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "record an execution");
+    done(st);
+    return r;
+}
+
+/* A frame of the log holds one execution (reclog.h): a format byte (1),
+ * id, version, output_bytes and duration_ms's bits as 8 bytes each, then
+ * each text of a Row as its length in 4 bytes (all ones for NULL) and its
+ * bytes, integers little-endian. */
+enum { FRAME_FORMAT = 1, TEXT_NULL = -1 };
+
+static void put_le(FxBuf *b, uint64_t v, int bytes)
+{
+    char out[8];
+    for (int i = 0; i < bytes; i++)
+        out[i] = (char)(v >> (8 * i));
+    fx_buf_append(b, out, (size_t)bytes);
+}
+
+static void frame_execution(FxBuf *frames, FxBuf *scratch, const Queued *q)
+{
+    Row w = row_of(q);
+    uint64_t bits;
+    memcpy(&bits, &w.duration_ms, 8);
+    scratch->len = 0;
+    fx_buf_putc(scratch, FRAME_FORMAT);
+    put_le(scratch, (uint64_t)w.id, 8);
+    put_le(scratch, (uint64_t)w.version, 8);
+    put_le(scratch, (uint64_t)w.output_bytes, 8);
+    put_le(scratch, bits, 8);
+    for (int i = 0; i < ROW_TEXTS; i++) {
+        size_t n = w.text[i] ? strlen(w.text[i]) : 0;
+        put_le(scratch, w.text[i] ? (uint32_t)n : UINT32_MAX, 4);
+        fx_buf_append(scratch, w.text[i] ? w.text[i] : "", n);
+    }
+    fx_reclog_frame(frames, scratch->data, scratch->len);
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* The Row in a frame's payload (texts point into it); false when it is
+ * not one (a format this binary does not know). */
+static bool frame_row(const unsigned char *p, size_t n, Row *w)
+{
+    if (n < 33 || p[0] != FRAME_FORMAT)
+        return false;
+    w->id = (int64_t)get_le(p + 1, 8);
+    w->version = (int64_t)get_le(p + 9, 8);
+    w->output_bytes = (int64_t)get_le(p + 17, 8);
+    uint64_t bits = get_le(p + 25, 8);
+    memcpy(&w->duration_ms, &bits, 8);
+    size_t at = 33;
+    for (int i = 0; i < ROW_TEXTS; i++) {
+        if (n - at < 4)
+            return false;
+        uint32_t len = (uint32_t)get_le(p + at, 4);
+        at += 4;
+        if (len == UINT32_MAX) {
+            w->text[i] = NULL;
+            w->len[i] = 0;
+            continue;
+        }
+        if (len > INT32_MAX || len > n - at)
+            return false;
+        w->text[i] = (const char *)p + at;
+        w->len[i] = (int)len;
+        at += len;
+    }
+    return at == n;
+}
+
+/* A failure of the log's file: FX_ERR_STORE with what and why. */
+static FxStatus log_fail(FxStore *s, const char *what, int e)
+{
+    snprintf(s->err, sizeof(s->err), "the store at %s: cannot %s %s/records.log: %s", s->dir,
+             what, s->dir, strerror(e));
+    return FX_ERR_STORE;
+}
+
+/* The queue, appended to the log in one write. */
+static FxStatus append_queue(FxStore *s)
+{
+    int e = s->log ? 0 : fx_reclog_open(s->dir, true, &s->log);
+    if (e)
+        return log_fail(s, "open", e);
+    FxBuf frames = {0}, scratch = {0};
+    fx_vec_foreach(Queued, q, &s->queue) frame_execution(&frames, &scratch, q);
+    e = fx_reclog_append(s->log, &frames);
+    fx_buf_free(&frames);
+    fx_buf_free(&scratch);
+    return e ? log_fail(s, "append to", e) : FX_OK;
+}
+
+typedef struct Absorbing {
+    FxStore *s;
+    FxStatus r;
+} Absorbing;
+
+static int absorb_frame(void *ctx, const unsigned char *payload, size_t len)
+{
+    Absorbing *a = ctx;
+    Row w;
+    bool refused = false;
+    /* a frame in an unknown format, or one whose version is gone (a row
+     * the database refuses), is passed over: it cannot block the rest */
+    if (frame_row(payload, len, &w))
+        a->r = write_row(a->s, &w, &refused);
+    return a->r == FX_OK ? 0 : -1;
+}
+
+/* Inside a transaction: every execution in the log, inserted. *held is
+ * set when the log is locked: release_log empties it after COMMIT. */
+static FxStatus absorb_log(FxStore *s, bool *held)
+{
+    *held = false;
+    int e = s->log ? 0 : fx_reclog_open(s->dir, false, &s->log);
+    if (e || !s->log)
+        return e ? log_fail(s, "open", e) : FX_OK;
+    if ((e = fx_reclog_lock(s->log)) != 0)
+        return log_fail(s, "lock", e);
+    *held = true;
+    Absorbing a = {s, FX_OK};
+    int64_t end, skipped;
+    e = fx_reclog_read(s->log, 0, absorb_frame, &a, &end, &skipped);
+    if (e > 0)
+        return log_fail(s, "read", e);
+    return a.r;
+}
+
+/* After the transaction: the log emptied when it committed (a crash before
+ * that leaves frames already in the database, which the next absorb skips
+ * by their ids), and unlocked. */
+static void release_log(FxStore *s, bool held, FxStatus committed)
+{
+    if (!held)
+        return;
+    if (committed == FX_OK && fx_reclog_size(s->log) > 0)
+        (void)fx_reclog_truncate(s->log);
+    fx_reclog_unlock(s->log);
+}
+
+/* Whether a statement of this connection is in the middle of its rows (a
+ * row callback calling back): no transaction may begin then. */
+static bool statement_busy(FxStore *s)
+{
+    for (sqlite3_stmt *st = sqlite3_next_stmt(s->db, NULL); st; st = sqlite3_next_stmt(s->db, st))
+        if (sqlite3_stmt_busy(st))
+            return true;
+    return !sqlite3_get_autocommit(s->db);
 }
 
 static int count_cmp(const void *a, const void *b)
@@ -1526,14 +1719,16 @@ static int count_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* The node counters are aggregates (summed per version and node), so a
- * flush adds its runs' counters to the pending ones, and they are written
- * with every COUNTS_EVERY-th flush, after COUNTS_WAIT_S, when they are
- * read, and at close: a run's commit then writes its execution and its
- * decisions alone (a dozen counter statements were a fifth of it). A kill
- * loses at most that much counting, never an execution. */
-#define COUNTS_EVERY 16
-#define COUNTS_WAIT_S 1.0
+/* A flush appends its executions to the log (one write), and every
+ * COMMIT_EVERY-th flush, the first flush and any flush COMMIT_WAIT_S after
+ * the last commit commit instead: the log's frames, the queue and the node
+ * counters, in one transaction. The node counters are aggregates (summed
+ * per version and node), so flushes add their runs' counters to the
+ * pending ones, which are written at each commit, when they are read, and
+ * at close: a run's flush then costs its execution's frame alone. A kill
+ * loses at most that much counting, never a flushed execution. */
+#define COMMIT_EVERY 16
+#define COMMIT_WAIT_S 1.0
 #define COUNTS_MAX 4096 /* pending counters that are written at once */
 
 /* c[0..n) sorted by (version, node) and summed (saturating) in place;
@@ -1588,69 +1783,99 @@ static FxStatus write_counts(FxStore *s)
     return r;
 }
 
-static bool counts_due(const FxStore *s)
+static bool commit_due(const FxStore *s)
 {
-    return s->n_pending && (s->flushes_pending + 1 >= COUNTS_EVERY || s->n_pending >= COUNTS_MAX ||
-                            mono_s() - s->counts_written_at >= COUNTS_WAIT_S);
+    return s->flushes_pending + 1 >= COMMIT_EVERY || s->n_pending >= COUNTS_MAX ||
+           mono_s() - s->counts_written_at >= COMMIT_WAIT_S;
 }
 
-/* After a commit that wrote them (or none were due): */
-static void counts_written(FxStore *s, bool wrote)
+/* After a commit that wrote the counters: */
+static void counts_written(FxStore *s)
 {
-    if (wrote) {
-        s->n_pending = 0;
-        s->flushes_pending = 0;
-        s->counts_written_at = mono_s();
-    } else {
-        s->flushes_pending++;
-    }
+    s->n_pending = 0;
+    s->flushes_pending = 0;
+    s->counts_written_at = mono_s();
 }
 
-/* Writes the pending counters now, in a transaction of their own. */
-static FxStatus flush_counts(FxStore *s)
+/* One transaction: the log's frames, then, when `queue`, the queue and its
+ * runs' node counters, and, when `counts`, the pending node counters. The
+ * queue's counters join the pending ones only once it is committed: a
+ * failed commit keeps both as they were, to be written again. */
+static FxStatus commit(FxStore *s, bool queue, bool counts)
 {
-    if (!s->n_pending)
-        return FX_OK;
+    bool held = false;
     FxStatus r = begin(s);
     if (r != FX_OK)
         return r;
-    r = finish(s, write_counts(s));
-    if (r == FX_OK)
-        counts_written(s, true);
-    return r;
-}
-
-FxStatus fx_store_flush(FxStore *s)
-{
-    FxStatus r = FX_OK;
-    if (s->queue.len == 0)
-        return FX_OK;
-    r = begin(s);
-    if (r != FX_OK)
-        return r;
-    for (size_t i = 0; i < s->queue.len && r == FX_OK; i++)
-        r = write_execution(s, &s->queue.data[i]);
-    /* the queue's counters join the pending ones only once it is
-     * committed: a failed flush keeps the queue, to be flushed again */
+    r = absorb_log(s, &held);
+    for (size_t i = 0; queue && i < s->queue.len && r == FX_OK; i++) {
+        Row w = row_of(&s->queue.data[i]);
+        r = write_row(s, &w, NULL);
+    }
     size_t before = s->n_pending;
     Count *kept = before ? fx_xmalloc(before * sizeof(*kept)) : NULL;
     if (before)
         memcpy(kept, s->pending, before * sizeof(*kept));
-    gather_counts(s);
-    bool due = counts_due(s);
-    if (r == FX_OK && due)
+    if (queue)
+        gather_counts(s);
+    if (counts && r == FX_OK)
         r = write_counts(s);
     r = finish(s, r);
-    if (r == FX_OK) {
+    release_log(s, held, r);
+    if (r == FX_OK && queue)
         clear_queue(s);
-        counts_written(s, due);
-    } else { /* as they were */
+    if (r == FX_OK && counts)
+        counts_written(s);
+    if (r != FX_OK) { /* as they were */
         if (before)
             memcpy(s->pending, kept, before * sizeof(*kept));
         s->n_pending = before;
     }
     free(kept);
     return r;
+}
+
+/* Writes the pending counters now (and what the log holds). */
+static FxStatus flush_counts(FxStore *s)
+{
+    return s->n_pending ? commit(s, false, true) : FX_OK;
+}
+
+FxStatus fx_store_flush(FxStore *s)
+{
+    if (s->queue.len == 0)
+        return FX_OK;
+    if (s->read_only || s->broken)
+        return refuse_write(s);
+    if (!commit_due(s) && append_queue(s) == FX_OK) {
+        gather_counts(s);
+        clear_queue(s);
+        s->flushes_pending++;
+        return FX_OK;
+    }
+    /* due, or the log could not be written: the database takes the queue
+     * (an id the log holds as well is inserted once) */
+    return commit(s, true, true);
+}
+
+FxStatus fx_store_commit(FxStore *s)
+{
+    if (s->read_only || s->broken)
+        return refuse_write(s);
+    return commit(s, true, true);
+}
+
+/* Before a read of executions: the log's frames moved into the database,
+ * by a connection that may write it (a read-only one reads what the
+ * database holds). A failure leaves the read to the database as it is. */
+static void absorb_for_reading(FxStore *s)
+{
+    if (s->read_only || s->broken || !s->db || statement_busy(s))
+        return;
+    if (!s->log && (fx_reclog_open(s->dir, false, &s->log) != 0 || !s->log))
+        return;
+    if (fx_reclog_size(s->log) > 0)
+        (void)commit(s, false, false);
 }
 
 /* ---- JSON text ---- */
@@ -2037,6 +2262,7 @@ static FxStatus each_row(FxStore *s, sqlite3_stmt *st, void (*row)(FxBuf *, sqli
 
 FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRowFn fn, void *ctx)
 {
+    absorb_for_reading(s);
     sqlite3_stmt *st = NULL;
     const char *sql = intent ? EXECUTION_SELECT " WHERE e.intent = ?2 ORDER BY e.id DESC LIMIT ?1"
                              : EXECUTION_SELECT " ORDER BY e.id DESC LIMIT ?1";
@@ -2058,6 +2284,7 @@ out:
 FxStatus fx_store_recent_runs(FxStore *s, const char *intent, int64_t limit, FxRunFn fn,
                               void *ctx)
 {
+    absorb_for_reading(s);
     sqlite3_stmt *st = NULL;
     /* the decision tree's JSON, searched as text: a twentieth of looking
      * each execution's decisions up in their table */
@@ -2088,6 +2315,7 @@ out:
 
 FxStatus fx_store_execution(FxStore *s, int64_t id, char **out_json)
 {
+    absorb_for_reading(s);
     sqlite3_stmt *st = NULL;
     FxBuf b = {0};
     int rc;
@@ -2117,6 +2345,7 @@ out:
 
 FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path, char **out_source)
 {
+    absorb_for_reading(s);
     sqlite3_stmt *st = NULL;
     int rc;
     FxStatus r = prepare(s,
@@ -2164,6 +2393,7 @@ FxStatus fx_store_version_row(FxStore *s, const char *intent, const char *hash, 
 
 FxStatus fx_store_versions(FxStore *s, const char *intent, FxRowFn fn, void *ctx)
 {
+    absorb_for_reading(s);
     sqlite3_stmt *st = NULL;
     FxStatus r = prepare(s,
                          intent ? VERSION_SELECT " WHERE l.intent = ?1 ORDER BY v.id"

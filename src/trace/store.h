@@ -12,9 +12,11 @@
  * cannot write is opened for reading (writes fail with FX_ERR_STORE); one
  * found damaged is not written into (see fx_store_check, fx_store_recover).
  *
- * Executions are queued in memory and written in batches, one transaction
- * per batch: fx_store_flush writes what is queued, and an execution counts
- * as recorded only once a flush that included it has returned FX_OK. A
+ * Executions are queued in memory and written in batches: fx_store_flush
+ * appends what is queued to DIR/records.log (reclog.h) or commits it into
+ * the database, and an execution counts as recorded only once a flush
+ * that included it has returned FX_OK. The log's frames move into the
+ * database in batches, before any read of executions, and at close. A
  * crash or a kill loses at most the queued ones, never the database.
  *
  * Not thread-safe: one FxStore per thread (each has its own connection).
@@ -96,9 +98,17 @@ typedef struct FxExecution {
 /* Queues an execution; its id is assigned now (ids are unique across
  * processes sharing the store). */
 FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_id) FX_MUST_CHECK;
-/* Writes every queued execution in one transaction (retrying while another
- * process holds the lock, up to the busy timeout). */
+/* Records every queued execution: appends them to the record log in one
+ * write, or, for every 16th flush, the first, and one a second after the
+ * last commit, commits the log, the queue and the node counters into the
+ * database in one transaction (retrying while another process holds the
+ * lock, up to the busy timeout). Either way they are recorded once this
+ * returns FX_OK; reading them (fx_store_executions, ...) moves the log
+ * into the database first. */
 FxStatus fx_store_flush(FxStore *s) FX_MUST_CHECK;
+/* Commits the log, the queue and the node counters into the database now,
+ * so that SQL read from outside flux sees every recorded execution. */
+FxStatus fx_store_commit(FxStore *s) FX_MUST_CHECK;
 
 /* A proof or a proposal (accepted or rejected), for the optimizer and the
  * prover issues; kept minimal here. */
