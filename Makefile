@@ -22,7 +22,9 @@
 #   make format     clang-format the sources
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
-# demo and test targets call first (it does nothing when all is present).
+# demo calls first (what building and running needs), and by
+# scripts/install-deps --test, which the test targets call (the tests' and
+# benchmarks' tools too); both do nothing when all is present.
 
 BUILD    ?= build
 CC       ?= cc
@@ -54,8 +56,15 @@ soname    = $(shell objdump -p $$($(CC) -print-file-name=lib$(1).so) 2>/dev/null
               awk '/SONAME/ {print $$2}')
 Z3_SONAME  := $(or $(call soname,z3),libz3.so.4)
 GVC_SONAME := $(or $(call soname,gvc),libgvc.so.6)
+MHD_SONAME := $(or $(call soname,microhttpd),libmicrohttpd.so.12)
 
-LIB_SRC  := $(sort $(wildcard src/*/*.c))
+# src/web/ (`flux serve`) is linked into the flux binary alone: libflux does
+# not pull a web server into the programs that embed it
+LIB_SRC  := $(sort $(filter-out src/web/%,$(wildcard src/*/*.c)))
+WEB_SRC  := $(sort $(wildcard src/web/*.c))
+WEB_ASSETS := index.html app.js app.css
+WEB_OBJ  := $(WEB_SRC:%.c=$(BUILD)/obj/%.o) \
+            $(patsubst %,$(BUILD)/obj/gen/web_%.o,$(subst .,_,$(WEB_ASSETS)))
 LIB_CXX  := $(sort $(wildcard src/*/*.cc))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 GEN_SRC  := $(BUILD)/gen/prelude_src.c
@@ -73,11 +82,16 @@ GEN_FUZZ_SRC := tests/fuzz/gen.c tests/fuzz/gen_src.c tests/fuzz/gen_types.c \
                 tests/fuzz/gen_expr.c tests/fuzz/gen_prog.c tests/fuzz/gen_run.c
 GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan tsan demo fuzz deps format clean bench proofs
-all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz
+.PHONY: all test asan tsan demo fuzz deps deps-test format clean bench proofs
+all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz \
+     $(BUILD)/tests/web_fill
 
 deps:
 	@scripts/install-deps
+
+# the tests' and benchmarks' tools too (Coq, chromium, the anchors, ...)
+deps-test:
+	@scripts/install-deps --test
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -89,6 +103,7 @@ $(BUILD)/obj/%.o: %.cc
 
 $(BUILD)/obj/src/proof/smt.o: CFLAGS += -DFX_Z3_SONAME='"$(Z3_SONAME)"'
 $(BUILD)/obj/src/graph/svg.o: CFLAGS += -DFX_GVC_SONAME='"$(GVC_SONAME)"'
+$(BUILD)/obj/src/web/serve.o: CFLAGS += -DFX_MHD_SONAME='"$(MHD_SONAME)"'
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -139,8 +154,18 @@ $(BUILD)/libflux.a: $(LIB_OBJ)
 $(BUILD)/libflux.so: $(LIB_OBJ)
 	$(CC) -shared $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/flux: $(CLI_OBJ) $(BUILD)/libflux.a
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libflux.a $(LDLIBS) -o $@
+$(BUILD)/flux: $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a $(LDLIBS) -o $@
+
+# the page's assets, compiled in: fx_web_index_html, fx_web_app_js, ...
+$(BUILD)/gen/web_%.c: $(BUILD)/embed $(wildcard src/web/assets/*)
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed fx_web_$* src/web/assets/$$(echo $* | sed 's/_\([a-z]*\)$$/.\1/') > $@
+
+# the browser tests' store of many runs (tests/web/)
+$(BUILD)/tests/web_fill: tests/web/fill.c $(BUILD)/libflux.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libflux.a tests/fx_test.h
 	@mkdir -p $(dir $@)
@@ -151,7 +176,7 @@ $(BUILD)/tests/gen_fuzz: tests/fuzz/gen_main.c $(GEN_FUZZ_OBJ) $(BUILD)/libflux.
 	$(CC) $(CFLAGS) tests/fuzz/gen_main.c $(GEN_FUZZ_OBJ) $(BUILD)/libflux.a $(LDFLAGS) \
 	    $(LDLIBS) -o $@
 
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory all
 	@tests/run-tests.sh $(BUILD)
 
@@ -159,14 +184,14 @@ test: deps
 # on the dynamic TLS it recorded for a dlopen'ed libz3 in a process that
 # also links libhwy ("Tracer caught signal 11", `flux proofs --verify`);
 # without those blocks as roots it can only report more, never hide a leak
-asan: deps
+asan: deps-test
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
 		UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=print_suppressions=0 \
 		FLUX_SMALL_CHUNKS=1 tests/run-tests.sh build/asan
 
 # setarch -R: TSan's shadow memory wants the address layout without ASLR
-tsan: deps
+tsan: deps-test
 	@$(MAKE) --no-print-directory BUILD=build/tsan SANITIZE=thread OPT="-O1 -g" \
 		build/tsan/tests/engine_test build/tsan/tests/data_test
 	@FX_ENGINE_THREADS=8 FX_ENGINE_CALLS=1000 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
@@ -181,7 +206,7 @@ demo: deps
 # raw bytes for FUZZ_PARSE_SECONDS (tests/fuzz/run-fuzz.sh, docs/testing.md).
 FUZZ_SECONDS ?= 60
 FUZZ_PARSE_SECONDS ?= 60
-fuzz: deps
+fuzz: deps-test
 	@$(MAKE) --no-print-directory $(BUILD)/tests/gen_fuzz
 	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c \
 		build/fuzz/gen/schema_src.c build/fuzz/gen/migrate_1_2_src.c \
@@ -196,7 +221,7 @@ format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) src/*/*.h include/*.h
 
 # The library lemmas the prover cites, checked by coqc (no Admitted, no axioms).
-proofs: deps
+proofs: deps-test
 	@proofs/check.sh
 
 clean:
@@ -254,7 +279,7 @@ $(BUILD)/bench/regret: bench/regret.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libflux.a $(LDFLAGS) $(LDLIBS) -o $@
 
-bench: all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
+bench: deps-test all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench/primes \
        $(BUILD)/bench/evolved_primes $(BUILD)/bench/sort $(BUILD)/bench/matmul \
        $(BUILD)/bench/query $(BUILD)/bench/evolved_sort $(BUILD)/bench/sort_choice \
        $(BUILD)/bench/regret $(BUILD)/bench/csv_anchor

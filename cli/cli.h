@@ -19,6 +19,7 @@ int fx_cmd_proofs(int argc, char **argv);
 int fx_cmd_optimize(int argc, char **argv);
 int fx_cmd_bench(int argc, char **argv);
 int fx_cmd_hw(int argc, char **argv);
+int fx_cmd_serve(int argc, char **argv);
 /* `flux __learn`: not a command of cli.md; the process `run` starts to learn. */
 int fx_cmd_learn(int argc, char **argv);
 
@@ -37,6 +38,12 @@ int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, Flu
 /* Closes the store and frees the program; the exit code: status, or the
  * store's if closing it failed after a success. */
 int fx_cli_finish(FluxProgram *prog, FluxStore *store, int status);
+
+/* `flux serve`'s server (src/web/serve.h, linked into the flux binary): serves
+ * progs (their files as given) over store until SIGINT or SIGTERM; prints
+ * its URL to stdout; returns an exit code. */
+int fx_web_serve(FluxProgram **progs, const char **files, size_t n, FluxStore *store,
+                 const char *bind, unsigned port, const char *token);
 
 /* Prints "flux: MESSAGE" and the hint to run --help; returns exit code 2. */
 int fx_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

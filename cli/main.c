@@ -27,11 +27,12 @@ static const struct {
     {"store", fx_cmd_store, "check a store; recover what is readable of a damaged one"},
     {"graph", fx_cmd_graph, "print the execution graph of an intent"},
     {"hw", fx_cmd_hw, "the hardware profile: cores, caches, NUMA, SIMD, thread pool"},
+    {"serve", fx_cmd_serve, "the web interface: graphs, executions, proofs, live"},
     {"demo", fx_cmd_demo, "the guided tour of the bundled examples"},
 };
 
 /* Subcommands of the CLI contract that later versions of this build add. */
-static const char *const planned[] = {"serve", "repl"};
+static const char *const planned[] = {"repl"};
 
 static void print_help(FILE *out)
 {

@@ -93,6 +93,10 @@ FLUX_API size_t flux_program_warnings(const FluxProgram *prog);
 /* Writes a readable summary of what Flux understood of the program: each
  * intent, how its result is constructed, and each property's verdict. */
 FLUX_API void flux_program_describe(const FluxProgram *prog, FILE *out);
+/* The intents of prog's file (not of the files it imports), in source
+ * order: how many, and the name of the i-th (NULL past the end). */
+FLUX_API size_t flux_program_intent_count(const FluxProgram *prog);
+FLUX_API const char *flux_program_intent_name(const FluxProgram *prog, size_t i);
 
 FLUX_API void flux_program_free(FluxProgram *prog);
 
@@ -298,6 +302,11 @@ FLUX_API long long flux_last_execution(const FluxProgram *prog);
 
 FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,
                          int json, FILE *out, FILE *diagnostics);
+/* One page of flux_traces as JSON lines: the executions of prog's intents
+ * (or of one) with an id below `before` (0: the newest), at most last
+ * (0: all), newest first; nothing for an empty page. */
+FLUX_API int flux_traces_page(FluxStore *store, FluxProgram *prog, const char *intent,
+                              long long before, long last, FILE *out, FILE *diagnostics);
 /* `flux history`: the versions of each lineage of prog's intents (or one). */
 FLUX_API int flux_history(FluxStore *store, FluxProgram *prog, const char *intent, int json,
                           FILE *out, FILE *diagnostics);

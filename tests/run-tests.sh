@@ -11,6 +11,9 @@
 #   lang/errors  .flux files whose stderr must equal NAME.expected, exit 3
 #   lang/warn    .flux files whose stderr must equal NAME.expected, exit 0
 #   cli          tests/cli/*.sh, run with $FLUX set; exit 0 means pass
+#   web          tests/web/serve.test.mjs under node --test: the page of
+#                `flux serve` in Debian's chromium (playwright-core); each
+#                of its tests counts
 #   fuzz/gen     BUILD/tests/gen_fuzz: generated well-typed programs through
 #                check, lower and run for $FLUX_GEN_SECONDS (default 30),
 #                avoiding the known bugs of tests/fuzz/found that still fail
@@ -97,6 +100,19 @@ for t in "$root"/tests/cli/*.sh; do
         fail "cli/$(basename "$t")"
     fi
 done
+
+# the web interface in a real browser (tests/web/, docs/web.md): each
+# test of node --test counts, and its figures are printed
+if out=$(cd "$root/tests/web" && FLUX="$flux" FILL="$root/$build/tests/web_fill" \
+        node --test serve.test.mjs 2>&1); then
+    n=$(printf '%s\n' "$out" | sed -n 's/^# pass //p')
+    for _ in $(seq "${n:-0}"); do pass; done
+    printf '%s\n' "$out" | grep -E '^# web:' | sed 's/^# //'
+    [ "${n:-0}" -gt 0 ] || fail "web (no test ran)"
+else
+    printf '%s\n' "$out" | grep -vE '^ {4}at ' | tail -n 40
+    fail "web/serve.test.mjs"
+fi
 
 # generated programs, as many as fit in the time (docs/testing.md)
 gen="$root/$build/tests/gen_fuzz"

@@ -77,6 +77,16 @@ int flux_program_load_source(const char *name, const char *text, const FluxLoadO
     return load(NULL, name ? name : "<source>", text, options, NULL, diagnostics, out);
 }
 
+size_t flux_program_intent_count(const FluxProgram *fp)
+{
+    return fp->prog->root->intents.len;
+}
+
+const char *flux_program_intent_name(const FluxProgram *fp, size_t i)
+{
+    return i < fp->prog->root->intents.len ? fp->prog->root->intents.data[i]->name : NULL;
+}
+
 size_t flux_program_warnings(const FluxProgram *fp)
 {
     return fx_diag_warnings(&fp->diag);

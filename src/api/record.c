@@ -164,14 +164,14 @@ static int newest_first(const void *a, const void *b)
 
 /* Rows of the intents of prog's root file (or of one), newest first. */
 static FxStatus collect_executions(FluxStore *fs, FluxProgram *fp, const char *intent,
-                                   long last, FxRows *rows)
+                                   long long before, long last, FxRows *rows)
 {
     FxStatus st = FX_OK;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
         if (intent && strcmp(intent, (*in)->name) != 0)
             continue;
-        st = fx_store_executions(fs->store, (*in)->name, last, fx_api_keep_row, rows);
+        st = fx_store_executions(fs->store, (*in)->name, before, last, fx_api_keep_row, rows);
         if (st != FX_OK)
             break;
     }
@@ -236,12 +236,22 @@ int flux_traces(FluxStore *fs, FluxProgram *fp, const char *intent, long last, i
     if (!known_intent(fp, intent, diagnostics))
         return FLUX_ERR_USAGE;
     FxRows rows = {0};
-    FxStatus st = collect_executions(fs, fp, intent, last, &rows);
+    FxStatus st = collect_executions(fs, fp, intent, 0, last, &rows);
     if (!json && rows.json.len)
         fprintf(out, "%-14s  %-18s  %-4s  %-24s  %-28s  %-10s  %s\n", "execution", "intent", "ver",
                 "input", "output", "ms", "recorded at");
     return fx_api_print_rows(&rows, st, fs, json, print_trace_row, "no recorded executions",
                              out, diagnostics);
+}
+
+int flux_traces_page(FluxStore *fs, FluxProgram *fp, const char *intent, long long before,
+                     long last, FILE *out, FILE *diagnostics)
+{
+    if (!known_intent(fp, intent, diagnostics))
+        return FLUX_ERR_USAGE;
+    FxRows rows = {0};
+    FxStatus st = collect_executions(fs, fp, intent, before, last, &rows);
+    return fx_api_print_rows(&rows, st, fs, 1, print_trace_row, NULL, out, diagnostics);
 }
 
 static char *plain(char *s)

@@ -119,7 +119,7 @@ FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_
                        FxTraces *out)
 {
     Reader r = {lineage, out};
-    return fx_store_executions(fs->store, intent, (int64_t)limit, keep, &r);
+    return fx_store_executions(fs->store, intent, 0, (int64_t)limit, keep, &r);
 }
 
 /* fx_store_recent_runs's rows as traces without time, variant or EXPR */

@@ -2260,17 +2260,20 @@ static FxStatus each_row(FxStore *s, sqlite3_stmt *st, void (*row)(FxBuf *, sqli
     return rc == SQLITE_DONE ? FX_OK : db_fail(s, "read");
 }
 
-FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRowFn fn, void *ctx)
+FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t before, int64_t limit,
+                             FxRowFn fn, void *ctx)
 {
     absorb_for_reading(s);
     sqlite3_stmt *st = NULL;
-    const char *sql = intent ? EXECUTION_SELECT " WHERE e.intent = ?2 ORDER BY e.id DESC LIMIT ?1"
-                             : EXECUTION_SELECT " ORDER BY e.id DESC LIMIT ?1";
+    const char *sql = intent ? EXECUTION_SELECT
+            " WHERE e.intent = ?2 AND e.id < ?3 ORDER BY e.id DESC LIMIT ?1"
+                             : EXECUTION_SELECT " WHERE e.id < ?3 ORDER BY e.id DESC LIMIT ?1";
     FxStatus r = prepare(s, sql, &st);
     if (r != FX_OK)
         goto out;
     /* LIMIT -1: no limit */
     if (sqlite3_bind_int64(st, 1, limit > 0 ? limit : -1) |
+        sqlite3_bind_int64(st, 3, before > 0 ? before : INT64_MAX) |
         (intent ? bind_text(st, 2, intent) : SQLITE_OK)) {
         r = db_fail(s, "bind");
         goto out;

@@ -125,12 +125,12 @@ FxStatus fx_store_add_proposal(FxStore *s, int64_t lineage, const char *rule, co
 /* ---- reading ---- */
 
 /* Calls fn for each stored execution, newest first, optionally of one
- * intent, at most `limit` (0: all). Each row is a JSON object with every
+ * intent, with an id below `before` (0: any), at most `limit` (0: all). Each row is a JSON object with every
  * field of `flux run --json` plus "expr", "recorded_at", "lineage" and
  * "output_bytes"; borrowed for the call. */
 typedef void (*FxRowFn)(void *ctx, const char *json);
-FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t limit, FxRowFn fn,
-                             void *ctx) FX_MUST_CHECK;
+FxStatus fx_store_executions(FxStore *s, const char *intent, int64_t before, int64_t limit,
+                             FxRowFn fn, void *ctx) FX_MUST_CHECK;
 /* The few fields of an intent's newest executions that deciding on a
  * learning round reads (fx_store_executions renders every field), newest
  * first, at most limit (0: all); the strings are borrowed for the call. */

@@ -353,12 +353,12 @@ FX_TEST(executions_are_read_back_newest_first)
     EXPECT(ids[0] > 0 && ids[1] == ids[0] + 1 && ids[2] == ids[1] + 1);
 
     Rows r = {0};
-    EXPECT_EQ(fx_store_executions(s, NULL, 0, collect, &r), FX_OK);
+    EXPECT_EQ(fx_store_executions(s, NULL, 0, 0, collect, &r), FX_OK);
     EXPECT_EQ(r.n, 0); /* queued, not yet recorded */
     EXPECT_EQ(fx_store_flush(s), FX_OK);
     EXPECT_EQ(fx_store_flush(s), FX_OK); /* nothing left to write */
 
-    EXPECT_EQ(fx_store_executions(s, NULL, 0, collect, &r), FX_OK);
+    EXPECT_EQ(fx_store_executions(s, NULL, 0, 0, collect, &r), FX_OK);
     EXPECT_EQ(r.n, 3);
     char *want = fx_xasprintf(
             "{\"execution_id\": \"exec_%lld\", \"intent\": \"fibonacci\", \"graph_version\": "
@@ -379,14 +379,19 @@ FX_TEST(executions_are_read_back_newest_first)
     rows_free(&r);
     free(want);
 
-    EXPECT_EQ(fx_store_executions(s, NULL, 1, collect, &r), FX_OK);
+    EXPECT_EQ(fx_store_executions(s, NULL, 0, 1, collect, &r), FX_OK);
     EXPECT_EQ(r.n, 1);
     EXPECT(has(r.rows[0], "\"output\": 89"));
     rows_free(&r);
-    EXPECT_EQ(fx_store_executions(s, "fibonacci", 0, collect, &r), FX_OK);
+    EXPECT_EQ(fx_store_executions(s, "fibonacci", 0, 0, collect, &r), FX_OK);
     EXPECT_EQ(r.n, 2);
     EXPECT(has(r.rows[0], "\"output\": 89"));
     EXPECT(has(r.rows[1], "\"output\": 55"));
+    rows_free(&r);
+    /* a page: the ids below the newest one */
+    EXPECT_EQ(fx_store_executions(s, "fibonacci", ids[2], 0, collect, &r), FX_OK);
+    EXPECT_EQ(r.n, 1);
+    EXPECT(r.n == 1 && has(r.rows[0], "\"output\": 55"));
     rows_free(&r);
 
     char *one = NULL;
@@ -568,7 +573,7 @@ FX_TEST(node_counts_add_up_across_flushes)
 static int shown(FxStore *s)
 {
     Rows r = {0};
-    EXPECT_EQ(fx_store_executions(s, NULL, 0, collect, &r), FX_OK);
+    EXPECT_EQ(fx_store_executions(s, NULL, 0, 0, collect, &r), FX_OK);
     int n = r.n;
     rows_free(&r);
     return n;

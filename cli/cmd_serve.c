@@ -1,0 +1,83 @@
+/*
+ * cmd_serve.c: `flux serve FILE... [--store DIR] [--port N] [--bind ADDR]
+ * [--token TOKEN]`: the web interface of FILE's intents (src/web/serve.h,
+ * docs/web.md).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+        "usage: flux serve FILE... [--store DIR] [--port N] [--bind ADDR] [--token TOKEN]\n\n"
+        "Serves the web interface of FILE's intents: their graph versions, executions,\n"
+        "proofs, live as other processes run them. It listens on 127.0.0.1, port 7878\n"
+        "(--port 0: any free port); it prints the URL to open. On another address\n"
+        "(--bind, --host) every request needs the access token, printed with the URL\n"
+        "(or set by --token). Stops on Ctrl-C.\n";
+
+int fx_cmd_serve(int argc, char **argv)
+{
+    const char *store_dir = NULL, *bind = NULL, *token = NULL, *files[64];
+    long port = 7878;
+    size_t n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool valued = !strcmp(a, "--store") || !strcmp(a, "--port") || !strcmp(a, "--bind") ||
+                      !strcmp(a, "--host") || !strcmp(a, "--token");
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (valued && i + 1 >= argc)
+            return fx_cli_usage_error("serve", "%s needs a value", a);
+        if (!strcmp(a, "--store")) {
+            store_dir = argv[++i];
+        } else if (!strcmp(a, "--bind") || !strcmp(a, "--host")) {
+            bind = argv[++i];
+        } else if (!strcmp(a, "--token")) {
+            token = argv[++i];
+            if (strlen(token) < 16 || strlen(token) > 64)
+                return fx_cli_usage_error("serve", "a token has 16 to 64 characters");
+        } else if (!strcmp(a, "--port")) {
+            char *end;
+            port = strtol(argv[++i], &end, 10);
+            if (!*argv[i] || *end || port < 0 || port > 65535)
+                return fx_cli_usage_error("serve", "--port takes a number from 0 to 65535");
+        } else if (a[0] == '-' && a[1]) {
+            return fx_cli_usage_error("serve", "unknown option %s", a);
+        } else if (n == sizeof(files) / sizeof(files[0])) {
+            return fx_cli_usage_error("serve", "at most 64 files");
+        } else {
+            files[n++] = a;
+        }
+    }
+    if (n == 0)
+        return fx_cli_usage_error("serve", "usage: flux serve FILE... (the programs to show)");
+    FluxProgram *progs[64];
+    FluxStore *store = NULL;
+    int status = FLUX_OK;
+    size_t loaded = 0;
+    for (; loaded < n && status == FLUX_OK; loaded++) {
+        if (loaded == 0) {
+            status = fx_cli_open(files[0], store_dir, &progs[0], &store);
+            if (status == FLUX_OK)
+                flux_program_use_store(progs[0], store, 0);
+        } else {
+            FluxLoadOptions o = fx_cli_load_options();
+            status = flux_program_load(files[loaded], &o, stderr, &progs[loaded]);
+            if (status == FLUX_OK)
+                flux_program_use_store(progs[loaded], store, 0);
+        }
+        if (status != FLUX_OK)
+            break;
+    }
+    if (status == FLUX_OK) {
+        status = fx_web_serve(progs, files, n, store, bind, (unsigned)port, token);
+    }
+    for (size_t i = 1; i < loaded; i++)
+        flux_program_free(progs[i]);
+    return loaded ? fx_cli_finish(progs[0], store, status) : status;
+}

@@ -1,0 +1,260 @@
+// app.js: the page of `flux serve` (docs/web.md). No build step, no library:
+// the graphs are Graphviz's SVG (flux graph --format svg), the timeline is
+// drawn here.
+'use strict';
+
+const token = new URLSearchParams(location.search).get('token');
+const state = { intent: null, versions: [], graphs: {}, executions: [], picked: -1 };
+
+function url(path, args = {}) {
+  const q = new URLSearchParams(args);
+  if (token) q.set('token', token);
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+async function api(path, args) {
+  const r = await fetch(url(path, args));
+  const body = await r.json();
+  if (!r.ok) throw new Error(body.error ? body.error.message : r.statusText);
+  return body;
+}
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function svgEl(tag, attrs = {}) {
+  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+function fields(panel, pairs) {
+  panel.replaceChildren();
+  const dl = el('dl');
+  for (const [k, v] of pairs) {
+    dl.append(el('dt', {}, k));
+    dl.append(el('dd', {}, typeof v === 'string' ? v : JSON.stringify(v)));
+  }
+  panel.append(dl);
+}
+
+// ---- views ----
+
+for (const b of document.querySelectorAll('#views button')) {
+  b.addEventListener('click', () => {
+    for (const o of document.querySelectorAll('#views button')) o.classList.toggle('on', o === b);
+    for (const v of document.querySelectorAll('.view'))
+      v.classList.toggle('on', v.id === `view-${b.dataset.view}`);
+    if (b.dataset.view === 'timeline') drawTimeline();
+  });
+}
+
+// ---- graph viewer: every version side by side ----
+
+async function loadGraphs() {
+  const box = document.getElementById('versions');
+  box.replaceChildren();
+  const { versions } = await api('/api/versions', { intent: state.intent });
+  state.versions = versions;
+  for (const v of versions) {
+    const card = el('div', { class: 'version', 'data-version': v.version });
+    const how = v.rewrite ? `${v.rewrite}, proof #${v.proof_id}` : 'the constraints, read as written';
+    card.append(el('h2', {}, `${v.version}: ${how} (${v.executions} runs)`));
+    box.append(card);
+    try {
+      const [svg, json] = await Promise.all([
+        fetch(url('/api/graph', { intent: state.intent, version: v.version, format: 'svg' }))
+          .then(r => r.text()),
+        api('/api/graph', { intent: state.intent, version: v.version }),
+      ]);
+      state.graphs[v.version] = json.graph;
+      const holder = el('div');
+      holder.innerHTML = svg.slice(svg.indexOf('<svg'));
+      card.append(holder);
+      for (const g of holder.querySelectorAll('g.node'))
+        g.addEventListener('click', () => pickNode(v, g));
+    } catch (e) {
+      card.append(el('p', { class: 'hint' }, `no graph: ${e.message}`));
+    }
+  }
+  markCurrent();
+}
+
+function pickNode(version, g) {
+  for (const o of document.querySelectorAll('g.node.picked')) o.classList.remove('picked');
+  g.classList.add('picked');
+  const id = parseInt((g.querySelector('title') || {}).textContent.replace(/\D/g, ''), 10);
+  const graph = state.graphs[version.version] || { nodes: [] };
+  const node = graph.nodes.find(n => n.id === id) || {};
+  const o = node.origin;
+  fields(document.getElementById('node-panel'), [
+    ['node', `%${id} ${node.op || ''} ${node.text || ''}`],
+    ['type', node.type || ''],
+    ['version', `${version.version} of ${state.intent}`],
+    ['made by', version.rewrite ? `${version.rewrite} (proof #${version.proof_id})` : 'the constraints'],
+    ['executions of this version', String(version.executions)],
+    ['origin in the source', o ? `${o.file}:${o.line}:${o.col}` : 'none (made by a rewrite)'],
+  ]);
+}
+
+// the version the picked execution ran, outlined
+function markCurrent() {
+  const run = state.executions[state.picked];
+  for (const c of document.querySelectorAll('.version'))
+    c.classList.toggle('current', !!run && c.dataset.version === run.graph_version);
+}
+
+// ---- timeline: executions on a time axis, duration on a log scale ----
+
+async function loadExecutions() {
+  const all = [];
+  for (let before = 0; ;) { // pages of 1000, newest first
+    const args = { intent: state.intent, limit: 1000 };
+    if (before) args.before = before;
+    const page = await api('/api/executions', args);
+    all.push(...page.executions);
+    if (!page.next_before) break;
+    before = page.next_before;
+  }
+  state.executions = all.reverse(); // oldest first
+  state.picked = state.executions.length - 1;
+  drawTimeline();
+}
+
+function drawTimeline() {
+  const svg = document.getElementById('timeline');
+  const w = svg.clientWidth || 800, h = svg.clientHeight || 320, pad = 40;
+  svg.replaceChildren();
+  const runs = state.executions;
+  const scrub = document.getElementById('scrub');
+  scrub.max = Math.max(0, runs.length - 1);
+  scrub.value = Math.max(0, state.picked);
+  if (!runs.length) return;
+  const t = runs.map(r => Date.parse(r.recorded_at));
+  const d = runs.map(r => Math.log10(Math.max(r.duration_ms, 1e-3)));
+  const t0 = Math.min(...t), t1 = Math.max(...t) + 1, d0 = Math.min(...d), d1 = Math.max(...d) + 0.1;
+  const x = v => pad + (w - 2 * pad) * (v - t0) / (t1 - t0);
+  const y = v => h - pad - (h - 2 * pad) * (v - d0) / (d1 - d0);
+  for (const v of state.versions) {
+    const at = Date.parse(v.created_at);
+    if (at < t0 || at > t1 || v.version === 'v1') continue;
+    svg.append(svgEl('line', { class: v.rolled_back ? 'rollback' : 'install',
+                               x1: x(at), x2: x(at), y1: pad / 2, y2: h - pad }));
+    const label = svgEl('text', { class: 'axis', x: x(at) + 3, y: pad / 2 + 10 });
+    label.textContent = `${v.version} installed`;
+    svg.append(label);
+  }
+  const frag = document.createDocumentFragment();
+  runs.forEach((r, i) => {
+    const c = svgEl('circle', { class: i === state.picked ? 'run picked' : 'run',
+                                cx: x(t[i]), cy: y(d[i]), r: 3, 'data-i': i });
+    frag.append(c);
+  });
+  svg.append(frag);
+  const axis = svgEl('text', { class: 'axis', x: 4, y: 14 });
+  axis.textContent = `duration (ms, log scale): ${Math.pow(10, d0).toPrecision(2)} to ${Math.pow(10, d1).toPrecision(2)}`;
+  svg.append(axis);
+  showExecution();
+}
+
+document.getElementById('timeline').addEventListener('click', e => {
+  if (e.target.dataset.i === undefined) return;
+  state.picked = Number(e.target.dataset.i);
+  drawTimeline();
+});
+
+document.getElementById('scrub').addEventListener('input', e => {
+  state.picked = Number(e.target.value);
+  drawTimeline();
+});
+
+function showExecution() {
+  const r = state.executions[state.picked];
+  if (!r) return;
+  fields(document.getElementById('exec-panel'), [
+    ['execution', r.execution_id],
+    ['graph version', r.graph_version],
+    ['input', r.input],
+    ['output', r.output],
+    ['duration', `${r.duration_ms.toPrecision(3)} ms`],
+    ['recorded at', r.recorded_at],
+    ['optimizations', r.optimizations_applied],
+  ]);
+  const panel = document.getElementById('exec-panel');
+  panel.append(el('h3', {}, 'decision tree'));
+  const ol = el('ol');
+  for (const dcs of r.decision_tree || [])
+    ol.append(el('li', {}, `${dcs.decision}: ${dcs.reason}` + (dcs.proof_id ? ` (proof #${dcs.proof_id})` : '')));
+  panel.append(ol);
+  markCurrent();
+}
+
+// ---- proof explorer ----
+
+async function loadProofs() {
+  const { proofs } = await api('/api/proofs');
+  const body = document.querySelector('#proofs tbody');
+  body.replaceChildren();
+  for (const p of proofs) {
+    const tr = el('tr', { 'data-id': p.proof_id });
+    for (const v of [p.proof_id, p.intent, p.rule, p.status, p.result, p.solver,
+                     p.ms === null ? '' : p.ms.toFixed(1)])
+      tr.append(el('td', {}, String(v)));
+    tr.addEventListener('click', async () => {
+      for (const o of body.querySelectorAll('tr.picked')) o.classList.remove('picked');
+      tr.classList.add('picked');
+      const text = document.getElementById('proof-text');
+      text.classList.remove('hint');
+      try {
+        const { proof } = await api('/api/proof', { id: p.proof_id });
+        text.textContent = (p.counterexample ? `counterexample: ${JSON.stringify(p.counterexample)}\n` : '') + proof.text;
+      } catch (e) {
+        text.textContent = e.message;
+      }
+    });
+    body.append(tr);
+  }
+}
+
+// ---- live updates ----
+
+function live() {
+  const status = document.getElementById('live');
+  const events = new EventSource(url('/api/events'));
+  events.addEventListener('open', () => { status.textContent = '\u25cf live'; status.classList.add('ok'); });
+  events.addEventListener('error', () => { status.textContent = '\u25cf reconnecting'; status.classList.remove('ok'); });
+  events.addEventListener('execution', e => {
+    const run = JSON.parse(e.data);
+    if (run.intent !== state.intent) return;
+    const follow = state.picked === state.executions.length - 1;
+    state.executions.push(run);
+    if (follow) state.picked = state.executions.length - 1;
+    drawTimeline();
+    if (!state.versions.some(v => v.version === run.graph_version)) loadGraphs();
+  });
+}
+
+async function selectIntent(name) {
+  state.intent = name;
+  await loadGraphs();
+  await loadExecutions();
+}
+
+async function main() {
+  const { programs } = await api('/api/programs');
+  const select = document.getElementById('intent');
+  for (const p of programs)
+    for (const i of p.intents) select.append(el('option', { value: i }, i));
+  select.addEventListener('change', () => selectIntent(select.value));
+  if (select.value) await selectIntent(select.value);
+  await loadProofs();
+  live();
+  document.body.dataset.ready = 'yes';
+}
+
+main().catch(e => { document.body.prepend(el('p', { class: 'hint' }, `flux serve: ${e.message}`)); });

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# serve.sh: `flux serve` (docs/web.md) against a running server on a free
+# loopback port: every API path and its JSON, errors as JSON, paths outside
+# the assets (../, encoded, absolute) answered 404, methods and sizes
+# refused, 1000 concurrent requests all answered, a run of another process
+# streamed live, and a non-loopback bind that wants its token.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+store=$tmp/store
+cp "$root/examples/fibonacci.flux" "$tmp/fib.flux"
+for n in 10 20 30; do
+    "$FLUX" run "$tmp/fib.flux" "fibonacci($n)" --store "$store" --no-learn >/dev/null
+done
+"$FLUX" optimize "$tmp/fib.flux" --store "$store" >/dev/null
+for n in $(seq 40 160); do # a page of 100 and more
+    "$FLUX" run "$tmp/fib.flux" "fibonacci($n)" --store "$store" --no-learn >/dev/null
+done
+
+# start SERVER_OUT ARGS...: a server in the background; its URL in $url
+start() {
+    local out=$1
+    shift
+    "$FLUX" serve "$tmp/fib.flux" --store "$store" --port 0 "$@" >"$out" 2>"$out.err" &
+    pids+=($!)
+    for _ in $(seq 100); do
+        url=$(sed -n 's/^flux serve: //p' "$out")
+        [[ -n "$url" ]] && return 0
+        sleep 0.1
+    done
+    echo "the server did not start:" >&2
+    cat "$out.err" >&2
+    return 1
+}
+
+start "$tmp/out"
+python3 - "$url" "$FLUX" "$tmp/fib.flux" "$store" <<'EOF'
+import concurrent.futures, json, socket, subprocess, sys, threading, time, urllib.error
+import urllib.request
+
+url, flux, program, store = sys.argv[1:5]
+host, port = url.split('//')[1].split('/')[0].split(':')
+port = int(port)
+
+def get(path, status=200):
+    try:
+        with urllib.request.urlopen(url.rstrip('/') + path, timeout=10) as r:
+            code, body, kind = r.status, r.read(), r.headers['Content-Type']
+    except urllib.error.HTTPError as e:
+        code, body, kind = e.code, e.read(), e.headers['Content-Type']
+    assert code == status, (path, code, body[:200])
+    return json.loads(body) if kind.startswith('application/json') else body
+
+def raw(request):
+    """The status line and body of a request written as is."""
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(request)
+        data = b''
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return data
+
+# the API
+progs = get('/api/programs')['programs']
+assert progs[0]['intents'] == ['fibonacci'], progs
+versions = get('/api/versions?intent=fibonacci')['versions']
+assert len(versions) >= 2 and versions[0]['version'] == 'v1', versions
+assert versions[1]['rewrite'] and versions[1]['proof_id'], versions[1]
+page = get('/api/executions?intent=fibonacci&limit=2')
+ids = [int(e['execution_id'][5:]) for e in page['executions']]
+assert len(ids) == 2 and ids[0] > ids[1] and page['next_before'] == ids[1], page
+older = get('/api/executions?intent=fibonacci&limit=2&before=%d' % ids[1])
+assert int(older['executions'][0]['execution_id'][5:]) < ids[1], older
+one = get('/api/execution?id=%d' % ids[0])['execution']
+assert one['execution_id'] == 'exec_%d' % ids[0] and one['decision_tree'], one
+first = get('/api/executions?limit=1000')
+assert len(first['executions']) == 124 and first['next_before'] is None, len(first['executions'])
+graph = get('/api/graph?intent=fibonacci&version=v1')['graph']
+assert graph['version'] == 'v1' and graph['nodes'] and graph['nodes'][0]['origin'], graph
+for v in versions:  # every version's graph, not only the current one
+    assert get('/api/graph?intent=fibonacci&version=' + v['version'])['graph']['version'] == v['version']
+svg = get('/api/graph?intent=fibonacci&format=svg')
+assert b'<svg' in svg and b'class="node"' in svg, svg[:200]
+proofs = get('/api/proofs')['proofs']
+assert proofs and proofs[0]['result'] == 'proved', proofs
+text = get('/api/proof?id=%d' % proofs[0]['proof_id'])['proof']['text']
+assert 'obligation' in text, text[:200]
+page_ms = []
+for _ in range(21):
+    t = time.perf_counter()
+    get('/api/executions?limit=100')
+    page_ms.append((time.perf_counter() - t) * 1e3)
+page_ms.sort()
+print('serve: a page of 100 executions in %.1f ms (median of 21)' % page_ms[10])
+
+# errors: JSON with a status
+for path, status in [('/api/executions?limit=0', 400), ('/api/executions?before=x', 400),
+                     ('/api/graph?intent=nope', 404), ('/api/graph', 400),
+                     ('/api/execution?id=999999', 404), ('/api/proof?id=x', 400),
+                     ('/api/nothing', 404), ('/nothing', 404), ('/index.html', 404)]:
+    e = get(path, status)['error']
+    assert e['status'] == status and e['message'], (path, e)
+
+# paths outside the assets, sent as they are written
+for target in [b'/../etc/passwd', b'/../../../../etc/passwd', b'/%2e%2e/%2e%2e/etc/passwd',
+               b'/..%2f..%2fetc%2fpasswd', b'//etc/passwd', b'/app.js/../../etc/passwd',
+               b'/etc/passwd', b'http://localhost/etc/passwd', b'/api/../../etc/passwd',
+               b'/%00/etc/passwd', b'/.%252e/etc/passwd']:
+    answer = raw(b'GET ' + target + b' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    status = answer.split(b' ', 2)[1] if answer else b''
+    assert status in (b'400', b'404'), (target, answer[:120])
+    assert b'root:' not in answer, target
+
+# methods and sizes
+get('/api/programs')  # still up
+for method in [b'POST', b'PUT', b'DELETE']:
+    answer = raw(method + b' /api/programs HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n'
+                 b'Connection: close\r\n\r\n')
+    assert answer.split(b' ', 2)[1] == b'405', answer[:120]
+answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n'
+             b'Connection: close\r\n\r\n')
+assert answer.split(b' ', 2)[1] == b'413', answer[:120]
+answer = raw(b'GET /api/programs?' + b'a' * 200000 + b' HTTP/1.1\r\nHost: x\r\n\r\n')
+assert not answer.startswith(b'HTTP/1.1 200'), answer[:120]
+answer = raw(b'GET / HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'b' * 200000 + b'\r\n\r\n')
+assert not answer.startswith(b'HTTP/1.1 200'), answer[:120]
+
+# 1000 concurrent requests: every one answered
+def fetch(i):
+    paths = ['/api/programs', '/api/executions?limit=5', '/app.js', '/']
+    with urllib.request.urlopen(url.rstrip('/') + paths[i % 4], timeout=30) as r:
+        return r.status, len(r.read())
+t = time.perf_counter()
+with concurrent.futures.ThreadPoolExecutor(max_workers=200) as pool:
+    results = list(pool.map(fetch, range(1000)))
+assert len(results) == 1000 and all(s == 200 and n > 0 for s, n in results), results[:5]
+print('serve: 1000 concurrent requests answered in %.2f s' % (time.perf_counter() - t))
+get('/api/programs')
+
+# live: a run of another process arrives as an event
+events, opened = [], threading.Event()
+def listen():
+    with urllib.request.urlopen(url.rstrip('/') + '/api/events', timeout=20) as r:
+        opened.set()
+        for line in r:
+            if line.startswith(b'data: '):
+                events.append((time.perf_counter(), json.loads(line[6:])))
+                return
+threading.Thread(target=listen, daemon=True).start()
+assert opened.wait(10)
+time.sleep(0.3)
+ran = time.perf_counter()
+out = subprocess.run([flux, 'run', program, 'fibonacci(7)', '--store', store, '--json',
+                      '--no-learn'], capture_output=True, check=True).stdout
+done = time.perf_counter()
+run_id = json.loads(out)['execution_id']
+deadline = time.perf_counter() + 5
+while not events and time.perf_counter() < deadline:
+    time.sleep(0.05)
+assert events and events[0][1]['execution_id'] == run_id, (events, run_id)
+print('serve: a run of another process streamed %.0f ms after it ended'
+      % ((events[0][0] - done) * 1e3))
+EOF
+
+# a second server on the port of the first: refused, with the reason
+port=$(echo "$url" | sed 's/.*:\([0-9]*\)\/.*/\1/')
+if "$FLUX" serve "$tmp/fib.flux" --store "$store" --port "$port" >/dev/null 2>"$tmp/busy"; then
+    echo "a second server on port $port started" >&2
+    exit 1
+fi
+grep -q "cannot listen on 127.0.0.1 port $port" "$tmp/busy"
+
+# a non-loopback bind: every request needs the token printed at start
+start "$tmp/out2" --bind 0.0.0.0
+token=${url##*token=}
+port=$(echo "$url" | sed 's/.*:\([0-9]*\)\/.*/\1/')
+[[ ${#token} -eq 64 ]]
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+[[ $(code "http://127.0.0.1:$port/api/programs") == 401 ]]
+[[ $(code "http://127.0.0.1:$port/") == 401 ]]
+[[ $(code -H "Authorization: Bearer ${token%?}x" "http://127.0.0.1:$port/api/programs") == 401 ]]
+[[ $(code -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/programs") == 200 ]]
+[[ $(code "http://127.0.0.1:$port/app.js?token=$token") == 200 ]]
+
+# usage errors
+set +e
+"$FLUX" serve >/dev/null 2>&1
+[[ $? -eq 2 ]] || exit 1
+"$FLUX" serve "$tmp/fib.flux" --bind nowhere --store "$store" >/dev/null 2>"$tmp/bad"
+[[ $? -eq 2 ]] || exit 1
+set -e
+grep -q "not an IPv4 or IPv6 address" "$tmp/bad"
+echo "serve: ok"

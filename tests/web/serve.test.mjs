@@ -1,0 +1,144 @@
+// serve.test.mjs: the page of `flux serve` in a real browser (Debian's
+// chromium, driven by playwright-core; docs/web.md, docs/testing.md). Each
+// test starts a server on a free loopback port over a store this file makes,
+// and stops it. FLUX names the flux binary, FILL the store filler
+// (tests/web/fill.c); UPDATE_SCREENSHOTS=1 rewrites docs/img/web-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const flux = process.env.FLUX || join(root, 'build', 'flux');
+const fill = process.env.FILL || join(root, 'build', 'tests', 'web_fill');
+const shots = process.env.UPDATE_SCREENSHOTS === '1';
+const tmp = mkdtempSync(join(tmpdir(), 'flux-web-'));
+const program = join(tmp, 'fib.flux');
+const store = join(tmp, 'store');
+const servers = [];
+let browser;
+
+function run(...args) {
+  return execFileSync(flux, args, { encoding: 'utf8' });
+}
+
+// A server over the given store; resolves to its URL.
+function serve(storeDir) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(flux, ['serve', program, '--store', storeDir, '--port', '0']);
+    servers.push(p);
+    let out = '';
+    p.stdout.on('data', d => {
+      out += d;
+      const m = out.match(/^flux serve: (\S+)/m);
+      if (m) resolve(m[1]);
+    });
+    p.on('exit', code => reject(new Error(`flux serve exited ${code}`)));
+  });
+}
+
+before(async () => {
+  copyFileSync(join(root, 'examples', 'fibonacci.flux'), program);
+  for (const n of [10, 20, 25])
+    run('run', program, `fibonacci(${n})`, '--store', store, '--no-learn');
+  run('optimize', program, '--store', store);
+  for (const n of [30, 40, 50])
+    run('run', program, `fibonacci(${n})`, '--store', store, '--no-learn');
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  for (const p of servers) p.kill('SIGTERM');
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(url) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="yes"]', { timeout: 15000 });
+  return page;
+}
+
+async function shot(page, name) {
+  if (shots) await page.screenshot({ path: join(root, 'docs', 'img', `web-${name}.png`) });
+}
+
+test('the graph viewer shows every version; a node shows where it came from', async () => {
+  const page = await open(await serve(store));
+  const cards = page.locator('.version');
+  assert.ok(await cards.count() >= 2, 'at least v1 and a rewritten version');
+  assert.equal(await page.locator('.version svg').count(), await cards.count(), 'a graph each');
+  assert.match(await cards.first().locator('h2').textContent(), /^v1: the constraints/);
+  await cards.first().locator('g.node').first().click();
+  const panel = await page.locator('#node-panel').textContent();
+  assert.match(panel, /origin in the source.*fib\.flux:\d+:\d+/s);
+  assert.match(panel, /v1 of fibonacci/);
+  await shot(page, 'graph');
+  await page.close();
+});
+
+test('scrubbing the timeline changes the graph version shown', async () => {
+  const page = await open(await serve(store));
+  await page.click('#views button[data-view="timeline"]');
+  assert.equal(await page.locator('circle.run').count(), 6);
+  const scrub = page.locator('#scrub');
+  await scrub.fill('0');
+  assert.match(await page.locator('#exec-panel').textContent(), /graph versionv1/);
+  assert.equal(await page.locator('.version.current').getAttribute('data-version'), 'v1');
+  await scrub.fill('5');
+  const newest = await page.locator('#exec-panel').textContent();
+  const version = newest.match(/graph version(v\d+)/)[1];
+  assert.notEqual(version, 'v1');
+  assert.equal(await page.locator('.version.current').getAttribute('data-version'), version);
+  assert.match(newest, /decision tree/);
+  await shot(page, 'timeline');
+  await page.close();
+});
+
+test('a proof opens with its obligations', async () => {
+  const page = await open(await serve(store));
+  await page.click('#views button[data-view="proofs"]');
+  await page.locator('#proofs tbody tr').first().click();
+  await page.waitForFunction(() => /obligation/.test(document.getElementById('proof-text').textContent));
+  assert.match(await page.locator('#proof-text').textContent(), /; flux proof: proved/);
+  await shot(page, 'proofs');
+  await page.close();
+});
+
+test('a run made by another process appears live', async () => {
+  const page = await open(await serve(store));
+  await page.click('#views button[data-view="timeline"]');
+  await page.waitForFunction(() => document.getElementById('live').classList.contains('ok'));
+  const runs = await page.locator('circle.run').count();
+  const t0 = Date.now();
+  run('run', program, 'fibonacci(60)', '--store', store, '--no-learn');
+  await page.waitForFunction(n => document.querySelectorAll('circle.run').length === n + 1, runs,
+                             { timeout: 5000 });
+  console.log(`web: a run of another process on the page ${Date.now() - t0} ms after it started`);
+  await page.close();
+});
+
+test('10,000 executions: the timeline renders within a second', async () => {
+  const big = join(tmp, 'big');
+  execFileSync(fill, [program, 'fibonacci(15)', '10000', big]);
+  const url = await serve(big);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url + '#');
+  await page.click('#views button[data-view="timeline"]');
+  const t0 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('circle.run').length === 10000,
+                             null, { timeout: 20000 });
+  const ms = Date.now() - t0;
+  console.log(`web: the timeline of 10000 executions rendered in ${ms} ms`);
+  assert.ok(ms < 5000, `${ms} ms`);
+  await page.close();
+});
