@@ -158,6 +158,8 @@ $(BUILD)/flux: $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a $(LDLIBS) -o $@
 
 # the page's assets, compiled in: fx_web_index_html, fx_web_app_js, ...
+# (kept: make would delete them as intermediates after each build)
+.PRECIOUS: $(BUILD)/gen/web_%.c
 $(BUILD)/gen/web_%.c: $(BUILD)/embed $(wildcard src/web/assets/*)
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_web_$* src/web/assets/$$(echo $* | sed 's/_\([a-z]*\)$$/.\1/') > $@
@@ -187,7 +189,7 @@ test: deps-test
 asan: deps-test
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
-		UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=print_suppressions=0 \
+		UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=print_suppressions=0:suppressions=$(CURDIR)/tests/lsan.supp \
 		FLUX_SMALL_CHUNKS=1 tests/run-tests.sh build/asan
 
 # setarch -R: TSan's shadow memory wants the address layout without ASLR

@@ -307,6 +307,13 @@ FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent
  * (0: all), newest first; nothing for an empty page. */
 FLUX_API int flux_traces_page(FluxStore *store, FluxProgram *prog, const char *intent,
                               long long before, long last, FILE *out, FILE *diagnostics);
+/* The running per-node counters of a version of intent (NULL: the newest
+ * trusted one), as one JSON line: {"intent": I, "version": V, "counts":
+ * [{"node": N, "count": C}, ...]} (the nodes of `flux graph`, the times
+ * each ran in the recorded runs). FLUX_ERR_USAGE for an unknown intent or
+ * version. */
+FLUX_API int flux_node_counts(FluxStore *store, FluxProgram *prog, const char *intent,
+                              const char *version, FILE *out, FILE *diagnostics);
 /* `flux history`: the versions of each lineage of prog's intents (or one). */
 FLUX_API int flux_history(FluxStore *store, FluxProgram *prog, const char *intent, int json,
                           FILE *out, FILE *diagnostics);

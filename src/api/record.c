@@ -244,6 +244,54 @@ int flux_traces(FluxStore *fs, FluxProgram *fp, const char *intent, long last, i
                              out, diagnostics);
 }
 
+static void put_count(void *ctx, uint32_t node, uint64_t count)
+{
+    FILE *out = ((FILE **)ctx)[0];
+    int *first = ((int **)ctx)[1];
+    fprintf(out, "%s{\"node\": %u, \"count\": %llu}", *first ? "" : ", ", node,
+            (unsigned long long)count);
+    *first = 0;
+}
+
+int flux_node_counts(FluxStore *fs, FluxProgram *fp, const char *intent, const char *version,
+                     FILE *out, FILE *diagnostics)
+{
+    const FxIntent *in = intent ? fx_program_find_intent(fp->prog, intent) : NULL;
+    if (!in) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: no intent `%s` in this program\n", intent ? intent : "");
+        return FLUX_ERR_USAGE;
+    }
+    char hash[17];
+    int64_t lineage = 0;
+    fx_api_lineage_hash(in, hash);
+    FxTrusted t = {0};
+    FxStatus st = fx_store_find_lineage(fs->store, in->name, hash, &lineage);
+    if (st == FX_OK && lineage)
+        st = fx_store_trusted_version(fs->store, lineage, version, &t, NULL, NULL);
+    if (st == FX_ERR_USAGE || (st == FX_OK && !lineage)) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: `%s` has no version %s in this store\n", intent,
+                    version ? version : "recorded");
+        fx_trusted_free(&t);
+        return FLUX_ERR_USAGE;
+    }
+    int first = 1;
+    void *ctx[2] = {out, &first};
+    if (st == FX_OK) {
+        fprintf(out, "{\"intent\": \"%s\", \"version\": \"%s\", \"counts\": [", in->name, t.label);
+        st = fx_store_node_counts(fs->store, t.id, put_count, ctx);
+        fputs("]}\n", out);
+    }
+    fx_trusted_free(&t);
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        return FLUX_ERR_STORE;
+    }
+    return FLUX_OK;
+}
+
 int flux_traces_page(FluxStore *fs, FluxProgram *fp, const char *intent, long long before,
                      long last, FILE *out, FILE *diagnostics)
 {

@@ -3,6 +3,11 @@
  * text of print.c is laid out with the `dot` engine and rendered in memory,
  * so no external program runs. libgvc is opened on the first drawing
  * (base/dynlib.h): no other command maps Graphviz.
+ *
+ * One Graphviz context serves the process, and one drawing is made at a
+ * time: libgvc is not thread-safe, and its text plugin keeps font data
+ * across drawings that a freed context leaves dangling (a second drawing in
+ * the same process, as `flux serve` makes, read freed memory).
  */
 #include <graphviz/gvc.h>
 #include <pthread.h>
@@ -20,7 +25,7 @@
  * libgvc pulls in. */
 #define GV_FUNCTIONS(X)                                                                            \
     X(gvContext) X(agmemread) X(gvLayout) X(gvRenderData) X(gvFreeRenderData) X(gvFreeLayout)     \
-    X(agclose) X(gvFreeContext)
+    X(agclose)
 
 static struct {
 #define FIELD(f) __typeof__(f) *f;
@@ -30,6 +35,8 @@ static struct {
 
 static char gv_missing[256]; /* why Graphviz could not be loaded; "" when it was */
 static pthread_once_t gv_once = PTHREAD_ONCE_INIT;
+static GVC_t *gvc;            /* the process's context, never freed */
+static pthread_mutex_t gv_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void load_gv(void)
 {
@@ -44,6 +51,9 @@ static void load_gv(void)
 #define SET(f) memcpy(&gv.f, &fns[i++], sizeof(void *));
     GV_FUNCTIONS(SET)
 #undef SET
+    gvc = gv.gvContext();
+    if (!gvc)
+        snprintf(gv_missing, sizeof(gv_missing), "Graphviz could not make a context");
 }
 
 bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len)
@@ -55,7 +65,7 @@ bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len)
     }
     FxBuf dot = {0};
     fx_graph_print_dot(g, &dot);
-    GVC_t *gvc = gv.gvContext();
+    pthread_mutex_lock(&gv_lock);
     Agraph_t *ag = gv.agmemread(fx_buf_str(&dot));
     bool ok = false;
     char *data = NULL;
@@ -75,7 +85,7 @@ bool fx_graph_print_svg(const FxGraph *g, FxBuf *out, char *why, size_t why_len)
     }
     if (ag)
         gv.agclose(ag);
-    gv.gvFreeContext(gvc);
+    pthread_mutex_unlock(&gv_lock);
     fx_buf_free(&dot);
     return ok;
 }

@@ -404,6 +404,66 @@ static FxWebAnswer graph(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
     return a;
 }
 
+/* The per-node counters of a version: {"node_counts": {"intent", "version",
+ * "counts": [{"node", "count"}, ...]}}. */
+static FxWebAnswer node_counts(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
+{
+    const char *intent = arg(ctx, "intent");
+    if (!intent)
+        return fx_web_error(400, "counts needs ?intent=NAME");
+    FluxProgram *prog = program_of(cfg, intent);
+    if (!prog)
+        return fx_web_error(404, "no such intent in the programs served");
+    Text out, diag;
+    FILE *o = text_open(&out), *d = text_open(&diag);
+    int status = flux_node_counts(cfg->store, prog, intent, arg(ctx, "version"), o, d);
+    char *text = text_close(&out), *why = text_close(&diag);
+    FxWebAnswer a;
+    if (status == FLUX_OK && text && *text == '{') {
+        Text t;
+        FILE *f = text_open(&t);
+        fputs("{\"node_counts\": ", f);
+        fwrite(text, 1, strcspn(text, "\n"), f);
+        fputs("}", f);
+        a = answer(text_close(&t));
+    } else {
+        a = fx_web_error(http_status(status), why && *why ? why : "failed");
+    }
+    free(text);
+    free(why);
+    return a;
+}
+
+/* Time travel: execution ID run again on its version or on `version`,
+ * compared with its record (`flux replay --json`); records nothing. */
+static FxWebAnswer replay(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
+{
+    long long id;
+    if (!number_arg(arg, ctx, "id", 0, 1, INT64_MAX, &id) || id == 0)
+        return fx_web_error(400, "replay needs ?id=N, an execution id");
+    Text out, diag;
+    FILE *o = text_open(&out), *d = text_open(&diag);
+    /* a page waits for it: 10 s at most (a naive version can take ages) */
+    FluxRunOptions bounded = {.max_seconds = 10};
+    int status = flux_replay(cfg->store, id, arg(ctx, "version"), &bounded, 1, o, d);
+    char *text = text_close(&out), *why = text_close(&diag);
+    FxWebAnswer a;
+    if ((status == FLUX_OK || status == FLUX_DIFFERENT) && text && *text == '{') {
+        Text t;
+        FILE *f = text_open(&t);
+        fputs("{\"replay\": ", f);
+        fwrite(text, 1, strcspn(text, "\n"), f);
+        fputs("}", f);
+        a = answer(text_close(&t));
+    } else {
+        a = fx_web_error(status == FLUX_OK ? 500 : http_status(status),
+                         why && *why ? why : "the replay failed");
+    }
+    free(text);
+    free(why);
+    return a;
+}
+
 FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg, void *ctx)
 {
     /* versions another process installed since: read before answering */
@@ -422,6 +482,10 @@ FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg,
         return graph(cfg, arg, ctx);
     if (!strcmp(path, "/api/proofs"))
         return collect(cfg, "proofs", NULL, proofs_of, NULL);
+    if (!strcmp(path, "/api/replay"))
+        return replay(cfg, arg, ctx);
+    if (!strcmp(path, "/api/counts"))
+        return node_counts(cfg, arg, ctx);
     if (!strcmp(path, "/api/proof")) {
         long long id = 0;
         if (!number_arg(arg, ctx, "id", 0, 1, INT64_MAX, &id) || id == 0)

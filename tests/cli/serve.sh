@@ -84,6 +84,7 @@ assert int(older['executions'][0]['execution_id'][5:]) < ids[1], older
 one = get('/api/execution?id=%d' % ids[0])['execution']
 assert one['execution_id'] == 'exec_%d' % ids[0] and one['decision_tree'], one
 first = get('/api/executions?limit=1000')
+first_id = int(first['executions'][0]['execution_id'][5:])
 assert len(first['executions']) == 124 and first['next_before'] is None, len(first['executions'])
 graph = get('/api/graph?intent=fibonacci&version=v1')['graph']
 assert graph['version'] == 'v1' and graph['nodes'] and graph['nodes'][0]['origin'], graph
@@ -95,6 +96,16 @@ proofs = get('/api/proofs')['proofs']
 assert proofs and proofs[0]['result'] == 'proved', proofs
 text = get('/api/proof?id=%d' % proofs[0]['proof_id'])['proof']['text']
 assert 'obligation' in text, text[:200]
+counts = get('/api/counts?intent=fibonacci&version=v1')['node_counts']
+assert counts['version'] == 'v1' and counts['counts'] and all(c['count'] > 0 for c in counts['counts']), counts
+assert get('/api/counts?intent=fibonacci')['node_counts']['version'] == versions[-1]['version']
+get('/api/counts?intent=fibonacci&version=v99', 404)
+again = get('/api/replay?id=%d&version=v1' % ids[0])['replay']
+assert again['replayed_version'] == 'v1' and again['same_result'] is True, again
+assert again['execution_id'] == 'exec_%d' % ids[0] and again['ms'] >= 0, again
+get('/api/replay?id=999999', 404)
+before_replay = get('/api/executions?limit=1')['executions'][0]['execution_id']
+assert before_replay == 'exec_%d' % first_id, 'a replay records nothing'
 page_ms = []
 for _ in range(21):
     t = time.perf_counter()
@@ -200,4 +211,11 @@ set +e
 [[ $? -eq 2 ]] || exit 1
 set -e
 grep -q "not an IPv4 or IPv6 address" "$tmp/bad"
+
+# SIGTERM stops each server cleanly: exit 0 (under ASan: nothing leaked)
+for p in "${pids[@]}"; do kill -TERM "$p"; done
+for p in "${pids[@]}"; do
+    wait "$p" || { echo "a server did not end cleanly:" >&2; cat "$tmp"/out*.err >&2; exit 1; }
+done
+pids=()
 echo "serve: ok"

@@ -4,7 +4,7 @@
 'use strict';
 
 const token = new URLSearchParams(location.search).get('token');
-const state = { intent: null, versions: [], graphs: {}, executions: [], picked: -1 };
+const state = { intent: null, versions: [], graphs: {}, executions: [], picked: -1, proofs: [], counts: {} };
 
 function url(path, args = {}) {
   const q = new URLSearchParams(args);
@@ -51,6 +51,7 @@ for (const b of document.querySelectorAll('#views button')) {
     for (const v of document.querySelectorAll('.view'))
       v.classList.toggle('on', v.id === `view-${b.dataset.view}`);
     if (b.dataset.view === 'timeline') drawTimeline();
+    if (b.dataset.view === 'profile') drawProfile();
   });
 }
 
@@ -78,11 +79,29 @@ async function loadGraphs() {
       card.append(holder);
       for (const g of holder.querySelectorAll('g.node'))
         g.addEventListener('click', () => pickNode(v, g));
+      await colourByCounts(v, holder);
     } catch (e) {
       card.append(el('p', { class: 'hint' }, `no graph: ${e.message}`));
     }
   }
   markCurrent();
+}
+
+// each node's share of the version's counted work, as the red of its box
+async function colourByCounts(version, holder) {
+  let counts = [];
+  try {
+    counts = (await api('/api/counts', { intent: state.intent, version: version.version })).node_counts.counts;
+  } catch (e) { return; }
+  state.counts[version.version] = counts;
+  const total = counts.reduce((a, c) => a + c.count, 0);
+  if (!total) return;
+  const share = new Map(counts.map(c => [c.node, c.count / total]));
+  for (const g of holder.querySelectorAll('g.node')) {
+    const id = parseInt((g.querySelector('title') || {}).textContent.replace(/\D/g, ''), 10);
+    const box = g.querySelector('polygon, ellipse');
+    if (box && share.has(id)) box.setAttribute('fill', `rgba(224, 69, 43, ${Math.min(1, 0.1 + share.get(id)).toFixed(2)})`);
+  }
 }
 
 function pickNode(version, g) {
@@ -98,6 +117,7 @@ function pickNode(version, g) {
     ['version', `${version.version} of ${state.intent}`],
     ['made by', version.rewrite ? `${version.rewrite} (proof #${version.proof_id})` : 'the constraints'],
     ['executions of this version', String(version.executions)],
+    ['times this node ran', String(((state.counts[version.version] || []).find(c => c.node === id) || { count: 0 }).count)],
     ['origin in the source', o ? `${o.file}:${o.line}:${o.col}` : 'none (made by a rewrite)'],
   ]);
 }
@@ -191,13 +211,51 @@ function showExecution() {
   for (const dcs of r.decision_tree || [])
     ol.append(el('li', {}, `${dcs.decision}: ${dcs.reason}` + (dcs.proof_id ? ` (proof #${dcs.proof_id})` : '')));
   panel.append(ol);
+  timeTravel(panel, r);
   markCurrent();
+}
+
+// ---- time travel: what the optimizer had weighed by then; a replay ----
+
+function timeTravel(panel, r) {
+  const by = Date.parse(r.recorded_at);
+  const weighed = state.proofs.filter(p => p.intent === r.intent && Date.parse(p.created_at) <= by);
+  panel.append(el('h3', {}, 'proposals by then'));
+  if (!weighed.length) panel.append(el('p', { class: 'hint' }, 'none yet: the version is the naive graph'));
+  const ul = el('ul', { class: 'proposals' });
+  for (const p of weighed) {
+    let text = `${p.rule}: ${p.status} (${p.result})`;
+    if (p.reason) text += `: ${p.reason}`;
+    if (p.counterexample) text += `; counterexample ${JSON.stringify(p.counterexample)}`;
+    ul.append(el('li', {}, text));
+  }
+  panel.append(ul);
+  panel.append(el('h3', {}, 'replay'));
+  const pick = el('select', { id: 'replay-version' });
+  for (const v of state.versions) pick.append(el('option', { value: v.version }, v.version));
+  pick.value = r.graph_version;
+  const go = el('button', { id: 'replay' }, 'replay on this version');
+  const out = el('p', { id: 'replay-result', class: 'hint' });
+  go.addEventListener('click', async () => {
+    out.textContent = 'running...';
+    try {
+      const { replay } = await api('/api/replay', { id: r.execution_id.slice(5), version: pick.value });
+      out.classList.remove('hint');
+      out.textContent = `${replay.replayed_version}: ` +
+        (replay.same_result ? 'the same result' : `a different result: ${JSON.stringify(replay.output)}`) +
+        `; ${replay.path}; ${replay.ms.toPrecision(3)} ms against ${replay.recorded_ms.toPrecision(3)} ms recorded`;
+    } catch (e) {
+      out.textContent = e.message;
+    }
+  });
+  panel.append(pick, go, out);
 }
 
 // ---- proof explorer ----
 
 async function loadProofs() {
   const { proofs } = await api('/api/proofs');
+  state.proofs = proofs;
   const body = document.querySelector('#proofs tbody');
   body.replaceChildren();
   for (const p of proofs) {
@@ -218,6 +276,37 @@ async function loadProofs() {
       }
     });
     body.append(tr);
+  }
+}
+
+// ---- profiler: node counters and run time per version ----
+
+function drawProfile() {
+  const box = document.getElementById('profile');
+  box.replaceChildren();
+  for (const v of state.versions) {
+    const runs = state.executions.filter(r => r.graph_version === v.version);
+    const ms = runs.reduce((a, r) => a + r.duration_ms, 0);
+    box.append(el('h2', {}, `${v.version}: ${runs.length} runs, ${ms.toFixed(2)} ms in all` +
+                            (runs.length ? `, ${(ms / runs.length).toPrecision(3)} ms a run` : '')));
+    const counts = (state.counts[v.version] || []).slice().sort((a, b) => b.count - a.count);
+    const total = counts.reduce((a, c) => a + c.count, 0);
+    if (!total) { box.append(el('p', { class: 'hint' }, 'no node counted yet')); continue; }
+    const table = el('table', { class: 'counts' });
+    table.append(el('tr', {}, ''));
+    table.firstChild.append(el('th', {}, 'node'), el('th', {}, 'ran'), el('th', {}, 'share'));
+    const nodes = (state.graphs[v.version] || { nodes: [] }).nodes;
+    for (const c of counts.slice(0, 12)) {
+      const n = nodes.find(x => x.id === c.node) || {};
+      const tr = el('tr');
+      const bar = el('span', { class: 'bar' });
+      bar.style.width = `${(100 * c.count / total).toFixed(1)}px`;
+      const share = el('td', {}, ` ${(100 * c.count / total).toFixed(1)}%`);
+      share.prepend(bar);
+      tr.append(el('td', {}, `%${c.node} ${n.op || ''} ${n.text || ''}`), el('td', {}, String(c.count)), share);
+      table.append(tr);
+    }
+    box.append(table);
   }
 }
 
@@ -251,8 +340,8 @@ async function main() {
   for (const p of programs)
     for (const i of p.intents) select.append(el('option', { value: i }, i));
   select.addEventListener('change', () => selectIntent(select.value));
-  if (select.value) await selectIntent(select.value);
   await loadProofs();
+  if (select.value) await selectIntent(select.value);
   live();
   document.body.dataset.ready = 'yes';
 }
