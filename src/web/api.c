@@ -99,6 +99,17 @@ static FxWebAnswer answer(char *body)
     return (FxWebAnswer){200, body, strlen(body), NULL};
 }
 
+/* {"key": V}: V the first line of text, one JSON value. */
+static FxWebAnswer wrap(const char *key, const char *text)
+{
+    Text t;
+    FILE *f = text_open(&t);
+    fprintf(f, "{\"%s\": ", key);
+    fwrite(text, 1, strcspn(text, "\n"), f);
+    fputs("}", f);
+    return answer(text_close(&t));
+}
+
 /* A flux status as an HTTP one. */
 static unsigned http_status(int flux_status)
 {
@@ -353,14 +364,8 @@ static FxWebAnswer execution(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
         a = fx_web_error(http_status(status), why ? why : "failed");
     else if (!rows || row_id(rows) != id)
         a = fx_web_error(404, "no execution of that id among the programs served");
-    else {
-        Text t;
-        FILE *f = text_open(&t);
-        fputs("{\"execution\": ", f);
-        fwrite(rows, 1, strcspn(rows, "\n"), f);
-        fputs("}", f);
-        a = answer(text_close(&t));
-    }
+    else
+        a = wrap("execution", rows);
     free(rows);
     free(why);
     return a;
@@ -420,12 +425,7 @@ static FxWebAnswer node_counts(const FxServeConfig *cfg, FxWebArg arg, void *ctx
     char *text = text_close(&out), *why = text_close(&diag);
     FxWebAnswer a;
     if (status == FLUX_OK && text && *text == '{') {
-        Text t;
-        FILE *f = text_open(&t);
-        fputs("{\"node_counts\": ", f);
-        fwrite(text, 1, strcspn(text, "\n"), f);
-        fputs("}", f);
-        a = answer(text_close(&t));
+        a = wrap("node_counts", text);
     } else {
         a = fx_web_error(http_status(status), why && *why ? why : "failed");
     }
@@ -449,12 +449,7 @@ static FxWebAnswer replay(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
     char *text = text_close(&out), *why = text_close(&diag);
     FxWebAnswer a;
     if ((status == FLUX_OK || status == FLUX_DIFFERENT) && text && *text == '{') {
-        Text t;
-        FILE *f = text_open(&t);
-        fputs("{\"replay\": ", f);
-        fwrite(text, 1, strcspn(text, "\n"), f);
-        fputs("}", f);
-        a = answer(text_close(&t));
+        a = wrap("replay", text);
     } else {
         a = fx_web_error(status == FLUX_OK ? 500 : http_status(status),
                          why && *why ? why : "the replay failed");
