@@ -18,12 +18,13 @@ typedef struct Args {
     const char *positional[3];
     int n_positional;
     const char *store, *version;
+    const char *format; /* traces: "chrome", or NULL */
     bool json, keep_values, no_learn;
     long last;
 } Args;
 
 /* Which of the shared options a command takes. */
-enum { OPT_LAST = 1, OPT_VERSION = 2, OPT_KEEP = 4 };
+enum { OPT_LAST = 1, OPT_VERSION = 2, OPT_KEEP = 4, OPT_FORMAT = 8 };
 
 /* The options these commands share; returns 0, or the usage exit code. An
  * option the command has no use for is refused, not ignored. */
@@ -45,13 +46,18 @@ static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const cha
             a->no_learn = true; /* explain runs with it; the others run nothing */
         } else if (!strcmp(s, "--quiet")) {
             /* accepted everywhere: nothing here prints progress */
-        } else if ((!strcmp(s, "--store") || !strcmp(s, "--version") || !strcmp(s, "--last")) &&
+        } else if ((!strcmp(s, "--store") || !strcmp(s, "--version") || !strcmp(s, "--last") ||
+                    !strcmp(s, "--format")) &&
                    !has_value) {
             return fx_cli_usage_error(cmd, "%s needs a value", s);
         } else if (!strcmp(s, "--store")) {
             a->store = argv[++i];
         } else if (!strcmp(s, "--version") && (allowed & OPT_VERSION)) {
             a->version = argv[++i];
+        } else if (!strcmp(s, "--format") && (allowed & OPT_FORMAT)) {
+            if (strcmp(argv[++i], "chrome") != 0)
+                return fx_cli_usage_error(cmd, "--format takes chrome (--json: JSON lines)");
+            a->format = argv[i];
         } else if (!strcmp(s, "--last") && (allowed & OPT_LAST)) {
             char *end;
             a->last = strtol(argv[++i], &end, 10);
@@ -71,11 +77,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const cha
 int fx_cmd_traces(int argc, char **argv)
 {
     static const char usage[] =
-            "usage: flux traces FILE [INTENT] [--last N] [--json] [--store DIR]\n\n"
+            "usage: flux traces FILE [INTENT] [--last N] [--json | --format chrome] [--store DIR]\n\n"
             "Lists the recorded executions of FILE's intents (or of INTENT), newest first:\n"
-            "as a table, or with --json one execution record per line.\n";
+            "as a table, or with --json one execution record per line. --format chrome\n"
+            "writes them as a Chrome trace event file, for Perfetto or chrome://tracing.\n";
     Args a;
-    int rc = parse_opts("traces", argc, argv, &a, usage, OPT_LAST);
+    int rc = parse_opts("traces", argc, argv, &a, usage, OPT_LAST | OPT_FORMAT);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.n_positional < 1 || a.n_positional > 2)
@@ -85,8 +92,9 @@ int fx_cmd_traces(int argc, char **argv)
     int status = fx_cli_open(a.positional[0], a.store, &prog, &store);
     if (status != FLUX_OK)
         return status;
-    status = flux_traces(store, prog, a.n_positional > 1 ? a.positional[1] : NULL, a.last,
-                         a.json, stdout, stderr);
+    const char *intent = a.n_positional > 1 ? a.positional[1] : NULL;
+    status = a.format ? flux_traces_chrome(store, prog, intent, a.last, stdout, stderr)
+                      : flux_traces(store, prog, intent, a.last, a.json, stdout, stderr);
     return fx_cli_finish(prog, store, status);
 }
 

@@ -302,6 +302,13 @@ FLUX_API long long flux_last_execution(const FluxProgram *prog);
 
 FLUX_API int flux_traces(FluxStore *store, FluxProgram *prog, const char *intent, long last,
                          int json, FILE *out, FILE *diagnostics);
+/* `flux traces --format chrome`: the executions of prog's intents (or of
+ * one), the newest `last` of each (0: all), as one Chrome trace event
+ * document (Perfetto, chrome://tracing): an intent a process, a graph
+ * version a thread, an execution a complete event named by its EXPR with
+ * its record in args. */
+FLUX_API int flux_traces_chrome(FluxStore *store, FluxProgram *prog, const char *intent,
+                                long last, FILE *out, FILE *diagnostics);
 /* One page of flux_traces as JSON lines: the executions of prog's intents
  * (or of one) with an id below `before` (0: the newest), at most last
  * (0: all), newest first; nothing for an empty page. */
