@@ -11,12 +11,75 @@
 #include "cli.h"
 
 static const char usage[] =
-        "usage: flux serve FILE... [--store DIR] [--port N] [--bind ADDR] [--token TOKEN]\n\n"
-        "Serves the web interface of FILE's intents: their graph versions, executions,\n"
+        "usage: flux serve [FILE...] [--store DIR] [--port N] [--bind ADDR] [--token TOKEN]\n\n"
+        "Serves the web interface of FILE's intents (with no FILE: of every program the\n"
+        "store records, from the sources it keeps): their graph versions, executions,\n"
         "proofs, live as other processes run them. It listens on 127.0.0.1, port 7878\n"
         "(--port 0: any free port); it prints the URL to open. On another address\n"
         "(--bind, --host) every request needs the access token, printed with the URL\n"
         "(or set by --token). Stops on Ctrl-C.\n";
+
+/* The programs of a store's sources, loaded as they were recorded. */
+typedef struct Kept {
+    FluxProgram *progs[64];
+    const char *files[64];
+    char *texts[64];
+    size_t n;
+    FluxStore *store;
+} Kept;
+
+/* Copied: the store is busy while it calls back, so they load after. */
+static void keep_source(void *ctx, const char *path, const char *text)
+{
+    Kept *k = ctx;
+    if (k->n == 64)
+        return;
+    k->files[k->n] = strdup(path);
+    k->texts[k->n++] = strdup(text);
+}
+
+/* `flux serve` with no FILE: the programs whose sources the store keeps. */
+static int serve_store(const char *store_dir, const char *bind, unsigned port, const char *token)
+{
+    Kept k = {.n = 0};
+    int status = flux_store_open_existing(store_dir, stderr, &k.store);
+    if (status == FLUX_OK && !k.store) {
+        fprintf(stderr, "flux: no store at %s: run an intent first, or name FILE\n",
+                store_dir ? store_dir : getenv("FLUX_STORE") ? getenv("FLUX_STORE") : ".flux");
+        return FLUX_ERR_STORE;
+    }
+    if (status == FLUX_OK)
+        status = flux_store_sources(k.store, keep_source, &k, stderr);
+    size_t loaded = 0;
+    FluxLoadOptions o = fx_cli_load_options();
+    for (size_t i = 0; i < k.n; i++) {
+        char *file = (char *)k.files[i];
+        FluxProgram *prog = NULL;
+        k.files[i] = NULL;
+        if (status == FLUX_OK &&
+            flux_program_load_source(file, k.texts[i], &o, stderr, &prog) == FLUX_OK) {
+            flux_program_use_store(prog, k.store, 0);
+            k.progs[loaded] = prog;
+            k.files[loaded++] = file;
+        } else {
+            free(file); /* said on stderr; the others are served */
+        }
+        free(k.texts[i]);
+    }
+    k.n = loaded;
+    if (status == FLUX_OK && k.n == 0) {
+        fprintf(stderr, "flux: the store keeps no program to show: name FILE\n");
+        status = FLUX_ERR_USAGE;
+    }
+    if (status == FLUX_OK)
+        status = fx_web_serve(k.progs, k.files, k.n, k.store, bind, port, token);
+    for (size_t i = 0; i < k.n; i++) {
+        flux_program_free(k.progs[i]);
+        free((char *)k.files[i]);
+    }
+    int closed = flux_store_close(k.store, stderr);
+    return status != FLUX_OK ? status : closed;
+}
 
 int fx_cmd_serve(int argc, char **argv)
 {
@@ -55,7 +118,7 @@ int fx_cmd_serve(int argc, char **argv)
         }
     }
     if (n == 0)
-        return fx_cli_usage_error("serve", "usage: flux serve FILE... (the programs to show)");
+        return serve_store(store_dir, bind, (unsigned)port, token);
     FluxProgram *progs[64];
     FluxStore *store = NULL;
     int status = FLUX_OK;

@@ -191,6 +191,13 @@ FLUX_API int flux_store_close(FluxStore *store, FILE *diagnostics);
  * recorded, whatever happens to the process next. */
 FLUX_API int flux_store_flush(FluxStore *store, FILE *diagnostics);
 
+/* The program files whose intents the store records, as it keeps them:
+ * fn(ctx, path, text) for each path, with the text of its newest recorded
+ * lineage (load it with flux_program_load_source). FLUX_ERR_STORE when the
+ * store cannot be read. */
+typedef void (*FluxSourceFn)(void *ctx, const char *path, const char *text);
+FLUX_API int flux_store_sources(FluxStore *store, FluxSourceFn fn, void *ctx, FILE *diagnostics);
+
 /* From now on every flux_run of prog is recorded in store (queued: see
  * flux_store_flush), and each intent of prog's file runs the newest
  * version its lineage has in the store (v1 until the optimizer installs

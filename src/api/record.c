@@ -46,6 +46,16 @@ int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
     return FLUX_OK;
 }
 
+int flux_store_sources(FluxStore *fs, FluxSourceFn fn, void *ctx, FILE *diagnostics)
+{
+    pthread_mutex_lock(&fs->lock);
+    bool ok = fx_store_sources(fs->store, fn, ctx) == FX_OK;
+    pthread_mutex_unlock(&fs->lock);
+    if (!ok && diagnostics)
+        fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+    return ok ? FLUX_OK : FLUX_ERR_STORE;
+}
+
 int flux_store_flush(FluxStore *fs, FILE *diagnostics)
 {
     pthread_mutex_lock(&fs->lock);

@@ -2503,6 +2503,26 @@ FxStatus fx_store_next_label(FxStore *s, int64_t lineage, char **out_label)
                       out_label, "count the versions");
 }
 
+FxStatus fx_store_sources(FxStore *s, void (*fn)(void *ctx, const char *path, const char *text),
+                          void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s,
+                         "SELECT s.path, s.text FROM sources s"
+                         " WHERE s.path IS NOT NULL AND s.hash = (SELECT l.source_hash"
+                         "  FROM lineages l JOIN sources o ON o.hash = l.source_hash"
+                         "  WHERE o.path = s.path ORDER BY l.id DESC LIMIT 1)"
+                         " ORDER BY s.path",
+                         &st);
+    int rc = SQLITE_DONE;
+    while (r == FX_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+    if (r == FX_OK && rc != SQLITE_DONE)
+        r = db_fail(s, "read the sources");
+    sqlite3_finalize(st);
+    return r;
+}
+
 FxStatus fx_store_node_counts(FxStore *s, int64_t version,
                               void (*fn)(void *ctx, uint32_t node, uint64_t count), void *ctx)
 {

@@ -193,6 +193,11 @@ FxStatus fx_store_model(FxStore *s, int64_t version, char **out_json) FX_MUST_CH
  * number of versions it has (rolled back ones included). Caller frees. */
 FxStatus fx_store_next_label(FxStore *s, int64_t lineage, char **out_label) FX_MUST_CHECK;
 
+/* The program sources the store keeps, the newest kept for each path (by
+ * its newest lineage): fn(ctx, path, text) for each, by path. */
+FxStatus fx_store_sources(FxStore *s, void (*fn)(void *ctx, const char *path, const char *text),
+                          void *ctx) FX_MUST_CHECK;
+
 /* Running per-node counters of a version: fn(ctx, node, count) for each. */
 FxStatus fx_store_node_counts(FxStore *s, int64_t version,
                               void (*fn)(void *ctx, uint32_t node, uint64_t count),

@@ -205,12 +205,33 @@ code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 
 # usage errors
 set +e
-"$FLUX" serve >/dev/null 2>&1
+"$FLUX" serve "$tmp/fib.flux" --port 70000 >/dev/null 2>&1
+[[ $? -eq 2 ]] || exit 1
+"$FLUX" serve "$tmp/fib.flux" --token short >/dev/null 2>&1
 [[ $? -eq 2 ]] || exit 1
 "$FLUX" serve "$tmp/fib.flux" --bind nowhere --store "$store" >/dev/null 2>"$tmp/bad"
 [[ $? -eq 2 ]] || exit 1
 set -e
 grep -q "not an IPv4 or IPv6 address" "$tmp/bad"
+
+# with no FILE: the programs whose sources the store keeps
+"$FLUX" serve --store "$store" --port 0 >"$tmp/out3" 2>"$tmp/out3.err" &
+pids+=($!)
+for _ in $(seq 100); do
+    url=$(sed -n 's/^flux serve: //p' "$tmp/out3")
+    [[ -n "$url" ]] && break
+    sleep 0.1
+done
+curl -s "${url}api/programs" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["programs"]
+assert p == [{"file": sys.argv[1], "intents": ["fibonacci"]}], p' "$tmp/fib.flux"
+[[ $(curl -s -o /dev/null -w '%{http_code}' "${url}api/executions?intent=fibonacci") == 200 ]]
+set +e
+"$FLUX" serve --store "$tmp/none" >/dev/null 2>"$tmp/none.err"
+[[ $? -eq 4 ]] || exit 1
+set -e
+grep -q "no store at $tmp/none" "$tmp/none.err"
 
 # SIGTERM stops each server cleanly: exit 0 (under ASan: nothing leaked)
 for p in "${pids[@]}"; do kill -TERM "$p"; done
