@@ -88,6 +88,7 @@ async function loadGraphs() {
 }
 
 // each node's share of the version's counted work, as the red of its box
+// (relative to the version's hottest node)
 async function colourByCounts(version, holder) {
   let counts = [];
   try {
@@ -97,10 +98,12 @@ async function colourByCounts(version, holder) {
   const total = counts.reduce((a, c) => a + c.count, 0);
   if (!total) return;
   const share = new Map(counts.map(c => [c.node, c.count / total]));
+  const most = Math.max(...share.values()); // the hottest node darkest
   for (const g of holder.querySelectorAll('g.node')) {
     const id = parseInt((g.querySelector('title') || {}).textContent.replace(/\D/g, ''), 10);
     const box = g.querySelector('polygon, ellipse');
-    if (box && share.has(id)) box.setAttribute('fill', `rgba(224, 69, 43, ${Math.min(1, 0.1 + share.get(id)).toFixed(2)})`);
+    if (box && share.has(id))
+      box.setAttribute('fill', `rgba(224, 69, 43, ${(0.08 + 0.72 * share.get(id) / most).toFixed(2)})`);
   }
 }
 
