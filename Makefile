@@ -68,11 +68,9 @@ WEB_OBJ  := $(WEB_SRC:%.c=$(BUILD)/obj/%.o) \
 LIB_CXX  := $(sort $(wildcard src/*/*.cc))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 GEN_SRC  := $(BUILD)/gen/prelude_src.c
+MIGRATE_SQL := $(sort $(wildcard src/trace/migrate_*.sql))
 GEN_OBJ  := $(BUILD)/obj/gen/prelude_src.o $(BUILD)/obj/gen/schema_src.o \
-            $(BUILD)/obj/gen/migrate_1_2_src.o $(BUILD)/obj/gen/migrate_2_3_src.o \
-            $(BUILD)/obj/gen/migrate_3_4_src.o \
-            $(BUILD)/obj/gen/migrate_4_5_src.o $(BUILD)/obj/gen/migrate_5_6_src.o \
-            $(BUILD)/obj/gen/migrate_6_7_src.o
+            $(MIGRATE_SQL:src/trace/%.sql=$(BUILD)/obj/gen/%_src.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_CXX:%.cc=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
@@ -123,29 +121,10 @@ $(BUILD)/gen/schema_src.c: src/trace/schema.sql $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_schema_sql $< > $@
 
-$(BUILD)/gen/migrate_1_2_src.c: src/trace/migrate_1_2.sql $(BUILD)/embed
+# migrate_N_M.sql becomes the symbol fx_migrate_N_M_sql
+$(BUILD)/gen/migrate_%_src.c: src/trace/migrate_%.sql $(BUILD)/embed
 	@mkdir -p $(dir $@)
-	$(BUILD)/embed fx_migrate_1_2_sql $< > $@
-
-$(BUILD)/gen/migrate_2_3_src.c: src/trace/migrate_2_3.sql $(BUILD)/embed
-	@mkdir -p $(dir $@)
-	$(BUILD)/embed fx_migrate_2_3_sql $< > $@
-
-$(BUILD)/gen/migrate_3_4_src.c: src/trace/migrate_3_4.sql $(BUILD)/embed
-	@mkdir -p $(dir $@)
-	$(BUILD)/embed fx_migrate_3_4_sql $< > $@
-
-$(BUILD)/gen/migrate_4_5_src.c: src/trace/migrate_4_5.sql $(BUILD)/embed
-	@mkdir -p $(dir $@)
-	$(BUILD)/embed fx_migrate_4_5_sql $< > $@
-
-$(BUILD)/gen/migrate_5_6_src.c: src/trace/migrate_5_6.sql $(BUILD)/embed
-	@mkdir -p $(dir $@)
-	$(BUILD)/embed fx_migrate_5_6_sql $< > $@
-
-$(BUILD)/gen/migrate_6_7_src.c: src/trace/migrate_6_7.sql $(BUILD)/embed
-	@mkdir -p $(dir $@)
-	$(BUILD)/embed fx_migrate_6_7_sql $< > $@
+	$(BUILD)/embed fx_migrate_$*_sql $< > $@
 
 $(BUILD)/libflux.a: $(LIB_OBJ)
 	@rm -f $@
@@ -159,7 +138,7 @@ $(BUILD)/flux: $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a
 
 # the page's assets, compiled in: fx_web_index_html, fx_web_app_js, ...
 # (kept: make would delete them as intermediates after each build)
-.PRECIOUS: $(BUILD)/gen/web_%.c
+.PRECIOUS: $(BUILD)/gen/web_%.c $(BUILD)/gen/migrate_%_src.c
 $(BUILD)/gen/web_%.c: $(BUILD)/embed $(wildcard src/web/assets/*)
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_web_$* src/web/assets/$$(echo $* | sed 's/_\([a-z]*\)$$/.\1/') > $@

@@ -9,7 +9,8 @@
  * after each, from the naive graph to memoization, to a loop, to the
  * matrix power, each step explained and proved. The examples are found in
  * DIR, else in $FLUX_EXAMPLES, else next to the binary (../examples), else
- * ./examples.
+ * ./examples. The runs go to a temporary store removed at the end, or to
+ * `--store DIR`, which is kept (for `flux serve --store DIR`).
  */
 #include <dirent.h>
 #include <limits.h>
@@ -202,12 +203,24 @@ static void evolve_fibonacci(const char *dir, FluxStore *store)
 
 int fx_cmd_demo(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        puts("usage: flux demo [DIR]\n\nChecks every example in DIR (default: the bundled "
-             "examples) and shows\nwhat Flux understood of each.");
-        return 0;
+    const char *examples = NULL, *keep = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            puts("usage: flux demo [DIR] [--store STORE]\n\nChecks every example in DIR "
+                 "(default: the bundled examples) and shows\nwhat Flux understood of each. "
+                 "The runs are recorded in a temporary store,\nor in STORE, which is kept: "
+                 "`flux serve --store STORE` shows them.");
+            return 0;
+        }
+        if (!strcmp(argv[i], "--store") && i + 1 < argc)
+            keep = argv[++i];
+        else if (!strcmp(argv[i], "--store") || argv[i][0] == '-' || examples)
+            return fx_cli_usage_error("demo", "unexpected `%s` (usage: flux demo [DIR] "
+                                              "[--store STORE])", argv[i]);
+        else
+            examples = argv[i];
     }
-    char *dir = find_examples(argc > 1 ? argv[1] : NULL);
+    char *dir = find_examples(examples);
     DIR *d = opendir(dir);
     if (!d) {
         int rc = fx_cli_usage_error("demo", "no examples folder at `%s`", dir);
@@ -225,8 +238,16 @@ int fx_cmd_demo(int argc, char **argv)
     closedir(d);
     qsort(names, n, sizeof(names[0]), by_name);
     FluxStore *store = NULL;
-    if (mkdtemp(store_dir))
+    if (keep) {
+        if (flux_store_open(keep, stderr, &store) != FLUX_OK) {
+            for (size_t i = 0; i < n; i++)
+                free(names[i]);
+            free(dir);
+            return FLUX_ERR_STORE;
+        }
+    } else if (mkdtemp(store_dir)) {
         flux_store_open(store_dir, stderr, &store);
+    }
     printf("Flux %s: a tour of %zu examples in %s\n", flux_version(), n, dir);
     int worst = 0;
     for (size_t i = 0; i < n; i++) {
@@ -256,8 +277,12 @@ int fx_cmd_demo(int argc, char **argv)
     evolve_fibonacci(dir, store);
     if (store) {
         flux_store_flush(store, stderr);
-        printf("\nEvery run above was recorded in a temporary store ($ flux traces FILE --store "
-               "DIR):\n");
+        if (keep)
+            printf("\nEvery run above was recorded in %s ($ flux traces FILE --store %s):\n", keep,
+                   keep);
+        else
+            printf("\nEvery run above was recorded in a temporary store ($ flux traces FILE "
+                   "--store DIR):\n");
         for (size_t i = 0; i < n; i++) {
             char path[PATH_MAX];
             snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
@@ -268,10 +293,14 @@ int fx_cmd_demo(int argc, char **argv)
             }
         }
         flux_store_close(store, stderr);
-        char cmd[PATH_MAX + 16];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", store_dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "flux: could not remove %s\n", store_dir);
+        if (keep) {
+            printf("\nSee it in a browser: flux serve --store %s\n", keep);
+        } else {
+            char cmd[PATH_MAX + 16];
+            snprintf(cmd, sizeof(cmd), "rm -rf '%s'", store_dir);
+            if (system(cmd) != 0)
+                fprintf(stderr, "flux: could not remove %s\n", store_dir);
+        }
     }
     for (size_t i = 0; i < n; i++)
         free(names[i]);

@@ -323,9 +323,17 @@ FLUX_API int flux_traces_page(FluxStore *store, FluxProgram *prog, const char *i
                               long long before, long last, FILE *out, FILE *diagnostics);
 /* The running per-node counters of a version of intent (NULL: the newest
  * trusted one), as one JSON line: {"intent": I, "version": V, "counts":
- * [{"node": N, "count": C}, ...]} (the nodes of `flux graph`, the times
- * each ran in the recorded runs). FLUX_ERR_USAGE for an unknown intent or
- * version. */
+ * [{"node": N, "count": C, "ms": T}, ...]} (the nodes of `flux graph`, the
+ * times each ran in the recorded runs, and the time the VM's sampler found
+ * it running, its own and not its callees': docs/web.md, "Profiler").
+ * FLUX_ERR_USAGE for an unknown intent or version. */
+/* The learning round that came last before execution `execution` on its
+ * lineage (what the optimizer had weighed by then), as one JSON line:
+ * {"id", "version" (the version it examined), "after_execution" (the
+ * newest execution then), "turns": [{"rule", "applies", "outcome", "why"},
+ * ...], "outcome", "created_at"}, or null when no round came before it. */
+FLUX_API int flux_round_before(FluxStore *store, long long execution, FILE *out,
+                               FILE *diagnostics);
 FLUX_API int flux_node_counts(FluxStore *store, FluxProgram *prog, const char *intent,
                               const char *version, FILE *out, FILE *diagnostics);
 /* `flux history`: the versions of each lineage of prog's intents (or one). */

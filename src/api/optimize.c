@@ -94,8 +94,9 @@ typedef struct Hot {
     uint64_t count[3];
 } Hot;
 
-static void keep_hot(void *ctx, uint32_t node, uint64_t count)
+static void keep_hot(void *ctx, uint32_t node, uint64_t count, uint64_t ns)
 {
+    (void)ns;
     Hot *h = ctx;
     if (fx_api_counted_work(h->g, node) == FX_NODE_CONST)
         return;
@@ -630,6 +631,38 @@ static void explain_policy(Round *R, Policy *P, Turn *turns, size_t n, const siz
             P->prop.history.len ? "" : " none", P->prop.total, P->prop.pulls);
 }
 
+/* Records the round's turns in the store (the time travel of `flux serve`
+ * shows them: docs/web.md): what each rule said, in the table's order. */
+static FxStatus record_round(Round *R, const Turn *turns, size_t n, bool done)
+{
+    FxBuf j = {0}, outcome = {0};
+    fx_buf_putc(&j, '[');
+    for (size_t i = 0; i < n; i++) {
+        const Turn *t = &turns[i];
+        fx_buf_puts(&j, i ? ", {\"rule\": " : "{\"rule\": ");
+        fx_api_json_string(t->name, &j);
+        fx_buf_printf(&j, ", \"applies\": %s, \"outcome\": ", t->applies ? "true" : "false");
+        fx_api_json_string(t->outcome[0] ? t->outcome : t->applies ? "not tried" : "does not apply",
+                           &j);
+        fx_buf_puts(&j, ", \"why\": ");
+        if (t->stays && t->why.len)
+            fx_api_json_string(fx_buf_str(&t->why), &j);
+        else
+            fx_buf_puts(&j, "null");
+        fx_buf_putc(&j, '}');
+        if (done && !strncmp(t->outcome, "installed ", 10))
+            fx_buf_printf(&outcome, "%s: %s", t->name, t->outcome);
+    }
+    fx_buf_putc(&j, ']');
+    if (!outcome.len)
+        fx_buf_printf(&outcome, "%s stays", R->current->version);
+    FxStatus st = fx_store_add_round(R->fs->store, R->lineage, R->version, fx_buf_str(&j),
+                                     fx_buf_str(&outcome));
+    fx_buf_free(&j);
+    fx_buf_free(&outcome);
+    return st;
+}
+
 /* The round's rules (step 3 of the round): every applicable turn, in the
  * proposer's order, until one installs. Every one is tried when the better
  * ranked fail, so the order changes what is tried first, never what can be
@@ -658,6 +691,8 @@ static int run_turns(Round *R, const FluxOptimizeOptions *opts, bool *done)
         explain_policy(R, &P, turns, n, order, ranked);
     if (P.changed && status == FLUX_OK &&
         fx_api_proposer_save(R->fs, &P.prop) != FX_OK)
+        status = FLUX_ERR_STORE;
+    if (n && status == FLUX_OK && !R->raced && record_round(R, turns, n, *done) != FX_OK)
         status = FLUX_ERR_STORE;
     for (size_t i = 0; i < n; i++) {
         if (turns[i].rule->release)

@@ -150,8 +150,9 @@ typedef struct Hot {
     double all;
 } Hot;
 
-static void count_op(void *ctx, uint32_t node, uint64_t count)
+static void count_op(void *ctx, uint32_t node, uint64_t count, uint64_t ns)
 {
+    (void)ns;
     Hot *h = ctx;
     FxNodeOp op = fx_api_counted_work(h->g, node);
     if (op == FX_NODE_CONST)

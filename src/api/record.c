@@ -254,12 +254,12 @@ int flux_traces(FluxStore *fs, FluxProgram *fp, const char *intent, long last, i
                              out, diagnostics);
 }
 
-static void put_count(void *ctx, uint32_t node, uint64_t count)
+static void put_count(void *ctx, uint32_t node, uint64_t count, uint64_t ns)
 {
     FILE *out = ((FILE **)ctx)[0];
     int *first = ((int **)ctx)[1];
-    fprintf(out, "%s{\"node\": %u, \"count\": %llu}", *first ? "" : ", ", node,
-            (unsigned long long)count);
+    fprintf(out, "%s{\"node\": %u, \"count\": %llu, \"ms\": %.6g}", *first ? "" : ", ", node,
+            (unsigned long long)count, (double)ns / 1e6);
     *first = 0;
 }
 
@@ -299,6 +299,20 @@ int flux_node_counts(FluxStore *fs, FluxProgram *fp, const char *intent, const c
             fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
         return FLUX_ERR_STORE;
     }
+    return FLUX_OK;
+}
+
+int flux_round_before(FluxStore *fs, long long execution, FILE *out, FILE *diagnostics)
+{
+    char *json = NULL;
+    FxStatus st = fx_store_round_before(fs->store, execution, &json);
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        return FLUX_ERR_STORE;
+    }
+    fprintf(out, "%s\n", json ? json : "null");
+    free(json);
     return FLUX_OK;
 }
 

@@ -28,6 +28,7 @@
 #include "api_int.h"
 #include "graph/lower.h"
 #include "hw/hw.h"
+#include "hw/ktrace.h"
 #include "hw/setup.h"
 #include "lang/check.h"
 #include "lang/parse.h"
@@ -545,21 +546,70 @@ FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g
     return st;
 }
 
-/* The per-node counters of the run, for nodes that ran. */
-static size_t node_counts(FxRuntime *rt, const FxGraph *g, uint32_t **nodes, uint64_t **counts)
+/* The per-node counters of the run, for nodes that ran: their counts
+ * and the time sampled at them. */
+static size_t node_counts(FxRuntime *rt, const FxGraph *g, uint32_t **nodes, uint64_t **counts,
+                          uint64_t **ns)
 {
     *nodes = fx_xmalloc((g->n_nodes + 1) * sizeof(uint32_t));
     *counts = fx_xmalloc((g->n_nodes + 1) * sizeof(uint64_t));
+    *ns = fx_xmalloc((g->n_nodes + 1) * sizeof(uint64_t));
     size_t n = 0;
     for (uint32_t i = 1; i <= g->n_nodes; i++) {
         FxNodeId id = {i};
-        uint64_t c = fx_runtime_node_count(rt, g, id);
-        if (c) {
+        uint64_t c = fx_runtime_node_count(rt, g, id), t = fx_runtime_node_ns(rt, g, id);
+        if (c || t) {
             (*nodes)[n] = i;
+            (*ns)[n] = t;
             (*counts)[n++] = c;
         }
     }
     return n;
+}
+
+static void kernel_where(const char *kernel, const char *intent, uint32_t node, FxBuf *out)
+{
+    fx_buf_puts(out, "{\"kernel\": ");
+    fx_api_json_string(kernel, out);
+    fx_buf_puts(out, ", \"intent\": ");
+    if (intent)
+        fx_api_json_string(intent, out);
+    else
+        fx_buf_puts(out, "null");
+    fx_buf_printf(out, ", \"node\": %u", node);
+}
+
+/* The run's kernel calls (hw/ktrace.h) as the record's "kernels" (the
+ * schema is docs/store.md's), or nothing when it called none. */
+static void kernels_json(const FxKTrace *t, FxBuf *out)
+{
+    if (!t->n_totals && !t->other_calls)
+        return;
+    fx_buf_printf(out, "{\"thread\": %u, \"calls\": [", t->thread);
+    for (uint32_t i = 0; i < t->n_calls; i++) {
+        const FxKCall *k = &t->calls[i];
+        fx_buf_puts(out, i ? ", " : "");
+        kernel_where(k->kernel, k->intent, k->node, out);
+        fx_buf_printf(out, ", \"start_ms\": %.6f, \"ms\": %.6f, \"tasks\": [",
+                      (double)k->start_ns / 1e6, (double)k->ns / 1e6);
+        for (uint32_t j = 0; j < k->n_tasks; j++) {
+            const FxTaskSpan *s = &t->tasks[k->first_task + j];
+            fx_buf_printf(out, "%s{\"thread\": %u, \"task\": %u, \"start_ms\": %.6f, \"ms\": %.6f}",
+                          j ? ", " : "", s->thread, s->task, (double)s->start_ns / 1e6,
+                          (double)s->ns / 1e6);
+        }
+        fx_buf_puts(out, "]}");
+    }
+    fx_buf_puts(out, "], \"totals\": [");
+    for (uint32_t i = 0; i < t->n_totals; i++) {
+        const FxKTotal *k = &t->totals[i];
+        fx_buf_puts(out, i ? ", " : "");
+        kernel_where(k->kernel, k->intent, k->node, out);
+        fx_buf_printf(out, ", \"calls\": %llu, \"ms\": %.6f}", (unsigned long long)k->calls,
+                      (double)k->ns / 1e6);
+    }
+    fx_buf_printf(out, "], \"other_calls\": %llu, \"other_ms\": %.6f}",
+                  (unsigned long long)t->other_calls, (double)t->other_ns / 1e6);
 }
 
 /* Queues an execution of the intent EXPR called last, with its arguments,
@@ -599,16 +649,21 @@ static long long record(FluxProgram *fp, FxRuntime *rt, const char *expr, const 
                                 budget);
     }
     uint32_t *nodes;
-    uint64_t *counts;
-    size_t n_counts = node_counts(rt, g, &nodes, &counts);
+    uint64_t *counts, *ns;
+    size_t n_counts = node_counts(rt, g, &nodes, &counts, &ns);
+    FxBuf kernels = {0};
+    kernels_json(fx_runtime_ktrace(rt), &kernels);
     FxExecution e = {version, g->intent, expr, fx_buf_str(&input), output, hash, bytes,
                      fx_buf_str(&decisions), fx_api_hardware(), ms, vs.optimizations,
-                     vs.proof_ids, verified ? verified : vs.verified, n_counts, nodes, counts};
+                     vs.proof_ids, verified ? verified : vs.verified, n_counts, nodes, counts,
+                     ns, kernels.len ? fx_buf_str(&kernels) : NULL};
     FxStatus st = fx_store_add_execution(fp->store->store, &e, &id);
     if (st != FX_OK && diagnostics)
         fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
     free(nodes);
     free(counts);
+    free(ns);
+    fx_buf_free(&kernels);
     free(verified);
     fx_buf_free(&input);
     fx_buf_free(&decisions);

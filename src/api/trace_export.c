@@ -8,9 +8,14 @@
  * duration, on the thread of its graph version (tid N for vN, so a
  * version's runs share a track) of the intent's process (pid: the intent's
  * place in the file, named by metadata events); args hold the execution id,
- * the version, the input and output, the decisions. The store keeps no
- * per-call timings of kernels or of their threads, so none are written.
- * Times are microseconds since the Unix epoch, as the format wants.
+ * the version, the input and output, the decisions. Each kernel call the
+ * execution recorded (its "kernels": hw/ktrace.h) is an event inside it on
+ * the same track, and each of its tasks an event on the track of the
+ * thread that ran it ("thread T", T the Linux thread id). A run's
+ * duration leaves out the process's one-time setup (hw/setup.h: the thread
+ * pool's start, tables built once), which a kernel's own time includes, so
+ * a kernel's events are clipped to its execution's. Times are
+ * microseconds since the Unix epoch, as the format wants.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -41,6 +46,66 @@ static void put_raw_or_null(FILE *out, const char *key, const char *json)
     free(f);
 }
 
+/* One complete event. */
+static void put_event(FILE *out, const char *name, const char *cat, double ts, double dur, int pid,
+                      long tid, bool *first)
+{
+    json_t *n = json_string(name ? name : "?");
+    char *label = n ? json_dumps(n, JSON_ENCODE_ANY) : NULL;
+    fprintf(out, "%s\n{\"name\": %s, \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, "
+                 "\"dur\": %.3f, \"pid\": %d, \"tid\": %ld",
+            *first ? "" : ",", label ? label : "\"?\"", cat, ts, dur, pid, tid);
+    *first = false;
+    free(label);
+    json_decref(n);
+}
+
+static double number(const json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+/* An event of a kernel inside the execution [start, end): clipped to it. */
+static void put_inside(FILE *out, const char *name, const char *cat, double ts, double dur,
+                       double start, double end, int pid, long tid, bool *first)
+{
+    ts = ts < start ? start : ts > end ? end : ts;
+    dur = ts + dur > end ? end - ts : dur;
+    put_event(out, name, cat, ts, dur, pid, tid, first);
+}
+
+/* The execution's kernel calls (the execution from `start` to `end`, in
+ * microseconds) on its track `tid`, and their tasks on their threads'
+ * tracks. */
+static void put_kernels(FILE *out, const char *row, double start, double end, int pid, long tid,
+                        bool *first)
+{
+    char *text = fx_api_json_field(row, "kernels");
+    json_t *k = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    free(text);
+    size_t i, j;
+    json_t *call, *task;
+    json_array_foreach(json_object_get(k, "calls"), i, call)
+    {
+        const char *kernel = json_string_value(json_object_get(call, "kernel"));
+        put_inside(out, kernel, "kernel", start + number(call, "start_ms") * 1e3,
+                   number(call, "ms") * 1e3, start, end, pid, tid, first);
+        fprintf(out, ", \"args\": {\"node\": %lld}}",
+                (long long)json_integer_value(json_object_get(call, "node")));
+        json_array_foreach(json_object_get(call, "tasks"), j, task)
+        {
+            char name[96];
+            snprintf(name, sizeof(name), "%s task %lld", kernel ? kernel : "kernel",
+                     (long long)json_integer_value(json_object_get(task, "task")));
+            put_inside(out, name, "task", start + number(task, "start_ms") * 1e3,
+                       number(task, "ms") * 1e3, start, end, pid,
+                       (long)json_integer_value(json_object_get(task, "thread")), first);
+            fputs("}", out);
+        }
+    }
+    json_decref(k);
+}
+
 static void put_execution(FILE *out, const char *row, int pid, bool *first)
 {
     char *at = fx_api_json_text(row, "recorded_at"), *ms = fx_api_json_field(row, "duration_ms");
@@ -48,13 +113,10 @@ static void put_execution(FILE *out, const char *row, int pid, bool *first)
     double end = iso_us(at), dur = ms ? strtod(ms, NULL) * 1e3 : 0;
     if (end >= 0) {
         char *expr = fx_api_json_text(row, "expr");
-        json_t *name = json_string(expr);
-        char *label = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+        long tid = version[0] == 'v' ? strtol(version + 1, NULL, 10) : 0;
+        put_event(out, expr, "execution", end - dur, dur, pid, tid, first);
         free(expr);
-        fprintf(out, "%s\n{\"name\": %s, \"cat\": \"execution\", \"ph\": \"X\", \"ts\": %.3f, "
-                     "\"dur\": %.3f, \"pid\": %d, \"tid\": %ld, \"args\": {",
-                *first ? "" : ",", label ? label : "\"?\"", end - dur, dur, pid,
-                version[0] == 'v' ? strtol(version + 1, NULL, 10) : 0);
+        fputs(", \"args\": {", out);
         put_raw_or_null(out, "execution_id", row);
         fputs(", ", out);
         put_raw_or_null(out, "graph_version", row);
@@ -65,9 +127,7 @@ static void put_execution(FILE *out, const char *row, int pid, bool *first)
         fputs(", ", out);
         put_raw_or_null(out, "decision_tree", row);
         fputs("}}", out);
-        *first = false;
-        free(label);
-        json_decref(name);
+        put_kernels(out, row, end - dur, end, pid, tid, first);
     }
     free(at);
     free(ms);

@@ -1070,6 +1070,7 @@ void fx_func_free(FxFunc *f)
     free(f->field_seen);
     free(f->heap_regs);
     free(f->block_counts);
+    free(f->node_ns);
     if (f->memo) /* only then is f->g sure to be alive: an EXPR's graph is freed first */
         fx_memo_free(&f->table, f->g->n_params);
     if (f->hot.len) /* likewise: only an intent's graph has a table */

@@ -201,5 +201,11 @@ FxRunStats fx_runtime_stats(const FxRuntime *rt);
 /* How many times node `id` of `g` ran since the runtime was made (0 for a
  * graph the runtime has not compiled). */
 uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id);
+/* The time (ns) sampled at node id of g since the counts were last reset
+ * (vm.c, "the sampler"): the node's own time, not its callees'. */
+uint64_t fx_runtime_node_ns(FxRuntime *rt, const FxGraph *g, FxNodeId id);
+/* The kernel calls of the last run (hw/ktrace.h). */
+struct FxKTrace;
+const struct FxKTrace *fx_runtime_ktrace(const FxRuntime *rt);
 
 #endif

@@ -180,6 +180,9 @@ struct FxFunc {
     uint32_t n_records;
     uint32_t choice;        /* `result is one of`: the implementation chosen (runtime) */
     uint64_t *block_counts; /* executions of each basic block */
+    uint64_t *node_ns;      /* time sampled at each node, by id; NULL until sampled (vm.c) */
+    uint32_t n_node_ns;
+    uint64_t sample_mark;   /* the last sample that gave it time (vm.c) */
     uint32_t n_blocks;
 };
 

@@ -43,6 +43,7 @@
 #include "keep.h"
 #include "hw/hw.h"
 #include "hw/device.h"
+#include "hw/ktrace.h"
 #include "table.h"
 #include "linrec.h"
 #include "mathfn.h"
@@ -154,6 +155,10 @@ struct FxRuntime {
     const char *variant_taken;  /* the variant a choice point took for the largest input */
     uint64_t variant_taken_n;
     unsigned choice_kernels;    /* FX_CHOICE_*: the kernels with a choice the last run reached */
+    FxKTrace ktrace;            /* the last run's kernel calls (hw/ktrace.h) */
+    uint64_t sampled_at;        /* the sampler's last note (fx_ktrace_now) */
+    uint64_t samples;           /* notes taken: each one's mark (credit) */
+    uint64_t rng;               /* the sampler's allowances (xorshift64) */
     FxError error; /* the last run's; FX_OK after a success */
 };
 
@@ -358,6 +363,19 @@ static uint64_t node_count(const FxFunc *f, uint32_t id, int depth)
                 return node_count(f, n + 1, depth + 1);
     }
     return 0;
+}
+
+uint64_t fx_runtime_node_ns(FxRuntime *rt, const FxGraph *g, FxNodeId id)
+{
+    const FxFunc *f = NULL;
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (nf->fn->g == g) f = nf->fn;
+    fx_vec_foreach(FxFunc *, e, &rt->exprs) if ((*e)->g == g) f = *e;
+    return f && id.v < f->n_node_ns ? f->node_ns[id.v] : 0;
+}
+
+const FxKTrace *fx_runtime_ktrace(const FxRuntime *rt)
+{
+    return &rt->ktrace;
 }
 
 uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id)
@@ -603,10 +621,69 @@ static bool slow_budgets_ok(FxRuntime *rt)
     return true;
 }
 
-/* The step budget and the slow budgets: `used` steps were taken since the
- * last call. Returns the next allowance, or 0 when a budget is exhausted. */
-static uint64_t refuel(FxRuntime *rt, uint64_t used)
+/* ---- the sampler ----
+ *
+ * Time per node is sampled, as a profiler samples: at each refuel the loop
+ * gives the time since the previous refuel to the node it is at, and to the
+ * call node of each function below it on the stack (the first SAMPLE_DEPTH
+ * frames), once per function: a function's node_ns then add up to the time
+ * it was on the stack, and an intent's call of another holds that time.
+ * The allowances between refuels are drawn at random, geometric with a
+ * mean of SAMPLE_MEAN steps, so that a loop whose body divides the
+ * allowance does not land on the same node every time, and a run shorter
+ * than an allowance is still sampled now and then. A kernel's work counts
+ * as steps (SPEND_WORK), so the refuel after a long kernel lands on it and
+ * gives it its time. The time after the last refuel of a run is given to
+ * no node: the profiler reports shares of the time sampled (docs/web.md).
+ */
+#define SAMPLE_MEAN 32768.0
+#define ALLOWANCE_MAX 0x40000
+#define SAMPLE_DEPTH 64
+
+static uint64_t next_allowance(FxRuntime *rt)
 {
+    uint64_t x = rt->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    rt->rng = x;
+    double a = -SAMPLE_MEAN * log(((double)(x >> 11) + 0.5) * 0x1.0p-53);
+    return a < 1 ? 1 : a > ALLOWANCE_MAX ? ALLOWANCE_MAX : (uint64_t)a;
+}
+
+/* Gives `spent` to fn's node, unless sample `mark` gave fn its share. */
+static void credit(FxFunc *fn, uint32_t node, uint64_t spent, uint64_t mark)
+{
+    if (fn->sample_mark == mark || node > fn->g->n_nodes)
+        return;
+    fn->sample_mark = mark;
+    if (fn->n_node_ns <= node) { /* a recompiled function may have a bigger graph */
+        uint32_t n = fn->g->n_nodes + 1;
+        fn->node_ns = fx_xrealloc(fn->node_ns, n * sizeof(uint64_t));
+        memset(fn->node_ns + fn->n_node_ns, 0, (n - fn->n_node_ns) * sizeof(uint64_t));
+        fn->n_node_ns = n;
+    }
+    fn->node_ns[node] += spent;
+}
+
+static void sample(FxRuntime *rt, FxFunc *fn, uint32_t node, size_t nframes)
+{
+    uint64_t now = fx_ktrace_now(), spent = now - rt->sampled_at, mark = ++rt->samples;
+    rt->sampled_at = now;
+    credit(fn, node, spent, mark);
+    /* frames[k], k >= 1, holds the caller of frame k and where it called */
+    for (size_t k = 1; k < nframes && k < SAMPLE_DEPTH; k++)
+        credit(rt->frames[k].fn, rt->frames[k].ret_pc[-1].node, spent, mark);
+}
+
+/* The step budget and the slow budgets: `used` steps were taken since the
+ * last call, which the loop makes at node `node` of fn with nframes frames
+ * (fn NULL: from outside the loop, not a sample). Returns the next
+ * allowance, or 0 when a budget is exhausted. */
+static uint64_t refuel(FxRuntime *rt, uint64_t used, FxFunc *fn, uint32_t node, size_t nframes)
+{
+    if (fn)
+        sample(rt, fn, node, nframes);
     if (fx_meter_state.stop != FX_STOP_NONE) { /* the meter stopped the run */
         budget_error(rt);
         return 0;
@@ -622,7 +699,8 @@ static uint64_t refuel(FxRuntime *rt, uint64_t used)
         return 0;
     uint64_t left = rt->budgets.max_steps ? rt->budgets.max_steps - rt->stats.steps : UINT64_MAX;
     fx_meter_state.steps_left = left;
-    return left < 0x10000 ? left : 0x10000;
+    uint64_t allowance = next_allowance(rt);
+    return left < allowance ? left : allowance;
 }
 
 /* Takes the work the meter counted out of the loop's fuel; refuels (and
@@ -636,7 +714,7 @@ static uint64_t refuel(FxRuntime *rt, uint64_t used)
             fx_meter_state.work %= FX_METER_UNITS_PER_STEP;                                        \
             if (w_ < fuel)                                                                         \
                 fuel -= w_;                                                                        \
-            else if ((granted = fuel = refuel(rt, granted - fuel + w_)) == 0)                      \
+            else if ((granted = fuel = refuel(rt, granted - fuel + w_, fn, I->node, nframes)) == 0)         \
                 goto error;                                                                        \
         }                                                                                          \
     } while (0)
@@ -647,7 +725,7 @@ static bool step_ok(FxRuntime *rt)
 {
     if ((++rt->side_steps & 0xFFFF) != 0)
         return true;
-    return refuel(rt, 0x10000) != 0;
+    return refuel(rt, 0x10000, NULL, 0, 0) != 0;
 }
 
 /* The bits of n: about log2 n, for the work of a kernel. */
@@ -1651,7 +1729,7 @@ static uint64_t window_bytes(const FxPrimeSet *s)
  * last window, (x - w, x] below it, so that an ascending walk (p + 2) and a
  * descending one (n - p) both sieve each number about once; -1 when a
  * budget stopped the sieve. */
-static int sieved_prime(FxRuntime *rt, uint64_t x)
+static int sieved_prime(FxRuntime *rt, uint64_t x, const FxFunc *fn, uint32_t node)
 {
     FxPrimeSet *s = &rt->prime_window;
     if (x < 2)
@@ -1671,7 +1749,9 @@ static int sieved_prime(FxRuntime *rt, uint64_t x)
         if (!reserve(rt, peak))
             return -1;
         fx_meter_work(w);
+        FxKCall *k = fx_ktrace_open("sieve window", fn->g->intent, node);
         bool ok = fx_sieve_set(lo, hi, threads, 0, s, kernel_keep_going, rt);
+        fx_ktrace_close(k);
         fx_meter_sub(peak);
         if (!ok)
             return -1;
@@ -2245,6 +2325,7 @@ static inline bool compare(uint32_t mask, FxValue a, FxValue b, bool *out, FxErr
 
 static void finish_stats(FxRuntime *rt, uint64_t used, uint64_t calls, uint64_t deepest)
 {
+    fx_ktrace_end(&rt->ktrace);
     rt->stats.steps += used;
     rt->stats.calls = calls;
     rt->stats.max_depth = deepest;
@@ -2295,16 +2376,17 @@ const char *fx_runtime_switches(const FxRuntime *rt)
     return rt->switches[0] ? rt->switches : NULL;
 }
 
+static void reset_func_counts(FxFunc *f)
+{
+    memset(f->block_counts, 0, f->n_blocks * sizeof(uint64_t));
+    if (f->node_ns)
+        memset(f->node_ns, 0, f->n_node_ns * sizeof(uint64_t));
+}
+
 void fx_runtime_reset_counts(FxRuntime *rt)
 {
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs)
-    {
-        memset(nf->fn->block_counts, 0, nf->fn->n_blocks * sizeof(uint64_t));
-    }
-    fx_vec_foreach(FxFunc *, f, &rt->exprs)
-    {
-        memset((*f)->block_counts, 0, (*f)->n_blocks * sizeof(uint64_t));
-    }
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) reset_func_counts(nf->fn);
+    fx_vec_foreach(FxFunc *, f, &rt->exprs) reset_func_counts(*f);
 }
 
 /* ---- runaway protection ----
@@ -2585,9 +2667,12 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
         fx_heap_retain(*out = *kept);
         return ANSWER_GIVEN;
     }
-    if (f->rec && args[0].kind == FX_VAL_INT && args[0].u.i >= 0)
-        return run_recurrence(rt, f, (uint64_t)args[0].u.i, top, out) ? ANSWER_GIVEN
-                                                                        : ANSWER_STOPPED;
+    if (f->rec && args[0].kind == FX_VAL_INT && args[0].u.i >= 0) {
+        FxKCall *k = fx_ktrace_open("recurrence", f->g->intent, 0);
+        bool ok = run_recurrence(rt, f, (uint64_t)args[0].u.i, top, out);
+        fx_ktrace_close(k);
+        return ok ? ANSWER_GIVEN : ANSWER_STOPPED;
+    }
     if (f->memo && (hit = memo_find(&f->table, args, n, args_hash(args, n)))) {
         *counted = false;
         fx_heap_retain(*out = hit->value);
@@ -2597,6 +2682,14 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
 }
 
 /* ---- the loop ---- */
+
+/* A kernel's call, timed in the run's trace (hw/ktrace.h); its value. */
+static inline bool kernel_called(FxKCall *k, bool ok)
+{
+    fx_ktrace_close(k);
+    return ok;
+}
+#define KERNEL_CALL(name, call) (kcall = fx_ktrace_open(name, fn->g->intent, I->node), kernel_called(kcall, (call)))
 
 #define INT_BINOP(builtin_op, float_op)                                                            \
     do {                                                                                           \
@@ -2743,6 +2836,10 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         fx_heap_retain(args[i]);
         rt->stack[i] = args[i];
     }
+    fx_ktrace_begin(&rt->ktrace);
+    rt->sampled_at = rt->ktrace.t0;
+    if (!rt->rng)
+        rt->rng = (rt->ktrace.t0 ^ (uintptr_t)rt) | 1;
     rt->n_frames = 1; /* the entry: returning from it ends the run */
     rt->frames[0] = (Frame){entry, NULL, 0, 0, 0};
     Frame *frames = rt->frames;
@@ -2756,7 +2853,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     const FxInstr *pc = fn->code;
     uint64_t *counts = fn->block_counts;
     size_t high = entry->n_regs; /* registers ever used: cleared at the end */
-    uint64_t granted = refuel(rt, 0), fuel = granted; /* steps left before the next check */
+    uint64_t granted = refuel(rt, 0, NULL, 0, 0), fuel = granted; /* steps left before the next check */
     uint64_t calls = 0, deepest = 1;
     /* tail calls made in the current frame, and in all frames: the depth
      * the language sees is nframes + all_tails (see OP_CALL) */
@@ -2767,6 +2864,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         goto error;
     FxError verr;
     FxValue tmp;
+    FxKCall *kcall; /* KERNEL_CALL's */
     if (!natural_args_ok(rt, entry, R, NULL, 0))
         goto error;
     counts[0]++;
@@ -2913,7 +3011,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             NEXT;
         }
         CASE(OP_FORI): {
-            if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
+            if (--fuel == 0 && (granted = fuel = refuel(rt, granted, fn, I->node, nframes)) == 0)
                 goto error;
             if (!counter_below(R[I->d], R[I->b])) {
                 counts[I->tb]++;
@@ -2933,7 +3031,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 SPEND_WORK();
             }
             counts[I->c]++;
-            if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
+            if (--fuel == 0 && (granted = fuel = refuel(rt, granted, fn, I->node, nframes)) == 0)
                 goto error;
             if (counter_below(R[I->d], R[I->b])) {
                 counts[I->tb]++;
@@ -2945,7 +3043,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         }
         CASE(OP_CALLP): /* primality of an argument >= 0, from a sieve window */
             if (R[I->b].kind == FX_VAL_INT && R[I->b].u.i >= 0) {
-                int is = sieved_prime(rt, (uint64_t)R[I->b].u.i);
+                int is = sieved_prime(rt, (uint64_t)R[I->b].u.i, fn, I->node);
                 if (is < 0)
                     goto error;
                 SPEND_WORK();
@@ -2967,7 +3065,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 fx_meter_stop(FX_STOP_DEPTH);
                 goto error;
             }
-            if (--fuel == 0 && (granted = fuel = refuel(rt, granted)) == 0)
+            if (--fuel == 0 && (granted = fuel = refuel(rt, granted, fn, I->node, nframes)) == 0)
                 goto error;
             if (answers_calls(callee)) {
                 FxValue v;
@@ -3294,36 +3392,40 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             SPEND_WORK();
             NEXT;
-        CASE(OP_SORT):
-            if (!(I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp)))
+        CASE(OP_SORT): {
+            FxKCall *k = fx_ktrace_open(I->c & 2 ? "sort" : "bubble sort", fn->g->intent, I->node);
+            bool ok = I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp);
+            fx_ktrace_close(k);
+            if (!ok)
                 goto error;
             put(&R[I->d], tmp);
             SPEND_WORK();
             NEXT;
+        }
         CASE(OP_JOIN):
-            if (!join_matches(rt, R[I->a], R[I->b], &tmp))
+            if (!KERNEL_CALL("join", join_matches(rt, R[I->a], R[I->b], &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;
         CASE(OP_GROUP):
-            if (!group_by_key(rt, R[I->a], R[I->b], &tmp))
+            if (!KERNEL_CALL("group", group_by_key(rt, R[I->a], R[I->b], &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             NEXT;
         CASE(OP_SELECT):
-            if (!select_kernel(rt, fn, I, R, &tmp))
+            if (!KERNEL_CALL("select", select_kernel(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             SPEND_WORK();
             NEXT;
         CASE(OP_GEMM):
-            if (!gemm_kernel(rt, fn, I, R, &tmp))
+            if (!KERNEL_CALL("matrix product", gemm_kernel(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             SPEND_WORK();
             NEXT;
         CASE(OP_PRIMES):
-            if (!primes_kernel(rt, fn, I, R, &tmp))
+            if (!KERNEL_CALL("sieve", primes_kernel(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             SPEND_WORK();
@@ -3334,7 +3436,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             goto error;
         CASE(OP_DATA): {
             size_t len;
-            if (!data_value(rt, fx_val_string_data(fn->consts[I->a], &len), &tmp))
+            if (!KERNEL_CALL("data source",
+                             data_value(rt, fx_val_string_data(fn->consts[I->a], &len), &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             SPEND_WORK();
@@ -3351,7 +3454,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put_int(&R[I->d], (int64_t)fn->choice);
             NEXT;
         CASE(OP_COLUMN):
-            if (!column_list(rt, fn, I, R, &tmp))
+            if (!KERNEL_CALL("column", column_list(rt, fn, I, R, &tmp)))
                 goto error;
             put(&R[I->d], tmp);
             SPEND_WORK();

@@ -11,6 +11,7 @@
 
 #include "base/base.h"
 #include "device.h"
+#include "ktrace.h"
 
 extern const FxDevice fx_cpu_device; /* cpu.c */
 
@@ -62,10 +63,39 @@ unsigned fx_device_threads(const FxDevice *dev, double work, double parallel_fro
     return units ? units : 1;
 }
 
+/* A launch made while a kernel call is traced (ktrace.h): each task is
+ * timed on the thread that runs it. */
+typedef struct Traced {
+    FxKTrace *trace;
+    FxTaskFn fn;
+    FxWaitFn wait;
+    void *arg;
+} Traced;
+
+static void traced_task(void *arg, size_t task)
+{
+    const Traced *t = arg;
+    uint64_t start = fx_ktrace_now();
+    t->fn(t->arg, task);
+    fx_ktrace_task(t->trace, (uint32_t)task, start, fx_ktrace_now());
+}
+
+static void traced_wait(void *arg)
+{
+    const Traced *t = arg;
+    t->wait(t->arg);
+}
+
 void fx_device_launch(const FxDevice *dev, size_t n_tasks, FxTaskFn fn, void *arg,
                       FxWaitFn wait)
 {
-    dev->launch(dev, n_tasks, fn, arg, wait);
+    FxKTrace *trace = fx_ktrace_recording();
+    if (!trace) {
+        dev->launch(dev, n_tasks, fn, arg, wait);
+        return;
+    }
+    Traced t = {trace, fn, wait, arg};
+    dev->launch(dev, n_tasks, traced_task, &t, wait ? traced_wait : NULL);
 }
 
 /* Bytes for people: "15.5 GiB". */

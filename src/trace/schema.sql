@@ -1,8 +1,8 @@
--- schema.sql: the store's schema, version 7 (PRAGMA user_version = 7, set
+-- schema.sql: the store's schema, version 8 (PRAGMA user_version = 8, set
 -- by store.c once this has run). Embedded into the binary at build time
 -- (tools/embed.c, symbol fx_schema_sql); store.c runs it on an empty
--- database. A store of version 1 to 6 is brought here by migrate_1_2.sql to
--- migrate_6_7.sql, step by step.
+-- database. A store of version 1 to 7 is brought here by migrate_1_2.sql to
+-- migrate_7_8.sql, step by step.
 --
 -- Times are UTC text, 'YYYY-MM-DDTHH:MM:SS.mmmZ'. JSON columns hold JSON
 -- text as written by flux, never re-encoded (integers may exceed 64 bits).
@@ -65,7 +65,9 @@ CREATE TABLE versions (
 
 -- One row per recorded run: the fields of `flux run --json`. Ids are given
 -- by store.c from blocks reserved in id_blocks, so they are unique across
--- processes; a process that dies leaves a gap, never a reused id.
+-- processes; a process that dies leaves a gap, never a reused id. kernels
+-- (schema version 8) holds the run's kernel calls, {"thread", "calls",
+-- "totals", ...} (docs/store.md), NULL when it called none.
 CREATE TABLE executions (
     id            INTEGER PRIMARY KEY,
     version       INTEGER NOT NULL REFERENCES versions(id),
@@ -81,7 +83,8 @@ CREATE TABLE executions (
     optimizations TEXT,
     proof_ids     TEXT,
     verified      TEXT,
-    recorded_at   TEXT NOT NULL
+    recorded_at   TEXT NOT NULL,
+    kernels       TEXT
 );
 CREATE INDEX executions_by_intent ON executions(intent, id);
 CREATE INDEX executions_by_version ON executions(version);
@@ -99,11 +102,14 @@ CREATE VIEW decisions(execution, seq, decision, reason, proof_id) AS
                  CASE WHEN d.type = 'object' THEN d.value END AS o
           FROM executions e, json_each(e.decisions) d);
 
--- Running per-node counters of each version, summed over its executions.
+-- Running per-node counters of each version, summed over its executions:
+-- how often the node ran, and the time (ns) the VM's sampler found it
+-- running (schema version 8; docs/web.md, "Profiler").
 CREATE TABLE node_counts (
     version INTEGER NOT NULL REFERENCES versions(id),
     node    INTEGER NOT NULL,
     count   INTEGER NOT NULL,
+    ns      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (version, node)
 ) WITHOUT ROWID;
 
@@ -156,3 +162,19 @@ CREATE TABLE learned (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (kind, key, hardware)
 ) WITHOUT ROWID;
+
+-- The learning rounds (schema version 8): which version of a lineage each
+-- examined, the newest execution the store held then, and what each rule
+-- said (turns: [{"rule", "applies", "outcome", "why"}]) and what came of
+-- it (outcome: "installed v3", "v2 stays: ..."). Time travel shows the
+-- round before an execution: what the optimizer had weighed by then.
+CREATE TABLE rounds (
+    id              INTEGER PRIMARY KEY,
+    lineage         INTEGER NOT NULL REFERENCES lineages(id),
+    version         INTEGER NOT NULL REFERENCES versions(id),
+    after_execution INTEGER NOT NULL,
+    turns           TEXT NOT NULL,
+    outcome         TEXT NOT NULL,
+    created_at      TEXT NOT NULL
+);
+CREATE INDEX rounds_by_lineage ON rounds(lineage, after_execution);

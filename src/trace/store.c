@@ -26,10 +26,10 @@
  * later (SQLITE_CORRUPT, SQLITE_NOTADB) stops all writing (s->broken) and
  * is reported as FX_ERR_STORE with how to recover.
  *
- * Schema. schema.sql (version 6) and migrate_N_M.sql (1 to 2, ..., 5 to 6)
+ * Schema. schema.sql (version 8) and migrate_N_M.sql (1 to 2, ..., 7 to 8)
  * are embedded into the binary (tools/embed.c). PRAGMA
- * user_version says what a database holds: 0 with no tables is new, 1 to 5
- * are migrated step by step, 6 is current, anything newer is refused. Upgrades run in one
+ * user_version says what a database holds: 0 with no tables is new, 1 to 7
+ * are migrated step by step, 8 is current, anything newer is refused. Upgrades run in one
  * BEGIN IMMEDIATE transaction that re-reads the version under the lock, so
  * two processes opening a new store at once create it once.
  *
@@ -93,6 +93,7 @@ extern const char fx_migrate_3_4_sql[];
 extern const char fx_migrate_4_5_sql[];
 extern const char fx_migrate_5_6_sql[];
 extern const char fx_migrate_6_7_sql[];
+extern const char fx_migrate_7_8_sql[];
 
 #define BUSY_TIMEOUT_MS 10000
 #define CHECK_BUDGET_S  0.5 /* the integrity check at open of a store not closed as left */
@@ -137,10 +138,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     "ROLLBACK",
     "INSERT OR IGNORE INTO executions(id, version, intent, expr, input, output, output_hash,"
     " output_bytes,"
-    " decisions, hardware, duration_ms, optimizations, proof_ids, verified, recorded_at)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-    "INSERT INTO node_counts(version, node, count) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count",
+    " decisions, hardware, duration_ms, optimizations, proof_ids, verified, recorded_at,"
+    " kernels)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+    "INSERT INTO node_counts(version, node, count, ns) VALUES (?1, ?2, ?3, ?4)"
+    " ON CONFLICT(version, node) DO UPDATE SET count = count + excluded.count,"
+    " ns = ns + excluded.ns",
     "SELECT 1 FROM versions WHERE id = ?1",
     "INSERT OR IGNORE INTO id_blocks(name, next) VALUES ('executions', 1)",
     "SELECT max(next, (SELECT ifnull(max(id), 0) + 1 FROM executions))"
@@ -161,7 +164,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 #define EXECUTION_SELECT                                                                           \
     "SELECT e.id, e.intent, v.label, e.input, e.output, e.decisions, e.hardware,"                 \
     " e.duration_ms, e.optimizations, e.proof_ids, e.verified, e.expr, e.recorded_at,"            \
-    " v.lineage, e.output_bytes FROM executions e JOIN versions v ON v.id = e.version"
+    " v.lineage, e.output_bytes, e.kernels FROM executions e JOIN versions v ON v.id = e.version"
 
 
 /* How a column becomes JSON: 's' text (encoded), 'j' JSON text (verbatim),
@@ -180,6 +183,7 @@ static const Field execution_fields[] = {
     {"proof_ids", 'j'},     {"verified", 's'},
     {"expr", 's'},          {"recorded_at", 's'},
     {"lineage", 'i'},       {"output_bytes", 'i'},
+    {"kernels", 'j'},
 };
 
 static const Field version_fields[] = {
@@ -200,21 +204,21 @@ typedef struct Queued {
     int64_t id, version, output_bytes;
     char *text;
     const char *intent, *expr, *input, *output, *output_hash, *decisions_json, *hardware;
-    const char *optimizations, *proof_ids, *verified;
+    const char *optimizations, *proof_ids, *verified, *kernels;
     double duration_ms;
     char recorded_at[32];
     size_t n_decisions;
     Decision *decisions;
     size_t n_counts;
     uint32_t *nodes;
-    uint64_t *counts;
+    uint64_t *counts, *ns;
 } Queued;
 
 /* One node counter on its way to node_counts. */
 typedef struct Count {
     int64_t version;
     uint32_t node;
-    uint64_t count;
+    uint64_t count, ns;
 } Count;
 
 struct FxStore {
@@ -682,8 +686,10 @@ static FxStatus upgrade(FxStore *s, int64_t v)
             r = exec_sql(s, fx_migrate_5_6_sql, "migrate the schema from version 5 to 6");
         if (r == FX_OK && v <= 5) /* nothing before version 6 was sealed */
             r = seal_all(s);
-        if (r == FX_OK)
+        if (r == FX_OK && v <= 6)
             r = exec_sql(s, fx_migrate_6_7_sql, "migrate the schema from version 6 to 7");
+        if (r == FX_OK && v <= 7)
+            r = exec_sql(s, fx_migrate_7_8_sql, "migrate the schema from version 7 to 8");
     }
     if (r == FX_OK)
         r = exec_sql(s, "PRAGMA user_version = " STR(FX_STORE_SCHEMA_VERSION),
@@ -718,6 +724,7 @@ static void free_queued(Queued *q)
     free(q->decisions);
     free(q->nodes);
     free(q->counts);
+    free(q->ns);
 }
 
 static void clear_queue(FxStore *s)
@@ -1455,10 +1462,10 @@ static void copy_execution(Queued *q, const FxExecution *e)
     const char *from[] = {e->intent,      e->expr,           e->input_json,
                           e->output_json, e->output_hash,    e->decisions_json,
                           e->hardware,    e->optimizations_json, e->proof_ids_json,
-                          e->verified};
+                          e->verified,    e->kernels_json};
     const char **to[] = {&q->intent,      &q->expr,           &q->input,    &q->output,
                          &q->output_hash, &q->decisions_json, &q->hardware, &q->optimizations,
-                         &q->proof_ids,   &q->verified};
+                         &q->proof_ids,   &q->verified,       &q->kernels};
     size_t len[FX_ARRAY_LEN(from)], total = 0;
     for (size_t i = 0; i < FX_ARRAY_LEN(from); i++)
         total += (len[i] = from[i] ? strlen(from[i]) + 1 : 0);
@@ -1477,6 +1484,9 @@ static void copy_execution(Queued *q, const FxExecution *e)
         q->counts = fx_xmalloc(e->n_counts * sizeof(*q->counts));
         memcpy(q->nodes, e->count_nodes, e->n_counts * sizeof(*q->nodes));
         memcpy(q->counts, e->counts, e->n_counts * sizeof(*q->counts));
+        q->ns = fx_xcalloc(e->n_counts, sizeof(*q->ns));
+        if (e->node_ns)
+            memcpy(q->ns, e->node_ns, e->n_counts * sizeof(*q->ns));
     }
 }
 
@@ -1507,24 +1517,25 @@ FxStatus fx_store_add_execution(FxStore *s, const FxExecution *e, int64_t *out_i
 
 /* An execution's columns as the insert binds them: from the queue (texts
  * NUL-terminated, len -1) or from a frame of the log (texts in place). */
-enum { ROW_TEXTS = 11 };
+enum { ROW_TEXTS = 12, ROW_TEXTS_1 = 11 /* in a frame of format 1 */ };
 typedef struct Row {
     int64_t id, version, output_bytes;
     double duration_ms;
     /* intent, expr, input, output, output_hash, decisions, hardware,
-     * optimizations, proof_ids, verified, recorded_at; NULL for SQL NULL */
+     * optimizations, proof_ids, verified, recorded_at, kernels; NULL for SQL NULL */
     const char *text[ROW_TEXTS];
     int len[ROW_TEXTS];
 } Row;
 
 /* The insert's parameter of each text of a Row. */
-static const int row_param[ROW_TEXTS] = {3, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15};
+static const int row_param[ROW_TEXTS] = {3, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15, 16};
 
 static Row row_of(const Queued *q)
 {
     Row w = {q->id, q->version, q->output_bytes, q->duration_ms,
              {q->intent, q->expr, q->input, q->output, q->output_hash, q->decisions_json,
-              q->hardware, q->optimizations, q->proof_ids, q->verified, q->recorded_at},
+              q->hardware, q->optimizations, q->proof_ids, q->verified, q->recorded_at,
+              q->kernels},
              {0}};
     for (int i = 0; i < ROW_TEXTS; i++)
         w.len[i] = -1;
@@ -1559,11 +1570,12 @@ static FxStatus write_row(FxStore *s, const Row *w, bool *refused)
     return r;
 }
 
-/* A frame of the log holds one execution (reclog.h): a format byte (1),
+/* A frame of the log holds one execution (reclog.h): a format byte (2),
  * id, version, output_bytes and duration_ms's bits as 8 bytes each, then
  * each text of a Row as its length in 4 bytes (all ones for NULL) and its
- * bytes, integers little-endian. */
-enum { FRAME_FORMAT = 1, TEXT_NULL = -1 };
+ * bytes, integers little-endian. Format 1 (schema version 7) had no
+ * kernels text; a log an older build left is still read. */
+enum { FRAME_FORMAT = 2, TEXT_NULL = -1 };
 
 static void put_le(FxBuf *b, uint64_t v, int bytes)
 {
@@ -1604,15 +1616,20 @@ static uint64_t get_le(const unsigned char *p, int bytes)
  * not one (a format this binary does not know). */
 static bool frame_row(const unsigned char *p, size_t n, Row *w)
 {
-    if (n < 33 || p[0] != FRAME_FORMAT)
+    if (n < 33 || (p[0] != FRAME_FORMAT && p[0] != 1))
         return false;
+    int texts = p[0] == 1 ? ROW_TEXTS_1 : ROW_TEXTS;
     w->id = (int64_t)get_le(p + 1, 8);
     w->version = (int64_t)get_le(p + 9, 8);
     w->output_bytes = (int64_t)get_le(p + 17, 8);
     uint64_t bits = get_le(p + 25, 8);
     memcpy(&w->duration_ms, &bits, 8);
     size_t at = 33;
-    for (int i = 0; i < ROW_TEXTS; i++) {
+    for (int i = texts; i < ROW_TEXTS; i++) {
+        w->text[i] = NULL;
+        w->len[i] = 0;
+    }
+    for (int i = 0; i < texts; i++) {
         if (n - at < 4)
             return false;
         uint32_t len = (uint32_t)get_le(p + at, 4);
@@ -1739,8 +1756,9 @@ static size_t sum_counts(Count *c, size_t n)
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && c[k - 1].version == c[i].version && c[k - 1].node == c[i].node) {
-            uint64_t sum = c[k - 1].count + c[i].count;
+            uint64_t sum = c[k - 1].count + c[i].count, ns = c[k - 1].ns + c[i].ns;
             c[k - 1].count = sum < c[i].count ? UINT64_MAX : sum;
+            c[k - 1].ns = ns < c[i].ns ? UINT64_MAX : ns;
         } else {
             c[k++] = c[i];
         }
@@ -1760,7 +1778,7 @@ static void gather_counts(FxStore *s)
     for (size_t j = 0; j < s->queue.len; j++) {
         const Queued *q = &s->queue.data[j];
         for (size_t i = 0; i < q->n_counts; i++)
-            s->pending[k++] = (Count){q->version, q->nodes[i], q->counts[i]};
+            s->pending[k++] = (Count){q->version, q->nodes[i], q->counts[i], q->ns[i]};
     }
     s->n_pending = sum_counts(s->pending, n);
 }
@@ -1773,8 +1791,9 @@ static FxStatus write_counts(FxStore *s)
     for (size_t i = 0; i < s->n_pending && r == FX_OK; i++) {
         const Count *c = &s->pending[i];
         int64_t count = c->count > INT64_MAX ? INT64_MAX : (int64_t)c->count;
+        int64_t ns = c->ns > INT64_MAX ? INT64_MAX : (int64_t)c->ns;
         if (sqlite3_bind_int64(st, 1, c->version) | sqlite3_bind_int64(st, 2, c->node) |
-            sqlite3_bind_int64(st, 3, count)) {
+            sqlite3_bind_int64(st, 3, count) | sqlite3_bind_int64(st, 4, ns)) {
             r = bind_fail(s, st);
             break;
         }
@@ -2346,6 +2365,72 @@ out:
     return r;
 }
 
+/* ---- learning rounds ---- */
+
+static const Field round_fields[] = {
+    {"id", 'i'},    {"version", 's'}, {"after_execution", 'i'},
+    {"turns", 'j'}, {"outcome", 's'}, {"created_at", 's'},
+};
+
+FxStatus fx_store_add_round(FxStore *s, int64_t lineage, int64_t version, const char *turns_json,
+                            const char *outcome)
+{
+    static const char sql[] =
+            "INSERT INTO rounds(lineage, version, after_execution, turns, outcome, created_at)"
+            " VALUES (?1, ?2, (SELECT ifnull(max(id), 0) FROM executions), ?3, ?4, ?5)";
+    if (!turns_json || !is_json(turns_json) || !outcome)
+        return usage(s, "a round needs its turns as JSON and an outcome");
+    absorb_for_reading(s); /* the executions it read are in the table */
+    sqlite3_stmt *st = NULL;
+    char now[32];
+    now_iso(now);
+    FxStatus r = begin(s);
+    if (r == FX_OK && sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        r = db_fail(s, "prepare a round");
+    if (r == FX_OK && (sqlite3_bind_int64(st, 1, lineage) | sqlite3_bind_int64(st, 2, version) |
+                       bind_text(st, 3, turns_json) | bind_text(st, 4, outcome) |
+                       bind_text(st, 5, now)))
+        r = db_fail(s, "bind");
+    if (r == FX_OK)
+        r = run(s, st, "record a learning round");
+    sqlite3_finalize(st);
+    return finish(s, r);
+}
+
+FxStatus fx_store_round_before(FxStore *s, int64_t execution, char **out_json)
+{
+    absorb_for_reading(s);
+    sqlite3_stmt *st = NULL;
+    FxBuf b = {0};
+    int rc;
+    *out_json = NULL;
+    FxStatus r = prepare(s,
+                         "SELECT r.id, rv.label, r.after_execution, r.turns, r.outcome,"
+                         " r.created_at FROM executions e JOIN versions v ON v.id = e.version"
+                         " JOIN rounds r ON r.lineage = v.lineage AND r.after_execution < e.id"
+                         " JOIN versions rv ON rv.id = r.version"
+                         " WHERE e.id = ?1 ORDER BY r.after_execution DESC, r.id DESC LIMIT 1",
+                         &st);
+    if (r != FX_OK)
+        goto out;
+    if (sqlite3_bind_int64(st, 1, execution)) {
+        r = db_fail(s, "bind");
+        goto out;
+    }
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        fx_buf_putc(&b, '{');
+        put_fields(&b, st, round_fields, FX_ARRAY_LEN(round_fields), 0);
+        fx_buf_putc(&b, '}');
+        *out_json = fx_buf_take(&b);
+    } else if (rc != SQLITE_DONE) {
+        r = db_fail(s, "read a learning round");
+    }
+out:
+    sqlite3_finalize(st);
+    return r;
+}
+
 FxStatus fx_store_execution_source(FxStore *s, int64_t id, char **out_path, char **out_source)
 {
     absorb_for_reading(s);
@@ -2523,15 +2608,14 @@ FxStatus fx_store_sources(FxStore *s, void (*fn)(void *ctx, const char *path, co
     return r;
 }
 
-FxStatus fx_store_node_counts(FxStore *s, int64_t version,
-                              void (*fn)(void *ctx, uint32_t node, uint64_t count), void *ctx)
+FxStatus fx_store_node_counts(FxStore *s, int64_t version, FxCountFn fn, void *ctx)
 {
     sqlite3_stmt *st = NULL;
     int rc;
     FxStatus r = flush_counts(s); /* this process's counting too */
     if (r != FX_OK)
         return r;
-    r = prepare(s, "SELECT node, count FROM node_counts WHERE version = ?1 ORDER BY node",
+    r = prepare(s, "SELECT node, count, ns FROM node_counts WHERE version = ?1 ORDER BY node",
                          &st);
     if (r != FX_OK)
         goto out;
@@ -2540,7 +2624,8 @@ FxStatus fx_store_node_counts(FxStore *s, int64_t version,
         goto out;
     }
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        fn(ctx, (uint32_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1));
+        fn(ctx, (uint32_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 1),
+           (uint64_t)sqlite3_column_int64(st, 2));
     if (rc != SQLITE_DONE)
         r = db_fail(s, "read node counts");
 out:

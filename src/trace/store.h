@@ -29,7 +29,7 @@
 typedef struct FxStore FxStore;
 
 /* The schema version this binary writes. */
-#define FX_STORE_SCHEMA_VERSION 7
+#define FX_STORE_SCHEMA_VERSION 8
 
 /* Opens (creating when missing) the store in dir. On failure returns
  * FX_ERR_STORE with a message in why: locked past the timeout, corrupt
@@ -89,10 +89,13 @@ typedef struct FxExecution {
     const char *optimizations_json; /* ["memoization"] */
     const char *proof_ids_json;     /* [1847] */
     const char *verified;
-    /* per-node counters of the version's graph, added to its running totals */
+    /* per-node counters of the version's graph, added to its running totals:
+     * how often each node ran, and the time sampled there (ns; NULL: none) */
     size_t n_counts;
     const uint32_t *count_nodes;
     const uint64_t *counts;
+    const uint64_t *node_ns;
+    const char *kernels_json; /* the run's kernel calls, or NULL: none */
 } FxExecution;
 
 /* Queues an execution; its id is assigned now (ids are unique across
@@ -198,10 +201,20 @@ FxStatus fx_store_next_label(FxStore *s, int64_t lineage, char **out_label) FX_M
 FxStatus fx_store_sources(FxStore *s, void (*fn)(void *ctx, const char *path, const char *text),
                           void *ctx) FX_MUST_CHECK;
 
-/* Running per-node counters of a version: fn(ctx, node, count) for each. */
-FxStatus fx_store_node_counts(FxStore *s, int64_t version,
-                              void (*fn)(void *ctx, uint32_t node, uint64_t count),
-                              void *ctx) FX_MUST_CHECK;
+/* Running per-node counters of a version: fn(ctx, node, count, ns) for
+ * each, ns the time sampled at the node (docs/web.md, "Profiler"). */
+typedef void (*FxCountFn)(void *ctx, uint32_t node, uint64_t count, uint64_t ns);
+FxStatus fx_store_node_counts(FxStore *s, int64_t version, FxCountFn fn, void *ctx) FX_MUST_CHECK;
+
+/* Records a learning round on a lineage: the version it examined (id),
+ * what each rule said (turns_json: a JSON array) and what came of it. The
+ * round is placed after the newest execution the store holds now. */
+FxStatus fx_store_add_round(FxStore *s, int64_t lineage, int64_t version,
+                            const char *turns_json, const char *outcome) FX_MUST_CHECK;
+/* The newest round of the lineage of execution `execution` placed before
+ * it, as one JSON row {"id", "version", "after_execution", "turns",
+ * "outcome", "created_at"} (caller frees); *out_json NULL when none. */
+FxStatus fx_store_round_before(FxStore *s, int64_t execution, char **out_json) FX_MUST_CHECK;
 
 /* The proposals of an intent's lineages (all intents when NULL), newest
  * first, each with its proof, as JSON rows: {"proof_id", "proposal_id",

@@ -409,6 +409,20 @@ static FxWebAnswer graph(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
     return a;
 }
 
+/* The answer of a library call that wrote one JSON value to `out` (an
+ * object, or null) and its reasons to `diag`, both closed here: {"key":
+ * the value} when ok, else an error with `status`. */
+static FxWebAnswer closing(const char *key, bool ok, unsigned status, Text *out, Text *diag)
+{
+    char *text = text_close(out), *why = text_close(diag);
+    FxWebAnswer a = ok && text && (*text == '{' || !strncmp(text, "null", 4))
+                            ? wrap(key, text)
+                            : fx_web_error(status, why && *why ? why : "failed");
+    free(text);
+    free(why);
+    return a;
+}
+
 /* The per-node counters of a version: {"node_counts": {"intent", "version",
  * "counts": [{"node", "count"}, ...]}}. */
 static FxWebAnswer node_counts(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
@@ -422,16 +436,20 @@ static FxWebAnswer node_counts(const FxServeConfig *cfg, FxWebArg arg, void *ctx
     Text out, diag;
     FILE *o = text_open(&out), *d = text_open(&diag);
     int status = flux_node_counts(cfg->store, prog, intent, arg(ctx, "version"), o, d);
-    char *text = text_close(&out), *why = text_close(&diag);
-    FxWebAnswer a;
-    if (status == FLUX_OK && text && *text == '{') {
-        a = wrap("node_counts", text);
-    } else {
-        a = fx_web_error(http_status(status), why && *why ? why : "failed");
-    }
-    free(text);
-    free(why);
-    return a;
+    return closing("node_counts", status == FLUX_OK, http_status(status), &out, &diag);
+}
+
+/* Time travel: the learning round before execution ID (what each rule
+ * said by then): {"round": {...} or null}. */
+static FxWebAnswer round_before(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
+{
+    long long id;
+    if (!number_arg(arg, ctx, "id", 0, 1, INT64_MAX, &id) || id == 0)
+        return fx_web_error(400, "round needs ?id=N, an execution id");
+    Text out, diag;
+    FILE *o = text_open(&out), *d = text_open(&diag);
+    int status = flux_round_before(cfg->store, id, o, d);
+    return closing("round", status == FLUX_OK, http_status(status), &out, &diag);
 }
 
 /* Time travel: execution ID run again on its version or on `version`,
@@ -446,17 +464,9 @@ static FxWebAnswer replay(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
     /* a page waits for it: 10 s at most (a naive version can take ages) */
     FluxRunOptions bounded = {.max_seconds = 10};
     int status = flux_replay(cfg->store, id, arg(ctx, "version"), &bounded, 1, o, d);
-    char *text = text_close(&out), *why = text_close(&diag);
-    FxWebAnswer a;
-    if ((status == FLUX_OK || status == FLUX_DIFFERENT) && text && *text == '{') {
-        a = wrap("replay", text);
-    } else {
-        a = fx_web_error(status == FLUX_OK ? 500 : http_status(status),
-                         why && *why ? why : "the replay failed");
-    }
-    free(text);
-    free(why);
-    return a;
+    return closing("replay", status == FLUX_OK || status == FLUX_DIFFERENT,
+                   status == FLUX_OK || status == FLUX_DIFFERENT ? 500 : http_status(status),
+                   &out, &diag);
 }
 
 FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg, void *ctx)
@@ -481,6 +491,8 @@ FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg,
         return replay(cfg, arg, ctx);
     if (!strcmp(path, "/api/counts"))
         return node_counts(cfg, arg, ctx);
+    if (!strcmp(path, "/api/round"))
+        return round_before(cfg, arg, ctx);
     if (!strcmp(path, "/api/proof")) {
         long long id = 0;
         if (!number_arg(arg, ctx, "id", 0, 1, INT64_MAX, &id) || id == 0)

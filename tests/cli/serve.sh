@@ -100,6 +100,18 @@ counts = get('/api/counts?intent=fibonacci&version=v1')['node_counts']
 assert counts['version'] == 'v1' and counts['counts'] and all(c['count'] > 0 for c in counts['counts']), counts
 assert get('/api/counts?intent=fibonacci')['node_counts']['version'] == versions[-1]['version']
 get('/api/counts?intent=fibonacci&version=v99', 404)
+# fibonacci(30) on v1 runs long enough for the sampler: v1's nodes have times
+assert sum(c['ms'] for c in counts['counts']) > 0, counts
+# time travel: the learning round before an execution, and none before the first
+runs = get('/api/executions?limit=1000')['executions']
+oldest, newest = int(runs[-1]['execution_id'][5:]), int(runs[0]['execution_id'][5:])
+assert get('/api/round?id=%d' % oldest) == {'round': None}
+rnd = get('/api/round?id=%d' % newest)['round']
+assert rnd['version'] == 'v1' and rnd['after_execution'] < newest and rnd['outcome'], rnd
+assert {'rule', 'applies', 'outcome', 'why'} <= set(rnd['turns'][0]), rnd['turns'][0]
+assert any(not t['applies'] and t['why'] for t in rnd['turns']), 'a rule that did not apply, and why'
+get('/api/round?id=x', 400)
+assert 'kernels' in one, one  # null for a run that called no kernel
 again = get('/api/replay?id=%d&version=v1' % ids[0])['replay']
 assert again['replayed_version'] == 'v1' and again['same_result'] is True, again
 assert again['execution_id'] == 'exec_%d' % ids[0] and again['ms'] >= 0, again

@@ -10,7 +10,7 @@ printf 'intent sq(n: Int) -> Int:\n    constraints:\n        - result = n * n\n'
 python3 -c 'import sqlite3; db = sqlite3.connect("new/flux.db"); db.execute("pragma user_version = 99"); db.commit()'
 "$FLUX" run f.flux 'sq(4)' --store new 2>err >/dev/null; rc=$?
 [ $rc = 4 ] || fail "newer schema: want exit 4, got $rc"
-grep -q 'has schema version 99, newer than this flux (7)' err || fail "message: $(cat err)"
+grep -q 'has schema version 99, newer than this flux (8)' err || fail "message: $(cat err)"
 "$FLUX" traces f.flux --store new >/dev/null 2>&1; [ $? = 4 ] || fail "traces on a newer store: want 4"
 
 # version 1: the first release's schema, with one execution in it
@@ -28,7 +28,9 @@ n = db.execute("select count(*) from executions").fetchone()[0]
 kept = db.execute("select expr from executions where id = 1").fetchone()
 t = db.execute("select count(*) from sqlite_master where name = 'proposals'").fetchone()[0]
 c = db.execute("select count(*) from sqlite_master where name = 'cost_models'").fetchone()[0]
-if v != 7 or c != 1 or "output_bytes" not in cols or "rolled_back" not in vcols or n != 2 or t != 1 or kept != ("sq(2)",):
+rounds = db.execute("select count(*) from sqlite_master where name = 'rounds'").fetchone()[0]
+ncols = [r[1] for r in db.execute("pragma table_info(node_counts)")]
+if v != 8 or c != 1 or rounds != 1 or "ns" not in ncols or "kernels" not in cols or "output_bytes" not in cols or "rolled_back" not in vcols or n != 2 or t != 1 or kept != ("sq(2)",):
     sys.exit("not migrated: version %d, columns %s, %d executions, proposals %d, kept %s" % (v, cols, n, t, kept))
 PY2
 "$FLUX" traces f.flux --store old | grep -q 'sq(6)\|{"n": 6}' || fail "traces after migration"
@@ -53,6 +55,10 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 for c in ("graph_before", "graph_after", "certificate", "chain"):
     db.execute("alter table proofs drop column " + c)
+# version 8 added the node times, the kernel calls and the learning rounds
+db.execute("alter table node_counts drop column ns")
+db.execute("alter table executions drop column kernels")
+db.execute("drop table rounds")
 # before version 7 the decisions were a table of their own
 db.execute("drop view decisions")
 db.execute("create table decisions (id integer primary key, execution integer not null"
@@ -80,7 +86,7 @@ sealed = db.execute("select count(*) from proofs p join versions v on v.proof_id
 kind = db.execute("select type from sqlite_master where name = 'decisions'").fetchone()[0]
 rows = db.execute("select count(*) from decisions").fetchone()[0]
 runs = db.execute("select count(*) from executions").fetchone()[0]
-if v != 7 or sealed != 1 or kind != "view" or rows < runs:
+if v != 8 or sealed != 1 or kind != "view" or rows < runs:
     sys.exit("v5 not migrated: version %d, %d proofs sealed, decisions a %s of %d rows for %d runs"
              % (v, sealed, kind, rows, runs))
 PY

@@ -372,7 +372,7 @@ FX_TEST(executions_are_read_back_newest_first)
     EXPECT(r.n == 3 && !strncmp(r.rows[2], want, strlen(want)));
     if (r.n == 3 && strncmp(r.rows[2], want, strlen(want)))
         fprintf(stderr, "  got  %s\n  want %s...\n", r.rows[2], want);
-    EXPECT(has(r.rows[2], "Z\", \"lineage\": 1, \"output_bytes\": 2}"));
+    EXPECT(has(r.rows[2], "Z\", \"lineage\": 1, \"output_bytes\": 2, \"kernels\": null}"));
     EXPECT(has(r.rows[1], "\"intent\": \"square\""));
     EXPECT(has(r.rows[1], "\"duration_ms\": 2,"));
     EXPECT(has(r.rows[0], "\"input\": \"n=11\", \"output\": 89,"));
@@ -425,7 +425,7 @@ FX_TEST(a_40_digit_output_is_kept_exactly)
     EXPECT_EQ(fx_store_execution(s, id, &row), FX_OK);
     EXPECT(has(row, "\"output\": 1234567890123456789012345678901234567890, "));
     EXPECT(has(row, "\"input\": {\"n\": -98765432109876543210987654321, \"x\": 1.5e300}, "));
-    EXPECT(has(row, "\"output_bytes\": 40}"));
+    EXPECT(has(row, "\"output_bytes\": 40, \"kernels\": null}"));
     EXPECT(has(row, "\"optimizations_applied\": [\"memoization\",\"matrix_exp\"], "));
     EXPECT(row && !strchr(row, '\n'));
     free(row);
@@ -527,15 +527,17 @@ FX_TEST(a_flush_waits_for_another_writer)
 }
 
 typedef struct Counts {
-    uint64_t by_node[32];
+    uint64_t by_node[32], ns_by_node[32];
     int calls;
 } Counts;
 
-static void add_count(void *ctx, uint32_t node, uint64_t count)
+static void add_count(void *ctx, uint32_t node, uint64_t count, uint64_t ns)
 {
     Counts *c = ctx;
-    if (node < 32)
+    if (node < 32) {
         c->by_node[node] = count;
+        c->ns_by_node[node] = ns;
+    }
     c->calls++;
 }
 
@@ -545,19 +547,22 @@ FX_TEST(node_counts_add_up_across_flushes)
     FxStore *s = open_ok(dir);
     int64_t version = setup_fib(s, NULL), id = 0;
     uint32_t nodes[] = {1, 3, 1};
-    uint64_t counts[] = {10, 5, 2};
+    uint64_t counts[] = {10, 5, 2}, ns[] = {1000, 0, 7};
     FxExecution e = sample_exec(version, "fibonacci", "1");
     e.n_counts = 3;
     e.count_nodes = nodes;
     e.counts = counts;
+    e.node_ns = ns;
     EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_OK);
     EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_OK);
     EXPECT_EQ(fx_store_flush(s), FX_OK);
-    Counts c = {{0}, 0};
+    Counts c = {{0}, {0}, 0};
     EXPECT_EQ(fx_store_node_counts(s, version, add_count, &c), FX_OK);
     EXPECT_EQ(c.calls, 2);
     EXPECT_EQ(c.by_node[1], 24);
     EXPECT_EQ(c.by_node[3], 10);
+    EXPECT_EQ(c.ns_by_node[1], 2014); /* the times add up as the counts do */
+    EXPECT_EQ(c.ns_by_node[3], 0);
     EXPECT_EQ(fx_store_add_execution(s, &e, &id), FX_OK);
     EXPECT_EQ(fx_store_flush(s), FX_OK);
     memset(&c, 0, sizeof(c));
@@ -643,6 +648,46 @@ FX_TEST(reading_absorbs_the_record_log)
     EXPECT_EQ(fx_store_commit(s), FX_OK);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM executions"), 23);
     EXPECT_EQ(db_int(dir, "SELECT count(DISTINCT id) FROM executions"), 23);
+    EXPECT_EQ(fx_store_close(s), FX_OK);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* An execution's kernel calls travel with it (through the log too), and
+ * the newest learning round before an execution is found for time travel. */
+FX_TEST(kernel_calls_and_learning_rounds_are_kept)
+{
+    char *dir = make_tmp();
+    FxStore *s = open_ok(dir);
+    int64_t lineage = 0, version = setup_fib(s, &lineage), first = 0, second = 0, third = 0;
+    FxExecution e = sample_exec(version, "fibonacci", "1");
+    e.kernels_json = "{\"calls\": [{\"kernel\": \"sort\", \"ms\": 1.5}], \"totals\": []}";
+    EXPECT_EQ(fx_store_add_execution(s, &e, &first), FX_OK);
+    EXPECT_EQ(fx_store_flush(s), FX_OK); /* the first flush commits */
+    EXPECT_EQ(fx_store_add_execution(s, &e, &second), FX_OK);
+    EXPECT_EQ(fx_store_flush(s), FX_OK); /* this one is appended to the log */
+    EXPECT(file_size(dir, "records.log") > 0);
+    char *json = NULL;
+    EXPECT_EQ(fx_store_execution(s, second, &json), FX_OK);
+    EXPECT(json && strstr(json, "\"kernels\": {\"calls\": [{\"kernel\": \"sort\""));
+    free(json);
+    EXPECT_EQ(fx_store_round_before(s, second, &json), FX_OK);
+    EXPECT(json == NULL); /* no round yet */
+    EXPECT_EQ(fx_store_add_round(s, lineage, version, "not json", "v1 stays"), FX_ERR_USAGE);
+    EXPECT_EQ(fx_store_add_round(s, lineage, version,
+                                 "[{\"rule\": \"memoization\", \"applies\": false, "
+                                 "\"why\": \"no repeated call\"}]",
+                                 "v1 stays"),
+              FX_OK);
+    EXPECT_EQ(fx_store_round_before(s, second, &json), FX_OK);
+    EXPECT(json == NULL); /* the round came after it */
+    EXPECT_EQ(fx_store_add_execution(s, &e, &third), FX_OK);
+    EXPECT_EQ(fx_store_flush(s), FX_OK);
+    EXPECT_EQ(fx_store_round_before(s, third, &json), FX_OK);
+    EXPECT(json && strstr(json, "\"version\": \"v1\""));
+    EXPECT(json && strstr(json, "\"why\": \"no repeated call\""));
+    EXPECT(json && strstr(json, "\"outcome\": \"v1 stays\""));
+    free(json);
     EXPECT_EQ(fx_store_close(s), FX_OK);
     rm_rf(dir);
     free(dir);
@@ -1186,16 +1231,16 @@ FX_TEST(processes_make_a_new_store_at_once)
 FX_TEST(a_newer_schema_is_refused)
 {
     char *dir = make_tmp();
-    db_exec(dir, "PRAGMA user_version = 8");
+    db_exec(dir, "PRAGMA user_version = 9");
     FxStore *s = NULL;
     char why[512] = "";
     EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_ERR_STORE);
     EXPECT(s == NULL);
-    char *want = fx_xasprintf("the store at %s has schema version 8, newer than this flux (7); "
+    char *want = fx_xasprintf("the store at %s has schema version 9, newer than this flux (8); "
                               "use a newer flux or another --store",
                               dir);
     EXPECT_STR_EQ(why, want);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 8); /* left as it was */
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 9); /* left as it was */
     free(want);
     rm_rf(dir);
     free(dir);
@@ -1245,8 +1290,10 @@ FX_TEST(a_version_1_store_is_migrated)
     char *dir = make_tmp();
     db_exec(dir, V1_SCHEMA);
     FxStore *s = open_ok(dir);
-    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 7);
+    EXPECT_EQ(db_int(dir, "PRAGMA user_version"), 8);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'proposals'"), 1);
+    EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'rounds'"), 1);
+    EXPECT_EQ(db_int(dir, "SELECT ns FROM node_counts WHERE version = 1 AND node = 0"), 0);
     EXPECT_EQ(db_int(dir, "SELECT count(*) FROM sqlite_master WHERE name = 'cost_models'"), 1);
     char *row = NULL;
     EXPECT_EQ(fx_store_execution(s, 7, &row), FX_OK);
@@ -1255,7 +1302,7 @@ FX_TEST(a_version_1_store_is_migrated)
                     "\"hardware\": \"hw\", \"duration_ms\": 0.5, \"optimizations_applied\": [], "
                     "\"proof_ids\": [], \"verified\": \"ok\", \"expr\": \"fibonacci(3)\", "
                     "\"recorded_at\": \"2024-01-01T00:00:01.000Z\", \"lineage\": 1, "
-                    "\"output_bytes\": null}"));
+                    "\"output_bytes\": null, \"kernels\": null}"));
     free(row);
     int64_t id = 0, lineage = 0, version = setup_fib(s, &lineage);
     EXPECT_EQ(lineage, 1); /* the old lineage, found again */
@@ -1265,7 +1312,7 @@ FX_TEST(a_version_1_store_is_migrated)
     EXPECT_EQ(id, 65); /* the next id of the old id_blocks */
     EXPECT_EQ(fx_store_flush(s), FX_OK);
     EXPECT_EQ(fx_store_execution(s, id, &row), FX_OK);
-    EXPECT(has(row, "\"output_bytes\": 1}"));
+    EXPECT(has(row, "\"output_bytes\": 1, \"kernels\": null}"));
     free(row);
     char *path = NULL, *src = NULL;
     EXPECT_EQ(fx_store_execution_source(s, 7, &path, &src), FX_OK);
@@ -1373,7 +1420,7 @@ FX_TEST(flushing_is_cheap)
            "per execution (flush %.1f ms in all)\n",
            N, COUNTS, (t1 - t0) * 1e3 / N, per * 1e3, t2 - t1);
     EXPECT(per < 1.0);
-    Counts c = {{0}, 0};
+    Counts c = {{0}, {0}, 0};
     EXPECT_EQ(fx_store_node_counts(s, version, add_count, &c), FX_OK);
     EXPECT_EQ(c.calls, COUNTS);
     EXPECT_EQ(c.by_node[7], 8 * N);

@@ -18,6 +18,7 @@ const fill = process.env.FILL || join(root, 'build', 'tests', 'web_fill');
 const shots = process.env.UPDATE_SCREENSHOTS === '1';
 const tmp = mkdtempSync(join(tmpdir(), 'flux-web-'));
 const program = join(tmp, 'fib.flux');
+const primes = join(tmp, 'primes.flux');
 const store = join(tmp, 'store');
 const servers = [];
 let browser;
@@ -27,9 +28,9 @@ function run(...args) {
 }
 
 // A server over the given store; resolves to its URL.
-function serve(storeDir) {
+function serve(storeDir, files = [program]) {
   return new Promise((resolve, reject) => {
-    const p = spawn(flux, ['serve', program, '--store', storeDir, '--port', '0']);
+    const p = spawn(flux, ['serve', ...files, '--store', storeDir, '--port', '0']);
     servers.push(p);
     let out = '';
     p.stdout.on('data', d => {
@@ -48,6 +49,12 @@ before(async () => {
   run('optimize', program, '--store', store);
   for (const n of [30, 40, 50])
     run('run', program, `fibonacci(${n})`, '--store', store, '--no-learn');
+  // a sieve: kernel calls with tasks on the device's threads
+  copyFileSync(join(root, 'examples', 'primes.flux'), primes);
+  for (const n of [1000, 2000])
+    run('run', primes, `len(find_primes(${n}))`, '--store', store, '--no-learn');
+  run('optimize', primes, '--store', store);
+  run('run', primes, 'len(find_primes(20000000))', '--store', store, '--no-learn');
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -99,23 +106,53 @@ test('scrubbing the timeline changes the graph version shown', async () => {
   assert.notEqual(version, 'v1');
   assert.equal(await page.locator('.version.current').getAttribute('data-version'), version);
   assert.match(newest, /decision tree/);
-  assert.match(newest, /proposals by then.*memoization: accepted \(proved\)/s);
-  await page.selectOption('#replay-version', 'v1');
-  await page.click('#replay');
-  await page.waitForFunction(() => /ms recorded/.test(document.getElementById('replay-result').textContent));
-  assert.match(await page.locator('#replay-result').textContent(), /^v1: the same result/);
   await shot(page, 'timeline');
   await page.close();
 });
 
-test('the profiler shows how often each node ran, and the graph is coloured by it', async () => {
+test('time travel: what each rule said by then, and a replay on another version', async () => {
   const page = await open(await serve(store));
+  await page.click('#views button[data-view="timeline"]');
+  await page.locator('#scrub').fill('0'); // before any round: nothing weighed yet
+  await page.click('#to-travel');
+  await page.waitForFunction(() => /learning round before it/.test(document.getElementById('travel').textContent) &&
+                                   /none: no learning round/.test(document.getElementById('travel').textContent));
+  await page.click('#views button[data-view="timeline"]');
+  await page.locator('#scrub').fill('5');
+  await page.click('#to-travel');
+  await page.waitForSelector('#round tr.not');
+  const travel = await page.locator('#travel').textContent();
+  assert.match(travel, /memoization: installed v2/); // the round's outcome
+  assert.match(travel, /matrix powernodoes not apply/); // a rule that did not apply, and why
+  assert.match(travel, /proposals by then.*memoization: accepted \(proved\)/s);
+  await page.selectOption('#replay-version', 'v1');
+  await page.click('#replay');
+  await page.waitForFunction(() => /ms recorded/.test(document.getElementById('replay-result').textContent));
+  const replay = await page.locator('#replay-result').textContent();
+  assert.match(replay, /^v1: the same result/);
+  assert.match(replay, /recorded \(v\d+\)replayed \(v1\)/); // the diff, side by side
+  await shot(page, 'travel');
+  await page.close();
+});
+
+test('the profiler shows the time at each node and each kernel call; the graph is shaded by it', async () => {
+  const page = await open(await serve(store, [program, primes]));
   const coloured = await page.locator('.version g.node polygon[fill^="rgba(224"]').count();
-  assert.ok(coloured > 0, 'nodes coloured by their counts');
+  assert.ok(coloured > 0, 'nodes coloured by their share');
   await page.click('#views button[data-view="profile"]');
   const text = await page.locator('#profile').textContent();
   assert.match(text, /v1: 3 runs, [\d.]+ ms in all/);
   assert.ok(await page.locator('#profile table.counts tr').count() > 2);
+  // fibonacci(25) naive runs long enough to be sampled: nodes have times
+  assert.match(text, /time per node: [\d.e+-]+ ms sampled/);
+  await page.selectOption('#intent', 'find_primes');
+  await page.waitForFunction(() => document.querySelectorAll('.version svg').length >= 2);
+  await page.click('#views button[data-view="profile"]');
+  await page.waitForSelector('#profile table.kernels');
+  const kernels = await page.locator('#profile table.kernels').textContent();
+  assert.match(kernels, /sieve at find_primes %\d+1[\d.e+-]+/); // one call, its time
+  const shaded = await page.locator('.version[data-version="v1"] div[data-shaded-by]').getAttribute('data-shaded-by');
+  assert.equal(shaded, 'time');
   await shot(page, 'profiler');
   await page.close();
 });

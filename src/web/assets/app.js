@@ -51,6 +51,7 @@ for (const b of document.querySelectorAll('#views button')) {
     for (const v of document.querySelectorAll('.view'))
       v.classList.toggle('on', v.id === `view-${b.dataset.view}`);
     if (b.dataset.view === 'timeline') drawTimeline();
+    if (b.dataset.view === 'travel') showTravel();
     if (b.dataset.view === 'profile') drawProfile();
   });
 }
@@ -87,17 +88,26 @@ async function loadGraphs() {
   markCurrent();
 }
 
-// each node's share of the version's counted work, as the red of its box
-// (relative to the version's hottest node)
+// what a node weighs in its version: its sampled time when the version's
+// runs were sampled, else how often it ran
+function weights(counts) {
+  const timed = counts.some(c => c.ms > 0);
+  return { by: timed ? 'time' : 'count', of: c => (timed ? c.ms : c.count) };
+}
+
+// each node's share of the version's time (or counted work), as the red of
+// its box (relative to the version's hottest node)
 async function colourByCounts(version, holder) {
   let counts = [];
   try {
     counts = (await api('/api/counts', { intent: state.intent, version: version.version })).node_counts.counts;
   } catch (e) { return; }
   state.counts[version.version] = counts;
-  const total = counts.reduce((a, c) => a + c.count, 0);
+  const w = weights(counts);
+  const total = counts.reduce((a, c) => a + w.of(c), 0);
   if (!total) return;
-  const share = new Map(counts.map(c => [c.node, c.count / total]));
+  holder.dataset.shadedBy = w.by;
+  const share = new Map(counts.map(c => [c.node, w.of(c) / total]));
   const most = Math.max(...share.values()); // the hottest node darkest
   for (const g of holder.querySelectorAll('g.node')) {
     const id = parseInt((g.querySelector('title') || {}).textContent.replace(/\D/g, ''), 10);
@@ -114,13 +124,17 @@ function pickNode(version, g) {
   const graph = state.graphs[version.version] || { nodes: [] };
   const node = graph.nodes.find(n => n.id === id) || {};
   const o = node.origin;
+  const counts = state.counts[version.version] || [];
+  const c = counts.find(x => x.node === id) || { count: 0, ms: 0 };
+  const sampled = counts.reduce((a, x) => a + x.ms, 0);
   fields(document.getElementById('node-panel'), [
     ['node', `%${id} ${node.op || ''} ${node.text || ''}`],
     ['type', node.type || ''],
     ['version', `${version.version} of ${state.intent}`],
     ['made by', version.rewrite ? `${version.rewrite} (proof #${version.proof_id})` : 'the constraints'],
     ['executions of this version', String(version.executions)],
-    ['times this node ran', String(((state.counts[version.version] || []).find(c => c.node === id) || { count: 0 }).count)],
+    ['times this node ran', String(c.count)],
+    ['time at this node', sampled ? `${c.ms.toPrecision(3)} ms sampled, ${(100 * c.ms / sampled).toFixed(1)}% of the version's` : 'not sampled yet'],
     ['origin in the source', o ? `${o.file}:${o.line}:${o.col}` : 'none (made by a rewrite)'],
   ]);
 }
@@ -214,17 +228,50 @@ function showExecution() {
   for (const dcs of r.decision_tree || [])
     ol.append(el('li', {}, `${dcs.decision}: ${dcs.reason}` + (dcs.proof_id ? ` (proof #${dcs.proof_id})` : '')));
   panel.append(ol);
-  timeTravel(panel, r);
+  const go = el('button', { id: 'to-travel' }, 'time travel to this execution');
+  go.addEventListener('click', () => document.querySelector('#views button[data-view="travel"]').click());
+  panel.append(go);
   markCurrent();
 }
 
 // ---- time travel: what the optimizer had weighed by then; a replay ----
 
-function timeTravel(panel, r) {
+async function showTravel() {
+  const box = document.getElementById('travel');
+  const r = state.executions[state.picked];
+  if (!r) return;
+  box.replaceChildren(el('h2', {}, `${r.execution_id}: ${r.expr} on ${r.graph_version}, ` +
+                                   `${r.duration_ms.toPrecision(3)} ms, ${r.recorded_at}`));
+  markCurrent();
+  box.append(el('h3', {}, 'the learning round before it'));
+  let round = null;
+  try {
+    round = (await api('/api/round', { id: r.execution_id.slice(5) })).round;
+  } catch (e) {
+    box.append(el('p', { class: 'hint' }, e.message));
+  }
+  if (state.executions[state.picked] !== r) return; // picked another meanwhile
+  if (!round) {
+    box.append(el('p', { class: 'hint' }, 'none: no learning round had run on this lineage yet'));
+  } else {
+    box.append(el('p', { id: 'round-outcome' },
+                  `${round.created_at}, on ${round.version}, after exec_${round.after_execution}: ${round.outcome}`));
+    const table = el('table', { id: 'round' });
+    const head = el('tr');
+    head.append(el('th', {}, 'rule'), el('th', {}, 'applies'), el('th', {}, 'what came of it'), el('th', {}, 'why'));
+    table.append(head);
+    for (const t of round.turns) {
+      const tr = el('tr', { class: t.applies ? 'applies' : 'not' });
+      tr.append(el('td', {}, t.rule), el('td', {}, t.applies ? 'yes' : 'no'),
+                el('td', {}, t.outcome), el('td', {}, t.why || ''));
+      table.append(tr);
+    }
+    box.append(table);
+  }
   const by = Date.parse(r.recorded_at);
   const weighed = state.proofs.filter(p => p.intent === r.intent && Date.parse(p.created_at) <= by);
-  panel.append(el('h3', {}, 'proposals by then'));
-  if (!weighed.length) panel.append(el('p', { class: 'hint' }, 'none yet: the version is the naive graph'));
+  box.append(el('h3', {}, 'proposals by then'));
+  if (!weighed.length) box.append(el('p', { class: 'hint' }, 'none yet: the version is the naive graph'));
   const ul = el('ul', { class: 'proposals' });
   for (const p of weighed) {
     let text = `${p.rule}: ${p.status} (${p.result})`;
@@ -232,26 +279,32 @@ function timeTravel(panel, r) {
     if (p.counterexample) text += `; counterexample ${JSON.stringify(p.counterexample)}`;
     ul.append(el('li', {}, text));
   }
-  panel.append(ul);
-  panel.append(el('h3', {}, 'replay'));
+  box.append(ul);
+  box.append(el('h3', {}, 'replay'));
   const pick = el('select', { id: 'replay-version' });
   for (const v of state.versions) pick.append(el('option', { value: v.version }, v.version));
   pick.value = r.graph_version;
   const go = el('button', { id: 'replay' }, 'replay on this version');
-  const out = el('p', { id: 'replay-result', class: 'hint' });
+  const out = el('div', { id: 'replay-result', class: 'hint' });
   go.addEventListener('click', async () => {
     out.textContent = 'running...';
     try {
       const { replay } = await api('/api/replay', { id: r.execution_id.slice(5), version: pick.value });
       out.classList.remove('hint');
-      out.textContent = `${replay.replayed_version}: ` +
+      out.replaceChildren(el('p', {}, `${replay.replayed_version}: ` +
         (replay.same_result ? 'the same result' : `a different result: ${JSON.stringify(replay.output)}`) +
-        `; ${replay.path}; ${replay.ms.toPrecision(3)} ms against ${replay.recorded_ms.toPrecision(3)} ms recorded`;
+        `; ${replay.path}; ${replay.ms.toPrecision(3)} ms against ${replay.recorded_ms.toPrecision(3)} ms recorded`));
+      const diff = el('table', { class: 'diff' });
+      const row = (k, a, b) => { const tr = el('tr'); tr.append(el('th', {}, k), el('td', {}, a), el('td', {}, b)); diff.append(tr); };
+      row('', `recorded (${r.graph_version})`, `replayed (${replay.replayed_version})`);
+      row('result', JSON.stringify(r.output), JSON.stringify(replay.output));
+      row('time', `${replay.recorded_ms.toPrecision(3)} ms`, `${replay.ms.toPrecision(3)} ms`);
+      out.append(diff);
     } catch (e) {
       out.textContent = e.message;
     }
   });
-  panel.append(pick, go, out);
+  box.append(pick, go, out);
 }
 
 // ---- proof explorer ----
@@ -282,7 +335,52 @@ async function loadProofs() {
   }
 }
 
-// ---- profiler: node counters and run time per version ----
+// ---- profiler: time per node and per kernel call, per version ----
+
+function profileTable(cls, head, rows) {
+  const table = el('table', { class: cls });
+  const tr = el('tr');
+  for (const h of head) tr.append(el('th', {}, h));
+  table.append(tr);
+  for (const r of rows) {
+    const row = el('tr');
+    for (const c of r) row.append(typeof c === 'string' ? el('td', {}, c) : c);
+    table.append(row);
+  }
+  return table;
+}
+
+function shareCell(part, whole) {
+  const td = el('td', {}, ` ${(100 * part / whole).toFixed(1)}%`);
+  const bar = el('span', { class: 'bar' });
+  bar.style.width = `${(100 * part / whole).toFixed(1)}px`;
+  td.prepend(bar);
+  return td;
+}
+
+// the kernel calls of the recent runs, summed by kernel and node
+function kernelRows(runs) {
+  const sums = new Map();
+  for (const r of runs) {
+    const k = r.kernels;
+    if (!k) continue;
+    const threads = new Map(); // per call: the threads of its tasks
+    for (const c of k.calls) {
+      const key = `${c.kernel}|${c.intent}|${c.node}`;
+      if (!threads.has(key)) threads.set(key, new Set());
+      for (const t of c.tasks) threads.get(key).add(t.thread);
+    }
+    for (const t of k.totals) {
+      const key = `${t.kernel}|${t.intent}|${t.node}`;
+      const s = sums.get(key) || { kernel: t.kernel, intent: t.intent, node: t.node, calls: 0, ms: 0, threads: 0 };
+      s.calls += t.calls;
+      s.ms += t.ms;
+      s.threads = Math.max(s.threads, (threads.get(key) || new Set()).size);
+      sums.set(key, s);
+    }
+  }
+  return [...sums.values()].sort((a, b) => b.ms - a.ms);
+}
 
 function drawProfile() {
   const box = document.getElementById('profile');
@@ -292,24 +390,35 @@ function drawProfile() {
     const ms = runs.reduce((a, r) => a + r.duration_ms, 0);
     box.append(el('h2', {}, `${v.version}: ${runs.length} runs, ${ms.toFixed(2)} ms in all` +
                             (runs.length ? `, ${(ms / runs.length).toPrecision(3)} ms a run` : '')));
-    const counts = (state.counts[v.version] || []).slice().sort((a, b) => b.count - a.count);
-    const total = counts.reduce((a, c) => a + c.count, 0);
-    if (!total) { box.append(el('p', { class: 'hint' }, 'no node counted yet')); continue; }
-    const table = el('table', { class: 'counts' });
-    table.append(el('tr', {}, ''));
-    table.firstChild.append(el('th', {}, 'node'), el('th', {}, 'ran'), el('th', {}, 'share'));
+    const counts = (state.counts[v.version] || []).slice();
+    const w = weights(counts);
+    counts.sort((a, b) => w.of(b) - w.of(a));
+    const total = counts.reduce((a, c) => a + w.of(c), 0);
+    const sampled = counts.reduce((a, c) => a + c.ms, 0);
     const nodes = (state.graphs[v.version] || { nodes: [] }).nodes;
-    for (const c of counts.slice(0, 12)) {
-      const n = nodes.find(x => x.id === c.node) || {};
-      const tr = el('tr');
-      const bar = el('span', { class: 'bar' });
-      bar.style.width = `${(100 * c.count / total).toFixed(1)}px`;
-      const share = el('td', {}, ` ${(100 * c.count / total).toFixed(1)}%`);
-      share.prepend(bar);
-      tr.append(el('td', {}, `%${c.node} ${n.op || ''} ${n.text || ''}`), el('td', {}, String(c.count)), share);
-      table.append(tr);
+    if (!total) {
+      box.append(el('p', { class: 'hint' }, 'no node counted yet'));
+    } else {
+      box.append(el('p', { class: 'hint' }, sampled
+        ? `time per node: ${sampled.toPrecision(3)} ms sampled in all (vm.c's sampler; a call holds its callee's time)`
+        : 'no time sampled yet: the runs were shorter than a sample; shares by count'));
+      box.append(profileTable('counts', ['node', 'time (ms)', 'ran', 'share'], counts.slice(0, 12).map(c => {
+        const n = nodes.find(x => x.id === c.node) || {};
+        return [`%${c.node} ${n.op || ''} ${n.text || ''}`, c.ms ? c.ms.toPrecision(3) : '', String(c.count),
+                shareCell(w.of(c), total)];
+      })));
     }
-    box.append(table);
+    const recent = runs.slice(-1000);
+    const kernels = kernelRows(recent);
+    if (kernels.length) {
+      const all = kernels.reduce((a, k) => a + k.ms, 0);
+      box.append(profileTable('kernels', ['kernel call', 'calls', 'time (ms)', 'per call (ms)', 'threads', 'share'],
+        kernels.map(k => [`${k.kernel} at ${k.intent || state.intent} %${k.node}`, String(k.calls),
+                          k.ms.toPrecision(3), (k.ms / k.calls).toPrecision(3), String(k.threads || 1),
+                          shareCell(k.ms, all)])));
+    } else if (runs.length) {
+      box.append(el('p', { class: 'hint' }, `no kernel call in the last ${recent.length} runs`));
+    }
   }
 }
 
@@ -328,6 +437,7 @@ function live() {
     if (follow) state.picked = state.executions.length - 1;
     drawTimeline();
     if (!state.versions.some(v => v.version === run.graph_version)) loadGraphs();
+    else if (document.getElementById('view-profile').classList.contains('on')) drawProfile();
   });
 }
 

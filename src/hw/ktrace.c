@@ -1,0 +1,103 @@
+/*
+ * ktrace.c: the kernel calls of a run, timed (ktrace.h).
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ktrace.h"
+
+static _Thread_local FxKTrace *current;
+
+uint64_t fx_ktrace_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t fx_ktrace_thread(void)
+{
+    static _Thread_local uint32_t tid;
+    if (!tid)
+        tid = (uint32_t)syscall(SYS_gettid);
+    return tid;
+}
+
+void fx_ktrace_begin(FxKTrace *t)
+{
+    t->before = current; /* the arrays are not cleared: their counts say what is kept */
+    t->n_calls = t->n_totals = 0;
+    t->other_calls = t->other_ns = 0;
+    atomic_store_explicit(&t->n_tasks, 0, memory_order_relaxed);
+    t->open = NULL;
+    t->t0 = fx_ktrace_now();
+    t->thread = fx_ktrace_thread();
+    current = t;
+}
+
+void fx_ktrace_end(FxKTrace *t)
+{
+    if (current == t)
+        current = t->before;
+}
+
+FxKCall *fx_ktrace_open(const char *kernel, const char *intent, uint32_t node)
+{
+    FxKTrace *t = current;
+    if (!t || t->open)
+        return NULL;
+    FxKCall *k = t->n_calls < FX_KTRACE_CALLS ? &t->calls[t->n_calls++] : &t->overflow;
+    uint32_t taken = atomic_load_explicit(&t->n_tasks, memory_order_relaxed);
+    *k = (FxKCall){kernel, intent, node, fx_ktrace_now() - t->t0, 0,
+                   taken < FX_KTRACE_TASKS ? taken : FX_KTRACE_TASKS, 0};
+    t->open = k;
+    return k;
+}
+
+/* Adds a call to its kernel's and node's total. */
+static void add_total(FxKTrace *t, const FxKCall *k)
+{
+    for (uint32_t i = 0; i < t->n_totals; i++) {
+        FxKTotal *s = &t->totals[i];
+        if (s->node == k->node && s->intent == k->intent && !strcmp(s->kernel, k->kernel)) {
+            s->calls++;
+            s->ns += k->ns;
+            return;
+        }
+    }
+    if (t->n_totals < FX_KTRACE_TOTALS) {
+        t->totals[t->n_totals++] = (FxKTotal){k->kernel, k->intent, k->node, 1, k->ns};
+        return;
+    }
+    t->other_calls++;
+    t->other_ns += k->ns;
+}
+
+void fx_ktrace_close(FxKCall *k)
+{
+    FxKTrace *t = current;
+    if (!k || !t || t->open != k)
+        return;
+    k->ns = fx_ktrace_now() - t->t0 - k->start_ns;
+    uint32_t taken = atomic_load_explicit(&t->n_tasks, memory_order_relaxed);
+    uint32_t end = taken < FX_KTRACE_TASKS ? taken : FX_KTRACE_TASKS;
+    k->n_tasks = end - k->first_task;
+    add_total(t, k);
+    t->open = NULL;
+}
+
+FxKTrace *fx_ktrace_recording(void)
+{
+    FxKTrace *t = current; /* a call past the kept ones keeps no task */
+    return t && t->open && t->open != &t->overflow ? t : NULL;
+}
+
+void fx_ktrace_task(FxKTrace *t, uint32_t task, uint64_t start, uint64_t end)
+{
+    uint32_t slot = atomic_fetch_add_explicit(&t->n_tasks, 1, memory_order_relaxed);
+    if (slot < FX_KTRACE_TASKS)
+        t->tasks[slot] = (FxTaskSpan){fx_ktrace_thread(), task, start - t->t0, end - start};
+}
