@@ -628,6 +628,9 @@ static bool slow_budgets_ok(FxRuntime *rt)
  * call node of each function below it on the stack (the first SAMPLE_DEPTH
  * frames), once per function: a function's node_ns then add up to the time
  * it was on the stack, and an intent's call of another holds that time.
+ * The loop refuels only at calls, loop iterations and after work charged
+ * (a kernel, a big-number operation), so those are the nodes that get
+ * time: straight-line work between them counts at the next one.
  * The allowances between refuels are drawn at random, geometric with a
  * mean of SAMPLE_MEAN steps, so that a loop whose body divides the
  * allowance does not land on the same node every time, and a run shorter
@@ -636,7 +639,7 @@ static bool slow_budgets_ok(FxRuntime *rt)
  * gives it its time. The time after the last refuel of a run is given to
  * no node: the profiler reports shares of the time sampled (docs/web.md).
  */
-#define SAMPLE_MEAN 32768.0
+#define SAMPLE_MEAN 8192.0
 #define ALLOWANCE_MAX 0x40000
 #define SAMPLE_DEPTH 64
 

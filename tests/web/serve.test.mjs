@@ -27,7 +27,8 @@ function run(...args) {
   return execFileSync(flux, args, { encoding: 'utf8' });
 }
 
-// A server over the given store; resolves to its URL.
+// A server over the given store (with no file: every program it records);
+// resolves to its URL.
 function serve(storeDir, files = [program]) {
   return new Promise((resolve, reject) => {
     const p = spawn(flux, ['serve', ...files, '--store', storeDir, '--port', '0']);
@@ -88,7 +89,6 @@ test('the graph viewer shows every version; a node shows where it came from', as
   const panel = await page.locator('#node-panel').textContent();
   assert.match(panel, /origin in the source.*fib\.flux:\d+:\d+/s);
   assert.match(panel, /v1 of fibonacci/);
-  await shot(page, 'graph');
   await page.close();
 });
 
@@ -106,7 +106,6 @@ test('scrubbing the timeline changes the graph version shown', async () => {
   assert.notEqual(version, 'v1');
   assert.equal(await page.locator('.version.current').getAttribute('data-version'), version);
   assert.match(newest, /decision tree/);
-  await shot(page, 'timeline');
   await page.close();
 });
 
@@ -131,7 +130,6 @@ test('time travel: what each rule said by then, and a replay on another version'
   const replay = await page.locator('#replay-result').textContent();
   assert.match(replay, /^v1: the same result/);
   assert.match(replay, /recorded \(v\d+\)replayed \(v1\)/); // the diff, side by side
-  await shot(page, 'travel');
   await page.close();
 });
 
@@ -153,7 +151,6 @@ test('the profiler shows the time at each node and each kernel call; the graph i
   assert.match(kernels, /sieve at find_primes %\d+1[\d.e+-]+/); // one call, its time
   const shaded = await page.locator('.version[data-version="v1"] div[data-shaded-by]').getAttribute('data-shaded-by');
   assert.equal(shaded, 'time');
-  await shot(page, 'profiler');
   await page.close();
 });
 
@@ -163,7 +160,6 @@ test('a proof opens with its obligations', async () => {
   await page.locator('#proofs tbody tr').first().click();
   await page.waitForFunction(() => /obligation/.test(document.getElementById('proof-text').textContent));
   assert.match(await page.locator('#proof-text').textContent(), /; flux proof: proved/);
-  await shot(page, 'proofs');
   await page.close();
 });
 
@@ -173,10 +169,44 @@ test('a run made by another process appears live', async () => {
   await page.waitForFunction(() => document.getElementById('live').classList.contains('ok'));
   const runs = await page.locator('circle.run').count();
   const t0 = Date.now();
-  run('run', program, 'fibonacci(60)', '--store', store, '--no-learn');
+  run('run', program, 'fibonacci(90)', '--store', store, '--no-learn');
   await page.waitForFunction(n => document.querySelectorAll('circle.run').length === n + 1, runs,
                              { timeout: 5000 });
   console.log(`web: a run of another process on the page ${Date.now() - t0} ms after it started`);
+  // the page follows the newest run, and shows its 19 digits exactly (not as a JS double)
+  assert.match(await page.locator('#exec-panel').textContent(), /output2880067194370816120(?!\d)/);
+  await page.close();
+});
+
+// docs/img/web-*.png: the five views on the bundled examples after `flux demo`
+test('after flux demo, each of the five views shows the bundled examples', async () => {
+  const demo = join(tmp, 'demo');
+  execFileSync(flux, ['demo', join(root, 'examples'), '--store', demo], { encoding: 'utf8' });
+  const page = await open(await serve(demo, []));
+  const intents = await page.locator('#intent option').allTextContents();
+  assert.ok(intents.includes('fibonacci') && intents.includes('find_primes'), intents.join(' '));
+  await page.selectOption('#intent', 'fibonacci');
+  await page.waitForFunction(() => document.querySelectorAll('.version svg').length >= 4);
+  await page.locator('.version[data-version="v1"] g.node').nth(3).click();
+  assert.match(await page.locator('#node-panel').textContent(), /origin in the source.*fibonacci\.flux:\d+:\d+/s);
+  await shot(page, 'graph');
+  await page.click('#views button[data-view="timeline"]');
+  assert.ok(await page.locator('circle.run').count() >= 5);
+  assert.ok(await page.locator('line.install').count() >= 3, 'v2, v3 and v4 installed');
+  await shot(page, 'timeline');
+  await page.click('#to-travel');
+  await page.waitForSelector('#round tr');
+  assert.match(await page.locator('#travel').textContent(), /proposals by then/);
+  await page.click('#replay');
+  await page.waitForFunction(() => /ms recorded/.test(document.getElementById('replay-result').textContent));
+  await shot(page, 'travel');
+  await page.click('#views button[data-view="proofs"]');
+  await page.locator('#proofs tbody tr').first().click();
+  await page.waitForFunction(() => /obligation/.test(document.getElementById('proof-text').textContent));
+  await shot(page, 'proofs');
+  await page.click('#views button[data-view="profile"]');
+  assert.match(await page.locator('#profile').textContent(), /v1: \d+ runs/);
+  await shot(page, 'profiler');
   await page.close();
 });
 

@@ -13,9 +13,26 @@ function url(path, args = {}) {
   return s ? `${path}?${s}` : path;
 }
 
+// JSON with its integers exact: Flux's integers have any size, and a JS
+// number keeps 15 digits, so an integer of 16 digits or more (outside a
+// string, not part of a float) becomes a BigInt
+const BIG = '\u2063big:';
+function parseJson(text) {
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|(?<![\d.eE])-?\d{16,}(?![\d.eE])/g,
+                              m => m[0] === '"' ? m : `"${BIG}${m}"`);
+  return JSON.parse(marked, (k, v) => typeof v === 'string' && v.startsWith(BIG) ? BigInt(v.slice(BIG.length)) : v);
+}
+
+// a value as its JSON text (BigInts exact), cut to `max` characters
+function show(v, max = 160) {
+  const text = JSON.stringify(v, (k, x) => typeof x === 'bigint' ? BIG + x : x)
+    .replace(new RegExp(`"${BIG}(-?\\d+)"`, 'g'), '$1');
+  return text.length > max ? `${text.slice(0, max)}... (${text.length} characters)` : text;
+}
+
 async function api(path, args) {
   const r = await fetch(url(path, args));
-  const body = await r.json();
+  const body = parseJson(await r.text());
   if (!r.ok) throw new Error(body.error ? body.error.message : r.statusText);
   return body;
 }
@@ -38,7 +55,7 @@ function fields(panel, pairs) {
   const dl = el('dl');
   for (const [k, v] of pairs) {
     dl.append(el('dt', {}, k));
-    dl.append(el('dd', {}, typeof v === 'string' ? v : JSON.stringify(v)));
+    dl.append(el('dd', {}, typeof v === 'string' ? v : show(v)));
   }
   panel.append(dl);
 }
@@ -276,7 +293,7 @@ async function showTravel() {
   for (const p of weighed) {
     let text = `${p.rule}: ${p.status} (${p.result})`;
     if (p.reason) text += `: ${p.reason}`;
-    if (p.counterexample) text += `; counterexample ${JSON.stringify(p.counterexample)}`;
+    if (p.counterexample) text += `; counterexample ${show(p.counterexample)}`;
     ul.append(el('li', {}, text));
   }
   box.append(ul);
@@ -292,12 +309,12 @@ async function showTravel() {
       const { replay } = await api('/api/replay', { id: r.execution_id.slice(5), version: pick.value });
       out.classList.remove('hint');
       out.replaceChildren(el('p', {}, `${replay.replayed_version}: ` +
-        (replay.same_result ? 'the same result' : `a different result: ${JSON.stringify(replay.output)}`) +
+        (replay.same_result ? 'the same result' : `a different result: ${show(replay.output)}`) +
         `; ${replay.path}; ${replay.ms.toPrecision(3)} ms against ${replay.recorded_ms.toPrecision(3)} ms recorded`));
       const diff = el('table', { class: 'diff' });
       const row = (k, a, b) => { const tr = el('tr'); tr.append(el('th', {}, k), el('td', {}, a), el('td', {}, b)); diff.append(tr); };
       row('', `recorded (${r.graph_version})`, `replayed (${replay.replayed_version})`);
-      row('result', JSON.stringify(r.output), JSON.stringify(replay.output));
+      row('result', show(replay.recorded_output, 60), show(replay.output, 60));
       row('time', `${replay.recorded_ms.toPrecision(3)} ms`, `${replay.ms.toPrecision(3)} ms`);
       out.append(diff);
     } catch (e) {
@@ -326,7 +343,7 @@ async function loadProofs() {
       text.classList.remove('hint');
       try {
         const { proof } = await api('/api/proof', { id: p.proof_id });
-        text.textContent = (p.counterexample ? `counterexample: ${JSON.stringify(p.counterexample)}\n` : '') + proof.text;
+        text.textContent = (p.counterexample ? `counterexample: ${show(p.counterexample, 4000)}\n` : '') + proof.text;
       } catch (e) {
         text.textContent = e.message;
       }
@@ -385,7 +402,7 @@ function kernelRows(runs) {
 function drawProfile() {
   const box = document.getElementById('profile');
   box.replaceChildren();
-  for (const v of state.versions) {
+  for (const v of state.versions.slice().reverse()) { // the newest, the one running, first
     const runs = state.executions.filter(r => r.graph_version === v.version);
     const ms = runs.reduce((a, r) => a + r.duration_ms, 0);
     box.append(el('h2', {}, `${v.version}: ${runs.length} runs, ${ms.toFixed(2)} ms in all` +
@@ -396,24 +413,31 @@ function drawProfile() {
     const total = counts.reduce((a, c) => a + w.of(c), 0);
     const sampled = counts.reduce((a, c) => a + c.ms, 0);
     const nodes = (state.graphs[v.version] || { nodes: [] }).nodes;
+    const recent = runs.slice(-1000);
+    const kernels = kernelRows(recent);
     if (!total) {
-      box.append(el('p', { class: 'hint' }, 'no node counted yet'));
+      box.append(el('p', { class: 'hint' }, kernels.length && runs.length
+        ? 'no node of the graph ran: the kernel calls below answered its calls' : 'no node counted yet'));
     } else {
+      const shown = sampled ? counts.filter(c => c.ms > 0) : counts.slice(0, 6);
       box.append(el('p', { class: 'hint' }, sampled
-        ? `time per node: ${sampled.toPrecision(3)} ms sampled in all (vm.c's sampler; a call holds its callee's time)`
+        ? `time per node: ${sampled.toPrecision(3)} ms sampled in all, at the calls, loops and kernels ` +
+          'where the VM samples (a call holds its callee\'s time; straight-line work counts at the next of them)'
         : 'no time sampled yet: the runs were shorter than a sample; shares by count'));
-      box.append(profileTable('counts', ['node', 'time (ms)', 'ran', 'share'], counts.slice(0, 12).map(c => {
+      box.append(profileTable('counts', ['node', 'time (ms)', 'ran', 'share'], shown.map(c => {
         const n = nodes.find(x => x.id === c.node) || {};
         return [`%${c.node} ${n.op || ''} ${n.text || ''}`, c.ms ? c.ms.toPrecision(3) : '', String(c.count),
                 shareCell(w.of(c), total)];
       })));
+      if (shown.length < counts.length)
+        box.append(el('p', { class: 'hint' }, `${counts.length - shown.length} more nodes ran` +
+                                             (sampled ? ', between samples' : '')));
     }
-    const recent = runs.slice(-1000);
-    const kernels = kernelRows(recent);
     if (kernels.length) {
       const all = kernels.reduce((a, k) => a + k.ms, 0);
       box.append(profileTable('kernels', ['kernel call', 'calls', 'time (ms)', 'per call (ms)', 'threads', 'share'],
-        kernels.map(k => [`${k.kernel} at ${k.intent || state.intent} %${k.node}`, String(k.calls),
+        kernels.map(k => [k.node ? `${k.kernel} at ${k.intent || state.intent} %${k.node}`
+                                 : `${k.kernel} answering ${k.intent || state.intent}`, String(k.calls),
                           k.ms.toPrecision(3), (k.ms / k.calls).toPrecision(3), String(k.threads || 1),
                           shareCell(k.ms, all)])));
     } else if (runs.length) {
@@ -430,7 +454,7 @@ function live() {
   events.addEventListener('open', () => { status.textContent = '\u25cf live'; status.classList.add('ok'); });
   events.addEventListener('error', () => { status.textContent = '\u25cf reconnecting'; status.classList.remove('ok'); });
   events.addEventListener('execution', e => {
-    const run = JSON.parse(e.data);
+    const run = parseJson(e.data);
     if (run.intent !== state.intent) return;
     const follow = state.picked === state.executions.length - 1;
     state.executions.push(run);
