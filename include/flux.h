@@ -327,6 +327,17 @@ FLUX_API int flux_traces_page(FluxStore *store, FluxProgram *prog, const char *i
  * times each ran in the recorded runs, and the time the VM's sampler found
  * it running, its own and not its callees': docs/web.md, "Profiler").
  * FLUX_ERR_USAGE for an unknown intent or version. */
+/* The cost models of the kernel variants of a version of intent (NULL: the
+ * newest trusted one), as one JSON line: {"intent", "version", "here": the
+ * models as this machine measured them (refitted on its runs), "at_install":
+ * the version's own, fitted when it was installed}, each null when there
+ * are none (a version without variants), else {"loop": MODEL, "power":
+ * MODEL, "merged_through": N}, a MODEL {"class", "a", "b", "error",
+ * "points", "max_size", "floor", "ceiling", "fitted_on": [[size, ms,
+ * "ladder" | "run" | "run, demoted"], ...]} (docs/optimizer.md, "Variants
+ * and the cost model"). FLUX_ERR_USAGE for an unknown intent or version. */
+FLUX_API int flux_cost_models(FluxStore *store, FluxProgram *prog, const char *intent,
+                              const char *version, FILE *out, FILE *diagnostics);
 /* The learning round that came last before execution `execution` on its
  * lineage (what the optimizer had weighed by then), as one JSON line:
  * {"id", "version" (the version it examined), "after_execution" (the

@@ -371,6 +371,11 @@ double fx_api_models_predict(const FxVariantModels *vm, int k, double n);
  * that does not parse is skipped with a warning on stderr. Caller frees;
  * NULL when there are none. */
 char *fx_api_models_load(FluxStore *fs, int64_t version, const FxGraph *g);
+/* The version `version` of intent (NULL: the newest trusted one), its row
+ * in *t (freed by the caller on FLUX_OK); FLUX_ERR_USAGE, with the reason
+ * on diagnostics, for an unknown intent or version. */
+int fx_api_find_version(FluxStore *fs, FluxProgram *fp, const char *intent, const char *version,
+                        FxTrusted *t, FILE *diagnostics);
 /* A round's refit: the version's recorded runs (tr, newest first) merged
  * into its models' points, each model refitted and kept for this machine;
  * a line on out says so. */

@@ -263,8 +263,8 @@ static void put_count(void *ctx, uint32_t node, uint64_t count, uint64_t ns)
     *first = 0;
 }
 
-int flux_node_counts(FluxStore *fs, FluxProgram *fp, const char *intent, const char *version,
-                     FILE *out, FILE *diagnostics)
+int fx_api_find_version(FluxStore *fs, FluxProgram *fp, const char *intent, const char *version,
+                        FxTrusted *t, FILE *diagnostics)
 {
     const FxIntent *in = intent ? fx_program_find_intent(fp->prog, intent) : NULL;
     if (!in) {
@@ -275,24 +275,38 @@ int flux_node_counts(FluxStore *fs, FluxProgram *fp, const char *intent, const c
     char hash[17];
     int64_t lineage = 0;
     fx_api_lineage_hash(in, hash);
-    FxTrusted t = {0};
+    *t = (FxTrusted){0};
     FxStatus st = fx_store_find_lineage(fs->store, in->name, hash, &lineage);
     if (st == FX_OK && lineage)
-        st = fx_store_trusted_version(fs->store, lineage, version, &t, NULL, NULL);
+        st = fx_store_trusted_version(fs->store, lineage, version, t, NULL, NULL);
     if (st == FX_ERR_USAGE || (st == FX_OK && !lineage)) {
         if (diagnostics)
             fprintf(diagnostics, "flux: `%s` has no version %s in this store\n", intent,
                     version ? version : "recorded");
-        fx_trusted_free(&t);
+        fx_trusted_free(t);
         return FLUX_ERR_USAGE;
     }
+    if (st != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        fx_trusted_free(t);
+        return FLUX_ERR_STORE;
+    }
+    return FLUX_OK;
+}
+
+int flux_node_counts(FluxStore *fs, FluxProgram *fp, const char *intent, const char *version,
+                     FILE *out, FILE *diagnostics)
+{
+    FxTrusted t;
+    int status = fx_api_find_version(fs, fp, intent, version, &t, diagnostics);
+    if (status != FLUX_OK)
+        return status;
     int first = 1;
     void *ctx[2] = {out, &first};
-    if (st == FX_OK) {
-        fprintf(out, "{\"intent\": \"%s\", \"version\": \"%s\", \"counts\": [", in->name, t.label);
-        st = fx_store_node_counts(fs->store, t.id, put_count, ctx);
-        fputs("]}\n", out);
-    }
+    fprintf(out, "{\"intent\": \"%s\", \"version\": \"%s\", \"counts\": [", intent, t.label);
+    FxStatus st = fx_store_node_counts(fs->store, t.id, put_count, ctx);
+    fputs("]}\n", out);
     fx_trusted_free(&t);
     if (st != FX_OK) {
         if (diagnostics)

@@ -370,6 +370,43 @@ char *fx_api_models_load(FluxStore *fs, int64_t version, const FxGraph *g)
     return json;
 }
 
+/* A models row as it is when it reads, else null. */
+static void put_models(FILE *out, const char *json)
+{
+    FxVariantModels vm;
+    fputs(json && fx_api_models_read(json, NULL, &vm) ? json : "null", out);
+}
+
+int flux_cost_models(FluxStore *fs, FluxProgram *fp, const char *intent, const char *version,
+                     FILE *out, FILE *diagnostics)
+{
+    FxTrusted t;
+    int status = fx_api_find_version(fs, fp, intent, version, &t, diagnostics);
+    if (status != FLUX_OK)
+        return status;
+    char key[32], *here = NULL, *installed = NULL;
+    snprintf(key, sizeof(key), "%lld", (long long)t.id);
+    FxBuf hw = {0};
+    hardware_of(&hw);
+    FxStatus st = fx_store_learned(fs->store, MODELS_KIND, key, fx_buf_str(&hw), &here, NULL);
+    if (st == FX_OK)
+        st = fx_store_model(fs->store, t.id, &installed);
+    if (st == FX_OK) {
+        fprintf(out, "{\"intent\": \"%s\", \"version\": \"%s\", \"here\": ", intent, t.label);
+        put_models(out, here);
+        fputs(", \"at_install\": ", out);
+        put_models(out, installed);
+        fputs("}\n", out);
+    } else if (diagnostics) {
+        fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+    }
+    free(here);
+    free(installed);
+    fx_buf_free(&hw);
+    fx_trusted_free(&t);
+    return st == FX_OK ? FLUX_OK : FLUX_ERR_STORE;
+}
+
 static FxStatus models_keep(FluxStore *fs, const FxVariantModels *vm)
 {
     char key[32];

@@ -315,40 +315,91 @@ static int page(const FxServeConfig *cfg, const char *intent, long long before, 
     return status;
 }
 
+/* The text of a row's string field `key` (its first occurrence), copied
+ * into buf; "" when absent. */
+static const char *row_text(const char *row, const char *key, char *buf, size_t len)
+{
+    char pattern[48];
+    snprintf(pattern, sizeof(pattern), "\"%s\": \"", key);
+    const char *p = strstr(row, pattern), *end = p ? strchr(p + strlen(pattern), '"') : NULL;
+    size_t n = end ? (size_t)(end - (p + strlen(pattern))) : 0;
+    n = n < len - 1 ? n : len - 1;
+    memcpy(buf, end ? p + strlen(pattern) : "", n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The filters of GET /api/executions besides the intent. */
+typedef struct Filter {
+    const char *version, *since, *until; /* NULL: any */
+} Filter;
+
+static bool row_matches(const char *row, const Filter *f)
+{
+    char v[32], at[40];
+    if (f->version && strcmp(row_text(row, "graph_version", v, sizeof(v)), f->version))
+        return false;
+    row_text(row, "recorded_at", at, sizeof(at));
+    return (!f->since || strcmp(at, f->since) >= 0) && (!f->until || strcmp(at, f->until) < 0);
+}
+
+/* A filtered page scans at most this many executions; the answer's
+ * next_before then says where to go on. */
+#define SCAN_MAX 100000
+
 static FxWebAnswer executions(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
 {
     long long before, limit;
     const char *intent = arg(ctx, "intent");
+    Filter filter = {arg(ctx, "version"), arg(ctx, "since"), arg(ctx, "until")};
+    bool filtered = filter.version || filter.since || filter.until;
     if (!number_arg(arg, ctx, "before", 0, 0, INT64_MAX, &before) ||
         !number_arg(arg, ctx, "limit", PAGE_DEFAULT, 1, PAGE_MAX, &limit))
         return fx_web_error(400, "before is an execution id, limit a number from 1 to 1000");
     if (intent && !program_of(cfg, intent))
         return fx_web_error(404, "no such intent in the programs served");
-    char *rows, *why;
-    int status = page(cfg, intent, before, (long)limit, &rows, &why);
-    if (status != FLUX_OK) {
-        FxWebAnswer a = fx_web_error(http_status(status), why ? why : "failed");
-        free(rows);
-        free(why);
-        return a;
-    }
-    free(why);
     Text t;
     FILE *f = text_open(&t);
     fputs("{\"executions\": [", f);
-    bool first = true;
-    put_lines(f, rows, &first);
-    /* the last row's id pages on, when the page is full */
-    long long last = 0, count = 0;
-    for (const char *p = rows; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
-        last = row_id(p);
-        count++;
+    bool first = true, more = true;
+    long long count = 0, scanned = 0, last = 0;
+    /* pages of the store, newest first, until `limit` rows match or none is left */
+    while (more && count < limit && scanned < SCAN_MAX) {
+        char *rows, *why;
+        long want = filtered ? PAGE_MAX : (long)(limit - count);
+        int status = page(cfg, intent, before, want, &rows, &why);
+        if (status != FLUX_OK) {
+            free(text_close(&t));
+            FxWebAnswer a = fx_web_error(http_status(status), why ? why : "failed");
+            free(rows);
+            free(why);
+            return a;
+        }
+        free(why);
+        long got = 0;
+        for (char *p = rows, *end; p && *p && count < limit; p = end + 1) {
+            end = strchr(p, '\n');
+            if (!end)
+                break;
+            *end = '\0';
+            got++;
+            scanned++;
+            before = last = row_id(p);
+            if (!filtered || row_matches(p, &filter)) {
+                fprintf(f, "%s%s", first ? "" : ", ", p);
+                first = false;
+                count++;
+            }
+        }
+        /* a full answer may have more below it; else a short page was the last */
+        more = count >= limit || (got == want && before > 1);
+        free(rows);
     }
-    if (count == limit && last > 0)
+    /* the last row read pages on, unless the store has no older row */
+    if (more && last > 0)
         fprintf(f, "], \"next_before\": %lld}", last);
     else
         fputs("], \"next_before\": null}", f);
-    free(rows);
     return answer(text_close(&t));
 }
 
@@ -439,6 +490,22 @@ static FxWebAnswer node_counts(const FxServeConfig *cfg, FxWebArg arg, void *ctx
     return closing("node_counts", status == FLUX_OK, http_status(status), &out, &diag);
 }
 
+/* The cost models of a version's kernel variants with their points:
+ * {"cost_models": {"intent", "version", "here", "at_install"}}. */
+static FxWebAnswer cost_models(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
+{
+    const char *intent = arg(ctx, "intent");
+    if (!intent)
+        return fx_web_error(400, "models needs ?intent=NAME");
+    FluxProgram *prog = program_of(cfg, intent);
+    if (!prog)
+        return fx_web_error(404, "no such intent in the programs served");
+    Text out, diag;
+    FILE *o = text_open(&out), *d = text_open(&diag);
+    int status = flux_cost_models(cfg->store, prog, intent, arg(ctx, "version"), o, d);
+    return closing("cost_models", status == FLUX_OK, http_status(status), &out, &diag);
+}
+
 /* Time travel: the learning round before execution ID (what each rule
  * said by then): {"round": {...} or null}. */
 static FxWebAnswer round_before(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
@@ -491,6 +558,8 @@ FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg,
         return replay(cfg, arg, ctx);
     if (!strcmp(path, "/api/counts"))
         return node_counts(cfg, arg, ctx);
+    if (!strcmp(path, "/api/models"))
+        return cost_models(cfg, arg, ctx);
     if (!strcmp(path, "/api/round"))
         return round_before(cfg, arg, ctx);
     if (!strcmp(path, "/api/proof")) {

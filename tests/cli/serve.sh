@@ -111,6 +111,26 @@ assert rnd['version'] == 'v1' and rnd['after_execution'] < newest and rnd['outco
 assert {'rule', 'applies', 'outcome', 'why'} <= set(rnd['turns'][0]), rnd['turns'][0]
 assert any(not t['applies'] and t['why'] for t in rnd['turns']), 'a rule that did not apply, and why'
 get('/api/round?id=x', 400)
+# executions filtered by version and by time, paged across the filter
+v1 = get('/api/executions?intent=fibonacci&version=v1&limit=1000')
+assert [e['graph_version'] for e in v1['executions']] == ['v1'] * 3 and v1['next_before'] is None, v1
+two = get('/api/executions?version=v1&limit=2')
+assert len(two['executions']) == 2 and two['next_before'], two
+rest = get('/api/executions?version=v1&limit=2&before=%d' % two['next_before'])
+assert len(rest['executions']) == 1 and rest['next_before'] is None, rest
+assert {e['execution_id'] for e in two['executions'] + rest['executions']} == \
+    {e['execution_id'] for e in v1['executions']}
+at = runs[60]['recorded_at']
+since = get('/api/executions?limit=1000&since=' + at)['executions']
+until = get('/api/executions?limit=1000&until=' + at)['executions']
+assert all(e['recorded_at'] >= at for e in since) and all(e['recorded_at'] < at for e in until)
+assert len(since) + len(until) == len(runs) and since and until, (len(since), len(until))
+assert get('/api/executions?version=v77')['executions'] == []
+# cost models: none for memoization (no kernel variants); an unknown version is 404
+cm = get('/api/models?intent=fibonacci')['cost_models']
+assert cm['version'] == versions[-1]['version'] and cm['here'] is None and cm['at_install'] is None, cm
+get('/api/models?intent=fibonacci&version=v99', 404)
+get('/api/models', 400)
 assert 'kernels' in one, one  # null for a run that called no kernel
 again = get('/api/replay?id=%d&version=v1' % ids[0])['replay']
 assert again['replayed_version'] == 'v1' and again['same_result'] is True, again

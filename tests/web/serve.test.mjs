@@ -205,7 +205,12 @@ test('after flux demo, each of the five views shows the bundled examples', async
   await page.waitForFunction(() => /obligation/.test(document.getElementById('proof-text').textContent));
   await shot(page, 'proofs');
   await page.click('#views button[data-view="profile"]');
-  assert.match(await page.locator('#profile').textContent(), /v1: \d+ runs/);
+  const profile = await page.locator('#profile').textContent();
+  assert.match(profile, /v1: \d+ runs/);
+  // the matrix power's version: its two variants' cost models and their points
+  assert.match(profile, /cost models of its variants.*loop: ~ \S+, fitted on \d+ points.*power: ~/s);
+  assert.ok(await page.locator('#profile svg.model-chart circle').count() >= 4);
+  assert.match(profile, /recurrence answering fibonacci/);
   await shot(page, 'profiler');
   await page.close();
 });

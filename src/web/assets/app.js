@@ -399,6 +399,50 @@ function kernelRows(runs) {
   return [...sums.values()].sort((a, b) => b.ms - a.ms);
 }
 
+// a version's cost models (flux_cost_models): each variant's class and the
+// points it was fitted on, size against time on log scales
+const VARIANT_COLOURS = { loop: '#4a6fd8', power: '#e0452b' };
+function modelChart(models) {
+  const variants = Object.entries(models).filter(([k, m]) => m && m.fitted_on);
+  const pts = variants.flatMap(([k, m]) => m.fitted_on.map(p => [k, p[0], p[1], p[2]]))
+    .filter(p => p[1] > 0 && p[2] > 0);
+  const box = el('div', { class: 'models' });
+  box.append(el('p', {}, variants.map(([k, m]) =>
+    `${k}: ~ ${m.class}, fitted on ${m.points} points up to n = ${m.max_size} (between ${m.floor} and ${m.ceiling})`).join('; ')));
+  if (!pts.length) return box;
+  const w = 420, h = 200, pad = 34;
+  const lx = pts.map(p => Math.log10(p[1])), ly = pts.map(p => Math.log10(p[2]));
+  const x0 = Math.min(...lx), x1 = Math.max(...lx) + 1e-9, y0 = Math.min(...ly), y1 = Math.max(...ly) + 1e-9;
+  const X = v => pad + (w - 2 * pad) * (v - x0) / (x1 - x0), Y = v => h - pad - (h - 2 * pad) * (v - y0) / (y1 - y0);
+  const svg = svgEl('svg', { class: 'model-chart', width: w, height: h, role: 'img',
+                             'aria-label': 'cost model points, size against time' });
+  pts.forEach((p, i) => {
+    const c = svgEl('circle', { cx: X(lx[i]), cy: Y(ly[i]), r: p[3] === 'ladder' ? 2.5 : 4,
+                                fill: VARIANT_COLOURS[p[0]] || '#556', 'fill-opacity': p[3] === 'ladder' ? 0.6 : 1 });
+    c.append(svgEl('title'));
+    c.firstChild.textContent = `${p[0]}: n = ${p[1]}, ${p[2].toPrecision(3)} ms (${p[3]})`;
+    svg.append(c);
+  });
+  const label = (x, y, text) => { const t = svgEl('text', { class: 'axis', x, y }); t.textContent = text; svg.append(t); };
+  label(pad, h - 8, `n from ${Math.pow(10, x0).toPrecision(2)} to ${Math.pow(10, x1).toPrecision(2)} (log)`);
+  label(4, 12, `ms from ${Math.pow(10, y0).toPrecision(2)} to ${Math.pow(10, y1).toPrecision(2)} (log)`);
+  box.append(svg);
+  box.append(el('p', { class: 'hint' }, 'blue: the loop, red: the power; small: the ladder of sizes timed ' +
+                                        'at install, large: recorded runs'));
+  return box;
+}
+
+async function loadModels() {
+  state.models = {};
+  for (const v of state.versions) {
+    try {
+      const { cost_models: m } = await api('/api/models', { intent: state.intent, version: v.version });
+      const models = m.here || m.at_install;
+      if (models) state.models[v.version] = { models, here: !!m.here };
+    } catch (e) { /* a version without variants */ }
+  }
+}
+
 function drawProfile() {
   const box = document.getElementById('profile');
   box.replaceChildren();
@@ -432,6 +476,11 @@ function drawProfile() {
       if (shown.length < counts.length)
         box.append(el('p', { class: 'hint' }, `${counts.length - shown.length} more nodes ran` +
                                              (sampled ? ', between samples' : '')));
+    }
+    const m = (state.models || {})[v.version];
+    if (m) {
+      box.append(el('h3', {}, `cost models of its variants (${m.here ? 'as measured on this machine' : 'fitted at install'})`));
+      box.append(modelChart(m.models));
     }
     if (kernels.length) {
       const all = kernels.reduce((a, k) => a + k.ms, 0);
@@ -468,6 +517,7 @@ function live() {
 async function selectIntent(name) {
   state.intent = name;
   await loadGraphs();
+  await loadModels();
   await loadExecutions();
 }
 
