@@ -18,8 +18,12 @@
 #                   std::sort and Highway's vqsort, and the evolved sort end to end; the matrix
 #                   kernel against OpenBLAS; the learned proposer's first
 #                   choices on held-out intents against the table's order;
-#                   one query a process, computed against kept in the store
+#                   one query a process, computed against kept in the store; one
+#                   call from Python against python3 -c pass and flux run
 #   make format     clang-format the sources
+#   make install    flux, libflux (.so.0 and .a), flux/flux.h, flux.pc, the
+#                   Python package and the man pages under PREFIX (/usr/local),
+#                   staged under DESTDIR; make uninstall removes them
 #
 # Missing Debian packages are installed by scripts/install-deps, which the
 # demo calls first (what building and running needs), and by
@@ -69,7 +73,9 @@ LIB_CXX  := $(sort $(wildcard src/*/*.cc))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 GEN_SRC  := $(BUILD)/gen/prelude_src.c
 MIGRATE_SQL := $(sort $(wildcard src/trace/migrate_*.sql))
+STDLIB   := $(sort $(wildcard lib/std/*.flux))
 GEN_OBJ  := $(BUILD)/obj/gen/prelude_src.o $(BUILD)/obj/gen/schema_src.o \
+            $(BUILD)/obj/gen/stdlib_src.o \
             $(MIGRATE_SQL:src/trace/%.sql=$(BUILD)/obj/gen/%_src.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_CXX:%.cc=$(BUILD)/obj/%.o) $(GEN_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -80,7 +86,7 @@ GEN_FUZZ_SRC := tests/fuzz/gen.c tests/fuzz/gen_src.c tests/fuzz/gen_types.c \
                 tests/fuzz/gen_expr.c tests/fuzz/gen_prog.c tests/fuzz/gen_run.c
 GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan tsan demo fuzz deps deps-test format clean bench proofs
+.PHONY: all test asan tsan demo fuzz deps deps-test format clean bench proofs install uninstall
 all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz \
      $(BUILD)/tests/web_fill
 
@@ -117,6 +123,11 @@ $(GEN_SRC): lib/prelude.flux $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_prelude_source lib/prelude.flux > $@
 
+# lib/std/NAME.flux: the module `import std.NAME` reads (docs/stdlib.md)
+$(BUILD)/gen/stdlib_src.c: $(STDLIB) $(BUILD)/embed
+	@mkdir -p $(dir $@)
+	$(BUILD)/embed --modules fx_stdlib $(STDLIB) > $@
+
 $(BUILD)/gen/schema_src.c: src/trace/schema.sql $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed fx_schema_sql $< > $@
@@ -130,8 +141,12 @@ $(BUILD)/libflux.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# the library's ABI version: its SONAME is libflux.so.$(SO_MAJOR)
+SO_MAJOR := 0
+SO_VERSION := 0.1.0
+
 $(BUILD)/libflux.so: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) -shared -Wl,-soname,libflux.so.$(SO_MAJOR) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/flux: $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a $(LDLIBS) -o $@
@@ -179,6 +194,61 @@ tsan: deps-test
 		setarch -R build/tsan/tests/engine_test
 	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" setarch -R build/tsan/tests/data_test
 
+# ---- installing (docs/api.md) ----
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+LIBDIR  := $(PREFIX)/lib
+INCDIR  := $(PREFIX)/include
+MANDIR  := $(PREFIX)/share/man
+PYDIR   := $(LIBDIR)/python3/dist-packages
+# what libflux links, for a static link (pkg-config --static)
+PC_REQUIRES := gmp jansson sqlite3 hwloc libhwy libhwy-contrib
+
+$(BUILD)/md2man: tools/md2man.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $< -o $@
+
+$(BUILD)/man/flux.1: docs/cli.md $(BUILD)/md2man
+	@mkdir -p $(dir $@)
+	$(BUILD)/md2man flux 1 "Flux manual" < $< > $@
+
+$(BUILD)/man/flux.3: docs/api.md $(BUILD)/md2man
+	@mkdir -p $(dir $@)
+	$(BUILD)/md2man flux 3 "Flux library" < $< > $@
+
+install: $(BUILD)/flux $(BUILD)/libflux.so $(BUILD)/libflux.a $(BUILD)/man/flux.1 \
+         $(BUILD)/man/flux.3
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/flux \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(PYDIR)/flux
+	install -m 755 $(BUILD)/flux $(DESTDIR)$(BINDIR)/flux
+	install -m 755 $(BUILD)/libflux.so $(DESTDIR)$(LIBDIR)/libflux.so.$(SO_VERSION)
+	ln -sf libflux.so.$(SO_VERSION) $(DESTDIR)$(LIBDIR)/libflux.so.$(SO_MAJOR)
+	ln -sf libflux.so.$(SO_MAJOR) $(DESTDIR)$(LIBDIR)/libflux.so
+	install -m 644 $(BUILD)/libflux.a $(DESTDIR)$(LIBDIR)/libflux.a
+	install -m 644 include/flux.h $(DESTDIR)$(INCDIR)/flux/flux.h
+	install -m 644 $(BUILD)/man/flux.1 $(DESTDIR)$(MANDIR)/man1/flux.1
+	install -m 644 $(BUILD)/man/flux.3 $(DESTDIR)$(MANDIR)/man3/flux.3
+	install -m 644 python/flux/__init__.py $(DESTDIR)$(PYDIR)/flux/__init__.py
+	printf 'LIBRARY = "%s"\n' "$(LIBDIR)/libflux.so.$(SO_MAJOR)" \
+	    > $(DESTDIR)$(PYDIR)/flux/_installed.py
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
+	    'Name: flux' 'Description: Flux: programs as intents, learned and proved' \
+	    'Version: $(SO_VERSION)' 'Requires.private: $(PC_REQUIRES)' \
+	    'Libs: -L$${libdir} -lflux' 'Libs.private: -lstdc++ -lm -pthread' \
+	    'Cflags: -I$${includedir}/flux' > $(DESTDIR)$(LIBDIR)/pkgconfig/flux.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/flux $(DESTDIR)$(LIBDIR)/libflux.so.$(SO_VERSION) \
+	    $(DESTDIR)$(LIBDIR)/libflux.so.$(SO_MAJOR) $(DESTDIR)$(LIBDIR)/libflux.so \
+	    $(DESTDIR)$(LIBDIR)/libflux.a $(DESTDIR)$(INCDIR)/flux/flux.h \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/flux.pc $(DESTDIR)$(MANDIR)/man1/flux.1 \
+	    $(DESTDIR)$(MANDIR)/man3/flux.3 $(DESTDIR)$(PYDIR)/flux/__init__.py \
+	    $(DESTDIR)$(PYDIR)/flux/_installed.py
+	rm -rf $(DESTDIR)$(PYDIR)/flux/__pycache__
+	-rmdir $(DESTDIR)$(INCDIR)/flux $(DESTDIR)$(PYDIR)/flux 2>/dev/null
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(BUILD)/flux demo
@@ -190,10 +260,8 @@ FUZZ_PARSE_SECONDS ?= 60
 fuzz: deps-test
 	@$(MAKE) --no-print-directory $(BUILD)/tests/gen_fuzz
 	@$(MAKE) --no-print-directory BUILD=build/fuzz build/fuzz/gen/prelude_src.c \
-		build/fuzz/gen/schema_src.c build/fuzz/gen/migrate_1_2_src.c \
-		build/fuzz/gen/migrate_2_3_src.c build/fuzz/gen/migrate_3_4_src.c \
-		build/fuzz/gen/migrate_4_5_src.c build/fuzz/gen/migrate_5_6_src.c \
-		build/fuzz/gen/migrate_6_7_src.c
+		build/fuzz/gen/schema_src.c build/fuzz/gen/stdlib_src.c \
+		$(MIGRATE_SQL:src/trace/%.sql=build/fuzz/gen/%_src.c)
 	@PRELUDE_SRC=build/fuzz/gen/prelude_src.c FUZZ_LDLIBS="$(LDLIBS)" \
 		FUZZ_PARSE_SECONDS=$(FUZZ_PARSE_SECONDS) GEN_FUZZ=$(BUILD)/tests/gen_fuzz \
 		tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS) build/fuzz
@@ -266,6 +334,7 @@ bench: deps-test all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench
        $(BUILD)/bench/regret $(BUILD)/bench/csv_anchor
 	@bench/interp.sh
 	@FLUX=$(BUILD)/flux bench/start.sh
+	@FLUX=$(BUILD)/flux FLUX_LIBRARY=$(CURDIR)/$(BUILD)/libflux.so bench/python_start.sh
 	@FLUX=$(BUILD)/flux bench/expr_parse.sh
 	@$(BUILD)/bench/record
 	@BUILD=$(BUILD) bench/evolve.sh

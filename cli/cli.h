@@ -20,6 +20,7 @@ int fx_cmd_optimize(int argc, char **argv);
 int fx_cmd_bench(int argc, char **argv);
 int fx_cmd_hw(int argc, char **argv);
 int fx_cmd_serve(int argc, char **argv);
+int fx_cmd_repl(int argc, char **argv);
 /* `flux __learn`: not a command of cli.md; the process `run` starts to learn. */
 int fx_cmd_learn(int argc, char **argv);
 

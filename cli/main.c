@@ -28,11 +28,9 @@ static const struct {
     {"graph", fx_cmd_graph, "print the execution graph of an intent"},
     {"hw", fx_cmd_hw, "the hardware profile: cores, caches, NUMA, SIMD, thread pool"},
     {"serve", fx_cmd_serve, "the web interface: graphs, executions, proofs, live"},
+    {"repl", fx_cmd_repl, "an interactive session: run expressions, define intents"},
     {"demo", fx_cmd_demo, "the guided tour of the bundled examples"},
 };
-
-/* Subcommands of the CLI contract that later versions of this build add. */
-static const char *const planned[] = {"repl"};
 
 static void print_help(FILE *out)
 {
@@ -149,9 +147,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         if (!strcmp(cmd, commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++)
-        if (!strcmp(cmd, planned[i]))
-            return fx_cli_usage_error(NULL, "`%s` is not in this build yet; see `flux --help` for what it has",
-                                      cmd);
     return fx_cli_usage_error(NULL, "unknown command `%s`", cmd);
 }

@@ -14,6 +14,9 @@
 #   web          tests/web/serve.test.mjs under node --test: the page of
 #                `flux serve` in Debian's chromium (playwright-core); each
 #                of its tests counts
+#   python       tests/python/test_flux.py under python3 -m unittest: the
+#                Python binding (python/flux) on BUILD/libflux.so; each of its
+#                tests counts (under ASan the runtime is preloaded)
 #   fuzz/gen     BUILD/tests/gen_fuzz: generated well-typed programs through
 #                check, lower and run for $FLUX_GEN_SECONDS (default 30),
 #                avoiding the known bugs of tests/fuzz/found that still fail
@@ -112,6 +115,23 @@ if out=$(cd "$root/tests/web" && FLUX="$flux" FILL="$root/$build/tests/web_fill"
 else
     printf '%s\n' "$out" | grep -vE '^ {4}at ' | tail -n 40
     fail "web/serve.test.mjs"
+fi
+
+# the Python binding (python/flux, docs/python.md): each test counts. An
+# ASan build's library needs its runtime first in the process (python3 is
+# not built with it), and Python's own allocations are not ours to check.
+pyenv=(env FLUX_LIBRARY="$root/$build/libflux.so")
+case "$build" in
+*asan*) pyenv+=(LD_PRELOAD="$(cc -print-file-name=libasan.so)"
+                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:intercept_tls_get_addr=0") ;;
+esac
+if out=$(cd "$root" && "${pyenv[@]}" python3 -m unittest -v tests/python/test_flux.py 2>&1); then
+    n=$(printf '%s\n' "$out" | grep -c '\.\.\. ok$')
+    for _ in $(seq "$n"); do pass; done
+    [ "$n" -gt 0 ] || fail "python (no test ran)"
+else
+    printf '%s\n' "$out" | tail -n 40
+    fail "python/test_flux.py"
 fi
 
 # generated programs, as many as fit in the time (docs/testing.md)

@@ -572,7 +572,7 @@ static void kernel_where(const char *kernel, const char *intent, uint32_t node, 
     fx_buf_puts(out, "{\"kernel\": ");
     fx_api_json_string(kernel, out);
     fx_buf_puts(out, ", \"intent\": ");
-    if (intent)
+    if (intent[0])
         fx_api_json_string(intent, out);
     else
         fx_buf_puts(out, "null");

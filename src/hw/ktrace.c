@@ -2,6 +2,7 @@
  * ktrace.c: the kernel calls of a run, timed (ktrace.h).
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -51,8 +52,9 @@ FxKCall *fx_ktrace_open(const char *kernel, const char *intent, uint32_t node)
         return NULL;
     FxKCall *k = t->n_calls < FX_KTRACE_CALLS ? &t->calls[t->n_calls++] : &t->overflow;
     uint32_t taken = atomic_load_explicit(&t->n_tasks, memory_order_relaxed);
-    *k = (FxKCall){kernel, intent, node, fx_ktrace_now() - t->t0, 0,
-                   taken < FX_KTRACE_TASKS ? taken : FX_KTRACE_TASKS, 0};
+    *k = (FxKCall){.kernel = kernel, .node = node, .start_ns = fx_ktrace_now() - t->t0,
+                   .first_task = taken < FX_KTRACE_TASKS ? taken : FX_KTRACE_TASKS};
+    snprintf(k->intent, sizeof(k->intent), "%s", intent ? intent : "");
     t->open = k;
     return k;
 }
@@ -62,14 +64,16 @@ static void add_total(FxKTrace *t, const FxKCall *k)
 {
     for (uint32_t i = 0; i < t->n_totals; i++) {
         FxKTotal *s = &t->totals[i];
-        if (s->node == k->node && s->intent == k->intent && !strcmp(s->kernel, k->kernel)) {
+        if (s->node == k->node && !strcmp(s->kernel, k->kernel) && !strcmp(s->intent, k->intent)) {
             s->calls++;
             s->ns += k->ns;
             return;
         }
     }
     if (t->n_totals < FX_KTRACE_TOTALS) {
-        t->totals[t->n_totals++] = (FxKTotal){k->kernel, k->intent, k->node, 1, k->ns};
+        FxKTotal *s = &t->totals[t->n_totals++];
+        *s = (FxKTotal){.kernel = k->kernel, .node = k->node, .calls = 1, .ns = k->ns};
+        memcpy(s->intent, k->intent, sizeof(s->intent));
         return;
     }
     t->other_calls++;

@@ -34,6 +34,7 @@
 #define FX_KTRACE_CALLS 64
 #define FX_KTRACE_TASKS 256
 #define FX_KTRACE_TOTALS 16
+#define FX_KTRACE_NAME 64 /* an intent's name is kept to this many bytes */
 
 /* One task of a launch: the thread (its Linux thread id) that ran it. */
 typedef struct FxTaskSpan {
@@ -44,7 +45,9 @@ typedef struct FxTaskSpan {
 /* One kernel call; its task spans are spans[first_task, first_task + n_tasks). */
 typedef struct FxKCall {
     const char *kernel; /* a static name */
-    const char *intent; /* whose graph the node is in (kept by the caller) */
+    char intent[FX_KTRACE_NAME]; /* whose graph the node is in (a copy: the
+                                  * graph of an EXPR is freed before the run
+                                  * is recorded) */
     uint32_t node;      /* the graph node that called it; 0: the intent's call itself */
     uint64_t start_ns, ns;
     uint32_t first_task, n_tasks;
@@ -52,7 +55,8 @@ typedef struct FxKCall {
 
 /* Every call of one kernel from one node. */
 typedef struct FxKTotal {
-    const char *kernel, *intent;
+    const char *kernel;
+    char intent[FX_KTRACE_NAME];
     uint32_t node;
     uint64_t calls, ns;
 } FxKTotal;
@@ -75,7 +79,7 @@ typedef struct FxKTrace {
 /* Makes t this thread's trace, empty, until fx_ktrace_end(t). */
 void fx_ktrace_begin(FxKTrace *t);
 void fx_ktrace_end(FxKTrace *t);
-/* Opens a kernel call in this thread's trace; NULL (and nothing to close)
+/* Opens a kernel call in this thread's trace (intent NULL: none); NULL (and nothing to close)
  * when the thread has none or a call is open already (a kernel inside a
  * kernel is part of it). */
 FxKCall *fx_ktrace_open(const char *kernel, const char *intent, uint32_t node);

@@ -396,8 +396,9 @@ struct FxDataDecl {
 };
 
 typedef struct FxImport {
-    const char *path;
+    const char *path; /* a file's path, or a library module's name (std.numbers) */
     FxSpan span;
+    bool library;     /* `import std.numbers`: the standard library's (lib/std/) */
 } FxImport;
 
 /* One parsed file. */

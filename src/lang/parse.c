@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "lex.h"
 
 typedef struct Parser {
@@ -1515,17 +1516,35 @@ static void parse_intent(Parser *p)
     fx_vec_push(&p->mod->intents, in);
 }
 
-/* import = "import" STRING NEWLINE */
+/* import = "import" (STRING | NAME ("." NAME)*) NEWLINE: a file, or a
+ * module of the standard library (`import std.numbers`) */
 static void parse_import(Parser *p)
 {
-    const FxToken *kw = advance(p);
-    if (!check(p, FX_TOK_STRING)) {
-        error_at_current(p, "expected %s", "a file name in quotes after `import`");
-    } else {
+    advance(p);
+    if (check(p, FX_TOK_STRING)) {
         const FxToken *s = advance(p);
-        FxImport imp = {s->text, s->span};
-        (void)kw;
+        FxImport imp = {s->text, s->span, false};
         fx_vec_push(&p->mod->imports, imp);
+    } else if (check(p, FX_TOK_IDENT)) {
+        const FxToken *first = advance(p);
+        FxBuf name = {0};
+        fx_buf_puts(&name, first->text);
+        while (check(p, FX_TOK_DOT)) {
+            advance(p);
+            if (!check(p, FX_TOK_IDENT)) {
+                error_at_current(p, "expected %s", "a module name after `.`");
+                break;
+            }
+            const FxToken *part = advance(p);
+            fx_buf_printf(&name, ".%s", part->text);
+        }
+        FxImport imp = {fx_arena_strdup(p->arena, fx_buf_str(&name)), span_from(p, first->span),
+                        true};
+        fx_vec_push(&p->mod->imports, imp);
+        fx_buf_free(&name);
+    } else {
+        error_at_current(p, "expected %s",
+                         "a file name in quotes or a library module (std.numbers) after `import`");
     }
     end_item(p, "the import");
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "check.h"
 #include "parse.h"
 
@@ -38,11 +39,42 @@ typedef FX_VEC(const char *) PathStack;
 
 static FxModule *load_module(FxProgram *prog, FxSource *src, PathStack *loading);
 
+/* `import std.NAME`: the module's source (named std/NAME.flux), or NULL
+ * with the error at the import. */
+static FxSource *library_module(FxProgram *prog, const FxImport *imp)
+{
+    const char *name = !strncmp(imp->path, "std.", 4) ? imp->path + 4 : NULL;
+    for (unsigned long i = 0; name && i < fx_stdlib_count; i++) {
+        if (strcmp(fx_stdlib[i].name, name) != 0)
+            continue;
+        char *path = fx_xasprintf("std/%s.flux", name);
+        FxModule *loaded = find_loaded(prog, path);
+        FxSource *src = loaded ? NULL
+                               : fx_diag_add_source(prog->diag, path, fx_stdlib[i].text,
+                                                    (size_t)fx_stdlib[i].len);
+        free(path);
+        return src;
+    }
+    FxBuf all = {0};
+    for (unsigned long i = 0; i < fx_stdlib_count; i++)
+        fx_buf_printf(&all, "%sstd.%s", i ? ", " : "", fx_stdlib[i].name);
+    fx_diag_error(prog->diag, imp->span, "no module `%s` in the standard library (it has %s)",
+                  imp->path, fx_buf_str(&all));
+    fx_buf_free(&all);
+    return NULL;
+}
+
 static void load_imports(FxProgram *prog, FxModule *m, PathStack *loading)
 {
     char *dir = dirname_of(m->src->path);
     fx_vec_foreach(FxImport, imp, &m->imports)
     {
+        if (imp->library) {
+            FxSource *src = library_module(prog, imp);
+            if (src)
+                load_module(prog, src, loading);
+            continue;
+        }
         char *path = imp->path[0] == '/' ? fx_xstrdup(imp->path)
                                          : fx_xasprintf("%s%s", dir, imp->path);
         bool cycle = false;

@@ -34,4 +34,13 @@ void fx_program_free(FxProgram *prog);
 extern const char fx_prelude_source[];
 extern const unsigned long fx_prelude_source_len;
 
+/* The standard library, the modules of lib/std/, embedded (tools/embed.c --modules):
+ * `import std.NAME` reads the module NAME. */
+typedef struct FxEmbedded {
+    const char *name, *text;
+    unsigned long len;
+} FxEmbedded;
+extern const FxEmbedded fx_stdlib[];
+extern const unsigned long fx_stdlib_count;
+
 #endif

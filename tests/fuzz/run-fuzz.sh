@@ -68,13 +68,12 @@ else
 fi
 # The store's schema is embedded the same way; the generator's harness
 # reaches the API, which reaches the store.
-for pair in "fx_schema_sql src/trace/schema.sql schema_src.c" \
-            "fx_migrate_1_2_sql src/trace/migrate_1_2.sql migrate_1_2_src.c" \
-            "fx_migrate_2_3_sql src/trace/migrate_2_3.sql migrate_2_3_src.c" \
-            "fx_migrate_3_4_sql src/trace/migrate_3_4.sql migrate_3_4_src.c" \
-            "fx_migrate_4_5_sql src/trace/migrate_4_5.sql migrate_4_5_src.c" \
-            "fx_migrate_5_6_sql src/trace/migrate_5_6.sql migrate_5_6_src.c" \
-            "fx_migrate_6_7_sql src/trace/migrate_6_7.sql migrate_6_7_src.c"; do
+pairs=("fx_schema_sql src/trace/schema.sql schema_src.c")
+for sql in src/trace/migrate_*.sql; do # migrate_N_M.sql: the symbol fx_migrate_N_M_sql
+    name=$(basename "$sql" .sql)
+    pairs+=("fx_${name}_sql $sql ${name}_src.c")
+done
+for pair in "${pairs[@]}"; do
     read -r sym sql file <<<"$pair"
     [[ -f "$sql" ]] || continue
     if [[ ! -f "$GEN_DIR/$file" ]]; then
@@ -84,6 +83,12 @@ for pair in "fx_schema_sql src/trace/schema.sql schema_src.c" \
     fi
     sources+=("$GEN_DIR/$file")
 done
+# and the standard library (lib/std/), all its modules in one file
+if [[ ! -f "$GEN_DIR/stdlib_src.c" ]]; then
+    [[ -x "$OUT/embed" ]] || "$CC" -std=c11 -O1 -w tools/embed.c -o "$OUT/embed"
+    "$OUT/embed" --modules fx_stdlib lib/std/*.flux > "$GEN_DIR/stdlib_src.c"
+fi
+sources+=("$GEN_DIR/stdlib_src.c")
 
 echo "run-fuzz: building $OUT/fuzz_gen and $OUT/fuzz_parse"
 # The library goes into an archive, so that the link takes only the objects
