@@ -35,7 +35,7 @@ typedef struct Block {
     char *text;         /* its lines, each ending in \n */
     char kind[8];       /* intent, type, data, import */
     char name[128];
-    const char *origin; /* FILE's path or "<repl>" */
+    const char *origin; /* the session's name when FILE was loaded (its path), or "<repl>" */
     int first_line;     /* its first line there */
     int start;          /* its first line in the session's text (assemble) */
     int lines;
@@ -44,8 +44,7 @@ typedef struct Block {
 typedef struct Session {
     Block *blocks;
     size_t n, cap;
-    const char *file; /* FILE, or NULL */
-    char *name;       /* what the session's text is called: FILE, or "<repl>" */
+    char *name; /* what the session's text is called: FILE, or "<repl>" */
     FluxProgram *prog;
     FluxStore *store;
     FluxLearner *learner;
@@ -279,34 +278,23 @@ static int load_file(Session *s, const char *path)
         free(text);
         text = strdup("");
     }
-    Session saved = *s;
-    Block *kept = malloc((s->n ? s->n : 1) * sizeof(*kept));
-    memcpy(kept, s->blocks, s->n * sizeof(*kept));
-    size_t kept_n = s->n;
+    Session saved = *s; /* kept whole until FILE is accepted */
     s->blocks = NULL;
     s->n = s->cap = 0;
-    char *name = s->name;
     s->name = strdup(path);
-    s->file = path;
-    split_file(s, path, text);
+    split_file(s, s->name, text);
     free(text);
     int status = reload(s);
+    Session *drop = status == FLUX_OK ? &saved : s;
+    clear_blocks(drop);
+    free(drop->blocks);
+    free(drop->name);
     if (status != FLUX_OK) { /* the session stays as it was */
-        clear_blocks(s);
-        free(s->blocks);
-        free(s->name);
         s->blocks = saved.blocks;
-        s->n = kept_n;
+        s->n = saved.n;
         s->cap = saved.cap;
-        s->name = name;
-        s->file = saved.file;
-    } else {
-        for (size_t i = 0; i < kept_n; i++)
-            free(kept[i].text);
-        free(saved.blocks);
-        free(name);
+        s->name = saved.name;
     }
-    free(kept);
     return status;
 }
 

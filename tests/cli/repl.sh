@@ -47,6 +47,16 @@ grep -qx '        - result = n + n' out || fail "source: $(cat out)"
 "$FLUX" traces fib.flux --store s --json | grep -q '"expr": "fibonacci(100)"' || fail "not recorded"
 # no prompt without a terminal
 ! grep -q 'flux>' out || fail "a prompt in a pipe"
+# :load: a rejected file leaves the session as it was; another replaces it
+printf 'intent bad(n: Int) -> Int:\n    constraints:\n        - result = n +\n' > bad.flux
+printf '%s\n' 'intent tw(n: Int) -> Int:' '    constraints:' '        - result = 2 * n' '' \
+    ':load bad.flux' 'tw(4)' ':load /nonexistent.flux' ":load $root/examples/primes.flux" \
+    'len(find_primes(100))' 'tw(4)' | "$FLUX" repl --store s >out 2>err || fail "load: $(cat err)"
+[[ "$(cat out)" == $'defined intent tw\n8\nloaded '"$root"$'/examples/primes.flux\n25' ]] ||
+    fail "load: $(cat out)"
+grep -q '^bad.flux:3:' err || fail "a rejected file's position: $(cat err)"
+grep -q 'cannot read /nonexistent.flux' err || fail "a missing file: $(cat err)"
+grep -q "unknown function \`tw\`" err || fail "the session after :load: $(cat err)"
 
 # ---- in a terminal, through tmux ----
 tmux new-session -d -s "$session" -x 160 -y 50 \
