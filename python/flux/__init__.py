@@ -169,6 +169,8 @@ def _literal(v, depth=0):
         text = repr(v)
         return "(%s)" % text if text.startswith("-") else text
     if isinstance(v, str):
+        if "\x00" in v:  # the library takes an expression as a C string
+            raise ValueError("a Flux string cannot hold the character U+0000")
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") \
                       .replace("\t", "\\t") + '"'
     if isinstance(v, (list, tuple)):

@@ -65,6 +65,10 @@ class Values(unittest.TestCase):
     def test_values_flux_cannot_take(self):
         with self.assertRaises(ValueError):
             self.p.same_float(float("inf"))
+        with self.assertRaises(ValueError):
+            self.p.same_text("nul \x00 inside")
+        with self.assertRaises(ValueError):  # a lone surrogate is no UTF-8
+            self.p.same_text("\ud800")
         with self.assertRaises(TypeError):
             self.p.same_int(object())
         with self.assertRaises(ValueError):
