@@ -3396,7 +3396,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             SPEND_WORK();
             NEXT;
         CASE(OP_SORT): {
-            FxKCall *k = fx_ktrace_open(I->c & 2 ? "sort" : "bubble sort", fn->g->intent, I->node);
+            FxKCall *k = fx_ktrace_open(I->c & 2 ? "sort kernel" : "bubble sort", fn->g->intent, I->node);
             bool ok = I->c & 2 ? kernel_sort(rt, fn, I, R, &tmp) : bubble_sort(rt, fn, I, R, &tmp);
             fx_ktrace_close(k);
             if (!ok)
