@@ -9,7 +9,7 @@
  *
  *   FxKTrace t;
  *   fx_ktrace_begin(&t);                 // this thread's runs trace into t
- *   FxKCall *k = fx_ktrace_open("sort", intent, node);
+ *   FxKCall *k = fx_ktrace_open("sieve", intent, node);
  *   ... the kernel; its launches' tasks are timed ...
  *   fx_ktrace_close(k);
  *   fx_ktrace_end(&t);                   // the trace before is restored
