@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,8 +366,18 @@ static void run_diagnostics(Session *s, const char *diag)
     }
 }
 
+/* Ctrl-C while a run goes stops the run, not the session. */
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    flux_interrupt();
+}
+
 static void evaluate(Session *s, const char *expr, bool explain)
 {
+    struct sigaction stop = {.sa_handler = on_interrupt}, before;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGINT, &stop, &before);
     char *diag = NULL;
     size_t diag_len = 0;
     FILE *d = open_memstream(&diag, &diag_len);
@@ -386,6 +397,7 @@ static void evaluate(Session *s, const char *expr, bool explain)
         }
     }
     fclose(d);
+    sigaction(SIGINT, &before, NULL);
     fflush(stdout);
     run_diagnostics(s, diag);
     free(diag);

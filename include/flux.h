@@ -163,6 +163,13 @@ typedef struct FluxResult {
  * written); FLUX_ERR_RUNTIME with the message written to diagnostics. */
 FLUX_API int flux_run(FluxProgram *prog, const char *expr, const FluxRunOptions *options,
                       FILE *diagnostics, FluxResult *out);
+/* Stops every flux_run and flux_explain in progress in this process (not
+ * a learner's measurements) at its next look at its budgets, within
+ * about a millisecond: it returns FLUX_ERR_RUNTIME with the message
+ * `interrupted`, and is not recorded. Runs that begin later are not
+ * touched. Async-signal-safe: a SIGINT handler may call it (`flux repl`
+ * does, so that Ctrl-C stops a run and not the session). */
+FLUX_API void flux_interrupt(void);
 FLUX_API void flux_result_free(FluxResult *r);
 
 

@@ -14,6 +14,7 @@
 #include "proof/prove.h"
 #include "graph/lower.h"
 #include "hw/hw.h"
+#include "exec/meter.h"
 #include "hw/pool.h"
 #include "lang/check.h"
 #include "lang/parse.h"
@@ -239,6 +240,11 @@ void flux_hw_report(int json, FILE *out)
     fx_hw_report(&hw, fx_pool_default_size(), json != 0, &b);
     fputs(fx_buf_str(&b), out);
     fx_buf_free(&b);
+}
+
+void flux_interrupt(void)
+{
+    fx_meter_interrupt();
 }
 
 const char *flux_version(void)

@@ -28,6 +28,7 @@
 #include "api_int.h"
 #include "graph/lower.h"
 #include "hw/hw.h"
+#include "exec/meter.h"
 #include "hw/ktrace.h"
 #include "hw/setup.h"
 #include "lang/check.h"
@@ -796,7 +797,9 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     fx_runtime_reset_counts(rt);
     FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
     FxValue v;
+    fx_meter_interruptible(true); /* flux_interrupt stops this run, not a learner's */
     FxStatus st = fx_api_eval_timed(rt, g, &v, &out->duration_ms);
+    fx_meter_interruptible(false);
     /* the checks are outside the time: v1 has none, and versions are
      * compared by their recorded times */
     st = fx_api_check_output(cx, e, g, options, st, &out->duration_ms, &v);

@@ -45,6 +45,7 @@
 #include <gmp.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,10 +127,24 @@ static int64_t resident_bytes(void)
 
 /* ---- a run ---- */
 
+/* fx_meter_interrupt's requests so far: a run stops when it sees it move */
+static atomic_uint interrupts;
+
+void fx_meter_interrupt(void)
+{
+    atomic_fetch_add_explicit(&interrupts, 1, memory_order_relaxed);
+}
+
+void fx_meter_interruptible(bool on)
+{
+    fx_meter_state.interruptible = on;
+}
+
 void fx_meter_begin(uint64_t max_steps, uint64_t max_memory_mb, double max_seconds)
 {
     FxMeter *m = &fx_meter_state;
     m->running = true;
+    m->interrupts = atomic_load_explicit(&interrupts, memory_order_relaxed);
     m->stop = FX_STOP_NONE;
     m->work = 0;
     m->max_steps = max_steps;
@@ -256,6 +271,10 @@ bool fx_meter_poll(void)
         return true;
     if (m->stop != FX_STOP_NONE)
         return false;
+    if (m->interruptible && atomic_load_explicit(&interrupts, memory_order_relaxed) != m->interrupts) {
+        fx_meter_stop(FX_STOP_INTERRUPT);
+        return false;
+    }
     if (m->work / FX_METER_UNITS_PER_STEP > m->steps_left) {
         fx_meter_stop(FX_STOP_STEPS);
         return false;
@@ -285,8 +304,9 @@ bool fx_meter_poll_resident(void)
     return true;
 }
 
-/* ORDER FX_STOP */
-static const char *const stop_names[] = {NULL, "step", "depth", "memory", "time"};
+/* ORDER FX_STOP; an interrupt is no budget: it has no name, and the run
+ * is not recorded */
+static const char *const stop_names[] = {NULL, "step", "depth", "memory", "time", NULL};
 
 const char *fx_meter_stop_name(FxStop s)
 {
@@ -311,6 +331,9 @@ void fx_meter_message(const char *detail, char *out, size_t len)
     case FX_STOP_TIME:
         snprintf(out, len, "the time budget of %g s is exhausted%s%s; raise it with --max-seconds",
                  m->max_seconds, sep, detail);
+        break;
+    case FX_STOP_INTERRUPT:
+        snprintf(out, len, "interrupted%s%s", sep, detail);
         break;
     default: /* depth names the intent: the VM writes it */
         snprintf(out, len, "a budget is exhausted");

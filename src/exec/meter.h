@@ -55,6 +55,7 @@ typedef enum FxStop {
     FX_STOP_DEPTH,
     FX_STOP_MEMORY,
     FX_STOP_TIME,
+    FX_STOP_INTERRUPT, /* fx_meter_interrupt: the user's, not a budget */
 } FxStop;
 
 /* Work units (about a nanosecond each) that make one step. */
@@ -76,6 +77,8 @@ typedef struct FxMeter {
     int64_t baseline;    /* resident bytes when the run began */
     int64_t start_live;  /* live when the run began: limit - start_live is all it may take */
     double last_rss_look; /* coarse seconds of the last read of the resident size */
+    unsigned interrupts;  /* fx_meter_interrupt's count when the run began */
+    bool interruptible;   /* whether fx_meter_interrupt stops this thread's runs */
 } FxMeter;
 
 extern _Thread_local FxMeter fx_meter_state;
@@ -155,5 +158,15 @@ void fx_meter_message(const char *detail, char *out, size_t len);
 
 /* "step", "depth", "memory", "time" (NULL for NONE): "the step budget". */
 const char *fx_meter_stop_name(FxStop s);
+
+/* Stops every run in progress in the process at its next look at the
+ * meter (within about a millisecond, between two steps or at a kernel's
+ * poll), with FX_STOP_INTERRUPT, on the threads that asked for it
+ * (fx_meter_interruptible); runs that begin later are not touched.
+ * Async-signal-safe: one atomic increment (a SIGINT handler calls it). */
+void fx_meter_interrupt(void);
+/* Whether fx_meter_interrupt stops the runs of this thread (off unless
+ * set: a learner's runs are not the user's to stop). */
+void fx_meter_interruptible(bool on);
 
 #endif

@@ -2,7 +2,7 @@
 # repl.sh: `flux repl` (docs/cli.md, "The REPL"): through a pipe (plain
 # lines, no prompt: scriptable), then in a terminal through tmux as a person
 # types: define an intent, call it, explain it, see an error with its
-# position, redefine it, leave with Ctrl-D.
+# position, redefine it, stop a long run with Ctrl-C, leave with Ctrl-D.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -58,6 +58,17 @@ grep -q '^bad.flux:3:' err || fail "a rejected file's position: $(cat err)"
 grep -q 'cannot read /nonexistent.flux' err || fail "a missing file: $(cat err)"
 grep -q "unknown function \`tw\`" err || fail "the session after :load: $(cat err)"
 
+# an interrupted run (SIGINT, as Ctrl-C sends it) is not recorded; the session goes on
+printf '%s\n' 'fibonacci(5) + sum(k * k mod 7 for k in 0..3000000000)' 'fibonacci(12)' |
+    "$FLUX" repl fib.flux --store s3 >out3 2>err3 &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid" || fail "after an interrupt: exit $? $(cat err3)"
+grep -qx 'interrupted' err3 || fail "interrupt: $(cat err3)"
+[[ "$(cat out3)" == 144 ]] || fail "after the interrupt: $(cat out3)"
+[[ $("$FLUX" traces fib.flux --store s3 --json | wc -l) == 1 ]] || fail "the interrupted run was recorded"
+
 # ---- in a terminal, through tmux ----
 tmux new-session -d -s "$session" -x 160 -y 50 \
     "cd '$tmp' && FLUX_STORE='$tmp/t' '$FLUX' repl fib.flux; echo \"repl exited \$?\"; sleep 30"
@@ -87,6 +98,13 @@ screen | grep -q '^    7 | tw(1 +)$' || fail "the excerpt: $(screen)"
 # line editing: the history brings back tw(21), edited to tw(50)
 tmux send-keys -t "$session" Up Up Up BSpace BSpace BSpace '50)' Enter
 wait_for '^100$'
+# Ctrl-C stops a long run, not the session
+type_line 'fibonacci(10) + sum(k * k mod 7 for k in 0..2000000000)'
+sleep 0.5
+tmux send-keys -t "$session" C-c
+wait_for '^(\^C)?interrupted$'
+type_line 'tw(5)'
+wait_for '^10$'
 tmux send-keys -t "$session" C-d
 wait_for '^repl exited 0$'
 echo "repl: ok"
