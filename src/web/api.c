@@ -474,36 +474,24 @@ static FxWebAnswer closing(const char *key, bool ok, unsigned status, Text *out,
     return a;
 }
 
-/* The per-node counters of a version: {"node_counts": {"intent", "version",
- * "counts": [{"node", "count"}, ...]}}. */
-static FxWebAnswer node_counts(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
-{
-    const char *intent = arg(ctx, "intent");
-    if (!intent)
-        return fx_web_error(400, "counts needs ?intent=NAME");
-    FluxProgram *prog = program_of(cfg, intent);
-    if (!prog)
-        return fx_web_error(404, "no such intent in the programs served");
-    Text out, diag;
-    FILE *o = text_open(&out), *d = text_open(&diag);
-    int status = flux_node_counts(cfg->store, prog, intent, arg(ctx, "version"), o, d);
-    return closing("node_counts", status == FLUX_OK, http_status(status), &out, &diag);
-}
+/* A library call about one version of an intent (flux_node_counts,
+ * flux_cost_models): {"key": its JSON}, for ?intent=NAME&version=vN. */
+typedef int (*VersionFn)(FluxStore *store, FluxProgram *prog, const char *intent,
+                         const char *version, FILE *out, FILE *diagnostics);
 
-/* The cost models of a version's kernel variants with their points:
- * {"cost_models": {"intent", "version", "here", "at_install"}}. */
-static FxWebAnswer cost_models(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
+static FxWebAnswer of_version(const FxServeConfig *cfg, FxWebArg arg, void *ctx, const char *key,
+                              VersionFn fn)
 {
     const char *intent = arg(ctx, "intent");
     if (!intent)
-        return fx_web_error(400, "models needs ?intent=NAME");
+        return fx_web_error(400, "this path needs ?intent=NAME");
     FluxProgram *prog = program_of(cfg, intent);
     if (!prog)
         return fx_web_error(404, "no such intent in the programs served");
     Text out, diag;
     FILE *o = text_open(&out), *d = text_open(&diag);
-    int status = flux_cost_models(cfg->store, prog, intent, arg(ctx, "version"), o, d);
-    return closing("cost_models", status == FLUX_OK, http_status(status), &out, &diag);
+    int status = fn(cfg->store, prog, intent, arg(ctx, "version"), o, d);
+    return closing(key, status == FLUX_OK, http_status(status), &out, &diag);
 }
 
 /* Time travel: the learning round before execution ID (what each rule
@@ -556,10 +544,12 @@ FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg,
         return collect(cfg, "proofs", NULL, proofs_of, NULL);
     if (!strcmp(path, "/api/replay"))
         return replay(cfg, arg, ctx);
+    /* {"node_counts": {"intent", "version", "counts": [{"node", "count", "ms"}]}} */
     if (!strcmp(path, "/api/counts"))
-        return node_counts(cfg, arg, ctx);
+        return of_version(cfg, arg, ctx, "node_counts", flux_node_counts);
+    /* {"cost_models": {"intent", "version", "here", "at_install"}} */
     if (!strcmp(path, "/api/models"))
-        return cost_models(cfg, arg, ctx);
+        return of_version(cfg, arg, ctx, "cost_models", flux_cost_models);
     if (!strcmp(path, "/api/round"))
         return round_before(cfg, arg, ctx);
     if (!strcmp(path, "/api/proof")) {
