@@ -396,4 +396,21 @@ bool fx_api_measure_kernels(const FxGraph *g, double max_size, FxVariantModels *
 /* The store folder a command names: dir, or $FLUX_STORE, or ./.flux. */
 const char *fx_api_store_dir(const char *dir);
 
+/* ---- the native tier (native.c, docs/native.md) ---- */
+
+#define FX_NATIVE_RULE "native code" /* the name `flux optimize --rule` takes */
+/* Makes rt ask the store for a function's native code at its first call. */
+void fx_api_native_give(FluxProgram *fp, FxRuntime *rt);
+/* Did a run find a validated object missing or corrupt (so that learning
+ * is due, to build it again)? */
+bool fx_api_native_rebuild_due(void);
+/* A learning round's step for the intent's running version `label`:
+ * compiles it when its newest run was hot (tcc first, then cc -O2), tests
+ * it against the interpreter, checks a validated one again on the newest
+ * recorded inputs, and says what it did on out. */
+int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, const char *label,
+                        const FxTraces *tr, FILE *out);
+/* The same for an intent no round is due for: its records read here. */
+int fx_api_native_repair(FluxProgram *fp, FluxStore *fs, const FxIntent *in, FILE *out);
+
 #endif

@@ -160,6 +160,7 @@ static void build_with(FxCallCtx *cx, FxGraph *first, int64_t first_version,
         char *columns = fx_xasprintf("%s/columns", fx_store_dir(fp->store->store));
         fx_runtime_set_column_cache(cx->rt, columns);
         free(columns);
+        fx_api_native_give(fp, cx->rt);
     }
     cx->models.len = 0;
     cx->generation = fp->generation;

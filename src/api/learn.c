@@ -61,6 +61,8 @@ int flux_learn_due(FluxProgram *fp, FluxStore *fs, long long after)
 {
     if (fx_store_flush(fs->store) != FX_OK) /* the runs just made are evidence too */
         return 0;
+    if (fx_api_native_rebuild_due()) /* an object to build again */
+        return 1;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
         if (round_due(fp, fs, *in, after))
@@ -126,9 +128,13 @@ int flux_learn(FluxProgram *fp, FluxStore *fs, long long after, FILE *out)
     fp->store = fs;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
-        if ((after == FLUX_LEARN_NOW || round_due(fp, fs, *in, after)) &&
-            fx_api_optimize(fp, fs, (*in)->name, NULL, sink, NULL) != FLUX_OK)
+        if (after == FLUX_LEARN_NOW || round_due(fp, fs, *in, after)) {
+            if (fx_api_optimize(fp, fs, (*in)->name, NULL, sink, NULL) != FLUX_OK)
+                status = FLUX_ERR_STORE;
+        } else if (fx_api_native_repair(fp, fs, *in, sink) != FLUX_OK) {
+            /* no round: still the native code a run found missing, or now hot */
             status = FLUX_ERR_STORE;
+        }
     }
     if (!out)
         fclose(sink);

@@ -738,8 +738,12 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in,
                         .label = label, .expr = R.tr.v.data[0].expr,
                         .newest_size = R.tr.v.data[0].size,
                         .newest_current = newest_of_current(&R), .an = &R.an};
-    if (status == FLUX_OK)
+    bool native_only = opts->rule && !strcmp(opts->rule, FX_NATIVE_RULE);
+    if (status == FLUX_OK && !native_only)
         status = run_turns(&R, opts, &done);
+    /* the version that stays may become native code */
+    if (status == FLUX_OK && !done && (!opts->rule || native_only))
+        status = fx_api_native_round(fp, fs, in->name, R.current->version, &R.tr, out);
     free(label);
     free(R.raced);
     fx_api_rule_host_free(&host);

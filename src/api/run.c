@@ -29,6 +29,7 @@
 #include "graph/lower.h"
 #include "hw/hw.h"
 #include "exec/meter.h"
+#include "exec/native.h"
 #include "hw/ktrace.h"
 #include "hw/setup.h"
 #include "lang/check.h"
@@ -403,6 +404,11 @@ static void decisions_json(FluxProgram *fp, const FxRuntime *rt, const FxGraph *
         if (vs->choice->predicted_gain > 0)
             fx_buf_printf(out, ", \"predicted_gain\": %.3g", vs->choice->predicted_gain);
         fx_buf_printf(out, ", \"kernel_ms\": %.6g", vs->choice->ms);
+        fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
+    }
+    if (fx_runtime_native_tier(rt)) {
+        fx_buf_puts(out, ", {\"decision\": \"native code\", \"reason\": ");
+        fx_api_json_string(fx_runtime_native_tier(rt), out);
         fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
     }
     fx_api_check_decision(fp, rt, out);

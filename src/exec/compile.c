@@ -1065,6 +1065,8 @@ void fx_func_free(FxFunc *f)
     free(f->consts);
     free(f->code);
     free(f->callees);
+    free(f->native_mod);
+    free((char *)f->native_tier);
     free(f->natural_param);
     free((void *)f->records);
     free(f->field_seen);

@@ -11,6 +11,7 @@
 #define FX_INTERP_INT_H
 
 #include "interp.h"
+#include "exec/native.h"
 #include "lang/resolved.h"
 
 /* ORDER FX_OP_ */
@@ -184,7 +185,21 @@ struct FxFunc {
     uint32_t n_node_ns;
     uint64_t sample_mark;   /* the last sample that gave it time (vm.c) */
     uint32_t n_blocks;
+    /* the native tier (native.h): its entry, which, and its module's
+     * functions; native_asked: the provider was asked */
+    FxNatEntry native;
+    const char *native_tier;
+    FxFunc **native_mod;
+    uint32_t n_native_mod;
+    bool native_asked;
 };
+
+/* The native tier (native.h): the functions of the module rooted at root,
+ * root first, then each callee in the order the code first calls it (the
+ * order of the generated functions and of FxNatCtx.counts); 0 when more
+ * than FX_NATIVE_MAX_FUNCS. */
+#define FX_NATIVE_MAX_FUNCS 16
+uint32_t fx_native_module(FxFunc *root, FxFunc **out);
 
 /* Compiles g into f (allocated by the caller, zeroed). Callees are looked
  * up by name through rt. */

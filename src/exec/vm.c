@@ -159,6 +159,9 @@ struct FxRuntime {
     uint64_t sampled_at;        /* the sampler's last note (fx_ktrace_now) */
     uint64_t samples;           /* notes taken: each one's mark (credit) */
     uint64_t rng;               /* the sampler's allowances (xorshift64) */
+    FxNativeProvider native_provider; /* asked for a function's native code, or none */
+    bool native_off;                  /* the interpreter only (the differential test) */
+    const char *native_tier;          /* the tier that answered the expression's own call */
     FxError error; /* the last run's; FX_OK after a success */
 };
 
@@ -2812,6 +2815,243 @@ static inline bool kernel_called(FxKCall *k, bool ok)
     [OP_COLUMN] = &&L_OP_COLUMN, \
     [OP__COUNT] = &&L_OP__COUNT,
 
+
+/* ---- the native tier (native.h) ---- */
+
+/* The C stack a native call may use: past it the code bails, and the
+ * interpreter, whose stack is on the heap, runs the call. */
+#define NATIVE_STACK (256u << 10)
+/* At most this many native frames fit in it (16 bytes each at least): a
+ * depth budget below it is left to the interpreter to count. */
+#define NATIVE_DEPTH (NATIVE_STACK / 16 + 64)
+
+typedef struct NativeRun {
+    struct FxNatCtx c; /* first: the generated code's pointer is this run's */
+    FxRuntime *rt;
+    uint64_t granted;  /* the VM's fuel accounting, carried through */
+    uint64_t left;     /* of the VM's allowance, not yet handed to the native code */
+    uint64_t handed;   /* steps handed to the native code in all */
+    FxFunc *fn;        /* the caller and its call node, for the sampler */
+    uint32_t node;
+    size_t nframes;
+    uint64_t cap;      /* steps before it gives the call back (runaway watch), or 0 */
+    char *stack_low;   /* C stack below this: it gives the call back */
+    size_t charged;    /* builder bytes charged to the meter */
+} NativeRun;
+
+/* The native code's fuel comes in chunks of at most NATIVE_CHUNK steps:
+ * each chunk's end is where the C stack is looked at (a step a call: the
+ * stack grows at most NATIVE_CHUNK frames between looks). */
+#define NATIVE_CHUNK 1024
+
+static long long hand(NativeRun *nr)
+{
+    uint64_t give = nr->left < NATIVE_CHUNK ? nr->left : NATIVE_CHUNK;
+    nr->left -= give;
+    nr->handed += give;
+    return (long long)give;
+}
+
+static long long native_refuel(struct FxNatCtx *c)
+{
+    NativeRun *nr = (NativeRun *)c;
+    char here;
+    if ((uintptr_t)&here < (uintptr_t)nr->stack_low ||
+        (nr->cap && nr->handed >= nr->cap)) { /* deep: the interpreter's stack is the heap's;
+                                                * long: the interpreter's watch decides */
+        c->status = FX_NAT_BAIL;
+        return 0;
+    }
+    if (!nr->left) {
+        uint64_t g = refuel(nr->rt, nr->granted, nr->fn, nr->node, nr->nframes);
+        if (!g) {
+            c->status = FX_NAT_STOP;
+            return 0;
+        }
+        nr->granted = nr->left = g;
+    }
+    return hand(nr);
+}
+
+static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long long new_bytes)
+{
+    NativeRun *nr = (NativeRun *)c;
+    if (new_bytes <= 0) {
+        free(p);
+        fx_meter_sub((size_t)old_bytes);
+        nr->charged -= (size_t)old_bytes;
+        return NULL;
+    }
+    if (!fx_meter_charge((size_t)(new_bytes - old_bytes))) {
+        budget_error(nr->rt);
+        c->status = FX_NAT_STOP;
+        return NULL;
+    }
+    nr->charged += (size_t)(new_bytes - old_bytes);
+    return fx_xrealloc(p, (size_t)new_bytes);
+}
+
+/* May native code run f's call now? Not when hooks watch each call, nor
+ * when a function of its module has a table switched on since. */
+static bool native_ready(FxRuntime *rt, FxFunc *f)
+{
+    if (!f->native_asked) {
+        f->native_asked = true;
+        if (rt->native_provider.attach && !rt->native_off &&
+            fx_program_find_intent(rt->prog, f->g->intent)) /* not an expression */
+            rt->native_provider.attach(rt->native_provider.ctx, rt, f->g->intent);
+    }
+    if (!f->native || rt->native_off || rt->has_hooks)
+        return false;
+    if (rt->budgets.max_depth && rt->budgets.max_depth < NATIVE_DEPTH) /* the C stack's depth */
+        return false;
+    for (uint32_t i = 0; i < f->n_native_mod; i++)
+        if (answers_calls(f->native_mod[i]))
+            return false;
+    return true;
+}
+
+/* A word for the native code from an argument of type t, false when the
+ * value has no such word (a big integer, a boxed list of other kinds);
+ * *tmp: an array made for a boxed list, for the caller to free. */
+static bool native_word(FxValue v, FxTypeId t, FxNatWord *w, void **tmp)
+{
+    switch (fx_typeid_kind(t)) {
+    case FX_TK_NATURAL:
+    case FX_TK_INT: w->i = v.u.i; return v.kind == FX_VAL_INT;
+    case FX_TK_FLOAT: w->f = v.u.f; return v.kind == FX_VAL_FLOAT;
+    case FX_TK_BOOL: w->i = v.u.b; return v.kind == FX_VAL_BOOL;
+    case FX_TK_LIST: {
+        if (v.kind != FX_VAL_LIST)
+            return false;
+        bool ints = fx_typeid_is_integer(fx_typeid_elem(t));
+        size_t n = fx_val_list_len(v);
+        const void *p = ints ? (const void *)fx_val_list_ints(v) : (const void *)fx_val_list_floats(v);
+        if (!p && n) {
+            int64_t *a = fx_xmalloc(n * 8);
+            for (size_t i = 0; i < n; i++) {
+                FxValue e = fx_val_list_at(v, i);
+                if (e.kind != (ints ? FX_VAL_INT : FX_VAL_FLOAT)) {
+                    free(a);
+                    return false;
+                }
+                memcpy(&a[i], &e.u, 8);
+            }
+            *tmp = a;
+            p = a;
+        }
+        w->l = (FxNatList){(void *)p, (long long)n};
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* Runs f's call on args natively: FX_NAT_OK with *out (a new reference),
+ * FX_NAT_BAIL (the interpreter runs it) or FX_NAT_STOP (a budget; rt's
+ * error says which). fuel and granted are the VM loop's, taken and given
+ * back; calls gets the calls made. */
+static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *fuel,
+                       uint64_t *granted, FxFunc *caller, uint32_t node, size_t nframes,
+                       FxValue *out, uint64_t *calls)
+{
+    const FxGraph *g = f->g;
+    FxNatWord w[16], r;
+    void *tmp[16] = {0};
+    if (g->n_params > 16)
+        return FX_NAT_BAIL;
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < g->n_params; i++)
+        ok = native_word(args[i], g->param_tids[i], &w[i], &tmp[i]);
+    int status = FX_NAT_BAIL;
+    if (ok) {
+        char here;
+        NativeRun nr = {.c = {.refuel = native_refuel, .grow = native_grow},
+                        .rt = rt, .granted = *granted, .left = *fuel, .fn = caller,
+                        .node = node, .nframes = nframes,
+                        .stack_low = (char *)((uintptr_t)&here - NATIVE_STACK)};
+        if (!rt->no_runaway && f->memo_able) /* runaway protection watches the interpreter */
+            nr.cap = 2 * (RUNAWAY_AFTER + f->watch_more);
+        nr.c.fuel = hand(&nr);
+        uint64_t steps_before = rt->stats.steps;
+        status = f->native(&nr.c, w, &r);
+        if (status == FX_NAT_BAIL) { /* the interpreter runs the call afresh, on these steps */
+            rt->stats.steps = steps_before;
+            for (uint32_t i = 0; i < g->n_params; i++)
+                free(tmp[i]);
+            return status;
+        }
+        /* what it did not use of its chunk goes back; a call given back
+         * keeps the steps it took (counted: they were taken) */
+        nr.left += status == FX_NAT_OK && nr.c.fuel > 0 ? (uint64_t)nr.c.fuel : 0;
+        *fuel = nr.left ? nr.left : 1;
+        *granted = nr.granted + (nr.left ? 0 : 1);
+        *calls = 1;
+        if (status == FX_NAT_OK) {
+            switch (fx_typeid_kind(g->ret_tid)) {
+            case FX_TK_FLOAT: *out = fx_val_float(r.f); break;
+            case FX_TK_BOOL: *out = fx_val_bool(r.i != 0); break;
+            case FX_TK_LIST:
+                fx_meter_sub(nr.charged); /* the list charges it again, shrunk */
+                if (!r.l.n) {
+                    free(r.l.p);
+                    *out = fx_val_list(NULL, 0);
+                } else if (fx_typeid_is_integer(fx_typeid_elem(g->ret_tid))) {
+                    *out = fx_val_list_adopt_ints(fx_xrealloc(r.l.p, (size_t)r.l.n * 8),
+                                                  (size_t)r.l.n);
+                } else {
+                    *out = fx_val_list_adopt_floats(fx_xrealloc(r.l.p, (size_t)r.l.n * 8),
+                                                    (size_t)r.l.n);
+                }
+                break;
+            default: *out = fx_val_int(r.i); break;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < g->n_params; i++)
+        free(tmp[i]);
+    return status;
+}
+
+bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entry,
+                              const char *tier)
+{
+    const FxIntent *in = fx_program_find_intent(rt->prog, intent);
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs)
+    {
+        if (!in || strcmp(nf->name, in->key) != 0)
+            continue;
+        FxFunc *f = nf->fn, *mod[FX_NATIVE_MAX_FUNCS];
+        uint32_t n = entry ? fx_native_module(f, mod) : 0;
+        free(f->native_mod);
+        free((char *)f->native_tier);
+        f->native_mod = n ? fx_xmalloc(n * sizeof(*mod)) : NULL;
+        if (n)
+            memcpy(f->native_mod, mod, n * sizeof(*mod));
+        f->n_native_mod = n;
+        f->native = n ? entry : NULL;
+        f->native_tier = n ? fx_xstrdup(tier) : NULL;
+        f->native_asked = true;
+        return true;
+    }
+    return false;
+}
+
+void fx_runtime_set_native(FxRuntime *rt, bool on)
+{
+    rt->native_off = !on;
+}
+
+void fx_runtime_set_native_provider(FxRuntime *rt, const FxNativeProvider *p)
+{
+    rt->native_provider = p ? *p : (FxNativeProvider){0};
+}
+
+const char *fx_runtime_native_tier(const FxRuntime *rt)
+{
+    return rt->native_tier;
+}
+
 static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t n_args,
                     FxValue *out)
 {
@@ -2826,6 +3066,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->variant_taken = NULL;
     rt->choice_kernels = 0;
     rt->stopped_by = FX_STOP_NONE;
+    rt->native_tier = NULL;
     rt->evals++;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     fx_meter_begin(rt->budgets.max_steps, rt->budgets.max_memory_mb, rt->budgets.max_seconds);
@@ -2870,6 +3111,21 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     FxKCall *kcall; /* KERNEL_CALL's */
     if (!natural_args_ok(rt, entry, R, NULL, 0))
         goto error;
+    if ((entry->native || !entry->native_asked) && native_ready(rt, entry)) {
+        FxValue v;
+        int ns = native_call(rt, entry, R, &fuel, &granted, NULL, 0, 1, &v, &calls);
+        if (ns == FX_NAT_STOP)
+            goto error;
+        if (ns == FX_NAT_OK) {
+            rt->native_tier = entry->native_tier;
+            clear_regs(rt->stack, (uint32_t)high);
+            finish_stats(rt, granted - fuel, calls, deepest);
+            fx_meter_end();
+            *out = v;
+            return FX_OK;
+        }
+        calls = 0;
+    }
     counts[0]++;
     const FxInstr *I;
     VM_LOOP_BEGIN
@@ -3070,6 +3326,27 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted, fn, I->node, nframes)) == 0)
                 goto error;
+            if ((callee->native || !callee->native_asked) &&
+                nframes + all_tails + NATIVE_DEPTH < max_depth && native_ready(rt, callee)) {
+                FxValue v;
+                uint64_t made = 0;
+                int ns = native_call(rt, callee, R + I->b, &fuel, &granted, fn, I->node, nframes,
+                                     &v, &made);
+                if (ns == FX_NAT_STOP)
+                    goto error;
+                if (ns == FX_NAT_OK) {
+                    if (nframes == 1) { /* the expression's own call */
+                        note_top_call(rt, callee, R + I->b, I->c);
+                        fx_heap_retain(v);
+                        fx_heap_release(rt->top_result);
+                        rt->top_result = v;
+                        rt->native_tier = callee->native_tier;
+                    }
+                    calls += made;
+                    put(&R[I->d], v);
+                    NEXT;
+                }
+            }
             if (answers_calls(callee)) {
                 FxValue v;
                 bool counted;

@@ -38,6 +38,7 @@
 #include <cpuid.h>
 #endif
 
+#include "hw/native.h"
 #include "device.h"
 #include "hw.h"
 #include "setup.h"
@@ -420,7 +421,9 @@ static void report_json(const FxHardware *hw, unsigned pool_threads, FxBuf *out)
     fx_hw_describe(hw, out);
     fx_buf_puts(out, "\", \"devices\": ");
     fx_device_report(true, out);
-    fx_buf_puts(out, "}\n");
+    fx_buf_puts(out, ", \"native\": [");
+    fx_native_report(true, out);
+    fx_buf_puts(out, "]}\n");
 }
 
 void fx_hw_fingerprint(const FxHardware *hw, FxBuf *out)
@@ -463,4 +466,5 @@ void fx_hw_report(const FxHardware *hw, unsigned pool_threads, bool json, FxBuf 
     fx_hw_describe(hw, out);
     fx_buf_puts(out, "\"\n");
     fx_device_report(false, out);
+    fx_native_report(false, out);
 }

@@ -1,0 +1,569 @@
+/*
+ * native.c: the native tier between the store and the runtimes
+ * (docs/native.md).
+ *
+ * Promotion is part of a learning round: when the version running now
+ * took NATIVE_HOT_MS or more in its newest run, its module (exec/cgen.c)
+ * is compiled, tcc first; once it stays hot, cc -O2. A new object is
+ * tested against the interpreter (the recorded inputs, then random ones)
+ * before any run uses it, and each later round checks the newest recorded
+ * inputs again; a difference disables the object, with the input that
+ * showed it. What was built and what it proved is kept in the store's
+ * learned table (kind "native", the object's key, the machine's
+ * fingerprint) as JSON:
+ *
+ *   {"intent", "version", "tier", "compiler", "object_hash", "compile_ms",
+ *    "status": "ok" | "disabled", "why", "recorded", "random", "created"}
+ *
+ * A runtime asks for a function's native code at its first call (the
+ * provider below): a row "ok" for this source, compiler and machine, and
+ * an object whose bytes hash as recorded. Anything else leaves the
+ * function in the interpreter, and a missing or corrupt object makes the
+ * next run's learning due, which builds it again.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api_int.h"
+#include "exec/native.h"
+#include "hw/hw.h"
+#include "graph/lower.h"
+#include "hw/native.h"
+
+#define KIND "native"
+#define NATIVE_HOT_MS 1.0      /* a run this long is worth compiling for */
+#define RANDOM_INPUTS 10000    /* compared with the interpreter before use */
+#define RANDOM_TRIES 60000     /* inputs drawn at most (most may exceed the budget) */
+#define RANDOM_STEPS 20000     /* the budget of each random input's run */
+#define RECORDED_INPUTS 16     /* the newest distinct recorded EXPRs compared */
+#define RECHECKED_INPUTS 4     /* and at each later round */
+
+static bool rebuild_due; /* a run found an object missing or corrupt (any program) */
+
+static void machine(FxBuf *out)
+{
+    FxHardware hw = fx_hw_detect();
+    fx_hw_fingerprint(&hw, out);
+}
+
+static char *native_dir(FluxStore *fs)
+{
+    return fx_xasprintf("%s/native", fx_store_dir(fs->store));
+}
+
+typedef struct Row {
+    char tier[16], compiler[160], status[16], version[16];
+    char why[700];
+    uint64_t object_hash;
+    double compile_ms;
+    long long recorded, random;
+} Row;
+
+static bool read_row(FxStore *st, const FxNativeObject *o, const char *hw, Row *row)
+{
+    char *text = NULL;
+    memset(row, 0, sizeof(*row));
+    if (fx_store_learned(st, KIND, o->key, hw, &text, NULL) != FX_OK || !text) {
+        free(text);
+        return false;
+    }
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    const char *s;
+    if (!j)
+        return false;
+#define STR_FIELD(name, dst)                                                                       \
+    if ((s = json_string_value(json_object_get(j, name))))                                        \
+        snprintf(dst, sizeof(dst), "%s", s);
+    STR_FIELD("tier", row->tier)
+    STR_FIELD("compiler", row->compiler)
+    STR_FIELD("status", row->status)
+    STR_FIELD("version", row->version)
+    STR_FIELD("why", row->why)
+#undef STR_FIELD
+    if ((s = json_string_value(json_object_get(j, "object_hash"))))
+        row->object_hash = strtoull(s, NULL, 16);
+    row->compile_ms = json_number_value(json_object_get(j, "compile_ms"));
+    row->recorded = (long long)json_integer_value(json_object_get(j, "recorded"));
+    row->random = (long long)json_integer_value(json_object_get(j, "random"));
+    json_decref(j);
+    return true;
+}
+
+static FxStatus write_row(FxStore *st, const FxNativeObject *o, const char *hw, const char *intent,
+                          const Row *row)
+{
+    json_t *j = json_object();
+    char hash[17], now[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+    snprintf(hash, sizeof(hash), "%016" PRIx64, row->object_hash);
+    json_object_set_new(j, "intent", json_string(intent));
+    json_object_set_new(j, "version", json_string(row->version));
+    json_object_set_new(j, "tier", json_string(fx_tier_name(o->tier)));
+    json_object_set_new(j, "compiler", json_string(o->compiler));
+    json_object_set_new(j, "object_hash", json_string(hash));
+    json_object_set_new(j, "compile_ms", json_real(row->compile_ms));
+    json_object_set_new(j, "status", json_string(row->status));
+    json_object_set_new(j, "why", json_string(row->why));
+    json_object_set_new(j, "recorded", json_integer(row->recorded));
+    json_object_set_new(j, "random", json_integer(row->random));
+    json_object_set_new(j, "created", json_string(now));
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    FxStatus r = fx_store_set_learned(st, KIND, o->key, hw, text, strlen(text));
+    free(text);
+    return r;
+}
+
+/* The tier's sentence for the record and explain. */
+static char *tier_text(const FxNativeObject *o, const Row *row, bool cached)
+{
+    return fx_xasprintf("native, %s, compiled in %.0f ms%s; equal to the interpreter on %lld "
+                        "recorded and %lld random inputs before use",
+                        o->compiler, row->compile_ms, cached ? ", cached" : "", row->recorded,
+                        row->random);
+}
+
+/* ---- the provider ---- */
+
+static void attach(void *ctx, FxRuntime *rt, const char *intent)
+{
+    FluxProgram *fp = ctx;
+    if (pthread_mutex_trylock(&fp->lock) != 0)
+        return;
+    FluxStore *fs = fp->store;
+    if (!fs || pthread_mutex_trylock(&fs->lock) != 0) {
+        pthread_mutex_unlock(&fp->lock);
+        return;
+    }
+    FxBuf src = {0}, why = {0}, hw = {0};
+    char *dir = native_dir(fs), err[640];
+    if (fx_native_source(rt, intent, &src, &why)) {
+        machine(&hw);
+        for (int t = FX_CODE_OPT; t >= FX_CODE_FAST; t--) {
+            FxNativeObject o;
+            Row row;
+            if (!fx_native_plan((FxCodeTier)t, fx_buf_str(&src), dir, fx_buf_str(&hw), &o, err,
+                                sizeof(err)) ||
+                !read_row(fs->store, &o, fx_buf_str(&hw), &row) || strcmp(row.status, "ok") != 0)
+                continue;
+            o.object_hash = row.object_hash;
+            void *entry = fx_native_load(&o, FX_NAT_ENTRY, err, sizeof(err));
+            if (!entry) {
+                rebuild_due = true;
+                continue;
+            }
+            char *text = tier_text(&o, &row, true);
+            fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, text);
+            free(text);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&fs->lock);
+    pthread_mutex_unlock(&fp->lock);
+    free(dir);
+    fx_buf_free(&src);
+    fx_buf_free(&why);
+    fx_buf_free(&hw);
+}
+
+void fx_api_native_give(FluxProgram *fp, FxRuntime *rt)
+{
+    FxNativeProvider p = {fp, attach};
+    fx_runtime_set_native_provider(rt, &p);
+}
+
+bool fx_api_native_rebuild_due(void)
+{
+    return rebuild_due;
+}
+
+/* ---- the differential test ---- */
+
+typedef struct Rng {
+    uint64_t s;
+} Rng;
+
+static uint64_t next(Rng *r)
+{
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 7;
+    r->s ^= r->s << 17;
+    return r->s;
+}
+
+static int64_t random_int(Rng *r, int64_t range, bool natural)
+{
+    int64_t v;
+    switch (next(r) % 8) {
+    case 0: v = (int64_t)(next(r) % 17) - 8; break;                    /* small */
+    case 1: v = (int64_t)next(r); break;                               /* anything */
+    case 2: v = INT64_MAX - (int64_t)(next(r) % 4); break;             /* the edges */
+    case 3: v = (int64_t)(next(r) % (1ull << 33)) - (1ll << 32); break; /* past int32 */
+    default: v = (int64_t)(next(r) % (uint64_t)(2 * range + 1)) - range; break;
+    }
+    if (natural && v < 0)
+        v = v == INT64_MIN ? INT64_MAX : -v;
+    return v;
+}
+
+static double random_float(Rng *r, int64_t range)
+{
+    static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e308, -1e308, 5e-324, 1e-300,
+                                     3.0e38};
+    switch (next(r) % 8) {
+    case 0: return special[next(r) % (sizeof(special) / sizeof(special[0]))];
+    case 1: { /* any bits but NaN and the infinities, whose text does not read back */
+        uint64_t b = next(r);
+        double x;
+        memcpy(&x, &b, 8);
+        return x == x && x - x == 0 ? x : 2.5;
+    }
+    default: return ((double)(next(r) >> 11) / 9007199254740992.0 * 2 - 1) * (double)range;
+    }
+}
+
+static FxValue random_value(Rng *r, FxTypeId t, int64_t range)
+{
+    switch (fx_typeid_kind(t)) {
+    case FX_TK_NATURAL: return fx_val_int(random_int(r, range, true));
+    case FX_TK_INT: return fx_val_int(random_int(r, range, false));
+    case FX_TK_FLOAT: return fx_val_float(random_float(r, range));
+    case FX_TK_BOOL: return fx_val_bool(next(r) & 1);
+    case FX_TK_LIST: {
+        size_t n = next(r) % 40;
+        FxValue items[40];
+        for (size_t i = 0; i < n; i++)
+            items[i] = random_value(r, fx_typeid_elem(t), range);
+        if (next(r) & 1) /* boxed, as a list literal makes it */
+            return fx_val_list(items, n);
+        if (fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_FLOAT) {
+            double d[40];
+            for (size_t i = 0; i < n; i++)
+                d[i] = items[i].u.f;
+            return fx_val_list_of_f64(d, n);
+        }
+        int64_t v[40];
+        for (size_t i = 0; i < n; i++)
+            v[i] = items[i].u.i;
+        return fx_val_list_of_i64(v, n);
+    }
+    default: return (FxValue){0};
+    }
+}
+
+/* The two sides' texts of one run: "ok VALUE" or "error", compared whole. */
+static void outcome(FxStatus st, FxValue v, FxBuf *out)
+{
+    out->len = 0;
+    if (st == FX_OK) {
+        fx_buf_puts(out, "ok ");
+        fx_val_print(v, out);
+        fx_value_release(v);
+    } else {
+        fx_buf_puts(out, "error");
+    }
+    fx_buf_str(out);
+}
+
+typedef struct Check {
+    FluxProgram *fp;
+    FxRuntime *rt;
+    const char *intent;
+    long long recorded, random;
+    FxBuf why; /* the first difference */
+} Check;
+
+/* Runs EXPR both ways; false at a difference (why says it). */
+static bool check_expr(Check *C, const char *expr)
+{
+    FxArena arena = {0};
+    FxExpr *e = fx_api_parse_expr(C->fp, expr, NULL, &arena, NULL);
+    bool same = true;
+    if (e) {
+        FxGraph *g = fx_lower_expr(C->fp->prog, e, "<expr>");
+        FxBuf a = {0}, b = {0};
+        FxValue v;
+        fx_runtime_set_native(C->rt, false);
+        FxStatus sa = fx_runtime_eval(C->rt, g, &v);
+        outcome(sa, v, &a);
+        fx_runtime_set_native(C->rt, true);
+        FxStatus sb = fx_runtime_eval(C->rt, g, &v);
+        outcome(sb, v, &b);
+        if (sa == FX_OK) {
+            C->recorded++;
+            same = !strcmp(fx_buf_str(&a), fx_buf_str(&b));
+            if (!same)
+                fx_buf_printf(&C->why, "%s: native %s, the interpreter %s", expr,
+                              sb == FX_OK ? fx_buf_str(&b) + 3 : "failed", fx_buf_str(&a) + 3);
+        }
+        fx_buf_free(&a);
+        fx_buf_free(&b);
+        fx_graph_free(g);
+    }
+    fx_arena_free(&arena);
+    return same;
+}
+
+/* Random inputs of the intent's parameter types until RANDOM_INPUTS ran
+ * to the end in the interpreter; the range of integers halves while most
+ * runs exceed the budget (a naive recursion on a large input). */
+static bool check_random(Check *C, int64_t range, uint64_t seed)
+{
+    const FxGraph *g = fx_runtime_graph(C->rt, C->intent);
+    uint32_t n = g->n_params;
+    FxValue args[16];
+    Rng r = {seed | 1};
+    FxBudgets b = fx_budgets_default();
+    b.max_steps = RANDOM_STEPS;
+    fx_runtime_set_budgets(C->rt, b);
+    long long stopped = 0, window = 0;
+    bool same = true;
+    FxBuf x = {0}, y = {0};
+    for (long tries = 0; same && n <= 16 && C->random < RANDOM_INPUTS && tries < RANDOM_TRIES;
+         tries++) {
+        for (uint32_t i = 0; i < n; i++)
+            args[i] = random_value(&r, g->param_tids[i], range);
+        FxValue v;
+        fx_runtime_set_native(C->rt, false);
+        FxStatus sa = fx_runtime_call(C->rt, C->intent, args, n, &v);
+        outcome(sa, v, &x);
+        if (sa == FX_OK) {
+            fx_runtime_set_native(C->rt, true);
+            FxStatus sb = fx_runtime_call(C->rt, C->intent, args, n, &v);
+            outcome(sb, v, &y);
+            C->random++;
+            if (strcmp(fx_buf_str(&x), fx_buf_str(&y)) != 0) {
+                same = false;
+                fx_buf_printf(&C->why, "%s(", C->intent);
+                for (uint32_t i = 0; i < n; i++) {
+                    fx_buf_puts(&C->why, i ? ", " : "");
+                    fx_val_print(args[i], &C->why);
+                }
+                fx_buf_printf(&C->why, "): native %s, the interpreter %s",
+                              sb == FX_OK ? fx_buf_str(&y) + 3 : "failed", fx_buf_str(&x) + 3);
+            }
+        } else {
+            stopped++;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            fx_value_release(args[i]);
+        if (++window == 200) {
+            if (2 * stopped > window && range > 1)
+                range /= 2;
+            stopped = window = 0;
+        }
+    }
+    fx_buf_free(&x);
+    fx_buf_free(&y);
+    fx_runtime_set_budgets(C->rt, fx_budgets_default());
+    return same;
+}
+
+/* The newest distinct EXPRs recorded for the version, at most max. */
+static size_t recorded_exprs(const FxTraces *tr, const char *label, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tr->v.len && n < max; i++) {
+        const FxTrace *t = &tr->v.data[i];
+        if (strcmp(t->version, label) != 0 || !t->expr)
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < n; k++)
+            seen |= !strcmp(out[k], t->expr);
+        if (!seen)
+            out[n++] = t->expr;
+    }
+    return n;
+}
+
+/* ---- promotion, in a learning round ---- */
+
+static int64_t input_range(const FxTraces *tr, const char *label)
+{
+    double largest = 16;
+    for (size_t i = 0; i < tr->v.len; i++)
+        if (!strcmp(tr->v.data[i].version, label) && tr->v.data[i].size > largest)
+            largest = tr->v.data[i].size;
+    return largest > 1e15 ? (int64_t)1e15 : (int64_t)(2 * largest);
+}
+
+/* Builds o from src and tests it; fills row. False (row.why says why)
+ * when it was not built or differs. */
+static bool build_and_check(FluxProgram *fp, FxRuntime *rt, const char *intent,
+                            const FxTraces *tr, const char *label, FxNativeObject *o,
+                            const char *src, Row *row)
+{
+    char err[640];
+    snprintf(row->version, sizeof(row->version), "%s", label);
+    if (!fx_native_build(o, src, err, sizeof(err))) {
+        snprintf(row->status, sizeof(row->status), "failed");
+        snprintf(row->why, sizeof(row->why), "%s", err);
+        return false;
+    }
+    row->object_hash = o->object_hash;
+    row->compile_ms = o->compile_ms;
+    void *entry = fx_native_load(o, FX_NAT_ENTRY, err, sizeof(err));
+    if (!entry) {
+        snprintf(row->status, sizeof(row->status), "failed");
+        snprintf(row->why, sizeof(row->why), "%s", err);
+        return false;
+    }
+    fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, o->compiler);
+    fx_runtime_set_runaway_protection(rt, false);
+    Check C = {.fp = fp, .rt = rt, .intent = intent};
+    const char *exprs[RECORDED_INPUTS];
+    size_t n = recorded_exprs(tr, label, exprs, RECORDED_INPUTS);
+    bool same = true;
+    for (size_t i = 0; same && i < n; i++)
+        same = check_expr(&C, exprs[i]);
+    if (same)
+        same = check_random(&C, input_range(tr, label), o->object_hash ^ (uint64_t)time(NULL));
+    row->recorded = C.recorded;
+    row->random = C.random;
+    if (!same) /* never run again: nothing of it stays in the cache */
+        unlink(o->path);
+    snprintf(row->status, sizeof(row->status), same ? "ok" : "disabled");
+    snprintf(row->why, sizeof(row->why), "%s",
+             same ? "" : fx_buf_str(&C.why));
+    fx_buf_free(&C.why);
+    fx_runtime_attach_native(rt, intent, NULL, NULL); /* runs use it from the store */
+    fx_runtime_set_native(rt, true);
+    return same;
+}
+
+/* Checks the newest recorded inputs again with a validated object: the
+ * run-time validation of a native version. */
+static void recheck(FluxProgram *fp, FxRuntime *rt, const char *intent, const FxTraces *tr,
+                    const FxNativeObject *o, Row *row, const char *hw, FILE *out)
+{
+    char err[640];
+    void *entry = fx_native_load(o, FX_NAT_ENTRY, err, sizeof(err));
+    if (!entry)
+        return;
+    fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, o->compiler);
+    fx_runtime_set_runaway_protection(rt, false);
+    Check C = {.fp = fp, .rt = rt, .intent = intent};
+    const char *exprs[RECHECKED_INPUTS];
+    size_t n = recorded_exprs(tr, row->version, exprs, RECHECKED_INPUTS);
+    bool same = true;
+    for (size_t i = 0; same && i < n; i++)
+        same = check_expr(&C, exprs[i]);
+    fx_runtime_attach_native(rt, intent, NULL, NULL);
+    fx_runtime_set_native(rt, true);
+    if (!same) {
+        snprintf(row->status, sizeof(row->status), "disabled");
+        snprintf(row->why, sizeof(row->why), "%s", fx_buf_str(&C.why));
+        if (write_row(fp->store->store, o, hw, intent, row) == FX_OK)
+            fprintf(out, "%s: native code for %s (%s) disabled: it differs from the "
+                         "interpreter on %s\n", intent, row->version, o->compiler, row->why);
+    }
+    fx_buf_free(&C.why);
+}
+
+int fx_api_native_repair(FluxProgram *fp, FluxStore *fs, const FxIntent *in, FILE *out)
+{
+    const FxGraph *g = fx_runtime_graph(fx_api_runtime(fp), in->name);
+    int64_t lineage, version;
+    FxTraces tr = {{0}};
+    if (fx_api_version_of(fp, in, g, &lineage, &version) != FX_OK ||
+        fx_api_traces(fs, in->name, lineage, 64, &tr) != FX_OK)
+        return FLUX_ERR_STORE;
+    int status = tr.v.len ? fx_api_native_round(fp, fs, in->name, g->version, &tr, out) : FLUX_OK;
+    fx_api_traces_free(&tr);
+    return status;
+}
+
+int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, const char *label,
+                        const FxTraces *tr, FILE *out)
+{
+    FxRuntime *rt = fx_api_runtime(fp);
+    FxBuf src = {0}, why = {0}, hw = {0};
+    char *dir = native_dir(fs), err[640];
+    FxNativeObject objs[FX_CODE__COUNT];
+    Row rows[FX_CODE__COUNT];
+    bool planned[FX_CODE__COUNT] = {0}, have[FX_CODE__COUNT] = {0};
+    int status = FLUX_OK;
+    const FxTrace *newest = NULL;
+    for (size_t i = 0; i < tr->v.len && !newest; i++)
+        if (!strcmp(tr->v.data[i].version, label))
+            newest = &tr->v.data[i];
+    machine(&hw);
+    if (!fx_native_source(rt, intent, &src, &why)) {
+        fprintf(out, "%s: %s stays interpreted: %s\n", intent, label, fx_buf_str(&why));
+        goto done;
+    }
+    for (int t = 0; t < FX_CODE__COUNT; t++) {
+        planned[t] = fx_native_plan((FxCodeTier)t, fx_buf_str(&src), dir, fx_buf_str(&hw), &objs[t],
+                                    err, sizeof(err));
+        if (planned[t] && read_row(fs->store, &objs[t], fx_buf_str(&hw), &rows[t])) {
+            have[t] = true;
+            objs[t].object_hash = rows[t].object_hash;
+        }
+    }
+    if (!planned[FX_CODE_FAST] && !planned[FX_CODE_OPT]) {
+        fprintf(out, "%s: %s stays interpreted: no C compiler (%s)\n", intent, label, err);
+        goto done;
+    }
+    /* a validated object whose file went missing or bad is built again */
+    for (int t = 0; t < FX_CODE__COUNT; t++) {
+        if (!have[t] || strcmp(rows[t].status, "ok") != 0)
+            continue;
+        if (!fx_native_load(&objs[t], FX_NAT_ENTRY, err, sizeof(err))) {
+            fprintf(out, "%s: native code for %s (%s): %s; building it again\n", intent, label,
+                    objs[t].compiler, err);
+            have[t] = false;
+        } else {
+            recheck(fp, rt, intent, tr, &objs[t], &rows[t], fx_buf_str(&hw), out);
+        }
+    }
+    rebuild_due = false;
+    /* which tier, if any: the fast one first, the optimising one once the
+     * code stays hot */
+    FxCodeTier tier;
+    if (!newest || newest->ms < NATIVE_HOT_MS) {
+        bool any = (have[FX_CODE_FAST] && !strcmp(rows[FX_CODE_FAST].status, "ok")) ||
+                   (have[FX_CODE_OPT] && !strcmp(rows[FX_CODE_OPT].status, "ok"));
+        if (!any)
+            fprintf(out, "%s: %s stays interpreted: its newest run took %.3g ms, under the "
+                         "%.0f ms that native code pays back\n", intent, label,
+                    newest ? newest->ms : 0.0, NATIVE_HOT_MS);
+        goto done;
+    }
+    if (have[FX_CODE_OPT])
+        goto done; /* built (or refused) already */
+    if (planned[FX_CODE_FAST] && !have[FX_CODE_FAST])
+        tier = FX_CODE_FAST;
+    else if (planned[FX_CODE_OPT] && (!have[FX_CODE_FAST] || !strcmp(rows[FX_CODE_FAST].status, "ok")))
+        tier = FX_CODE_OPT;
+    else
+        goto done;
+    Row row = {0};
+    bool ok = build_and_check(fp, rt, intent, tr, label, &objs[tier], fx_buf_str(&src), &row);
+    if (write_row(fs->store, &objs[tier], fx_buf_str(&hw), intent, &row) != FX_OK)
+        status = FLUX_ERR_STORE;
+    if (ok)
+        fprintf(out, "%s: native code for %s: %s, compiled in %.0f ms; equal to the interpreter "
+                     "on %lld recorded and %lld random inputs\n", intent, label,
+                objs[tier].compiler, row.compile_ms, row.recorded, row.random);
+    else if (!strcmp(row.status, "disabled"))
+        fprintf(out, "%s: native code for %s (%s) rejected: it differs from the interpreter on "
+                     "%s\n", intent, label, objs[tier].compiler, row.why);
+    else
+        fprintf(out, "%s: native code for %s (%s) not built: %s\n", intent, label,
+                objs[tier].compiler, row.why);
+    /* the runtimes read the new row */
+    fp->generation++;
+done:
+    free(dir);
+    fx_buf_free(&src);
+    fx_buf_free(&why);
+    fx_buf_free(&hw);
+    return status;
+}
