@@ -84,6 +84,8 @@ typedef struct FxCallCtx {
     FxRuntime *rt;
     FX_VEC(FxVariantModels) models; /* of its runtime's versions with variants */
     bool explored;                  /* this run has explored a variant already */
+    bool explore_read;              /* FLUX_EXPLORE read for this run, into explore_mode */
+    int explore_mode;
     unsigned seed;                  /* the exploration's draws */
     unsigned generation;            /* of the installed versions its runtime has */
     struct FxOutputCheck *check;    /* check_output.c: its last run's validation */

@@ -231,7 +231,7 @@ FxCallCtx *fx_api_call_begin(FluxProgram *fp)
         fx_vec_push(&fp->all, cx);
         build(cx);
     }
-    cx->explored = false;
+    cx->explored = cx->explore_read = false;
     pthread_mutex_unlock(&fp->lock);
     return cx;
 }

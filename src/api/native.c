@@ -38,7 +38,7 @@
 #define NATIVE_HOT_MS 1.0      /* a run this long is worth compiling for */
 #define RANDOM_INPUTS 10000    /* compared with the interpreter before use */
 #define RANDOM_TRIES 60000     /* inputs drawn at most (most may exceed the budget) */
-#define RANDOM_STEPS 20000     /* the budget of each random input's run */
+#define RANDOM_STEPS 5000      /* the budget of each random input's run */
 #define RECORDED_INPUTS 16     /* the newest distinct recorded EXPRs compared */
 #define RECHECKED_INPUTS 4     /* and at each later round */
 

@@ -232,6 +232,18 @@ static int fastest(FxVariantModels *vm, uint64_t n)
     return w;
 }
 
+/* FLUX_EXPLORE's answer (explore_mode: 0 unset, 1 "off", 2 "always"), read
+ * once a run (getenv walks the environment; a loop's calls choose each). */
+static int explore_mode(FxCallCtx *cx)
+{
+    if (!cx->explore_read) {
+        const char *m = getenv("FLUX_EXPLORE");
+        cx->explore_mode = m && !strcmp(m, "off") ? 1 : m && !strcmp(m, "always") ? 2 : 0;
+        cx->explore_read = true;
+    }
+    return cx->explore_mode;
+}
+
 /* Per call: the models decide; the expression's own call explores the
  * other variant one run in EXPLORE_EVERY when its predicted regret is small. */
 static void choose(void *ctx, const FxGraph *g, uint64_t n, bool top, FxVariantChoice *out)
@@ -248,10 +260,10 @@ static void choose(void *ctx, const FxGraph *g, uint64_t n, bool top, FxVariantC
         cx->seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16) ^ (unsigned)(uintptr_t)cx;
     cx->seed = cx->seed * 1103515245u + 12345u;
     /* FLUX_EXPLORE=off never explores (reproducible runs: the tests),
-     * =always explores every run's own call when the regret is small */
-    const char *mode = getenv("FLUX_EXPLORE");
-    bool never = mode && !strcmp(mode, "off"), always = mode && !strcmp(mode, "always");
-    if (!cx->explored && !never && (always || (cx->seed >> 16) % EXPLORE_EVERY == 0)) {
+     * =always explores every run's own call when the regret is small;
+     * read once a run, not at each of a loop's calls */
+    if (!cx->explored && explore_mode(cx) != 1 &&
+        (explore_mode(cx) == 2 || (cx->seed >> 16) % EXPLORE_EVERY == 0)) {
         cx->explored = true; /* once a run at most */
         double t_best = fx_api_models_predict(vm, best, (double)n);
         double t_other = fx_api_models_predict(vm, !best, (double)n);

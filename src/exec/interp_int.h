@@ -192,6 +192,7 @@ struct FxFunc {
     FxFunc **native_mod;
     uint32_t n_native_mod;
     bool native_asked;
+    uint64_t native_gave_back; /* the run (FxRuntime evals) in which a call bailed */
 };
 
 /* The native tier (native.h): the functions of the module rooted at root,

@@ -162,6 +162,7 @@ struct FxRuntime {
     FxNativeProvider native_provider; /* asked for a function's native code, or none */
     bool native_off;                  /* the interpreter only (the differential test) */
     const char *native_tier;          /* the tier that answered the expression's own call */
+    uint64_t top_timed;               /* the run's own calls of a recurrence kernel so far */
     FxError error; /* the last run's; FX_OK after a success */
 };
 
@@ -2495,6 +2496,7 @@ static bool kernel_keep_going(void *ctx)
  * False with rt->error set when a budget stopped it. */
 static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxValue *out)
 {
+    bool timed;
     FxVariantChoice c;
     c.variant = 0;
     c.explore = c.forced = false;
@@ -2519,12 +2521,17 @@ static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxVal
         rt->top_choice_told = false;
     }
     struct timespec t0, t1;
-    if (top) /* the chooser's models learn from the call they chose */
+    /* the chooser's models learn from the call they chose: the first calls
+     * of a run are timed, then one in 256 (a loop of a million calls of a
+     * small n would spend most of its time reading the clock); the record
+     * keeps the last time taken */
+    timed = top && (rt->top_timed++ < 8 || rt->top_timed % 256 == 0);
+    if (timed)
         clock_gettime(CLOCK_MONOTONIC, &t0);
     int64_t small;
     if (c.variant == FX_VARIANT_LOOP && fx_linrec_loop_small(f->rec, n, &small)) {
         *out = fx_val_int(small);
-        if (top) {
+        if (timed) {
             clock_gettime(CLOCK_MONOTONIC, &t1);
             rt->top_choice.ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
@@ -2535,7 +2542,7 @@ static bool run_recurrence(FxRuntime *rt, FxFunc *f, uint64_t n, bool top, FxVal
     mpz_init(z);
     bool ok = c.variant == FX_VARIANT_LOOP ? fx_linrec_loop(f->rec, n, z, kernel_keep_going, rt)
                                            : fx_linrec_power(f->rec, n, z, kernel_keep_going, rt);
-    if (top) {
+    if (timed) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         rt->top_choice.ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                             (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
@@ -2903,6 +2910,8 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
     }
     if (!f->native || rt->native_off || rt->has_hooks)
         return false;
+    if (f->native_gave_back == rt->evals) /* its calls within the one given back, each */
+        return false;                      /* giving back too: the interpreter runs them */
     if (rt->budgets.max_depth && rt->budgets.max_depth < NATIVE_DEPTH) /* the C stack's depth */
         return false;
     for (uint32_t i = 0; i < f->n_native_mod; i++)
@@ -2977,6 +2986,7 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
         status = f->native(&nr.c, w, &r);
         if (status == FX_NAT_BAIL) { /* the interpreter runs the call afresh, on these steps */
             rt->stats.steps = steps_before;
+            f->native_gave_back = rt->evals;
             for (uint32_t i = 0; i < g->n_params; i++)
                 free(tmp[i]);
             return status;
@@ -3067,6 +3077,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->choice_kernels = 0;
     rt->stopped_by = FX_STOP_NONE;
     rt->native_tier = NULL;
+    rt->top_timed = 0;
     rt->evals++;
     clock_gettime(CLOCK_MONOTONIC, &rt->started);
     fx_meter_begin(rt->budgets.max_steps, rt->budgets.max_memory_mb, rt->budgets.max_seconds);
@@ -3606,6 +3617,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             FxValue v = R[I->a], acc = R[I->d];
             if (v.kind == FX_VAL_UNIT)
                 NEXT;
+            if (v.kind == FX_VAL_INT && acc.kind == FX_VAL_INT) { /* a fold's common case */
+                if (I->c ? v.u.i > acc.u.i : v.u.i < acc.u.i)
+                    R[I->d].u.i = v.u.i;
+                NEXT;
+            }
             bool ok = true;
             if (acc.kind != FX_VAL_UNIT && (v.kind == FX_VAL_FLOAT || acc.kind == FX_VAL_FLOAT) &&
                 v.kind != FX_VAL_UNIT) { /* fmin/fmax, as min(a, b) of Floats */

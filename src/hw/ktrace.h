@@ -15,9 +15,10 @@
  *   fx_ktrace_end(&t);                   // the trace before is restored
  *
  * A trace keeps its first FX_KTRACE_CALLS calls and FX_KTRACE_TASKS task
- * spans whole; past them it still counts every call and its time by
- * kernel and node (`totals`), so that a loop of a million small kernel
- * calls costs a clock read each, never memory.
+ * spans whole; past them it still counts every call by kernel and node
+ * (`totals`), and times one call in FX_KTRACE_SAMPLE (the total's time is
+ * their time times FX_KTRACE_SAMPLE), so that a loop of a million small
+ * kernel calls costs neither memory nor two clock reads a call.
  *
  * Threads: a trace belongs to the thread that began it; the tasks of its
  * launches write their spans from the device's threads into slots they
@@ -35,6 +36,7 @@
 #define FX_KTRACE_TASKS 256
 #define FX_KTRACE_TOTALS 16
 #define FX_KTRACE_NAME 64 /* an intent's name is kept to this many bytes */
+#define FX_KTRACE_SAMPLE 64 /* past the kept calls, one call in this many is timed */
 
 /* One task of a launch: the thread (its Linux thread id) that ran it. */
 typedef struct FxTaskSpan {
@@ -72,7 +74,12 @@ typedef struct FxKTrace {
     FxTaskSpan tasks[FX_KTRACE_TASKS];
     _Atomic uint32_t n_tasks; /* slots taken; may pass FX_KTRACE_TASKS */
     FxKCall *open;            /* the call open now, or NULL */
-    FxKCall overflow;         /* where a call past FX_KTRACE_CALLS is timed */
+    FxKCall overflow;         /* where a call past FX_KTRACE_CALLS is counted */
+    const char *overflow_intent; /* its intent (borrowed while it is open) */
+    bool overflow_timed;      /* and whether it is one of those timed */
+    FxKTotal *last;           /* the total the last call went to, and its intent's */
+    const char *last_intent;  /* name as given (a loop's calls find it at once) */
+    uint64_t overflow_calls;
     struct FxKTrace *before;  /* the thread's trace when this one began */
 } FxKTrace;
 

@@ -232,9 +232,9 @@ void fx_native_report(bool json, FxBuf *out)
     for (int t = 0; t < FX_CODE__COUNT; t++) {
         bool ok = fx_native_compiler((FxCodeTier)t, path, sizeof(path), why, sizeof(why));
         if (json)
-            fx_buf_printf(out, "%s{\"tier\": \"%s\", \"compiler\": %s%s%s, \"note\": \"%s\"}",
+            fx_buf_printf(out, "%s{\"tier\": \"%s\", \"compiler\": %s%s%s, \"note\": %s%s%s}",
                           t ? ", " : "", tiers[t].label, ok ? "\"" : "", ok ? path : "null",
-                          ok ? "\"" : "", ok ? "" : why);
+                          ok ? "\"" : "", ok ? "" : "\"", ok ? "null" : why, ok ? "" : "\"");
         else if (ok)
             fx_buf_printf(out, "%s%s: %s\n", t ? "          " : "native    ", tiers[t].label,
                           path);

@@ -21,7 +21,11 @@ lines = sys.stdin.read().splitlines()
 assert len(lines) == 1, lines
 h = json.loads(lines[0])
 assert set(h) == {"cores", "threads", "numa_nodes", "caches", "simd", "arch", "pool_threads",
-                  "source", "hardware", "devices"}, h
+                  "source", "hardware", "devices", "native"}, h
+n = h["native"]
+assert [x["tier"] for x in n] == ["tcc", "cc -O2"], n
+assert all(set(x) == {"tier", "compiler", "note"} for x in n), n
+assert all((x["compiler"] is None) == (x["note"] is not None) for x in n), n
 d = h["devices"]
 assert d[0]["name"] == "cpu" and d[0]["id"] == 0 and d[0]["units"] == h["pool_threads"], d
 assert all(set(x) == {"id", "name", "units", "memory", "what"} for x in d), d
@@ -44,6 +48,16 @@ printf '%s\n' "$run" | python3 -c '
 import json, sys
 assert json.loads(sys.stdin.read())["hardware"] == sys.argv[1], sys.argv[1]' "$recorded" ||
     fail "run records another hardware line than \"$recorded\": $run"
+# no compiler (FLUX_NATIVE=off stands for none on PATH): a note, never an error
+off=$(FLUX_NATIVE=off "$FLUX" hw) || fail "hw with FLUX_NATIVE=off: exit $?"
+printf '%s\n' "$off" | grep -q '^native    tcc: none (FLUX_NATIVE=off): ' || fail "no note: $off"
+off=$(PATH=/nonexistent "$FLUX" hw --json) || fail "hw with no PATH: exit $?"
+printf '%s\n' "$off" | python3 -c '
+import json, sys
+n = json.loads(sys.stdin.read())["native"]
+assert [x["compiler"] for x in n] == [None, None], n
+assert n[0]["note"] == "no tcc on PATH" and n[1]["note"] == "no cc on PATH", n' ||
+    fail "hw --json without compilers: $off"
 "$FLUX" hw --help | grep -q '^usage: flux hw \[--json\]' || fail "hw --help"
 "$FLUX" hw --bogus 2>/dev/null; [ $? = 2 ] || fail "--bogus: not exit 2"
 "$FLUX" hw extra 2>/dev/null; [ $? = 2 ] || fail "extra argument: not exit 2"
