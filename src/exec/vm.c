@@ -3047,6 +3047,14 @@ bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entr
     return false;
 }
 
+void fx_runtime_prepare_native(FxRuntime *rt, const char *intent)
+{
+    if (!rt->native_provider.attach || rt->native_off ||
+        !fx_program_find_intent(rt->prog, intent))
+        return;
+    native_ready(rt, fx_runtime_func(rt, intent));
+}
+
 void fx_runtime_set_native(FxRuntime *rt, bool on)
 {
     rt->native_off = !on;
