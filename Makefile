@@ -11,7 +11,8 @@
 #                   and run (FUZZ_SECONDS=60), then the parser on raw bytes
 #                   (FUZZ_PARSE_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
-#   make bench      the interpreter against Lua and Python; the start of a whole
+#   make bench      the interpreter against Lua and Python; the native tier against C and
+#                   LuaJIT (bench/native.sh); the start of a whole
 #                   `flux run` against lua5.4 -e and python3 -c; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
 #                   against primesieve; the sort kernels against qsort,
@@ -333,6 +334,7 @@ bench: deps-test all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench
        $(BUILD)/bench/query $(BUILD)/bench/evolved_sort $(BUILD)/bench/sort_choice \
        $(BUILD)/bench/regret $(BUILD)/bench/csv_anchor
 	@bench/interp.sh
+	@FLUX=$(BUILD)/flux bench/native.sh
 	@FLUX=$(BUILD)/flux bench/start.sh
 	@FLUX=$(BUILD)/flux FLUX_LIBRARY=$(CURDIR)/$(BUILD)/libflux.so bench/python_start.sh
 	@FLUX=$(BUILD)/flux bench/expr_parse.sh

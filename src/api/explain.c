@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "api_int.h"
+#include "exec/native.h"
 #include "graph/lower.h"
 #include "opt/validate.h"
 
@@ -406,6 +407,21 @@ static void explain_validation(Tree *t, FluxProgram *fp)
     free(line);
 }
 
+/* The native code that runs the intent's calls (docs/native.md): explain
+ * itself follows each branch, so its own run is interpreted. */
+static void explain_native(Tree *t, FxRuntime *rt, const char *intent)
+{
+    const char *tier = fx_runtime_native_of(rt, intent);
+    if (!tier)
+        return;
+    char *line = fx_xasprintf("%s; `flux run` runs this intent's calls in it (explain follows "
+                              "each branch, so this run was interpreted)", tier);
+    branch(t, "tier", line);
+    json_key(t, "native");
+    fx_api_json_string(tier, &t->json);
+    free(line);
+}
+
 /* `f(x)[k]` where f's result is a comprehension: the candidate and its tests. */
 static void explain_element(Tree *t, FluxProgram *fp, const FxIntent *in, FxValue element,
                             int64_t index)
@@ -566,6 +582,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
             fx_value_release(whole);
         }
         explain_validation(&t, fp);
+        explain_native(&t, rt, top->intent);
         explain_subresults(&t, fp, &tr);
     }
     fx_buf_puts(&t.json, "}");

@@ -78,6 +78,10 @@ void fx_runtime_set_native_provider(FxRuntime *rt, const FxNativeProvider *p);
  * first call (an unknown intent is ignored). */
 void fx_runtime_prepare_native(FxRuntime *rt, const char *intent);
 
+/* The tier of the intent's native code, when it has some (asking the
+ * provider if it was not asked yet), else NULL. Borrowed. */
+const char *fx_runtime_native_of(FxRuntime *rt, const char *intent);
+
 /* The tier of the last run's own call when native code answered it, else
  * NULL (borrowed until the next run). */
 const char *fx_runtime_native_tier(const FxRuntime *rt);

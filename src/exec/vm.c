@@ -3055,6 +3055,18 @@ void fx_runtime_prepare_native(FxRuntime *rt, const char *intent)
     native_ready(rt, fx_runtime_func(rt, intent));
 }
 
+const char *fx_runtime_native_of(FxRuntime *rt, const char *intent)
+{
+    if (!fx_program_find_intent(rt->prog, intent))
+        return NULL;
+    FxFunc *f = fx_runtime_func(rt, intent);
+    if (!f->native_asked && rt->native_provider.attach && !rt->native_off) {
+        f->native_asked = true;
+        rt->native_provider.attach(rt->native_provider.ctx, rt, intent);
+    }
+    return f->native ? f->native_tier : NULL;
+}
+
 void fx_runtime_set_native(FxRuntime *rt, bool on)
 {
     rt->native_off = !on;
