@@ -271,18 +271,45 @@ static FxValue random_value(Rng *r, FxTypeId t, int64_t range)
     }
 }
 
-/* The two sides' texts of one run: "ok VALUE" or "error", compared whole. */
-static void outcome(FxStatus st, FxValue v, FxBuf *out)
+/* Are two results the same, bit for bit (a Float's sign of zero and NaN
+ * payload included; a list kept unboxed and one of boxed elements alike)? */
+static bool identical(FxValue a, FxValue b)
 {
-    out->len = 0;
-    if (st == FX_OK) {
-        fx_buf_puts(out, "ok ");
-        fx_val_print(v, out);
-        fx_value_release(v);
-    } else {
-        fx_buf_puts(out, "error");
+    if (a.kind != b.kind)
+        return false;
+    switch (a.kind) {
+    case FX_VAL_FLOAT: return !memcmp(&a.u.f, &b.u.f, sizeof(double));
+    case FX_VAL_INT: return a.u.i == b.u.i;
+    case FX_VAL_BOOL: return a.u.b == b.u.b;
+    case FX_VAL_LIST: {
+        size_t n = fx_val_list_len(a);
+        if (n != fx_val_list_len(b))
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (!identical(fx_val_list_at(a, i), fx_val_list_at(b, i)))
+                return false;
+        return true;
     }
-    fx_buf_str(out);
+    default: return fx_val_equal(a, b);
+    }
+}
+
+/* One side's result for a message: the value, or that it failed. */
+static void said(FxStatus st, FxValue v, FxBuf *out)
+{
+    if (st == FX_OK)
+        fx_val_print(v, out);
+    else
+        fx_buf_puts(out, "failed");
+}
+
+/* The first difference, in C->why: "EXPR: native X, the interpreter Y". */
+static void differs(FxBuf *why, FxStatus sa, FxValue va, FxStatus sb, FxValue vb)
+{
+    fx_buf_puts(why, ": native ");
+    said(sb, vb, why);
+    fx_buf_puts(why, ", the interpreter ");
+    said(sa, va, why);
 }
 
 typedef struct Check {
@@ -293,31 +320,46 @@ typedef struct Check {
     FxBuf why; /* the first difference */
 } Check;
 
+/* Both sides of one run: false at a difference (C->why says it, after the
+ * call's text that the caller wrote there). Only a run the interpreter
+ * finished is compared. */
+static bool both_ways(Check *C, const FxGraph *g, const FxValue *args, uint32_t n, bool *compared)
+{
+    FxValue va = {0}, vb = {0};
+    fx_runtime_set_native(C->rt, false);
+    FxStatus sa = g ? fx_runtime_eval(C->rt, g, &va)
+                    : fx_runtime_call(C->rt, C->intent, args, n, &va);
+    *compared = sa == FX_OK;
+    bool same = true;
+    if (sa == FX_OK) {
+        fx_runtime_set_native(C->rt, true);
+        FxStatus sb = g ? fx_runtime_eval(C->rt, g, &vb)
+                        : fx_runtime_call(C->rt, C->intent, args, n, &vb);
+        same = sb == FX_OK && identical(va, vb);
+        if (!same)
+            differs(&C->why, sa, va, sb, vb);
+        if (sb == FX_OK)
+            fx_value_release(vb);
+        fx_value_release(va);
+    }
+    fx_runtime_set_native(C->rt, true);
+    return same;
+}
+
 /* Runs EXPR both ways; false at a difference (why says it). */
 static bool check_expr(Check *C, const char *expr)
 {
     FxArena arena = {0};
     FxExpr *e = fx_api_parse_expr(C->fp, expr, NULL, &arena, NULL);
-    bool same = true;
+    bool same = true, compared;
     if (e) {
         FxGraph *g = fx_lower_expr(C->fp->prog, e, "<expr>");
-        FxBuf a = {0}, b = {0};
-        FxValue v;
-        fx_runtime_set_native(C->rt, false);
-        FxStatus sa = fx_runtime_eval(C->rt, g, &v);
-        outcome(sa, v, &a);
-        fx_runtime_set_native(C->rt, true);
-        FxStatus sb = fx_runtime_eval(C->rt, g, &v);
-        outcome(sb, v, &b);
-        if (sa == FX_OK) {
-            C->recorded++;
-            same = !strcmp(fx_buf_str(&a), fx_buf_str(&b));
-            if (!same)
-                fx_buf_printf(&C->why, "%s: native %s, the interpreter %s", expr,
-                              sb == FX_OK ? fx_buf_str(&b) + 3 : "failed", fx_buf_str(&a) + 3);
-        }
-        fx_buf_free(&a);
-        fx_buf_free(&b);
+        size_t mark = C->why.len;
+        fx_buf_puts(&C->why, expr);
+        same = both_ways(C, g, NULL, 0, &compared);
+        if (same)
+            C->why.len = mark;
+        C->recorded += compared;
         fx_graph_free(g);
     }
     fx_arena_free(&arena);
@@ -337,34 +379,27 @@ static bool check_random(Check *C, int64_t range, uint64_t seed)
     b.max_steps = RANDOM_STEPS;
     fx_runtime_set_budgets(C->rt, b);
     long long stopped = 0, window = 0;
-    bool same = true;
-    FxBuf x = {0}, y = {0};
+    bool same = true, compared;
     for (long tries = 0; same && n <= 16 && C->random < RANDOM_INPUTS && tries < RANDOM_TRIES;
          tries++) {
         for (uint32_t i = 0; i < n; i++)
             args[i] = random_value(&r, g->param_tids[i], range);
-        FxValue v;
-        fx_runtime_set_native(C->rt, false);
-        FxStatus sa = fx_runtime_call(C->rt, C->intent, args, n, &v);
-        outcome(sa, v, &x);
-        if (sa == FX_OK) {
-            fx_runtime_set_native(C->rt, true);
-            FxStatus sb = fx_runtime_call(C->rt, C->intent, args, n, &v);
-            outcome(sb, v, &y);
-            C->random++;
-            if (strcmp(fx_buf_str(&x), fx_buf_str(&y)) != 0) {
-                same = false;
-                fx_buf_printf(&C->why, "%s(", C->intent);
-                for (uint32_t i = 0; i < n; i++) {
-                    fx_buf_puts(&C->why, i ? ", " : "");
-                    fx_val_print(args[i], &C->why);
-                }
-                fx_buf_printf(&C->why, "): native %s, the interpreter %s",
-                              sb == FX_OK ? fx_buf_str(&y) + 3 : "failed", fx_buf_str(&x) + 3);
+        size_t mark = C->why.len;
+        fx_buf_printf(&C->why, "%s(", C->intent);
+        for (uint32_t i = 0; i < n; i++) {
+            if (C->why.len - mark > 400) { /* a long list: enough to see */
+                fx_buf_puts(&C->why, "...");
+                break;
             }
-        } else {
-            stopped++;
+            fx_buf_puts(&C->why, i ? ", " : "");
+            fx_val_print(args[i], &C->why);
         }
+        fx_buf_puts(&C->why, ")");
+        same = both_ways(C, NULL, args, n, &compared);
+        if (same)
+            C->why.len = mark;
+        C->random += compared;
+        stopped += !compared;
         for (uint32_t i = 0; i < n; i++)
             fx_value_release(args[i]);
         if (++window == 200) {
@@ -373,8 +408,6 @@ static bool check_random(Check *C, int64_t range, uint64_t seed)
             stopped = window = 0;
         }
     }
-    fx_buf_free(&x);
-    fx_buf_free(&y);
     fx_runtime_set_budgets(C->rt, fx_budgets_default());
     return same;
 }
@@ -524,7 +557,9 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
         fprintf(out, "%s: %s stays interpreted: no C compiler (%s)\n", intent, label, err);
         goto done;
     }
-    /* a validated object whose file went missing or bad is built again */
+    /* a validated object whose file went missing or bad is built again,
+     * hot or not: it was promoted once */
+    int lost = -1;
     for (int t = 0; t < FX_CODE__COUNT; t++) {
         if (!have[t] || strcmp(rows[t].status, "ok") != 0)
             continue;
@@ -532,6 +567,7 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
             fprintf(out, "%s: native code for %s (%s): %s; building it again\n", intent, label,
                     objs[t].compiler, err);
             have[t] = false;
+            lost = t;
         } else {
             recheck(fp, rt, intent, tr, &objs[t], &rows[t], fx_buf_str(&hw), out);
         }
@@ -540,6 +576,10 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
     /* which tier, if any: the fast one first, the optimising one once the
      * code stays hot */
     FxCodeTier tier;
+    if (lost >= 0) {
+        tier = (FxCodeTier)lost; /* the best tier lost */
+        goto build;
+    }
     if (!newest || newest->ms < NATIVE_HOT_MS) {
         bool any = (have[FX_CODE_FAST] && !strcmp(rows[FX_CODE_FAST].status, "ok")) ||
                    (have[FX_CODE_OPT] && !strcmp(rows[FX_CODE_OPT].status, "ok"));
@@ -557,6 +597,7 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
         tier = FX_CODE_OPT;
     else
         goto done;
+build:;
     Row row = {0};
     bool ok = build_and_check(fp, rt, intent, tr, label, &objs[tier], fx_buf_str(&src), &row);
     if (write_row(fs->store, &objs[tier], fx_buf_str(&hw), intent, &row) != FX_OK)
