@@ -37,12 +37,26 @@
 #define KIND "native"
 #define NATIVE_HOT_MS 1.0      /* a run this long is worth compiling for */
 #define RANDOM_INPUTS 10000    /* compared with the interpreter before use */
+
+/* For tests (the generator of programs, docs/testing.md): FLUX_NATIVE_HOT_MS
+ * and FLUX_NATIVE_INPUTS replace the two above. */
+static double hot_ms(void)
+{
+    const char *v = getenv("FLUX_NATIVE_HOT_MS");
+    return v && *v ? strtod(v, NULL) : NATIVE_HOT_MS;
+}
+
+static long long random_inputs(void)
+{
+    const char *v = getenv("FLUX_NATIVE_INPUTS");
+    return v && *v ? strtoll(v, NULL, 10) : RANDOM_INPUTS;
+}
 #define RANDOM_TRIES 60000     /* inputs drawn at most (most may exceed the budget) */
 #define RANDOM_STEPS 5000      /* the budget of each random input's run */
 #define RECORDED_INPUTS 16     /* the newest distinct recorded EXPRs compared */
 #define RECHECKED_INPUTS 4     /* and at each later round */
 
-static bool rebuild_due; /* a run found an object missing or corrupt (any program) */
+static _Atomic bool rebuild_due; /* a run found an object missing or corrupt (any program) */
 
 /* The machine's fingerprint, found once a process (detection reads files). */
 static char fingerprint[512];
@@ -65,7 +79,7 @@ static void machine(FxBuf *out)
 
 static char *native_dir(FluxStore *fs)
 {
-    return fx_xasprintf("%s/native", fx_store_dir(fs->store));
+    return fx_xasprintf("%s/cache", fx_store_dir(fs->store));
 }
 
 typedef struct Row {
@@ -380,7 +394,8 @@ static bool check_random(Check *C, int64_t range, uint64_t seed)
     fx_runtime_set_budgets(C->rt, b);
     long long stopped = 0, window = 0;
     bool same = true, compared;
-    for (long tries = 0; same && n <= 16 && C->random < RANDOM_INPUTS && tries < RANDOM_TRIES;
+    long long want = random_inputs();
+    for (long tries = 0; same && n <= 16 && C->random < want && tries < RANDOM_TRIES;
          tries++) {
         for (uint32_t i = 0; i < n; i++)
             args[i] = random_value(&r, g->param_tids[i], range);
@@ -580,13 +595,13 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
         tier = (FxCodeTier)lost; /* the best tier lost */
         goto build;
     }
-    if (!newest || newest->ms < NATIVE_HOT_MS) {
+    if (!newest || newest->ms < hot_ms()) {
         bool any = (have[FX_CODE_FAST] && !strcmp(rows[FX_CODE_FAST].status, "ok")) ||
                    (have[FX_CODE_OPT] && !strcmp(rows[FX_CODE_OPT].status, "ok"));
         if (!any)
             fprintf(out, "%s: %s stays interpreted: its newest run took %.3g ms, under the "
                          "%.0f ms that native code pays back\n", intent, label,
-                    newest ? newest->ms : 0.0, NATIVE_HOT_MS);
+                    newest ? newest->ms : 0.0, hot_ms());
         goto done;
     }
     if (have[FX_CODE_OPT])

@@ -45,6 +45,8 @@ typedef struct Func {
 typedef struct Gen {
     Func funcs[FX_NATIVE_MAX_FUNCS];
     uint32_t n;
+    FxFunc *kernels[FX_NATIVE_MAX_FUNCS]; /* callees a kernel answers: called through the VM */
+    uint32_t n_kernels;
     FxBuf *c, *why;
     bool plant;
 } Gen;
@@ -73,6 +75,14 @@ static uint32_t index_of(Gen *G, const FxFunc *f)
 {
     for (uint32_t i = 0; i < G->n; i++)
         if (G->funcs[i].f == f)
+            return i;
+    return UINT32_MAX;
+}
+
+static uint32_t kernel_of(Gen *G, const FxFunc *f)
+{
+    for (uint32_t i = 0; i < G->n_kernels; i++)
+        if (G->kernels[i] == f)
             return i;
     return UINT32_MAX;
 }
@@ -233,7 +243,7 @@ static bool type_func(Gen *G, Func *F)
 {
     FxFunc *f = F->f;
     const FxGraph *g = f->g;
-    if (f->rec || f->hot.len || f->n_kept || f->memo)
+    if (fx_func_answers_calls(f))
         return refuse(G, F, "runs a kernel around its calls (a table or a recurrence)");
     F->reg = fx_xcalloc(f->n_regs ? f->n_regs : 1, sizeof(CType));
     F->build = fx_xcalloc(f->n_code ? f->n_code : 1, sizeof(uint32_t));
@@ -318,6 +328,9 @@ static bool type_func(Gen *G, Func *F)
                 return refuse(G, F, "branches on a value that is not a Bool");
             break;
         case OP_CALL:
+            for (uint32_t i = 0; i < I->c && kernel_of(G, f->callees[I->a]) != UINT32_MAX; i++)
+                if (F->reg[I->b + i] == T_LISTI || F->reg[I->b + i] == T_LISTF)
+                    return refuse(G, F, "passes a list to a kernel");
             for (uint32_t i = 0; i < I->c; i++) {
                 FxFunc *callee = f->callees[I->a];
                 if (F->reg[I->b + i] != of_tid(callee->g->param_tids[i]))
@@ -597,6 +610,16 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 fx_buf_printf(c, " }\n    goto top;\n");
                 break;
             }
+            uint32_t kk = kernel_of(G, callee);
+            if (kk != UINT32_MAX) { /* a kernel answers it: through the VM, in words */
+                static const char *const word[] = {"i", "i", "f", "i", "l", "l", "i"};
+                fx_buf_printf(c, "    { FxNatWord a_[%u], o_;", I->c ? I->c : 1);
+                for (uint32_t i = 0; i < I->c; i++)
+                    fx_buf_printf(c, " a_[%u].%s = r%u;", i, word[T[I->b + i]], I->b + i);
+                fx_buf_printf(c, "\n      fuel = c->kernel(c, %u, a_, &o_, fuel); if (fuel <= 0) goto out;"
+                                 " r%u = o_.%s; }\n", kk, I->d, word[T[I->d]]);
+                break;
+            }
             fx_buf_printf(c, "    { %s t = f%u(c, fuel", c_ret[T[I->d]], k2);
             for (uint32_t i = 0; i < I->c; i++)
                 fx_buf_printf(c, ", r%u", I->b + i);
@@ -733,9 +756,22 @@ static void emit_entry(Gen *G)
                   field[F->ret]);
 }
 
-uint32_t fx_native_module(FxFunc *root, FxFunc **out)
+/* Adds f to list[0..*n) unless there; false when full. */
+static bool add_once(FxFunc **list, uint32_t *n, FxFunc *f)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (list[i] == f)
+            return true;
+    if (*n == FX_NATIVE_MAX_FUNCS)
+        return false;
+    list[(*n)++] = f;
+    return true;
+}
+
+uint32_t fx_native_module(FxFunc *root, FxFunc **out, FxFunc **kernels, uint32_t *n_kernels)
 {
     uint32_t n = 0;
+    *n_kernels = 0;
     out[n++] = root;
     for (uint32_t k = 0; k < n; k++) {
         const FxFunc *f = out[k];
@@ -743,13 +779,9 @@ uint32_t fx_native_module(FxFunc *root, FxFunc **out)
             if (f->code[at].op != OP_CALL)
                 continue;
             FxFunc *callee = f->callees[f->code[at].a];
-            bool seen = false;
-            for (uint32_t i = 0; i < n; i++)
-                seen |= out[i] == callee;
-            if (!seen && n == FX_NATIVE_MAX_FUNCS)
+            bool kernel = fx_func_answers_calls(callee) && callee != root;
+            if (!add_once(kernel ? kernels : out, kernel ? n_kernels : &n, callee))
                 return 0;
-            if (!seen)
-                out[n++] = callee;
         }
     }
     return n;
@@ -761,7 +793,7 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
     const char *plant = getenv("FLUX_NATIVE_PLANT");
     G.plant = plant && !strcmp(plant, "1");
     FxFunc *mod[FX_NATIVE_MAX_FUNCS];
-    G.n = fx_native_module(fx_runtime_func(rt, intent), mod);
+    G.n = fx_native_module(fx_runtime_func(rt, intent), mod, G.kernels, &G.n_kernels);
     if (!G.n) {
         fx_buf_printf(why, "`%s` calls more than %d functions", intent, FX_NATIVE_MAX_FUNCS);
         return false;

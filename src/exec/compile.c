@@ -1066,6 +1066,7 @@ void fx_func_free(FxFunc *f)
     free(f->code);
     free(f->callees);
     free(f->native_mod);
+    free(f->native_kernels);
     free((char *)f->native_tier);
     free(f->natural_param);
     free((void *)f->records);

@@ -191,16 +191,26 @@ struct FxFunc {
     const char *native_tier;
     FxFunc **native_mod;
     uint32_t n_native_mod;
+    FxFunc **native_kernels; /* the callees a kernel answers, by the module's numbers */
+    uint32_t n_native_kernels;
     bool native_asked;
     uint64_t native_gave_back; /* the run (FxRuntime evals) in which a call bailed */
 };
 
+/* Does a kernel wrapped around f answer some of its calls (a hot-input
+ * table, kept results, a recurrence, a memo table)? */
+static inline bool fx_func_answers_calls(const FxFunc *f)
+{
+    return f->hot.len || f->n_kept || f->rec || f->memo;
+}
+
 /* The native tier (native.h): the functions of the module rooted at root,
  * root first, then each callee in the order the code first calls it (the
- * order of the generated functions and of FxNatCtx.counts); 0 when more
- * than FX_NATIVE_MAX_FUNCS. */
+ * order of the generated functions), except the callees a kernel answers,
+ * which go to kernels (the numbers FxNatCtx.kernel takes); 0 when either
+ * list would pass FX_NATIVE_MAX_FUNCS. */
 #define FX_NATIVE_MAX_FUNCS 16
-uint32_t fx_native_module(FxFunc *root, FxFunc **out);
+uint32_t fx_native_module(FxFunc *root, FxFunc **out, FxFunc **kernels, uint32_t *n_kernels);
 
 /* Compiles g into f (allocated by the caller, zeroed). Callees are looked
  * up by name through rt. */

@@ -31,6 +31,8 @@
  * the interpreter instead) or _STOP (a budget stopped the run: the VM's
  * error says which). */
 #define FX_NAT_ABI_DEFS                                                                            \
+    typedef struct FxNatList { void *p; long long n; } FxNatList;                                  \
+    typedef union FxNatWord { long long i; double f; FxNatList l; } FxNatWord;                     \
     struct FxNatCtx {                                                                              \
         long long fuel;               /* steps before refuel is asked */                           \
         int status;                                                                                \
@@ -38,9 +40,10 @@
         long long (*refuel)(struct FxNatCtx *c);                                                   \
         /* a builder's block resized from old to new bytes (new 0: freed); NULL: stopped */        \
         void *(*grow)(struct FxNatCtx *c, void *p, long long old_bytes, long long new_bytes);      \
-    };                                                                                             \
-    typedef struct FxNatList { void *p; long long n; } FxNatList;                                  \
-    typedef union FxNatWord { long long i; double f; FxNatList l; } FxNatWord;
+        /* the call of kernel callee k on args: the fuel left, or 0: stopped (status set) */      \
+        long long (*kernel)(struct FxNatCtx *c, int k, const FxNatWord *args,                     \
+                            FxNatWord *out, long long fuel);                                       \
+    };
 FX_NAT_ABI_DEFS
 
 #define FX_NAT_OK 0

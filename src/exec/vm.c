@@ -2655,7 +2655,7 @@ typedef enum {
  * may be switched on mid-run: runaway protection.) */
 static inline bool answers_calls(const FxFunc *f)
 {
-    return f->hot.len || f->n_kept || f->rec || f->memo;
+    return fx_func_answers_calls(f);
 }
 
 /* The call of f on args answered by a kernel wrapped around it, the first
@@ -2835,6 +2835,7 @@ static inline bool kernel_called(FxKCall *k, bool ok)
 typedef struct NativeRun {
     struct FxNatCtx c; /* first: the generated code's pointer is this run's */
     FxRuntime *rt;
+    FxFunc *root;      /* whose module runs (its kernel callees, by number) */
     uint64_t granted;  /* the VM's fuel accounting, carried through */
     uint64_t left;     /* of the VM's allowance, not yet handed to the native code */
     uint64_t handed;   /* steps handed to the native code in all */
@@ -2862,8 +2863,9 @@ static long long hand(NativeRun *nr)
 static long long native_refuel(struct FxNatCtx *c)
 {
     NativeRun *nr = (NativeRun *)c;
-    char here;
-    if ((uintptr_t)&here < (uintptr_t)nr->stack_low ||
+    /* the frame's address, not a local's: under AddressSanitizer locals may
+     * live on a heap "fake stack" */
+    if ((uintptr_t)__builtin_frame_address(0) < (uintptr_t)nr->stack_low ||
         (nr->cap && nr->handed >= nr->cap)) { /* deep: the interpreter's stack is the heap's;
                                                 * long: the interpreter's watch decides */
         c->status = FX_NAT_BAIL;
@@ -2878,6 +2880,47 @@ static long long native_refuel(struct FxNatCtx *c)
         nr->granted = nr->left = g;
     }
     return hand(nr);
+}
+
+/* Kernel callee k of the running module on args (words of its parameter
+ * types), answered by its kernel as the VM's call would be: the fuel left
+ * after the kernel's work, or 0 with status BAIL (the kernel did not answer,
+ * or gave a big integer) or STOP. */
+static long long native_kernel(struct FxNatCtx *c, int k, const FxNatWord *a, FxNatWord *out,
+                               long long fuel)
+{
+    NativeRun *nr = (NativeRun *)c;
+    FxFunc *g = nr->root->native_kernels[k];
+    const FxGraph *gg = g->g;
+    FxValue args[16], v;
+    for (uint32_t i = 0; i < gg->n_params; i++) {
+        FxTypeIdKind t = fx_typeid_kind(gg->param_tids[i]);
+        args[i] = t == FX_TK_FLOAT ? fx_val_float(a[i].f)
+                  : t == FX_TK_BOOL ? fx_val_bool(a[i].i != 0) : fx_val_int(a[i].i);
+    }
+    bool counted;
+    Answer ans = answer_call(nr->rt, g, args, gg->n_params, false, &v, &counted);
+    if (ans != ANSWER_GIVEN) {
+        c->status = ans == ANSWER_STOPPED ? FX_NAT_STOP : FX_NAT_BAIL;
+        return 0;
+    }
+    bool ok = v.kind == FX_VAL_INT || v.kind == FX_VAL_FLOAT || v.kind == FX_VAL_BOOL;
+    if (v.kind == FX_VAL_FLOAT)
+        out->f = v.u.f;
+    else
+        out->i = v.kind == FX_VAL_BOOL ? v.u.b : v.u.i;
+    fx_heap_release(v);
+    if (!ok) { /* a big integer: the interpreter holds those */
+        c->status = FX_NAT_BAIL;
+        return 0;
+    }
+    uint64_t w = fx_meter_state.work / FX_METER_UNITS_PER_STEP; /* the kernel's work, in steps */
+    fx_meter_state.work %= FX_METER_UNITS_PER_STEP;
+    if ((long long)w < fuel)
+        return fuel - (long long)w;
+    w -= (uint64_t)fuel;
+    nr->left = nr->left > w ? nr->left - w : 0;
+    return native_refuel(c);
 }
 
 static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long long new_bytes)
@@ -2974,11 +3017,12 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
         ok = native_word(args[i], g->param_tids[i], &w[i], &tmp[i]);
     int status = FX_NAT_BAIL;
     if (ok) {
-        char here;
-        NativeRun nr = {.c = {.refuel = native_refuel, .grow = native_grow},
-                        .rt = rt, .granted = *granted, .left = *fuel, .fn = caller,
+        uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+        NativeRun nr = {.c = {.refuel = native_refuel, .grow = native_grow,
+                              .kernel = native_kernel},
+                        .rt = rt, .root = f, .granted = *granted, .left = *fuel, .fn = caller,
                         .node = node, .nframes = nframes,
-                        .stack_low = (char *)((uintptr_t)&here - NATIVE_STACK)};
+                        .stack_low = (char *)(here - NATIVE_STACK)};
         if (!rt->no_runaway && f->memo_able) /* runaway protection watches the interpreter */
             nr.cap = 2 * (RUNAWAY_AFTER + f->watch_more);
         nr.c.fuel = hand(&nr);
@@ -3031,8 +3075,13 @@ bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entr
     {
         if (!in || strcmp(nf->name, in->key) != 0)
             continue;
-        FxFunc *f = nf->fn, *mod[FX_NATIVE_MAX_FUNCS];
-        uint32_t n = entry ? fx_native_module(f, mod) : 0;
+        FxFunc *f = nf->fn, *mod[FX_NATIVE_MAX_FUNCS], *kernels[FX_NATIVE_MAX_FUNCS];
+        uint32_t nk = 0, n = entry ? fx_native_module(f, mod, kernels, &nk) : 0;
+        free(f->native_kernels);
+        f->native_kernels = n && nk ? fx_xmalloc(nk * sizeof(*kernels)) : NULL;
+        if (n && nk)
+            memcpy(f->native_kernels, kernels, nk * sizeof(*kernels));
+        f->n_native_kernels = n ? nk : 0;
         free(f->native_mod);
         free((char *)f->native_tier);
         f->native_mod = n ? fx_xmalloc(n * sizeof(*mod)) : NULL;

@@ -57,34 +57,34 @@ promote pow3 >/dev/null
 [ "$(run 'pow3(30)')" = "$(python3 -c 'print(3**30)')" ] || fail "pow3(30)"
 [ "$(run 'pow3(200)')" = "$(python3 -c 'print(3**200)')" ] || fail "pow3(200) past int64"
 # ---- a later process: cached, nothing compiled ----
-before=$(ls s/native | sort)
+before=$(ls s/cache | sort)
 out=$("$FLUX" explain p.flux 'fib(12)' --store s)
 [[ "$out" == *"|- tier: native, cc -O2"*", cached; equal to the interpreter on "* ]] ||
     fail "explain does not name the cached native code: $out"
-[ "$(ls s/native | sort)" = "$before" ] || fail "a later process compiled again"
+[ "$(ls s/cache | sort)" = "$before" ] || fail "a later process compiled again"
 # ---- budgets stop native code as they stop the interpreter ----
 run 'fib(30)' --max-steps 1000 2>err && fail "the step budget did not stop native code"
 grep -q 'step budget of 1000 steps' err || fail "steps: $(cat err)"
 # ---- a corrupt object is not run, and the next round builds it again ----
-for f in s/native/*.so; do printf 'garbage' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null; done
+for f in s/cache/*.so; do printf 'garbage' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null; done
 [ "$(tier 'fib(22)')" = interpreted ] || fail "a corrupt object was run"
 [ "$(run 'fib(22)')" = 17711 ] || fail "fib(22) with a corrupt object"
 out=$(promote fib)
 [[ "$out" == *"is corrupt (its bytes hash to "*"building it again"* ]] || fail "no rebuild: $out"
 [ "$(tier 'fib(22)')" != interpreted ] || fail "not native after the rebuild"
 # a missing one: a run's learning builds it again
-rm -f s/native/*.so
+rm -f s/cache/*.so
 [ "$(tier 'fib(22)')" = interpreted ] || fail "native with no object"
 FLUX_LEARN=wait "$FLUX" run p.flux 'fib(22)' --store s >/dev/null
 [ "$(tier 'fib(22)')" != interpreted ] || fail "the missing object was not built again"
 # ---- a planted miscompile is caught before use, and nothing of it kept ----
 run 'walk(300000, 1)' >/dev/null
-objects=$(ls s/native | wc -l)
+objects=$(ls s/cache | wc -l)
 out=$(FLUX_NATIVE_PLANT=1 promote walk)
 [[ "$out" == "walk: native code for v1 (tcc "*") rejected: it differs from the interpreter on "*": native "*", the interpreter "* ]] ||
     fail "the planted miscompile was not caught: $out"
 [ "$(tier 'walk(300000, 1)')" = interpreted ] || fail "a rejected object runs"
-[ "$(ls s/native | wc -l)" = "$objects" ] || fail "the rejected object stays in the cache"
+[ "$(ls s/cache | wc -l)" = "$objects" ] || fail "the rejected object stays in the cache"
 # ---- shapes no rule knows: equal values, natively ----
 run 'odd_squares(100000)' >/dev/null
 run 'walk(100000, 1)' >/dev/null
