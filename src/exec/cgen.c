@@ -238,6 +238,24 @@ static bool refuse(Gen *G, const Func *F, const char *what)
     return false;
 }
 
+/* Is register r written by a list builder's end (OP_END), and by nothing
+ * else? (A list returned must be a block the native code made.) */
+static bool built_here(const FxFunc *f, uint32_t r)
+{
+    bool built = false;
+    if (r < f->g->n_params)
+        return false;
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        if (writes_d((FxOpcode)I->op) && I->d == r) {
+            if (I->op != OP_END)
+                return false;
+            built = true;
+        }
+    }
+    return built;
+}
+
 /* Types every register of F; false (G->why says why) when one cannot be. */
 static bool type_func(Gen *G, Func *F)
 {
@@ -300,6 +318,8 @@ static bool type_func(Gen *G, Func *F)
         case OP_RET:
             if (F->reg[I->a] != F->ret)
                 return refuse(G, F, "returns a value of another type than it declares");
+            if ((F->ret == T_LISTI || F->ret == T_LISTF) && !built_here(f, I->a))
+                return refuse(G, F, "returns a list it did not build (its argument's, say)");
             break;
         case OP_PUSH:
             if (F->elem[F->build[at]] != T_INT && F->elem[F->build[at]] != T_FLOAT)
