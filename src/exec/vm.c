@@ -2437,6 +2437,8 @@ static void watch_for_runaway(FxRuntime *rt, FxFunc *f, const FxValue *args, uin
     }
     memset(f->sample, 0, SLOTS * sizeof(uint64_t));
     f->watched = f->sampled = f->sample_distinct = 0;
+    if (!f->memo) /* no repeated work: its native code may take the calls again */
+        f->native_gave_back = 0;
     if (f->watch_more < (1ULL << 40))
         f->watch_more = 2 * f->watch_more + RUNAWAY_AFTER;
 }
@@ -2955,6 +2957,9 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
         return false;
     if (f->native_gave_back == rt->evals) /* its calls within the one given back, each */
         return false;                      /* giving back too: the interpreter runs them */
+    if (!rt->no_runaway && f->memo_able && !f->watch_more)
+        return false; /* runaway protection's first look is the interpreter's: a recursion
+                       * that repeats its work is better memoized than compiled */
     if (rt->budgets.max_depth && rt->budgets.max_depth < NATIVE_DEPTH) /* the C stack's depth */
         return false;
     for (uint32_t i = 0; i < f->n_native_mod; i++)
@@ -3023,8 +3028,11 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
                         .rt = rt, .root = f, .granted = *granted, .left = *fuel, .fn = caller,
                         .node = node, .nframes = nframes,
                         .stack_low = (char *)(here - NATIVE_STACK)};
-        if (!rt->no_runaway && f->memo_able) /* runaway protection watches the interpreter */
-            nr.cap = 2 * (RUNAWAY_AFTER + f->watch_more);
+        /* runaway protection watches the interpreter: once its first look
+         * found no repeated work (native_ready), the call goes back to it
+         * after 16 times the wait for the next look (a few ms of native work) */
+        if (!rt->no_runaway && f->memo_able)
+            nr.cap = 16 * (RUNAWAY_AFTER + f->watch_more);
         nr.c.fuel = hand(&nr);
         uint64_t steps_before = rt->stats.steps;
         status = f->native(&nr.c, w, &r);
@@ -3415,6 +3423,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                 if (ns == FX_NAT_STOP)
                     goto error;
                 if (ns == FX_NAT_OK) {
+                    if (!rt->native_tier) /* native code ran a call of this run */
+                        rt->native_tier = callee->native_tier;
                     if (nframes == 1) { /* the expression's own call */
                         note_top_call(rt, callee, R + I->b, I->c);
                         fx_heap_retain(v);
