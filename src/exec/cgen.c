@@ -426,14 +426,27 @@ static uint32_t accumulated_call(const Func *F)
 {
     const FxFunc *f = F->f;
     uint32_t found = UINT32_MAX;
+    bool *target = fx_xcalloc(f->n_code + 1, sizeof(bool)); /* the J and K below are reached */
+    for (uint32_t at = 0; at < f->n_code; at++) {           /* from the call alone */
+        switch ((FxOpcode)f->code[at].op) {
+        case OP_BRK: case OP_BR: case OP_JMP: case OP_JMPF: case OP_JMPT: case OP_FORI:
+        case OP_FORL:
+            target[f->code[at].a] = true;
+            break;
+        default:
+            break;
+        }
+    }
     for (uint32_t at = 0; at + 2 < f->n_code; at++) {
         const FxInstr *I = &f->code[at], *J = &f->code[at + 1], *K = &f->code[at + 2];
         if (I->op != OP_CALL || f->callees[I->a] != f || (J->op != OP_ADD && J->op != OP_MUL) ||
             F->reg[J->d] != T_INT || (J->a == I->d) == (J->b == I->d) || K->op != OP_RET ||
-            K->a != J->d)
+            K->a != J->d || target[at + 1] || target[at + 2])
             continue;
-        if (found != UINT32_MAX && f->code[found + 1].op != J->op)
+        if (found != UINT32_MAX && f->code[found + 1].op != J->op) {
+            free(target);
             return UINT32_MAX; /* a sum here, a product there: neither */
+        }
         bool read_elsewhere = false; /* the call's result, read by J alone */
         for (uint32_t k = 0; k < f->n_code; k++) {
             const FxInstr *X = &f->code[k];
@@ -445,6 +458,7 @@ static uint32_t accumulated_call(const Func *F)
         if (!read_elsewhere)
             found = at;
     }
+    free(target);
     return found;
 }
 
