@@ -101,6 +101,18 @@ done
 [ "$(tier 'odd_squares(100000)')" = cc ] || fail "the fold is not native"
 [ "$(tier 'walk(100000, 1)')" = cc ] || fail "the guarded recurrence is not native"
 [ "$(tier 'smooth(ramp(1000))')" = cc ] || fail "the float map is not native"
+# ---- the time budget and Ctrl-C stop a native loop ----
+start=$(date +%s%N)
+run 'odd_squares(4000000000)' --max-seconds 0.3 2>err && fail "the time budget did not stop native code"
+grep -q 'time budget' err || fail "time: $(cat err)"
+[ $(( ($(date +%s%N) - start) / 1000000 )) -lt 5000 ] || fail "the time budget stopped it late"
+printf '%s\n' 'odd_squares(4000000000)' 'odd_squares(10)' | "$FLUX" repl p.flux --store s >out 2>err &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid" || fail "after an interrupt: exit $? $(cat err)"
+grep -qx 'interrupted' err || fail "interrupt: $(cat err)"
+[ "$(cat out)" = "$(FLUX_NATIVE=off run 'odd_squares(10)')" ] || fail "after the interrupt: $(cat out)"
 # ---- a deep recursion: past the C stack the interpreter runs it ----
 run 'depth(300000)' >/dev/null
 promote depth >/dev/null
