@@ -719,7 +719,6 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         }
     }
     fx_buf_printf(c, "bail:\n    c->status = %d;\nout:\n", FX_NAT_BAIL);
-    (void)acc_op;
     for (uint32_t b = 0; b < F->n_builders; b++)
         fx_buf_printf(c, "    if (b%u.p) c->grow(c, b%u.p, cap%u * 8, 0);\n", b, b, b);
     fx_buf_printf(c, "    { %s z; __builtin_memset(&z, 0, sizeof(z)); z.fuel = -1; return z; }\n"
