@@ -12,11 +12,11 @@
  *
  * The generated code is a shared object; it talks to the VM only through
  * FxNatCtx, whose layout is written once below and pasted into every
- * source (FX_NAT_ABI_TEXT), so the two cannot disagree.
+ * source (FX_NAT_ABI_DEFS, stringified), so the two cannot disagree.
  *
  *   FxBuf c = {0}, why = {0};
- *   if (fx_native_source(rt, "fib", &c, &why))  ... compile c.data, dlopen,
- *   fx_runtime_attach_native(rt, "fib", (FxNatEntry)dlsym(h, FX_NAT_ENTRY), "native, cc -O2");
+ *   if (fx_native_source(rt, intent, &c, &why))  ... compile c.data, dlopen,
+ *   fx_runtime_attach_native(rt, intent, (FxNatEntry)dlsym(h, FX_NAT_ENTRY), "native, cc -O2");
  */
 #ifndef FX_NATIVE_H
 #define FX_NATIVE_H
