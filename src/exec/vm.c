@@ -2895,6 +2895,10 @@ static long long native_kernel(struct FxNatCtx *c, int k, const FxNatWord *a, Fx
     FxFunc *g = nr->root->native_kernels[k];
     const FxGraph *gg = g->g;
     FxValue args[16], v;
+    if (gg->n_params > 16) {
+        c->status = FX_NAT_BAIL;
+        return 0;
+    }
     for (uint32_t i = 0; i < gg->n_params; i++) {
         FxTypeIdKind t = fx_typeid_kind(gg->param_tids[i]);
         args[i] = t == FX_TK_FLOAT ? fx_val_float(a[i].f)
