@@ -194,6 +194,7 @@ struct FxFunc {
     FxFunc **native_kernels; /* the callees a kernel answers, by the module's numbers */
     uint32_t n_native_kernels;
     bool native_asked;
+    bool native_none;        /* asked, and none: the VM's calls skip the tier at one byte */
     uint64_t native_gave_back; /* the run (FxRuntime evals) in which a call bailed */
 };
 

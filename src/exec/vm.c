@@ -2956,6 +2956,7 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
         if (rt->native_provider.attach && !rt->native_off &&
             fx_program_find_intent(rt->prog, f->g->intent)) /* not an expression */
             rt->native_provider.attach(rt->native_provider.ctx, rt, f->g->intent);
+        f->native_none = !f->native;
     }
     if (!f->native || rt->native_off || rt->has_hooks)
         return false;
@@ -3079,6 +3080,34 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
     return status;
 }
 
+/* The VM's call of callee natively, out of the loop's way: FX_NAT_OK with
+ * *out (the expression's own call noted as the loop notes it), FX_NAT_BAIL
+ * (not ready, or given back: the interpreter runs it) or FX_NAT_STOP. */
+static __attribute__((noinline)) int native_in_loop(FxRuntime *rt, FxFunc *callee,
+                                                    const FxValue *args, uint32_t n,
+                                                    uint64_t *fuel, uint64_t *granted, FxFunc *fn,
+                                                    uint32_t node, size_t nframes, bool deep_ok,
+                                                    FxValue *out, uint64_t *calls)
+{
+    if (!deep_ok || !native_ready(rt, callee)) /* deep_ok: the depth budget has room */
+        return FX_NAT_BAIL;
+    uint64_t made = 0;
+    int ns = native_call(rt, callee, args, fuel, granted, fn, node, nframes, out, &made);
+    if (ns != FX_NAT_OK)
+        return ns;
+    if (!rt->native_tier) /* native code ran a call of this run */
+        rt->native_tier = callee->native_tier;
+    if (nframes == 1) { /* the expression's own call */
+        note_top_call(rt, callee, args, n);
+        fx_heap_retain(*out);
+        fx_heap_release(rt->top_result);
+        rt->top_result = *out;
+        rt->native_tier = callee->native_tier;
+    }
+    *calls += made;
+    return FX_NAT_OK;
+}
+
 bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entry,
                               const char *tier)
 {
@@ -3103,6 +3132,7 @@ bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entr
         f->native = n ? entry : NULL;
         f->native_tier = n ? fx_xstrdup(tier) : NULL;
         f->native_asked = true;
+        f->native_none = !f->native;
         return true;
     }
     return false;
@@ -3124,6 +3154,7 @@ const char *fx_runtime_native_of(FxRuntime *rt, const char *intent)
     if (!f->native_asked && rt->native_provider.attach && !rt->native_off) {
         f->native_asked = true;
         rt->native_provider.attach(rt->native_provider.ctx, rt, intent);
+        f->native_none = !f->native;
     }
     return f->native ? f->native_tier : NULL;
 }
@@ -3418,25 +3449,14 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             }
             if (--fuel == 0 && (granted = fuel = refuel(rt, granted, fn, I->node, nframes)) == 0)
                 goto error;
-            if ((callee->native || !callee->native_asked) &&
-                nframes + all_tails + NATIVE_DEPTH < max_depth && native_ready(rt, callee)) {
+            if (__builtin_expect(!callee->native_none, 0)) { /* one byte for the rest */
                 FxValue v;
-                uint64_t made = 0;
-                int ns = native_call(rt, callee, R + I->b, &fuel, &granted, fn, I->node, nframes,
-                                     &v, &made);
+                int ns = native_in_loop(rt, callee, R + I->b, I->c, &fuel, &granted, fn, I->node,
+                                        nframes, nframes + all_tails + NATIVE_DEPTH < max_depth,
+                                        &v, &calls);
                 if (ns == FX_NAT_STOP)
                     goto error;
                 if (ns == FX_NAT_OK) {
-                    if (!rt->native_tier) /* native code ran a call of this run */
-                        rt->native_tier = callee->native_tier;
-                    if (nframes == 1) { /* the expression's own call */
-                        note_top_call(rt, callee, R + I->b, I->c);
-                        fx_heap_retain(v);
-                        fx_heap_release(rt->top_result);
-                        rt->top_result = v;
-                        rt->native_tier = callee->native_tier;
-                    }
-                    calls += made;
                     put(&R[I->d], v);
                     NEXT;
                 }
