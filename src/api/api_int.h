@@ -237,6 +237,8 @@ FxStatus fx_api_eval_timed(FxRuntime *rt, const FxGraph *g, FxValue *v, double *
 
 /* The hardware line, "2 cores, x86_64, avx2"; borrowed, static. */
 const char *fx_api_hardware(void);
+/* Its fingerprint (fx_hw_fingerprint), found once a process too. */
+const char *fx_api_fingerprint(void);
 
 /* The JSON of a value into out (exact integers). */
 void fx_api_json_string(const char *s, FxBuf *out);

@@ -58,23 +58,9 @@ static long long random_inputs(void)
 
 static _Atomic bool rebuild_due; /* a run found an object missing or corrupt (any program) */
 
-/* The machine's fingerprint, found once a process (detection reads files). */
-static char fingerprint[512];
-
-static void find_fingerprint(void)
-{
-    FxHardware hw = fx_hw_detect();
-    FxBuf b = {0};
-    fx_hw_fingerprint(&hw, &b);
-    snprintf(fingerprint, sizeof(fingerprint), "%s", fx_buf_str(&b));
-    fx_buf_free(&b);
-}
-
 static void machine(FxBuf *out)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, find_fingerprint);
-    fx_buf_puts(out, fingerprint);
+    fx_buf_puts(out, fx_api_fingerprint());
 }
 
 static char *native_dir(FluxStore *fs)

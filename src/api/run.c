@@ -56,15 +56,19 @@ void fx_api_json_string(const char *s, FxBuf *out)
     fx_val_print_json_text(s, strlen(s), out);
 }
 
-static char hardware_line[128];
+static char hardware_line[128], fingerprint[512];
 static pthread_once_t hardware_once = PTHREAD_ONCE_INIT;
 
+/* The machine, described once a process (detection reads files). */
 static void describe_hardware(void)
 {
     FxHardware hw = fx_hw_detect();
     FxBuf b = {0};
     fx_hw_describe(&hw, &b);
     snprintf(hardware_line, sizeof(hardware_line), "%s", fx_buf_str(&b));
+    b.len = 0;
+    fx_hw_fingerprint(&hw, &b);
+    snprintf(fingerprint, sizeof(fingerprint), "%s", fx_buf_str(&b));
     fx_buf_free(&b);
 }
 
@@ -72,6 +76,12 @@ const char *fx_api_hardware(void)
 {
     pthread_once(&hardware_once, describe_hardware);
     return hardware_line;
+}
+
+const char *fx_api_fingerprint(void)
+{
+    pthread_once(&hardware_once, describe_hardware);
+    return fingerprint;
 }
 
 /* The end of the JSON value that starts at p (a string, number, literal,

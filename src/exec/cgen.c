@@ -286,9 +286,7 @@ static bool type_func(Gen *G, Func *F)
             if (!depth)
                 return refuse(G, F, "builds a list out of order");
             F->build[at] = I->op == OP_END ? stack[--depth] : stack[depth - 1];
-        } else if (I->op != OP_UNIT && !writes_d(I->op) && op_names[I->op]) {
-            return refuse(G, F, op_names[I->op]);
-        } else if (writes_d(I->op) && op_names[I->op]) {
+        } else if (op_names[I->op]) { /* named: an operation not translated */
             return refuse(G, F, op_names[I->op]);
         }
     }

@@ -2653,12 +2653,6 @@ typedef enum {
     ANSWER_STOPPED, /* a budget stopped the kernel: rt->error says which */
 } Answer;
 
-/* Does a kernel wrapped around f answer some of its calls? (The memo table
- * may be switched on mid-run: runaway protection.) */
-static inline bool answers_calls(const FxFunc *f)
-{
-    return fx_func_answers_calls(f);
-}
 
 /* The call of f on args answered by a kernel wrapped around it, the first
  * that can: its hot-input table (FX_KERNEL_TABLE), a materialised result
@@ -2968,7 +2962,7 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
     if (rt->budgets.max_depth && rt->budgets.max_depth < NATIVE_DEPTH) /* the C stack's depth */
         return false;
     for (uint32_t i = 0; i < f->n_native_mod; i++)
-        if (answers_calls(f->native_mod[i]))
+        if (fx_func_answers_calls(f->native_mod[i]))
             return false;
     return true;
 }
@@ -3461,7 +3455,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                     NEXT;
                 }
             }
-            if (answers_calls(callee)) {
+            if (fx_func_answers_calls(callee)) {
                 FxValue v;
                 bool counted;
                 Answer a = answer_call(rt, callee, R + I->b, I->c, nframes == 1, &v, &counted);
