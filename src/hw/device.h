@@ -29,7 +29,8 @@
 
 /* ORDER FX_DEVICE: keep in sync with devices[] in device.c */
 typedef enum {
-    FX_DEVICE_CPU, /* the host's cores, through the thread pool */
+    FX_DEVICE_CPU,    /* the host's cores, through the thread pool */
+    FX_DEVICE_OPENCL, /* a GPU (or PoCL's CPU device) through OpenCL: opencl.h */
     FX_DEVICE__COUNT
 } FxDeviceId;
 
@@ -43,17 +44,21 @@ typedef void (*FxWaitFn)(void *arg);
 typedef struct FxDeviceInfo {
     unsigned units;  /* tasks it runs at once: the CPU's pool threads */
     uint64_t memory; /* bytes of memory its kernels may use; 0 when unknown */
-    char what[96];   /* for people: "2 threads on 2 cores (the pool)" */
+    char what[256];  /* for people: "2 threads on 2 cores (the pool)"; when the
+                      * device is absent, why ("none: no OpenCL platform ...") */
 } FxDeviceInfo;
 
 typedef struct FxDevice FxDevice;
 struct FxDevice {
     FxDeviceId id;
     const char *name; /* "cpu": a lowercase word, stable across releases */
-    /* Is the device there? Fills *out when it is. Starts nothing. */
+    /* Is the device there? Fills *out, with why in what when it is not.
+     * Starts nothing that is not the device's own (a driver, a context). */
     bool (*probe)(const FxDevice *dev, FxDeviceInfo *out);
     /* Memory the device's kernels read and write (the CPU's: the heap);
-     * NULL when it has not that much. Freed by release (NULL-safe). */
+     * NULL when it has not that much. Freed by release (NULL-safe).
+     * alloc, release, copy and launch are NULL on a device that runs only
+     * kernels generated for it (OpenCL: opencl.h has its interface). */
     void *(*alloc)(const FxDevice *dev, size_t bytes);
     void (*release)(const FxDevice *dev, void *p);
     /* Copies bytes between host memory and the device's, either way (the
@@ -67,8 +72,9 @@ struct FxDevice {
     void (*launch)(const FxDevice *dev, size_t n_tasks, FxTaskFn fn, void *arg, FxWaitFn wait);
 };
 
-/* The device with this id when it is present (probed once), else NULL.
- * The CPU is always present. */
+/* The device with this id when it is present (probed once, when first
+ * asked: OpenCL's probe loads a driver), else NULL. The CPU is always
+ * present. */
 const FxDevice *fx_device_get(FxDeviceId id);
 
 /* The CPU device: always present. */
@@ -89,8 +95,8 @@ void fx_device_launch(const FxDevice *dev, size_t n_tasks, FxTaskFn fn, void *ar
                       FxWaitFn wait);
 
 /* The devices section of `flux hw`: a line each ("devices   cpu: ..."), or
- * with json the value of its "devices" key, [{"id", "name", "units",
- * "memory", "what"}]. */
+ * with json the value of its "devices" key, [{"id", "name", "present",
+ * "units", "memory", "what"}]; an absent device says why in what. */
 void fx_device_report(bool json, FxBuf *out);
 
 #endif
