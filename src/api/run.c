@@ -416,6 +416,14 @@ static void decisions_json(FluxProgram *fp, const FxRuntime *rt, const FxGraph *
         fx_buf_printf(out, ", \"kernel_ms\": %.6g", vs->choice->ms);
         fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
     }
+    const char *device = fx_runtime_device_choice(rt);
+    if (device) {
+        const char *colon = strchr(device, ':');
+        fx_buf_printf(out, ", {\"decision\": \"device %.*s\", \"reason\": ",
+                      (int)(colon ? colon - device : 0), device);
+        fx_api_json_string(colon ? colon + 2 : device, out);
+        fx_buf_printf(out, ", \"proof_id\": %s}", vs->proof_id);
+    }
     if (fx_runtime_native_tier(rt)) {
         fx_buf_puts(out, ", {\"decision\": \"native code\", \"reason\": ");
         fx_api_json_string(fx_runtime_native_tier(rt), out);

@@ -192,8 +192,8 @@ static bool node_ctype(Gen *G, const FxNode *n, char *buf, size_t len, FxClType 
 static void list_elem(Gen *G, const Bind *b, const char *index, FxBuf *o, const char *out)
 {
     const FxClType *t = &G->plan->params[b->param];
-    fx_buf_printf(o, "if ((%s) < 0 || (%s) >= n%u) { *err = 1; %s = (%s)0; } else ", index, index,
-                  b->param, out, t->elem == FX_CL_K_RECORD ? "long" : ctype_of(t->elem));
+    fx_buf_printf(o, "if ((%s) < 0 || (%s) >= n%u) { *err = 1; } else ", index, index,
+                  b->param);
     if (t->elem == FX_CL_K_RECORD) {
         fx_buf_printf(o, "{");
         for (uint32_t i = 0; i < t->record.n; i++)
@@ -1035,4 +1035,31 @@ bool fx_clgen_size(const FxGraph *g, FxNodeId id, const FxValue *args, int64_t *
                                         : __builtin_mul_overflow(a, b, out));
     default: return false;
     }
+}
+
+const char *fx_clgen_proof(const FxClPlan *p)
+{
+    switch (p->shape) {
+    case FX_CL_SHAPE_LIST:
+    case FX_CL_SHAPE_RANGE:
+        return "each element of the result is the element-wise definition's body at its own "
+               "position, which reads the arguments only (never the result nor another "
+               "element: the graph has no such edge), and is written by one work-item alone";
+    case FX_CL_SHAPE_MATRIX:
+        return "each cell [i, j] is the body of the definition `result[i,j] = ...` at (i, j), "
+               "which reads the arguments only, and is written by one work-item alone "
+               "(parallelizable_over(i, j) holds by construction)";
+    case FX_CL_SHAPE_REDUCE:
+        return p->float_sum
+                       ? "each work-item sums its own chunk of the domain, reading the "
+                         "arguments only; the partial sums are added on the host, a reordering "
+                         "of a float sum allowed by the intent's tolerance (the bound "
+                         "2nu/(1-nu) on any two orders is within it)"
+                       : "each work-item folds its own chunk of the domain, reading the "
+                         "arguments only; the partial results are combined on the host by an "
+                         "operation associative and commutative on the integers (+ with its "
+                         "overflow checked, so exact; min; max), so any grouping gives the "
+                         "definition's value";
+    }
+    return "";
 }

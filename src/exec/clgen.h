@@ -81,6 +81,10 @@ typedef struct FxClPlan {
 bool fx_clgen_plan(FxRuntime *rt, const FxGraph *g, FxClPlan *out, char *why, size_t why_len);
 void fx_clgen_free(FxClPlan *p);
 
+/* Why the plan's parts are independent, for the decision tree: what each
+ * work-item reads and writes, and how partial results combine. */
+const char *fx_clgen_proof(const FxClPlan *p);
+
 /* Evaluates a size node of a plan (a constant, a parameter, len, rows or
  * cols of one, + - * of those) on the call's arguments; false when it is
  * not one of those or not a 64-bit integer. */

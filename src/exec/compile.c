@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clgen.h"
 #include "interp_int.h"
 #include "linrec.h"
 
@@ -1068,6 +1069,10 @@ void fx_func_free(FxFunc *f)
     free(f->native_mod);
     free(f->native_kernels);
     free((char *)f->native_tier);
+    if (f->cl)
+        fx_clgen_free(f->cl);
+    free(f->cl);
+    free(f->cl_why);
     free(f->natural_param);
     free((void *)f->records);
     free(f->field_seen);

@@ -144,6 +144,16 @@ void fx_runtime_set_chooser(FxRuntime *rt, const FxVariantChooser *c);
  * the graph whose node made it, which may be an intent the expression's
  * own call called. */
 const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by);
+
+/* Where the calls with independent parts run (docs/devices.md): FLUX_DEVICE,
+ * read when a runtime is made: "opencl" forces the OpenCL device for every
+ * call it can take, "cpu" never offloads; unset or "auto": the CPU until a
+ * cost model chooses (not built yet). */
+typedef enum { FX_DEVICE_MODE_AUTO, FX_DEVICE_MODE_CPU, FX_DEVICE_MODE_OPENCL } FxDeviceMode;
+
+/* The last run's device decision, "opencl: REASON" or "cpu: REASON" (why
+ * a forced device was not used), or NULL when none was taken. */
+const char *fx_runtime_device_choice(const FxRuntime *rt);
 /* Where materialised results are kept between processes (exec/keep.h,
  * docs/store.md): the runtime asks for a call's bytes the first time a
  * version's node needs that call's result and none is kept in the

@@ -196,6 +196,11 @@ struct FxFunc {
     bool native_asked;
     bool native_none;        /* asked, and none: the VM's calls skip the tier at one byte */
     uint64_t native_gave_back; /* the run (FxRuntime evals) in which a call bailed */
+    /* the devices (offload.h): the OpenCL plan of the function's graph, or
+     * NULL with why (cl_why); cl_asked: planned */
+    struct FxClPlan *cl;
+    char *cl_why;
+    bool cl_asked;
 };
 
 /* Does a kernel wrapped around f answer some of its calls (a hot-input

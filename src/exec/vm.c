@@ -40,6 +40,7 @@
 #include "graph/lower.h"
 #include "heapobj.h"
 #include "interp_int.h"
+#include "offload.h"
 #include "keep.h"
 #include "hw/hw.h"
 #include "hw/device.h"
@@ -163,6 +164,9 @@ struct FxRuntime {
     bool native_off;                  /* the interpreter only (the differential test) */
     const char *native_tier;          /* the tier that answered the expression's own call */
     uint64_t top_timed;               /* the run's own calls of a recurrence kernel so far */
+    FxDeviceMode device_mode;         /* FLUX_DEVICE: where calls with a device plan run */
+    char device_choice[640];          /* the last run's device decision, "" when none */
+    size_t device_choice_n;           /* its work-items */
     FxError error; /* the last run's; FX_OK after a success */
 };
 
@@ -197,6 +201,10 @@ FxRuntime *fx_runtime_new(const FxProgram *prog)
     rt->prog = prog;
     rt->budgets = fx_budgets_default();
     fx_sortcost_defaults(&rt->sort_costs);
+    const char *dev = getenv("FLUX_DEVICE");
+    rt->device_mode = dev && !strcmp(dev, "opencl") ? FX_DEVICE_MODE_OPENCL
+                      : dev && !strcmp(dev, "cpu")  ? FX_DEVICE_MODE_CPU
+                                                    : FX_DEVICE_MODE_AUTO;
     return rt;
 }
 
@@ -1373,6 +1381,11 @@ const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
     if (made_by)
         *made_by = rt->data_choice[0] ? rt->data_choice_graph : NULL;
     return rt->data_choice[0] ? rt->data_choice : NULL;
+}
+
+const char *fx_runtime_device_choice(const FxRuntime *rt)
+{
+    return rt->device_choice[0] ? rt->device_choice : NULL;
 }
 
 /* Keeps the choice made for the run's largest input, for the record. */
@@ -2941,6 +2954,8 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
     return fx_xrealloc(p, (size_t)new_bytes);
 }
 
+static void device_plan(FxRuntime *rt, FxFunc *f);
+
 /* May native code run f's call now? Not when hooks watch each call, nor
  * when a function of its module has a table switched on since. */
 static bool native_ready(FxRuntime *rt, FxFunc *f)
@@ -2950,7 +2965,8 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
         if (rt->native_provider.attach && !rt->native_off &&
             fx_program_find_intent(rt->prog, f->g->intent)) /* not an expression */
             rt->native_provider.attach(rt->native_provider.ctx, rt, f->g->intent);
-        f->native_none = !f->native;
+        device_plan(rt, f);
+        f->native_none = !f->native && !f->cl;
     }
     if (!f->native || rt->native_off || rt->has_hooks)
         return false;
@@ -3074,6 +3090,80 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
     return status;
 }
 
+/* ---- the devices: calls whose parts run on OpenCL (offload.h) ---- */
+
+/* f's OpenCL plan, made once, when a device other than the CPU may run
+ * its calls (FLUX_DEVICE=opencl): the default run plans nothing. */
+static void device_plan(FxRuntime *rt, FxFunc *f)
+{
+    if (f->cl_asked || rt->device_mode != FX_DEVICE_MODE_OPENCL)
+        return;
+    f->cl_asked = true;
+    if (!fx_program_find_intent(rt->prog, f->g->intent) || fx_func_answers_calls(f))
+        return;
+    FxClPlan *p = fx_xcalloc(1, sizeof(*p));
+    char why[256];
+    if (fx_clgen_plan(rt, f->g, p, why, sizeof(why))) {
+        f->cl = p;
+    } else {
+        free(p);
+        f->cl_why = fx_xstrdup(why);
+    }
+}
+
+/* The run's device decision, for the record: the one of the most items. */
+static void note_device(FxRuntime *rt, size_t items, const char *where, const char *why)
+{
+    if (items < rt->device_choice_n)
+        return;
+    rt->device_choice_n = items;
+    snprintf(rt->device_choice, sizeof(rt->device_choice), "%s: %s", where, why);
+}
+
+/* Where the call of f on args runs: the OpenCL device when the run forces
+ * it (FLUX_DEVICE=opencl; the choice by a cost model is not built yet:
+ * docs/devices.md), else the CPU. FX_NAT_OK with *out, else FX_NAT_BAIL
+ * (the CPU runs it) or FX_NAT_STOP. The decision, with its reason, is the
+ * run's device choice. */
+static int device_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n,
+                       size_t nframes, FxValue *out, uint64_t *calls)
+{
+    device_plan(rt, f);
+    bool forced = rt->device_mode == FX_DEVICE_MODE_OPENCL;
+    size_t items = 0;
+    if (!f->cl || rt->has_hooks || fx_func_answers_calls(f) ||
+        !fx_offload_items(f->g, f->cl, args, &items)) {
+        if (forced && nframes == 1)
+            note_device(rt, items, "cpu", f->cl ? "the call is traced, answered by a kernel or "
+                        "sized past 64 bits" : f->cl_why ? f->cl_why : "not an intent");
+        return FX_NAT_BAIL;
+    }
+    if (!forced)
+        return FX_NAT_BAIL;
+    FxOffloadNote note;
+    FxValue v;
+    FxOffloadStatus st = fx_offload_run(rt, f->g, f->cl, args, &v, &note);
+    FxBuf reason = {0};
+    fx_buf_printf(&reason, "forced by FLUX_DEVICE=opencl; %s", note.why);
+    if (st == FX_OFFLOAD_DONE)
+        fx_buf_printf(&reason, "; independent parts: %s", fx_clgen_proof(f->cl));
+    note_device(rt, items, st == FX_OFFLOAD_DONE ? "opencl" : "cpu", fx_buf_str(&reason));
+    fx_buf_free(&reason);
+    if (st == FX_OFFLOAD_STOP)
+        return FX_NAT_STOP;
+    if (st != FX_OFFLOAD_DONE)
+        return FX_NAT_BAIL;
+    *out = v;
+    *calls += 1;
+    if (nframes == 1) { /* the expression's own call */
+        note_top_call(rt, f, args, n);
+        fx_heap_retain(*out);
+        fx_heap_release(rt->top_result);
+        rt->top_result = *out;
+    }
+    return FX_NAT_OK;
+}
+
 /* The VM's call of callee natively, out of the loop's way: FX_NAT_OK with
  * *out (the expression's own call noted as the loop notes it), FX_NAT_BAIL
  * (not ready, or given back: the interpreter runs it) or FX_NAT_STOP. */
@@ -3083,6 +3173,11 @@ static __attribute__((noinline)) int native_in_loop(FxRuntime *rt, FxFunc *calle
                                                     uint32_t node, size_t nframes, bool deep_ok,
                                                     FxValue *out, uint64_t *calls)
 {
+    if (rt->device_mode != FX_DEVICE_MODE_CPU) {
+        int ds = device_call(rt, callee, args, n, nframes, out, calls);
+        if (ds != FX_NAT_BAIL)
+            return ds;
+    }
     if (!deep_ok || !native_ready(rt, callee)) /* deep_ok: the depth budget has room */
         return FX_NAT_BAIL;
     uint64_t made = 0;
@@ -3126,7 +3221,7 @@ bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entr
         f->native = n ? entry : NULL;
         f->native_tier = n ? fx_xstrdup(tier) : NULL;
         f->native_asked = true;
-        f->native_none = !f->native;
+        f->native_none = !f->native && !f->cl;
         return true;
     }
     return false;
@@ -3148,7 +3243,7 @@ const char *fx_runtime_native_of(FxRuntime *rt, const char *intent)
     if (!f->native_asked && rt->native_provider.attach && !rt->native_off) {
         f->native_asked = true;
         rt->native_provider.attach(rt->native_provider.ctx, rt, intent);
-        f->native_none = !f->native;
+        f->native_none = !f->native && !f->cl;
     }
     return f->native ? f->native_tier : NULL;
 }
@@ -3178,6 +3273,8 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->switches[0] = '\0';
     rt->data_choice[0] = '\0';
     rt->data_choice_n = 0;
+    rt->device_choice[0] = '\0';
+    rt->device_choice_n = 0;
     rt->forced_used = false;
     rt->variant_taken = NULL;
     rt->choice_kernels = 0;
