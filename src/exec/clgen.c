@@ -63,7 +63,7 @@ static bool refuse(Gen *G, const char *fmt, const char *what)
 
 static const char *ctype_of(FxClKind k)
 {
-    return k == FX_CL_K_FLOAT ? "double" : k == FX_CL_K_BOOL ? "int" : "long";
+    return k == FX_CL_K_FLOAT ? "double" : "long"; /* a Bool: 0 or 1, a word like the host's */
 }
 
 /* The declared record type `name`, as the device holds it. */

@@ -2966,7 +2966,8 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
             fx_program_find_intent(rt->prog, f->g->intent)) /* not an expression */
             rt->native_provider.attach(rt->native_provider.ctx, rt, f->g->intent);
         device_plan(rt, f);
-        f->native_none = !f->native && !f->cl;
+        /* a forced device says why it was not used: the call comes here */
+        f->native_none = !f->native && !f->cl && rt->device_mode != FX_DEVICE_MODE_OPENCL;
     }
     if (!f->native || rt->native_off || rt->has_hooks)
         return false;

@@ -1,0 +1,161 @@
+# The OpenCL device on PoCL (docs/devices.md): every kernel's result equals
+# the CPU's, printed exactly (integers exactly, floats to the bit), on
+# fixed shapes and on generated element-wise intents; a call the device
+# gives back (an overflow, a division by zero) is the CPU's answer or
+# error; a refused plan says why; no OpenCL means the CPU and a note.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "$*"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export FLUX_STORE="$tmp/store" FLUX_LEARN=off
+cd "$tmp"
+
+"$FLUX" hw | grep -q '^          opencl: .*Portable Computing Language' ||
+    fail "flux hw has no PoCL device (scripts/install-deps --test installs pocl-opencl-icd): $("$FLUX" hw | grep opencl)"
+FLUX_OPENCL=off "$FLUX" hw | grep -q 'opencl: off (FLUX_OPENCL=off)' || fail "FLUX_OPENCL=off"
+OCL_ICD_VENDORS="$tmp/none" "$FLUX" hw | grep -q 'opencl: none: no OpenCL platform' ||
+    fail "no platform: $(OCL_ICD_VENDORS="$tmp/none" "$FLUX" hw | grep opencl)"
+
+# same FILE EXPR: the CPU's and the device's output are equal, and the
+# device ran it (its decision is in the record); EXPR goes through a file,
+# as it may be long
+same() {
+    local cpu dev what=${2:0:60}
+    printf '%s' "$2" > same.expr
+    cpu=$(FLUX_DEVICE=cpu "$FLUX" run "$1" @same.expr 2>&1) || fail "cpu: $what: ${cpu:0:300}"
+    dev=$(FLUX_DEVICE=opencl "$FLUX" run "$1" @same.expr --json 2>dev.err) || fail "opencl: $what: $(head -c 300 dev.err)"
+    printf '%s' "$dev" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+d = [x for x in r["decision_tree"] if x["decision"].startswith("device")]
+if not d or d[0]["decision"] != "device opencl":
+    sys.exit("not on the device: %s" % str(d)[:400])' || fail "$what"
+    FLUX_DEVICE=opencl "$FLUX" run "$1" @same.expr > dev.txt || fail "opencl again: $what"
+    [ "$cpu" = "$(cat dev.txt)" ] || fail "$what: cpu ${cpu:0:200}, opencl $(head -c 200 dev.txt)"
+}
+
+cat > shapes.flux <<'FLUX'
+type P = { x: Float, v: Float, n: Int, on: Bool }
+intent scale(xs: List[Float], a: Float) -> List[Float]:
+    constraints:
+        - for each x in xs: a * x + 1.0 / (x - 0.5)
+intent step(ps: List[P], dt: Float) -> List[P]:
+    constraints:
+        - for each p in ps: p with {x: p.x + p.v * dt, n: p.n * 3 - 1, on: p.x > 0.0}
+intent odd_squares(n: Natural) -> Int:
+    constraints:
+        - result = sum(i * i for i in 0..n if i % 3 == 1)
+intent count_small(xs: List[Int], k: Int) -> Natural:
+    constraints:
+        - result = count(x for x in xs if x * x < k)
+intent squares(n: Natural) -> List[Int]:
+    constraints:
+        - result = [i * i - 7 for i in 0..n]
+intent cube(xs: List[Int]) -> List[Int]:
+    constraints:
+        - for each x in xs: x * x * x
+intent halves(xs: List[Int], d: Int) -> List[Int]:
+    constraints:
+        - for each x in xs: x // d
+intent fact(n: Natural) -> Natural:
+    constraints:
+        - fact(0) = 1
+        - fact(n) = n * fact(n - 1)
+intent facts(xs: List[Natural]) -> List[Natural]:
+    constraints:
+        - for each x in xs: fact(x)
+FLUX
+python3 - <<'PY'
+import random
+random.seed(21)
+xs = [random.choice([random.uniform(-1e6, 1e6), random.uniform(-1, 1), 1e-310, -0.0, 0.5 + 2**-40]) for _ in range(3000)]
+ps = ["{x: %r, v: %r, n: %d, on: false}" % (random.uniform(-2, 2), random.uniform(-1, 1), random.randint(-10**9, 10**9)) for _ in range(2000)]
+ints = [random.randint(-2 * 10**6, 2 * 10**6) for _ in range(5000)]
+open("scale.expr", "w").write("scale(%r, 1.75)" % xs)
+open("step.expr", "w").write("step([%s], 0.01)" % ", ".join(ps))
+open("count.expr", "w").write("count_small(%r, 1000000000000)" % ints)
+open("cube.expr", "w").write("cube(%r)" % ints)
+open("cube_big.expr", "w").write("cube(%r)" % (ints + [3 * 10**6 + 1, 2**40]))
+PY
+same shapes.flux "$(cat scale.expr)"
+same shapes.flux "$(cat step.expr)"
+same shapes.flux 'odd_squares(200000)'
+same shapes.flux "$(cat count.expr)"
+same shapes.flux 'squares(5000)'
+same shapes.flux "$(cat cube.expr)"
+same shapes.flux 'halves([7, -7, 8, -9, 0], 2)'
+
+# given back: an overflow past 64 bits is the CPU's exact answer ...
+out=$(FLUX_DEVICE=opencl "$FLUX" run shapes.flux @cube_big.expr --json) || fail "cube_big"
+printf '%s' "$out" | grep -q '"decision": "device cpu", "reason": "forced by FLUX_DEVICE=opencl; the kernel gave the call back' ||
+    fail "overflow not given back: $(printf '%s' "$out" | grep -o '"decision": "device.\{0,300\}')"
+[ "$(FLUX_DEVICE=opencl "$FLUX" run shapes.flux @cube_big.expr)" = "$(FLUX_DEVICE=cpu "$FLUX" run shapes.flux @cube_big.expr)" ] ||
+    fail "overflow: answers differ"
+# ... a division by zero, or by a negative number, the CPU's answer
+for d in 0 -3; do
+    cpu=$(FLUX_DEVICE=cpu "$FLUX" run shapes.flux "halves([1, -2, 7], $d)" 2>&1); s1=$?
+    dev=$(FLUX_DEVICE=opencl "$FLUX" run shapes.flux "halves([1, -2, 7], $d)" 2>&1); s2=$?
+    [ "$s1" = "$s2" ] && [ "$cpu" = "$dev" ] || fail "division by $d: $cpu ($s1) / $dev ($s2)"
+done
+# a recursion is not translated, and the record says why
+out=$(FLUX_DEVICE=opencl "$FLUX" run shapes.flux 'facts([3, 20])' --json) || fail "facts"
+printf '%s' "$out" | grep -q '"decision": "device cpu", "reason": "fact calls itself (OpenCL has no recursion)' ||
+    fail "recursion: $(printf '%s' "$out" | head -c 600)"
+
+# the matrix product, Int exactly and Float to the bit, forced, before and
+# after the matrix kernel is installed
+mm="$root/examples/matrix.flux"
+python3 - <<'PY'
+import random
+random.seed(5)
+n = 40
+A = [[random.randint(-10**6, 10**6) for _ in range(n)] for _ in range(n)]
+F = [[random.uniform(-1, 1) for _ in range(n + 3)] for _ in range(n)]
+G = [[random.uniform(-1, 1) for _ in range(n)] for _ in range(n + 3)]
+open("int.expr", "w").write("matrix_multiply_int(%s, %s)" % (A, A))
+open("float.expr", "w").write("matrix_multiply(%s, %s)" % (F, G))
+PY
+same "$mm" "$(cat int.expr)"
+same "$mm" "$(cat float.expr)"
+"$FLUX" optimize "$mm" > /dev/null || fail "optimize"
+same "$mm" "$(cat float.expr)"
+
+# the particles with soft-sphere forces: 10 steps of 300, to the bit
+pf="$root/tests/cli/fixtures/particles_forces.flux"
+e='cloud(300)'
+for i in 1 2 3 4 5 6 7 8 9 10; do e="simulate_particles($e, 0.01)"; done
+same "$pf" "$e"
+
+# generated element-wise intents: numbers, branches, calls, inner folds
+python3 - <<'PY'
+import random
+random.seed(77)
+def num(d, ty):
+    if d == 0 or random.random() < 0.25:
+        return random.choice(["x", "a", ("%d" % random.randint(-9, 9)) if ty == "Int" else ("%r" % random.uniform(-4, 4))])
+    r = random.random()
+    if r < 0.55:
+        return "(%s %s %s)" % (num(d - 1, ty), random.choice("+-*"), num(d - 1, ty))
+    if r < 0.7:
+        return "(if %s %s %s then %s else %s)" % (num(d - 1, ty), random.choice(["<", ">=", "=="]), num(d - 1, ty), num(d - 1, ty), num(d - 1, ty))
+    if r < 0.85:
+        return "h%s(%s, %s)" % (ty, num(d - 1, ty), num(d - 1, ty))
+    return "sum(%s for j in 0..5)" % num(d - 1, ty).replace("x", "(x + j)" if ty == "Int" else "(x + float(j))")
+out = []
+for ty in ("Int", "Float"):
+    out.append("intent h%s(x: %s, a: %s) -> %s:\n    constraints:\n        - result = %s\n" % (ty, ty, ty, ty, num(2, ty)))
+exprs = []
+for k in range(8):
+    ty = "Int" if k % 2 == 0 else "Float"
+    out.append("intent g%d(xs: List[%s], a: %s) -> List[%s]:\n    constraints:\n        - for each x in xs: %s\n" % (k, ty, ty, ty, num(4, ty)))
+    if ty == "Int":
+        xs = [random.randint(-1000, 1000) for _ in range(700)]
+        exprs.append("g%d(%r, %d)" % (k, xs, random.randint(-50, 50)))
+    else:
+        xs = [random.uniform(-100, 100) for _ in range(700)]
+        exprs.append("g%d(%r, %r)" % (k, xs, random.uniform(-3, 3)))
+open("gen.flux", "w").write("\n".join(out))
+open("gen.exprs", "w").write("\n".join(exprs) + "\n")
+PY
+while read -r e; do same gen.flux "$e"; done < gen.exprs
+exit 0
