@@ -28,7 +28,10 @@ assert all(set(x) == {"tier", "compiler", "note"} for x in n), n
 assert all((x["compiler"] is None) == (x["note"] is not None) for x in n), n
 d = h["devices"]
 assert d[0]["name"] == "cpu" and d[0]["id"] == 0 and d[0]["units"] == h["pool_threads"], d
-assert all(set(x) == {"id", "name", "units", "memory", "what"} for x in d), d
+assert all(set(x) == {"id", "name", "present", "units", "memory", "what"} for x in d), d
+assert [x["name"] for x in d] == ["cpu", "opencl"], d
+assert d[0]["present"] and all(x["what"] for x in d), d
+assert d[1]["present"] or d[1]["what"].startswith(("none", "off")), d
 assert h["cores"] >= 1 and h["threads"] >= h["cores"] and h["numa_nodes"] >= 1, h
 assert h["pool_threads"] == h["cores"], h
 c = h["caches"]

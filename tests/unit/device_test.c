@@ -63,7 +63,8 @@ FX_TEST(the_cpu_is_present_and_named)
     EXPECT(strncmp(fx_buf_str(&b), "devices   cpu: ", 15) == 0);
     fx_buf_free(&b);
     fx_device_report(true, &b);
-    EXPECT(strncmp(fx_buf_str(&b), "[{\"id\": 0, \"name\": \"cpu\", \"units\": ", 35) == 0);
+    EXPECT(strncmp(fx_buf_str(&b), "[{\"id\": 0, \"name\": \"cpu\", \"present\": true, \"units\": ",
+                   52) == 0);
     fx_buf_free(&b);
 }
 
