@@ -22,7 +22,7 @@
 static const char usage[] =
         "usage: flux run FILE EXPR|@PATH [--json] [--store DIR] [--keep-values] [--max-steps N]\n"
         "                          [--max-depth N] [--max-memory MB] [--max-seconds S]\n"
-        "                          [--version vN] [--variant NAME]\n"
+        "                          [--version vN] [--variant NAME] [--device cpu|opencl]\n"
         "\n"
         "Evaluates EXPR, e.g. 'fibonacci(100)', 'find_primes(1000)[10]',\n"
         "'sort([3, 1, 2])', and prints the value. @PATH reads EXPR from the file\n"
@@ -42,7 +42,10 @@ static const char usage[] =
         "  --version vN      run the intent EXPR calls on its stored version vN, not the\n"
         "                    newest; --variant NAME: every kernel that has the variant\n"
         "                    NAME takes it (loop, power, a sort kernel, a sieve). Forced\n"
-        "                    runs (benchmarks, tests) are neither recorded nor learned from\n";
+        "                    runs (benchmarks, tests) are neither recorded nor learned from\n"
+        "  --device D        cpu: calls stay on the host's cores; opencl: every call whose\n"
+        "                    parts the OpenCL device can run runs there (docs/devices.md);\n"
+        "                    the record's `device` decision says where, or why not\n";
 
 static bool number_arg(const char *s, double lo, double hi, double *out)
 {
@@ -171,6 +174,10 @@ int fx_cmd_run(int argc, char **argv)
                 return fx_cli_usage_error("run", "%s needs a %s", a,
                                           version ? "version label (v3)" : "variant name");
             *(version ? &opts.version : &opts.variant) = argv[++i];
+        } else if (!strcmp(a, "--device")) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "cpu") && strcmp(argv[i + 1], "opencl")))
+                return fx_cli_usage_error("run", "--device needs cpu or opencl");
+            setenv("FLUX_DEVICE", argv[++i], 1); /* read when the run's runtime is made */
         } else if (!strncmp(a, "--max-", 6)) {
             bool seconds = !strcmp(a, "--max-seconds");
             if (i + 1 >= argc || !number_arg(argv[i + 1], seconds ? 1e-6 : 1, 1e18, &v) ||

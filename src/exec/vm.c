@@ -3145,7 +3145,7 @@ static int device_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n
     FxValue v;
     FxOffloadStatus st = fx_offload_run(rt, f->g, f->cl, args, &v, &note);
     FxBuf reason = {0};
-    fx_buf_printf(&reason, "forced by FLUX_DEVICE=opencl; %s", note.why);
+    fx_buf_printf(&reason, "forced (--device opencl, FLUX_DEVICE); %s", note.why);
     if (st == FX_OFFLOAD_DONE)
         fx_buf_printf(&reason, "; independent parts: %s", fx_clgen_proof(f->cl));
     note_device(rt, items, st == FX_OFFLOAD_DONE ? "opencl" : "cpu", fx_buf_str(&reason));

@@ -121,7 +121,7 @@ same "$mm" "$(cat float.expr)"
 same "$mm" "$(cat float.expr)"
 
 # the particles with soft-sphere forces: 10 steps of 300, to the bit
-pf="$root/tests/cli/fixtures/particles_forces.flux"
+pf="$root/examples/particles.flux"
 e='cloud(300)'
 for i in 1 2 3 4 5 6 7 8 9 10; do e="simulate_particles($e, 0.01)"; done
 same "$pf" "$e"
