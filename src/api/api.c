@@ -228,6 +228,7 @@ void flux_program_free(FluxProgram *fp)
     free(fp->last_expr);
     fx_value_release(fp->last_value);
     fx_proof_cache_free(fp->proof_cache);
+    free(fp->dev_costs);
     fx_program_free(fp->prog);
     fx_diag_free(&fp->diag);
     free(fp);

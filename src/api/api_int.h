@@ -119,6 +119,8 @@ struct FluxProgram {
     FX_VEC(FxCallCtx *) idle, all;    /* further contexts, for concurrent calls */
     FxSortCosts sort_costs;           /* the sort kernels' model as the store keeps it */
     bool sort_costs_kept;             /* read from the store: given to each new runtime */
+    struct FxDevCosts *dev_costs;     /* the device cost model (exec/devcost.h), read with
+                                       * the sort's; NULL without a store */
     /* the last successful run, for flux_record_last */
     char *last_expr;
     FxValue last_value;

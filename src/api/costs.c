@@ -12,7 +12,10 @@
  * program for the runtimes made later. A store error here loses a refit,
  * nothing else: the run and its record stand, so it is not reported.
  */
+#include <stdlib.h>
+
 #include "api_int.h"
+#include "exec/devcost.h"
 #include "hw/device.h"
 #include "hw/hw.h"
 
@@ -28,8 +31,53 @@ static FxCostKey sort_key(FxSortKind k, FxBuf *hardware)
                        fx_buf_str(hardware)};
 }
 
+/* The device model's rows (exec/devcost.h): kernel "device", variant
+ * "INTENT:cpu" or "INTENT:opencl", the device, the fingerprint; the
+ * parameters are the version's number, then (items, ms) a point. */
+static FxCostKey device_key(const char *intent, int dev, FxBuf *variant, FxBuf *hardware)
+{
+    FxHardware hw = fx_hw_detect();
+    fx_hw_fingerprint(&hw, hardware);
+    const char *name = dev == FX_DEVCOST_CPU ? "cpu" : "opencl";
+    fx_buf_printf(variant, "%s:%s", intent, name);
+    return (FxCostKey){"device", fx_buf_str(variant), name, fx_buf_str(hardware)};
+}
+
+static void device_costs_read(FluxProgram *fp)
+{
+    free(fp->dev_costs);
+    fp->dev_costs = fp->store ? fx_xcalloc(1, sizeof(*fp->dev_costs)) : NULL;
+    if (!fp->store)
+        return;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        for (int d = 0; d < FX_DEVCOST__COUNT; d++) {
+            FxBuf variant = {0}, hardware = {0};
+            FxCostKey key = device_key((*in)->name, d, &variant, &hardware);
+            FxCostParams p;
+            bool found = false;
+            if (fx_store_cost_model(fp->store->store, &key, &p, &found) == FX_OK && found &&
+                p.n == 1 + 2 * FX_DEVCOST_POINTS) {
+                FxDevCost *c = fx_devcosts_get(fp->dev_costs, (*in)->name, true);
+                if (c->version && c->version != (int64_t)p.v[0]) {
+                    *c = (FxDevCost){0}; /* measured on two versions: neither holds */
+                } else {
+                    c->version = (int64_t)p.v[0];
+                    for (int i = 0; i < FX_DEVCOST_POINTS; i++)
+                        if (p.v[1 + 2 * i] >= 1)
+                            fx_devcost_observe(c, d, p.v[1 + 2 * i], p.v[2 + 2 * i]);
+                    c->dev[d].observed = p.observed;
+                }
+            }
+            fx_buf_free(&variant);
+            fx_buf_free(&hardware);
+        }
+    }
+}
+
 void fx_api_costs_read(FluxProgram *fp)
 {
+    device_costs_read(fp);
     fx_sortcost_defaults(&fp->sort_costs);
     fp->sort_costs_kept = fp->store != NULL;
     if (!fp->store)
@@ -51,6 +99,8 @@ void fx_api_costs_read(FluxProgram *fp)
 
 void fx_api_costs_give(FluxProgram *fp, FxRuntime *rt)
 {
+    if (fp->dev_costs)
+        *fx_runtime_dev_costs(rt) = *fp->dev_costs;
     if (fp->sort_costs_kept)
         *fx_runtime_sort_costs(rt) = fp->sort_costs;
 }
@@ -68,12 +118,45 @@ static bool keep(FluxProgram *fp, const FxSortCosts *c, FxSortKind k)
     return ok;
 }
 
+/* The device model's entries the run refitted, written back and kept in
+ * the program for the runtimes made later. Called with the locks held. */
+static void device_costs_save(FluxProgram *fp, FxRuntime *rt)
+{
+    FxDevCosts *t = fx_runtime_dev_costs(rt);
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (!t->e[i].refitted)
+            continue;
+        t->e[i].refitted = false;
+        const FxDevCost *c = &t->e[i].cost;
+        for (int d = 0; d < FX_DEVCOST__COUNT; d++) {
+            if (!c->dev[d].n)
+                continue;
+            FxBuf variant = {0}, hardware = {0};
+            FxCostKey key = device_key(t->e[i].key, d, &variant, &hardware);
+            FxCostParams p = {.n = 1 + 2 * FX_DEVCOST_POINTS, .observed = c->dev[d].observed};
+            p.v[0] = (double)c->version;
+            for (uint32_t k = 0; k < c->dev[d].n; k++) {
+                p.v[1 + 2 * k] = c->dev[d].items[k];
+                p.v[2 + 2 * k] = c->dev[d].ms[k];
+            }
+            (void)!fx_store_set_cost_model(fp->store->store, &key, &p); /* a lost point */
+            fx_buf_free(&variant);
+            fx_buf_free(&hardware);
+        }
+        if (fp->dev_costs)
+            *fx_devcosts_get(fp->dev_costs, t->e[i].key, true) = *c;
+    }
+}
+
 void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt)
 {
     FxSortCosts *c = fx_runtime_sort_costs(rt);
     bool any = false;
     for (int k = 0; k < FX_SORTK__COUNT; k++)
         any |= c->refitted[k];
+    FxDevCosts *t = fx_runtime_dev_costs(rt);
+    for (uint32_t i = 0; i < t->n; i++)
+        any |= t->e[i].refitted;
     if (!any)
         return;
     pthread_mutex_lock(&fp->lock);
@@ -82,6 +165,7 @@ void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt)
         return;
     }
     pthread_mutex_lock(&fp->store->lock);
+    device_costs_save(fp, rt);
     for (int k = 0; k < FX_SORTK__COUNT; k++) {
         if (!c->refitted[k] || !keep(fp, c, (FxSortKind)k))
             continue;

@@ -831,6 +831,8 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
      * compared by their recorded times */
     st = fx_api_check_output(cx, e, g, options, st, &out->duration_ms, &v);
     rt = cx->rt; /* a new one when validation rolled a version back */
+    if (st == FX_OK)
+        fx_runtime_device_observe(rt, out->duration_ms);
     if (!forced) { /* a forced run teaches nothing: no model demoted, no cost kept */
         fx_api_models_observe(cx);
         fx_api_costs_save(fp, rt);

@@ -147,13 +147,21 @@ const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
 
 /* Where the calls with independent parts run (docs/devices.md): FLUX_DEVICE,
  * read when a runtime is made: "opencl" forces the OpenCL device for every
- * call it can take, "cpu" never offloads; unset or "auto": the CPU until a
- * cost model chooses (not built yet). */
+ * call it can take, "cpu" never offloads; unset or "auto": the device cost
+ * model chooses for the expression's own call. */
 typedef enum { FX_DEVICE_MODE_AUTO, FX_DEVICE_MODE_CPU, FX_DEVICE_MODE_OPENCL } FxDeviceMode;
 
 /* The last run's device decision, "opencl: REASON" or "cpu: REASON" (why
  * a forced device was not used), or NULL when none was taken. */
 const char *fx_runtime_device_choice(const FxRuntime *rt);
+
+/* The device cost model (devcost.h) the runtime chooses by: the program
+ * gives it before a run and keeps what the run refitted. */
+struct FxDevCosts *fx_runtime_dev_costs(FxRuntime *rt);
+
+/* The last run took ms: a point for the device its own call ran on, when
+ * the call had a device decision. */
+void fx_runtime_device_observe(FxRuntime *rt, double ms);
 /* Where materialised results are kept between processes (exec/keep.h,
  * docs/store.md): the runtime asks for a call's bytes the first time a
  * version's node needs that call's result and none is kept in the

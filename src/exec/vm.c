@@ -40,6 +40,8 @@
 #include "graph/lower.h"
 #include "heapobj.h"
 #include "interp_int.h"
+#include "devcost.h"
+#include "hw/opencl.h"
 #include "offload.h"
 #include "keep.h"
 #include "hw/hw.h"
@@ -167,6 +169,13 @@ struct FxRuntime {
     FxDeviceMode device_mode;         /* FLUX_DEVICE: where calls with a device plan run */
     char device_choice[640];          /* the last run's device decision, "" when none */
     size_t device_choice_n;           /* its work-items */
+    FxDevCosts dev_costs;             /* the device cost model, given by the program */
+    struct {                          /* the expression's own call, for the model */
+        char intent[120];
+        int dev;
+        double items;
+        bool on;
+    } dev_pending;
     FxError error; /* the last run's; FX_OK after a success */
 };
 
@@ -1381,6 +1390,25 @@ const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
     if (made_by)
         *made_by = rt->data_choice[0] ? rt->data_choice_graph : NULL;
     return rt->data_choice[0] ? rt->data_choice : NULL;
+}
+
+FxDevCosts *fx_runtime_dev_costs(FxRuntime *rt)
+{
+    return &rt->dev_costs;
+}
+
+void fx_runtime_device_observe(FxRuntime *rt, double ms)
+{
+    if (!rt->dev_pending.on)
+        return;
+    rt->dev_pending.on = false;
+    for (uint32_t i = 0; i < rt->dev_costs.n; i++) {
+        if (strcmp(rt->dev_costs.e[i].key, rt->dev_pending.intent) != 0)
+            continue;
+        fx_devcost_observe(&rt->dev_costs.e[i].cost, rt->dev_pending.dev, rt->dev_pending.items,
+                           ms);
+        rt->dev_costs.e[i].refitted = true;
+    }
 }
 
 const char *fx_runtime_device_choice(const FxRuntime *rt)
@@ -3093,11 +3121,10 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
 
 /* ---- the devices: calls whose parts run on OpenCL (offload.h) ---- */
 
-/* f's OpenCL plan, made once, when a device other than the CPU may run
- * its calls (FLUX_DEVICE=opencl): the default run plans nothing. */
+/* f's OpenCL plan, made once, unless the run keeps to the CPU. */
 static void device_plan(FxRuntime *rt, FxFunc *f)
 {
-    if (f->cl_asked || rt->device_mode != FX_DEVICE_MODE_OPENCL)
+    if (f->cl_asked || rt->device_mode == FX_DEVICE_MODE_CPU)
         return;
     f->cl_asked = true;
     if (!fx_program_find_intent(rt->prog, f->g->intent) || fx_func_answers_calls(f))
@@ -3122,15 +3149,18 @@ static void note_device(FxRuntime *rt, size_t items, const char *where, const ch
 }
 
 /* Where the call of f on args runs: the OpenCL device when the run forces
- * it (FLUX_DEVICE=opencl; the choice by a cost model is not built yet:
- * docs/devices.md), else the CPU. FX_NAT_OK with *out, else FX_NAT_BAIL
- * (the CPU runs it) or FX_NAT_STOP. The decision, with its reason, is the
- * run's device choice. */
+ * it (--device opencl), or, for the expression's own call of 1024 items or
+ * more, where the device cost model (devcost.h) predicts it faster; else
+ * the CPU. FX_NAT_OK with *out, else FX_NAT_BAIL (the CPU runs it) or
+ * FX_NAT_STOP. The decision, with its reason, is the run's device choice,
+ * and the run's time is the model's next point (fx_runtime_device_observe). */
 static int device_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n,
                        size_t nframes, FxValue *out, uint64_t *calls)
 {
     device_plan(rt, f);
     bool forced = rt->device_mode == FX_DEVICE_MODE_OPENCL;
+    if (!forced && nframes != 1)
+        return FX_NAT_BAIL; /* the model measures the expression's own calls */
     size_t items = 0;
     if (!f->cl || rt->has_hooks || fx_func_answers_calls(f) ||
         !fx_offload_items(f->g, f->cl, args, &items)) {
@@ -3139,19 +3169,53 @@ static int device_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n
                         "sized past 64 bits" : f->cl_why ? f->cl_why : "not an intent");
         return FX_NAT_BAIL;
     }
-    if (!forced)
+    if (!forced && items < FX_DEVCOST_MIN_ITEMS)
         return FX_NAT_BAIL;
+    char why[320] = "forced (--device opencl, FLUX_DEVICE)";
+    FxDevCost *cost = fx_devcosts_get(&rt->dev_costs, f->g->intent, true);
+    int64_t version = f->g->version ? strtoll(f->g->version + 1, NULL, 10) : 0;
+    if (cost->version != version)
+        *cost = (FxDevCost){.version = version}; /* another version: measured afresh */
+    if (!forced) {
+        FxClInfo info = {0};
+        bool present = fx_cl_probe_done(&info) ? info.device[0] != 0 : true;
+        int choice = present ? fx_devcost_choose(cost, (double)items, "the OpenCL device", why,
+                                                 sizeof(why))
+                             : FX_DEVCOST_CPU;
+        if (choice == FX_DEVCOST_OPENCL) { /* it will be used: its name in the reason */
+            present = fx_cl_probe(&info);
+            choice = present ? fx_devcost_choose(cost, (double)items, info.device, why,
+                                                 sizeof(why))
+                             : FX_DEVCOST_CPU;
+        }
+        if (choice == FX_DEVCOST_CPU) {
+            if (present)
+                note_device(rt, items, "cpu", why);
+            snprintf(rt->dev_pending.intent, sizeof(rt->dev_pending.intent), "%s",
+                     f->g->intent);
+            rt->dev_pending.dev = FX_DEVCOST_CPU;
+            rt->dev_pending.items = (double)items;
+            rt->dev_pending.on = true;
+            return FX_NAT_BAIL;
+        }
+    }
     FxOffloadNote note;
     FxValue v;
     FxOffloadStatus st = fx_offload_run(rt, f->g, f->cl, args, &v, &note);
     FxBuf reason = {0};
-    fx_buf_printf(&reason, "forced (--device opencl, FLUX_DEVICE); %s", note.why);
+    fx_buf_printf(&reason, "%s; %s", why, note.why);
     if (st == FX_OFFLOAD_DONE)
         fx_buf_printf(&reason, "; independent parts: %s", fx_clgen_proof(f->cl));
     note_device(rt, items, st == FX_OFFLOAD_DONE ? "opencl" : "cpu", fx_buf_str(&reason));
     fx_buf_free(&reason);
     if (st == FX_OFFLOAD_STOP)
         return FX_NAT_STOP;
+    if (nframes == 1) { /* the model's point: this run's time, on this device */
+        snprintf(rt->dev_pending.intent, sizeof(rt->dev_pending.intent), "%s", f->g->intent);
+        rt->dev_pending.dev = st == FX_OFFLOAD_DONE ? FX_DEVCOST_OPENCL : FX_DEVCOST_CPU;
+        rt->dev_pending.items = (double)items;
+        rt->dev_pending.on = true;
+    }
     if (st != FX_OFFLOAD_DONE)
         return FX_NAT_BAIL;
     *out = v;
@@ -3276,6 +3340,7 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
     rt->data_choice_n = 0;
     rt->device_choice[0] = '\0';
     rt->device_choice_n = 0;
+    rt->dev_pending.on = false;
     rt->forced_used = false;
     rt->variant_taken = NULL;
     rt->choice_kernels = 0;

@@ -10,6 +10,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,7 @@ static cl_command_queue queue;
 static FxClKernel *kernels; /* built so far, under lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static _Atomic bool probed; /* probe() has run */
 
 /* The device of the first platform that has one of type t. */
 static bool find_device(const cl_platform_id *ps, cl_uint n, cl_device_type t, cl_device_id *d,
@@ -159,9 +161,25 @@ static void probe(void)
     present = true;
 }
 
+static void probe_and_mark(void)
+{
+    probe();
+    atomic_store(&probed, true);
+}
+
+bool fx_cl_probe_done(FxClInfo *out)
+{
+    if (!atomic_load(&probed))
+        return false;
+    *out = info;
+    if (!present)
+        out->device[0] = '\0';
+    return true;
+}
+
 bool fx_cl_probe(FxClInfo *out)
 {
-    FX_CHECK(pthread_once(&probe_once, probe) == 0, "pthread_once failed");
+    FX_CHECK(pthread_once(&probe_once, probe_and_mark) == 0, "pthread_once failed");
     *out = info;
     return present;
 }

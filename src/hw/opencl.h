@@ -41,6 +41,10 @@ typedef struct FxClInfo {
  * means none. Probed once a process. */
 bool fx_cl_probe(FxClInfo *out);
 
+/* Has the device been probed? Then fills *out (device "" when there is
+ * none) and returns true; never probes (a cost model asks it per call). */
+bool fx_cl_probe_done(FxClInfo *out);
+
 typedef struct FxClKernel FxClKernel;
 
 /* The kernel `name` of the OpenCL C program source, built for the device

@@ -87,7 +87,7 @@ same shapes.flux 'halves([7, -7, 8, -9, 0], 2)'
 
 # given back: an overflow past 64 bits is the CPU's exact answer ...
 out=$(FLUX_DEVICE=opencl "$FLUX" run shapes.flux @cube_big.expr --json) || fail "cube_big"
-printf '%s' "$out" | grep -q '"decision": "device cpu", "reason": "forced by FLUX_DEVICE=opencl; the kernel gave the call back' ||
+printf '%s' "$out" | grep -q '"decision": "device cpu", "reason": "forced (--device opencl, FLUX_DEVICE); the kernel gave the call back' ||
     fail "overflow not given back: $(printf '%s' "$out" | grep -o '"decision": "device.\{0,300\}')"
 [ "$(FLUX_DEVICE=opencl "$FLUX" run shapes.flux @cube_big.expr)" = "$(FLUX_DEVICE=cpu "$FLUX" run shapes.flux @cube_big.expr)" ] ||
     fail "overflow: answers differ"
@@ -125,6 +125,37 @@ pf="$root/examples/particles.flux"
 e='cloud(300)'
 for i in 1 2 3 4 5 6 7 8 9 10; do e="simulate_particles($e, 0.01)"; done
 same "$pf" "$e"
+
+# the cost model, unforced: the CPU until measured; a long call tries the
+# device once; then the side predicted faster runs it, and says why; the
+# answers never change; a short call is not tried
+auto() { # EXPR: the device decision of a run, and its answer in auto.out
+    printf '%s' "$1" > auto.expr
+    "$FLUX" run "$pf" @auto.expr --json --store "$tmp/auto" > auto.json || fail "auto run: $1"
+    python3 -c '
+import json, sys
+r = json.load(open("auto.json"))
+open("auto.out", "w").write(json.dumps(r["output"]))
+d = [x for x in r["decision_tree"] if x["decision"].startswith("device")]
+print(d[0]["decision"] + ": " + d[0]["reason"] if d else "none")'
+}
+big='simulate_particles(cloud(1200), 0.01)'
+d=$(auto "$big"); first=$(cat auto.out)
+case $d in "device cpu: the CPU: no measured call of this version yet (1200 items)"*) ;; *) fail "auto 1: $d" ;; esac
+d=$(auto "$big")
+case $d in "device opencl: OpenCL on pthread-"*", once, to measure it: the CPU is predicted "*) ;; *) fail "auto 2: $d" ;; esac
+[ "$(cat auto.out)" = "$first" ] || fail "auto 2 changed the answer"
+d=$(auto "$big")
+printf '%s' "$d" | python3 -c '
+import re, sys
+d = sys.stdin.read()
+m = re.search(r"predicted ([0-9.e+]+) ms against ([0-9.e+]+) ms", d)
+assert m, d
+dev, cpu = (float(m.group(1)), float(m.group(2))) if d.startswith("device opencl") else (float(m.group(2)), float(m.group(1)))
+assert (dev < cpu) == d.startswith("device opencl"), d' || fail "auto 3: $d"
+[ "$(cat auto.out)" = "$first" ] || fail "auto 3 changed the answer"
+d=$(auto 'simulate_particles(cloud(100), 0.01)')
+[ "$d" = none ] || fail "a call of 100 items had a device decision: $d"
 
 # generated element-wise intents: numbers, branches, calls, inner folds
 python3 - <<'PY'

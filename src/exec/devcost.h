@@ -1,0 +1,68 @@
+/*
+ * devcost.h: the device cost model (docs/devices.md): for each intent's
+ * version, measured points (work-items, milliseconds) of its calls on the
+ * CPU and on the OpenCL device, and the choice they predict.
+ *
+ * A prediction reads the point nearest in log(items): on the CPU the time
+ * scales with the items; on the device a point's time is also the least a
+ * call costs (copies, launch), so a smaller call is never predicted
+ * cheaper there than the point itself: small calls stay on the CPU. With
+ * no device point, a call the CPU is predicted to take EXPLORE_MS or more
+ * on tries the device once (not with FLUX_EXPLORE=off); with no CPU point
+ * the CPU runs it.
+ */
+#ifndef FX_DEVCOST_H
+#define FX_DEVCOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FX_DEVCOST_POINTS 3 /* with the version: 7 numbers, a cost_models row */
+/* A CPU call this long tries the device once: a first use pays the
+ * driver's start and the kernel's build (0.1-0.5 s here, seconds with a
+ * cold cache), which a shorter call would not repay. */
+#define FX_DEVCOST_EXPLORE_MS 1000.0
+
+enum { FX_DEVCOST_CPU, FX_DEVCOST_OPENCL, FX_DEVCOST__COUNT };
+
+typedef struct FxDevCost {
+    int64_t version; /* the version (its number) the points were measured on */
+    struct {
+        double items[FX_DEVCOST_POINTS], ms[FX_DEVCOST_POINTS];
+        uint32_t n;
+        uint32_t observed;
+    } dev[FX_DEVCOST__COUNT];
+} FxDevCost;
+
+/* Keeps the point, replacing the one nearest in log(items) when full. */
+void fx_devcost_observe(FxDevCost *c, int dev, double items, double ms);
+
+/* The predicted time on dev, false when dev has no point. */
+bool fx_devcost_predict(const FxDevCost *c, int dev, double items, double *ms);
+
+/* FX_DEVCOST_OPENCL or _CPU for a call of this many items, with the reason
+ * ("OpenCL on NAME: predicted 8.1 ms against 95 ms on the CPU"). */
+int fx_devcost_choose(const FxDevCost *c, double items, const char *device, char *why,
+                      size_t why_len);
+
+/* The smallest call the model is asked about: below it the CPU runs. */
+#define FX_DEVCOST_MIN_ITEMS 1024
+
+/* The costs of the intents a runtime runs, keyed by the intent's name:
+ * given by the program from the store before a run, and read back after
+ * it (refitted: a point was added). */
+#define FX_DEVCOST_KEYS 32
+typedef struct FxDevCosts {
+    struct {
+        char key[120];
+        FxDevCost cost;
+        bool refitted;
+    } e[FX_DEVCOST_KEYS];
+    uint32_t n;
+} FxDevCosts;
+
+/* The entry for key, made when missing (the oldest dropped when full). */
+FxDevCost *fx_devcosts_get(FxDevCosts *t, const char *key, bool make);
+
+#endif

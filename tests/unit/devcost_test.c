@@ -1,0 +1,67 @@
+/*
+ * devcost_test.c: the device cost model (exec/devcost.h): the CPU runs
+ * until it is measured, the device is tried once for a long call, then the
+ * faster predicted side wins; a small call never goes to the device on a
+ * larger call's measure; points are replaced by size, and the table drops
+ * its oldest entry when full.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/devcost.h"
+#include "fx_test.h"
+
+FX_TEST(measured_then_chosen)
+{
+    FxDevCost c = {0};
+    char why[256];
+    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    EXPECT(strstr(why, "no measured call") != NULL);
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 300.0); /* short: not worth a try */
+    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    EXPECT(strstr(why, "too short") != NULL);
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 3000.0); /* the same size: replaced */
+    EXPECT_EQ(c.dev[FX_DEVCOST_CPU].n, 1u);
+    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_OPENCL);
+    EXPECT(strstr(why, "once, to measure it") != NULL);
+    fx_devcost_observe(&c, FX_DEVCOST_OPENCL, 5000, 300.0);
+    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_OPENCL);
+    EXPECT(strstr(why, "OpenCL on gpu: predicted 300 ms against 3e+03 ms") != NULL);
+    /* a hundredth of the size: the CPU predicted 30 ms, the device no less
+     * than its measured 300 (copies and launch): the CPU keeps it */
+    EXPECT_EQ(fx_devcost_choose(&c, 50, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    double ms;
+    EXPECT(fx_devcost_predict(&c, FX_DEVCOST_OPENCL, 50000, &ms) && ms == 3000.0);
+    EXPECT(fx_devcost_predict(&c, FX_DEVCOST_CPU, 50000, &ms) && ms == 30000.0);
+}
+
+FX_TEST(points_kept_by_size)
+{
+    FxDevCost c = {0};
+    for (int i = 0; i < 10; i++)
+        fx_devcost_observe(&c, FX_DEVCOST_CPU, 1000.0 * (1 << i), (double)(1 << i));
+    EXPECT_EQ(c.dev[FX_DEVCOST_CPU].n, (uint32_t)FX_DEVCOST_POINTS);
+    EXPECT_EQ(c.dev[FX_DEVCOST_CPU].observed, 10u);
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 0.5, 1.0); /* no items: no point */
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 100, -1.0);
+    EXPECT_EQ(c.dev[FX_DEVCOST_CPU].observed, 10u);
+}
+
+FX_TEST(table_drops_the_oldest)
+{
+    FxDevCosts t = {0};
+    char key[32];
+    for (int i = 0; i < FX_DEVCOST_KEYS + 3; i++) {
+        snprintf(key, sizeof(key), "f%d", i);
+        fx_devcosts_get(&t, key, true)->version = i;
+    }
+    EXPECT_EQ(t.n, (uint32_t)FX_DEVCOST_KEYS);
+    EXPECT(fx_devcosts_get(&t, "f0", false) == NULL);
+    snprintf(key, sizeof(key), "f%d", FX_DEVCOST_KEYS + 2);
+    EXPECT(fx_devcosts_get(&t, key, false)->version == FX_DEVCOST_KEYS + 2);
+}
+
+int main(void)
+{
+    return fx_test_run();
+}
