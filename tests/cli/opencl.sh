@@ -131,7 +131,7 @@ same "$pf" "$e"
 # answers never change; a short call is not tried
 auto() { # EXPR: the device decision of a run, and its answer in auto.out
     printf '%s' "$1" > auto.expr
-    "$FLUX" run "$pf" @auto.expr --json --store "$tmp/auto" > auto.json || fail "auto run: $1"
+    env -u FLUX_EXPLORE "$FLUX" run "$pf" @auto.expr --json --store "$tmp/auto" > auto.json || fail "auto run: $1"
     python3 -c '
 import json, sys
 r = json.load(open("auto.json"))

@@ -6,6 +6,7 @@
  * its oldest entry when full.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/devcost.h"
@@ -15,6 +16,7 @@ FX_TEST(measured_then_chosen)
 {
     FxDevCost c = {0};
     char why[256];
+    unsetenv("FLUX_EXPLORE"); /* the suite turns exploring off */
     EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
     EXPECT(strstr(why, "no measured call") != NULL);
     fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 300.0); /* short: not worth a try */
@@ -33,6 +35,10 @@ FX_TEST(measured_then_chosen)
     double ms;
     EXPECT(fx_devcost_predict(&c, FX_DEVCOST_OPENCL, 50000, &ms) && ms == 3000.0);
     EXPECT(fx_devcost_predict(&c, FX_DEVCOST_CPU, 50000, &ms) && ms == 30000.0);
+    setenv("FLUX_EXPLORE", "off", 1); /* no first try of the device */
+    FxDevCost fresh = {0};
+    fx_devcost_observe(&fresh, FX_DEVCOST_CPU, 5000, 3000.0);
+    EXPECT_EQ(fx_devcost_choose(&fresh, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
 }
 
 FX_TEST(points_kept_by_size)
