@@ -12,7 +12,8 @@
 #                   (FUZZ_PARSE_SECONDS=60)
 #   make proofs     check the Coq lemmas of proofs/
 #   make bench      the interpreter against Lua and Python; the native tier against C and
-#                   LuaJIT (bench/native.sh); the start of a whole
+#                   LuaJIT (bench/native.sh); the particle step on the CPU and on OpenCL,
+#                   and the device cost model's choices (bench/devices.sh); the start of a whole
 #                   `flux run` against lua5.4 -e and python3 -c; the cost of recording;
 #                   the evolved fibonacci against GMP and C; the sieve
 #                   against primesieve; the sort kernels against qsort,
@@ -335,6 +336,7 @@ bench: deps-test all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench
        $(BUILD)/bench/regret $(BUILD)/bench/csv_anchor
 	@bench/interp.sh
 	@FLUX=$(BUILD)/flux bench/native.sh
+	@FLUX=$(BUILD)/flux bench/devices.sh
 	@FLUX=$(BUILD)/flux bench/start.sh
 	@FLUX=$(BUILD)/flux FLUX_LIBRARY=$(CURDIR)/$(BUILD)/libflux.so bench/python_start.sh
 	@FLUX=$(BUILD)/flux bench/expr_parse.sh

@@ -43,7 +43,7 @@ for dev in cpu opencl; do
 done
 cmp -s "$tmp/cpu.out" "$tmp/opencl.out" || miss "the device's particles differ from the CPU's"
 cpu=$(best < "$tmp/cpu.ms"); dev=$(best < "$tmp/opencl.ms")
-printf '%-34s %10s ms\n' "CPU (interpreter, 1 thread)" "$cpu" "OpenCL ($(echo "$device" | cut -d, -f1))" "$dev"
+printf '%-34s %10s ms\n' "CPU (interpreter, 1 thread)" "$cpu" "OpenCL ($(echo "$device" | cut -d'(' -f1))" "$dev"
 printf '%-34s %10sx\n' "speed-up of the device" "$(awk "BEGIN{printf \"%.1f\", $cpu / $dev}")"
 
 echo "== the cost model, unforced, in a fresh store"
