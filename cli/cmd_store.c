@@ -42,6 +42,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const cha
             a->json = true;
         } else if (!strcmp(s, "--keep-values") && (allowed & OPT_KEEP)) {
             a->keep_values = true;
+        } else if (!strcmp(s, "--device") && (allowed & OPT_KEEP)) { /* explain's */
+            if (!has_value || (strcmp(argv[i + 1], "cpu") && strcmp(argv[i + 1], "opencl")))
+                return fx_cli_usage_error(cmd, "--device needs cpu or opencl");
+            setenv("FLUX_DEVICE", argv[++i], 1); /* read when the runtime is made */
         } else if (!strcmp(s, "--no-learn")) {
             a->no_learn = true; /* explain runs with it; the others run nothing */
         } else if (!strcmp(s, "--quiet")) {
@@ -123,10 +127,12 @@ int fx_cmd_history(int argc, char **argv)
 int fx_cmd_explain(int argc, char **argv)
 {
     static const char usage[] =
-            "usage: flux explain FILE EXPR [--json] [--store DIR] [--keep-values]\n\n"
+            "usage: flux explain FILE EXPR [--json] [--store DIR] [--keep-values]\n"
+            "                    [--device cpu|opencl]\n\n"
             "Evaluates EXPR, records it, and prints its provenance: the version used and\n"
             "why, the decisions taken, the proofs that cover it, how the result was\n"
-            "verified, and where it came from.\n";
+            "verified, where it came from, and the device that computes it (for f(...)[k],\n"
+            "where on the device element k was computed, and why the parts are independent).\n";
     Args a;
     int rc = parse_opts("explain", argc, argv, &a, usage, OPT_KEEP);
     if (rc)

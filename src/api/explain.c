@@ -422,6 +422,34 @@ static void explain_native(Tree *t, FxRuntime *rt, const char *intent)
     free(line);
 }
 
+/* Where a run computes the intent's call (docs/devices.md): the device,
+ * its reason, where on it element k was (k < 0: no element), and why the
+ * parts are independent. */
+static void explain_device(Tree *t, FxRuntime *rt, const char *intent, const FxValue *args,
+                           int64_t k)
+{
+    FxBuf lines = {0};
+    if (!fx_runtime_device_explain(rt, intent, args, k, &lines) || !lines.len) {
+        fx_buf_free(&lines);
+        return;
+    }
+    char *text = fx_xstrdup(fx_buf_str(&lines)), *save = NULL;
+    json_key(t, "device");
+    fx_buf_puts(&t->json, "[");
+    bool first = true;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (first)
+            branch(t, "device", line);
+        else
+            leaf(t, line);
+        json_list_item(&t->json, first, line);
+        first = false;
+    }
+    fx_buf_puts(&t->json, "]");
+    free(text);
+    fx_buf_free(&lines);
+}
+
 /* `f(x)[k]` where f's result is a comprehension: the candidate and its tests. */
 static void explain_element(Tree *t, FluxProgram *fp, const FxIntent *in, FxValue element,
                             int64_t index)
@@ -583,6 +611,8 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         }
         explain_validation(&t, fp);
         explain_native(&t, rt, top->intent);
+        int64_t k;
+        explain_device(&t, rt, top->intent, args, literal_index(e, &k) ? k : -1);
         explain_subresults(&t, fp, &tr);
     }
     fx_buf_puts(&t.json, "}");

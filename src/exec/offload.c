@@ -263,6 +263,11 @@ FxOffloadStatus fx_offload_run(FxRuntime *rt, const FxGraph *g, const FxClPlan *
         } else {
             note->ms = l.ms;
             note->items = items;
+            note->local[0] = l.local[0];
+            note->local[1] = l.local[1];
+            note->dims = l.dims;
+            note->parts = parts;
+            snprintf(note->device, sizeof(note->device), "%s", info.device);
             st = FX_OFFLOAD_DONE;
             char where[160];
             if (l.dims == 2)

@@ -19,7 +19,11 @@ typedef struct FxOffloadNote {
     char what[64];   /* "opencl" */
     char why[512];   /* for the decision tree: sizes, device, groups, proof, times */
     size_t items;    /* the work-items */
+    size_t local[2]; /* the work-group's size in each dimension (0: not launched) */
+    unsigned dims;   /* 1 or 2 */
+    size_t parts;    /* REDUCE: the partial results (a work-item each) */
     double ms;       /* copies and kernel */
+    char device[128];
 } FxOffloadNote;
 
 /* Runs f's call (plan p) on args on the OpenCL device. */

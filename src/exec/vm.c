@@ -1392,6 +1392,66 @@ const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
     return rt->data_choice[0] ? rt->data_choice : NULL;
 }
 
+static void device_plan(FxRuntime *rt, FxFunc *f);
+
+bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue *args,
+                               int64_t element, FxBuf *out)
+{
+    if (!fx_program_find_intent(rt->prog, intent))
+        return false;
+    FxFunc *f = fx_runtime_func(rt, intent);
+    device_plan(rt, f);
+    bool forced = rt->device_mode == FX_DEVICE_MODE_OPENCL;
+    size_t items = 0;
+    if (!f->cl || !fx_offload_items(f->g, f->cl, args, &items)) {
+        if (forced) /* unforced, a call no device can take has nothing to say */
+            fx_buf_printf(out, "cpu: %s\n", f->cl_why ? f->cl_why : "sizes past 64 bits");
+        return forced;
+    }
+    char why[320] = "forced (--device opencl, FLUX_DEVICE)";
+    if (!forced) {
+        FxDevCost *cost = fx_devcosts_get(&rt->dev_costs, intent, true);
+        int64_t version = f->g->version ? strtoll(f->g->version + 1, NULL, 10) : 0;
+        if (cost->version != version)
+            *cost = (FxDevCost){.version = version};
+        if (items < FX_DEVCOST_MIN_ITEMS) {
+            fx_buf_printf(out, "cpu: %zu items, fewer than the %d a device is considered for\n",
+                          items, FX_DEVCOST_MIN_ITEMS);
+            return true;
+        }
+        FxClInfo info = {0};
+        bool present = fx_cl_probe(&info);
+        if (!present || fx_devcost_choose(cost, (double)items, info.device, why, sizeof(why)) ==
+                                FX_DEVCOST_CPU) {
+            fx_buf_printf(out, "cpu: %s\n", present ? why : info.note);
+            return true;
+        }
+    }
+    FxOffloadNote note;
+    FxValue v;
+    FxOffloadStatus st = fx_offload_run(rt, f->g, f->cl, args, &v, &note);
+    if (st != FX_OFFLOAD_DONE) {
+        fx_buf_printf(out, "cpu: %s; %s\n", why, note.why);
+        return true;
+    }
+    fx_heap_release(v);
+    fx_buf_printf(out, "opencl: %s; %s\n", why, note.why);
+    if (element >= 0 && (size_t)element < items && note.dims == 1 && f->cl->shape != FX_CL_SHAPE_REDUCE)
+        fx_buf_printf(out, "element %lld: computed on %s by work-item %lld of work-group %lld "
+                      "(global id %lld; %zu items a group)\n", (long long)element, note.device,
+                      (long long)(element % (int64_t)note.local[0]),
+                      (long long)(element / (int64_t)note.local[0]), (long long)element,
+                      note.local[0]);
+    else if (element >= 0 && note.dims == 2)
+        fx_buf_printf(out, "row %lld: computed on %s by the work-items [%lld, j] of work-groups "
+                      "[%lld, j / %zu] (%zu x %zu items a group)\n", (long long)element,
+                      note.device, (long long)(element % (int64_t)note.local[0]),
+                      (long long)(element / (int64_t)note.local[0]), note.local[1],
+                      note.local[0], note.local[1]);
+    fx_buf_printf(out, "independent: %s\n", fx_clgen_proof(f->cl));
+    return true;
+}
+
 FxDevCosts *fx_runtime_dev_costs(FxRuntime *rt)
 {
     return &rt->dev_costs;
@@ -2981,8 +3041,6 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
     nr->charged += (size_t)(new_bytes - old_bytes);
     return fx_xrealloc(p, (size_t)new_bytes);
 }
-
-static void device_plan(FxRuntime *rt, FxFunc *f);
 
 /* May native code run f's call now? Not when hooks watch each call, nor
  * when a function of its module has a table switched on since. */

@@ -126,6 +126,22 @@ e='cloud(300)'
 for i in 1 2 3 4 5 6 7 8 9 10; do e="simulate_particles($e, 0.01)"; done
 same "$pf" "$e"
 
+# explain of an element computed on the device names the device, the
+# element's work-item and work-group, and why the parts are independent
+out=$("$FLUX" explain "$pf" 'simulate_particles(cloud(300), 0.01)[77]' --device opencl) || fail "explain"
+printf '%s\n' "$out" | grep -q '^|- device: opencl: forced (--device opencl, FLUX_DEVICE); pthread-' || fail "explain device: $out"
+printf '%s\n' "$out" | grep -q '^|    - element 77: computed on pthread-.* by work-item 13 of work-group 1 (global id 77; 64 items a group)$' ||
+    fail "explain element: $out"
+printf '%s\n' "$out" | grep -q '^|    - independent: each element of the result is the element-wise definition' ||
+    fail "explain independence: $out"
+"$FLUX" explain "$pf" 'simulate_particles(cloud(300), 0.01)[77]' --device opencl --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["device"]
+assert d[0].startswith("opencl: ") and d[1].startswith("element 77: ") and d[2].startswith("independent: "), d' ||
+    fail "explain --json device"
+"$FLUX" explain shapes.flux 'facts([3])' --device opencl | grep -q '^|- device: cpu: fact calls itself' ||
+    fail "explain of a call the device cannot take"
+
 # the cost model, unforced: the CPU until measured; a long call tries the
 # device once; then the side predicted faster runs it, and says why; the
 # answers never change; a short call is not tried
