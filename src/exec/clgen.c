@@ -170,6 +170,14 @@ static void new_var(Gen *G, char out[24])
 
 static bool expr(Gen *G, Env *E, FxNodeId id, FxBuf *o, char out[24]);
 
+/* What a parameter or a slot node is bound to; NULL for any other node. */
+static const Bind *bound(const Env *E, const FxNode *n)
+{
+    return n->op == FX_NODE_PARAM ? &E->params[n->num]
+           : n->op == FX_NODE_VAR ? &E->slots[n->num]
+                                  : NULL;
+}
+
 /* The C type of a node's value (scalars and records only). */
 static bool node_ctype(Gen *G, const FxNode *n, char *buf, size_t len, FxClType *t)
 {
@@ -237,9 +245,7 @@ static bool bind_elem(Gen *G, Env *E, FxNodeId domain, const char *index, const 
         fx_buf_printf(o, "long %s = %s + %s;\n", b->var, lo_var, index);
         return true;
     }
-    const Bind *lb = d->op == FX_NODE_PARAM ? &E->params[d->num]
-                     : d->op == FX_NODE_VAR  ? &E->slots[d->num]
-                                             : NULL;
+    const Bind *lb = bound(E, d);
     if (!lb || lb->kind != B_LIST)
         return refuse(G, "%s", "a fold over a list that is not a parameter");
     const FxClType *t = &G->plan->params[lb->param];
@@ -269,9 +275,7 @@ static bool domain(Gen *G, Env *E, FxNodeId dom, FxBuf *o, char lo[24], char len
             fx_buf_printf(o, "if (%s == 0x7fffffffffffffffL) *err = 1;\n", hi);
         return true;
     }
-    const Bind *lb = d->op == FX_NODE_PARAM ? &E->params[d->num]
-                     : d->op == FX_NODE_VAR  ? &E->slots[d->num]
-                                             : NULL;
+    const Bind *lb = bound(E, d);
     if (!lb || lb->kind != B_LIST)
         return refuse(G, "%s", "a fold over a list built inside the element");
     snprintf(lo, 24, "0L");
@@ -353,9 +357,7 @@ static bool builtin(Gen *G, Env *E, const FxNode *n, FxBuf *o, char out[24])
     if ((!strcmp(name, "len") || !strcmp(name, "rows") || !strcmp(name, "cols")) &&
         n->n_inputs == 1) {
         const FxNode *x = fx_graph_node(E->g, n->inputs[0]);
-        const Bind *lb = x->op == FX_NODE_PARAM ? &E->params[x->num]
-                         : x->op == FX_NODE_VAR  ? &E->slots[x->num]
-                                                 : NULL;
+        const Bind *lb = bound(E, x);
         if (!lb || (lb->kind != B_LIST && lb->kind != B_MATRIX))
             return refuse(G, "%s of a value made inside an element", name);
         new_var(G, out);
@@ -615,9 +617,7 @@ static bool expr(Gen *G, Env *E, FxNodeId id, FxBuf *o, char out[24])
     case FX_NODE_RECORD: return record(G, E, n, o, out);
     case FX_NODE_INDEX: {
         const FxNode *base = fx_graph_node(E->g, n->inputs[0]);
-        const Bind *lb = base->op == FX_NODE_PARAM ? &E->params[base->num]
-                         : base->op == FX_NODE_VAR  ? &E->slots[base->num]
-                                                    : NULL;
+        const Bind *lb = bound(E, base);
         if (!lb || (lb->kind != B_LIST && lb->kind != B_MATRIX))
             return refuse(G, "%s", "an index into a value made inside an element");
         char i[24], j[24], ct[48];
@@ -686,9 +686,7 @@ static bool call(Gen *G, Env *E, const FxNode *n, FxBuf *o, char out[24])
     bool ok = true;
     for (uint32_t i = 0; ok && i < g->n_params; i++) {
         const FxNode *a = fx_graph_node(E->g, n->inputs[i]);
-        const Bind *ab = a->op == FX_NODE_PARAM ? &E->params[a->num]
-                         : a->op == FX_NODE_VAR  ? &E->slots[a->num]
-                                                 : NULL;
+        const Bind *ab = bound(E, a);
         if (ab && (ab->kind == B_LIST || ab->kind == B_MATRIX)) {
             params[i] = *ab; /* the kernel's buffers, passed through */
         } else {
