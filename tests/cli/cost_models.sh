@@ -28,6 +28,10 @@ first=$(rows)
 case $first in "sort radix cpu 1 1 ["*) ;; *) fail "after one sort: $first" ;; esac
 "$FLUX" run "$sort" "$(cat narrow.expr)" >/dev/null || fail "second sort"
 second=$(rows)
-case $second in "sort radix cpu 1 2 ["*) ;; *) fail "after two sorts: $second" ;; esac
-[ "$(printf '%s\n' "$second" | wc -l)" = 1 ] || fail "one variant refitted, one row: $second"
+# the second sort runs radix again, or the variant the refit now predicts
+# faster (timing: under a sanitizer radix may measure past vqsort's
+# default); either way the variant that ran has its row, counted once more
+case $second in "sort radix cpu 1 2 ["*) n=1 ;; "sort radix cpu 1 1 ["*) n=2 ;; *) fail "after two sorts: $second" ;; esac
+[ "$(printf '%s\n' "$second" | wc -l)" = $n ] || fail "a row for each variant that ran: $second"
+printf '%s\n' "$second" | awk '{s += $5} END {exit s != 2}' || fail "two sorts, two observations: $second"
 exit 0
