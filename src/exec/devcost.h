@@ -46,6 +46,11 @@ bool fx_devcost_predict(const FxDevCost *c, int dev, double items, double *ms);
 int fx_devcost_choose(const FxDevCost *c, double items, const char *device, char *why,
                       size_t why_len);
 
+/* A kernel's build from the driver's cache, as measured here (PoCL: 0.1 to
+ * 0.15 s): what every new process pays. A longer build is a first compile,
+ * paid once, so a device point keeps only this much of it. */
+#define FX_DEVCOST_WARM_BUILD_MS 150.0
+
 /* The smallest call the model is asked about: below it the CPU runs. */
 #define FX_DEVCOST_MIN_ITEMS 1024
 

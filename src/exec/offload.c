@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/base.h"
 #include "hw/opencl.h"
@@ -214,7 +215,11 @@ FxOffloadStatus fx_offload_run(FxRuntime *rt, const FxGraph *g, const FxClPlan *
         }
     }
     char why[400];
+    struct timespec b0, b1;
+    clock_gettime(CLOCK_MONOTONIC, &b0);
     FxClKernel *k = fx_cl_kernel(p->source, "flux_parts", why, sizeof(why));
+    clock_gettime(CLOCK_MONOTONIC, &b1);
+    note->build_ms = (double)(b1.tv_sec - b0.tv_sec) * 1e3 + (double)(b1.tv_nsec - b0.tv_nsec) / 1e6;
     if (!k) {
         snprintf(note->why, sizeof(note->why), "%s", why);
         return FX_OFFLOAD_CPU;

@@ -23,6 +23,7 @@ typedef struct FxOffloadNote {
     unsigned dims;   /* 1 or 2 */
     size_t parts;    /* REDUCE: the partial results (a work-item each) */
     double ms;       /* copies and kernel */
+    double build_ms; /* the kernel's build in this process (0: built before) */
     char device[128];
 } FxOffloadNote;
 
