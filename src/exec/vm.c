@@ -1395,6 +1395,17 @@ const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
 
 static void device_plan(FxRuntime *rt, FxFunc *f);
 
+/* The device model's points for f's intent, measured on f's version (those
+ * of another version are dropped: it is measured afresh). */
+static FxDevCost *device_cost(FxRuntime *rt, const FxFunc *f)
+{
+    FxDevCost *cost = fx_devcosts_get(&rt->dev_costs, f->g->intent, true);
+    int64_t version = f->g->version ? strtoll(f->g->version + 1, NULL, 10) : 0;
+    if (cost->version != version)
+        *cost = (FxDevCost){.version = version};
+    return cost;
+}
+
 bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue *args,
                                int64_t element, FxBuf *out)
 {
@@ -1411,10 +1422,7 @@ bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue 
     }
     char why[320] = "forced (--device opencl, FLUX_DEVICE)";
     if (!forced) {
-        FxDevCost *cost = fx_devcosts_get(&rt->dev_costs, intent, true);
-        int64_t version = f->g->version ? strtoll(f->g->version + 1, NULL, 10) : 0;
-        if (cost->version != version)
-            *cost = (FxDevCost){.version = version};
+        FxDevCost *cost = device_cost(rt, f);
         if (items < FX_DEVCOST_MIN_ITEMS) {
             fx_buf_printf(out, "cpu: %zu items, fewer than the %d a device is considered for\n",
                           items, FX_DEVCOST_MIN_ITEMS);
@@ -3232,10 +3240,7 @@ static int device_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n
     if (!forced && items < FX_DEVCOST_MIN_ITEMS)
         return FX_NAT_BAIL;
     char why[320] = "forced (--device opencl, FLUX_DEVICE)";
-    FxDevCost *cost = fx_devcosts_get(&rt->dev_costs, f->g->intent, true);
-    int64_t version = f->g->version ? strtoll(f->g->version + 1, NULL, 10) : 0;
-    if (cost->version != version)
-        *cost = (FxDevCost){.version = version}; /* another version: measured afresh */
+    FxDevCost *cost = device_cost(rt, f);
     if (!forced) {
         FxClInfo info = {0};
         bool present = fx_cl_probe_done(&info) ? info.device[0] != 0 : true;
