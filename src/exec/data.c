@@ -1659,7 +1659,7 @@ static uint64_t file_hash(const char *path)
  * systems keep whole seconds. */
 #define RACY_SECONDS 2
 
-static FxFileStamp file_stamp(const char *path)
+static FxFileStamp file_stamp(const char *path, bool hash)
 {
     struct stat st;
     FxFileStamp s = {0};
@@ -1676,22 +1676,28 @@ static FxFileStamp file_stamp(const char *path)
     // only a regular file's bytes can be hashed: a device or a pipe may never end
     s.racy = S_ISREG(st.st_mode) && (now.tv_sec - st.st_mtim.tv_sec <= RACY_SECONDS ||
                                      now.tv_sec - st.st_ctim.tv_sec <= RACY_SECONDS);
-    if (s.racy)
+    s.hashed = S_ISREG(st.st_mode) && (s.racy || hash);
+    if (s.hashed)
         s.hash = file_hash(path);
+    return s;
+}
+
+FxDataStamp fx_data_stamp_against(const FxDataDecl *dd, const FxDataStamp *then)
+{
+    char *file = source_file(dd);
+    FxDataStamp s = {.file = file_stamp(file, then && then->file.racy)};
+    if (strrchr(dd->path, ':')) { /* SQLite: a commit may sit in the log, not yet in the file */
+        char *wal = fx_xasprintf("%s-wal", file);
+        s.wal = file_stamp(wal, then && then->wal.racy);
+        free(wal);
+    }
+    free(file);
     return s;
 }
 
 FxDataStamp fx_data_stamp(const FxDataDecl *dd)
 {
-    char *file = source_file(dd);
-    FxDataStamp s = {.file = file_stamp(file)};
-    if (strrchr(dd->path, ':')) { /* SQLite: a commit may sit in the log, not yet in the file */
-        char *wal = fx_xasprintf("%s-wal", file);
-        s.wal = file_stamp(wal);
-        free(wal);
-    }
-    free(file);
-    return s;
+    return fx_data_stamp_against(dd, NULL);
 }
 
 static bool file_stamp_equal(const FxFileStamp *a, const FxFileStamp *b)
@@ -1699,7 +1705,7 @@ static bool file_stamp_equal(const FxFileStamp *a, const FxFileStamp *b)
     return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
            a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec &&
            a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec &&
-           (!(a->racy || b->racy) || (a->racy && b->racy && a->hash == b->hash));
+           (!(a->racy || b->racy) || (a->hashed && b->hashed && a->hash == b->hash));
 }
 
 bool fx_data_stamp_equal(const FxDataStamp *a, const FxDataStamp *b)

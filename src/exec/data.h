@@ -45,11 +45,11 @@ char *fx_data_sqlite_uri(const char *path, bool *immutable);
  * a file changed that recently is "racy" and also stamped by a hash of its
  * bytes, which must match too. */
 typedef struct FxFileStamp {
-    bool exists, racy;
+    bool exists, racy, hashed; /* racy implies hashed */
     unsigned long long dev, ino;
     long long size;
     struct timespec mtime, ctime;
-    uint64_t hash; /* racy: of the bytes */
+    uint64_t hash; /* hashed: of the bytes */
 } FxFileStamp;
 
 typedef struct FxDataStamp {
@@ -58,6 +58,11 @@ typedef struct FxDataStamp {
 
 /* The stamp of dd's file now. */
 FxDataStamp fx_data_stamp(const FxDataDecl *dd);
+/* The same, to compare with THEN: a file racy in THEN is hashed now even
+ * when it has aged since, or an unchanged file would look changed. */
+FxDataStamp fx_data_stamp_against(const FxDataDecl *dd, const FxDataStamp *then);
+/* Equal stamps: the same file, the same times and size, and where either
+ * is racy, the same bytes. */
 bool fx_data_stamp_equal(const FxDataStamp *a, const FxDataStamp *b);
 
 #endif

@@ -39,7 +39,7 @@ static void put_bytes(FxBuf *b, const char *s, size_t len)
 
 static void put_file_stamp(FxBuf *b, const FxFileStamp *s)
 {
-    put_u64(b, (uint64_t)s->exists | (uint64_t)s->racy << 1);
+    put_u64(b, (uint64_t)s->exists | (uint64_t)s->racy << 1 | (uint64_t)s->hashed << 2);
     put_u64(b, s->dev);
     put_u64(b, s->ino);
     put_u64(b, (uint64_t)s->size);
@@ -247,6 +247,7 @@ static FxFileStamp get_file_stamp(Reader *r)
     uint64_t flags = get_u64(r);
     s.exists = flags & 1;
     s.racy = flags >> 1 & 1;
+    s.hashed = s.racy || (flags >> 2 & 1);
     s.dev = get_u64(r);
     s.ino = get_u64(r);
     s.size = (long long)get_u64(r);
@@ -383,8 +384,11 @@ FxKeepRead fx_keep_decode(const char *bytes, size_t len, const FxType *t,
         const char *path = get_bytes(&r, &plen), *want = source_path(src[i].dd);
         FxDataStamp s = {.file = get_file_stamp(&r)};
         s.wal = get_file_stamp(&r);
+        /* kept within its file's tick: the bytes now must hash alike,
+         * though the file has aged (and so the runtime's stamp, too) */
+        FxDataStamp now = fx_data_stamp_against(src[i].dd, &s);
         same = r.ok && path && plen == strlen(want) && memcmp(path, want, plen) == 0 &&
-               fx_data_stamp_equal(&s, &src[i].stamp);
+               fx_data_stamp_equal(&s, &now) && fx_data_stamp_equal(&now, &src[i].stamp);
     }
     if (!r.ok)
         return FX_KEEP_CORRUPT;

@@ -797,8 +797,9 @@ static void check_sources(FxRuntime *rt)
     size_t kept = 0;
     for (size_t i = 0; i < rt->data.len; i++) {
         DataEntry *de = &rt->data.data[i];
-        FxDataStamp now = fx_data_stamp(de->dd);
+        FxDataStamp now = fx_data_stamp_against(de->dd, &de->stamp);
         if (fx_data_stamp_equal(&now, &de->stamp)) {
+            de->stamp = now; /* once aged, times alone tell a change */
             rt->data.data[kept++] = *de;
             continue;
         }
@@ -826,9 +827,11 @@ static void check_sources(FxRuntime *rt)
     kept = 0;
     fx_vec_foreach(FxKeepSource, w, &rt->watched)
     {
-        FxDataStamp now = fx_data_stamp(w->dd);
-        if (fx_data_stamp_equal(&now, &w->stamp))
+        FxDataStamp now = fx_data_stamp_against(w->dd, &w->stamp);
+        if (fx_data_stamp_equal(&now, &w->stamp)) {
+            w->stamp = now;
             rt->watched.data[kept++] = *w;
+        }
         else
             rt->data_epoch++;
     }
