@@ -14,9 +14,12 @@
 #include "ktrace.h"
 
 extern const FxDevice fx_cpu_device; /* cpu.c */
+extern const FxDevice fx_mpi_device; /* mpi.c */
 
 /* ORDER FX_DEVICE */
-static const FxDevice *const devices[FX_DEVICE__COUNT] = {&fx_cpu_device};
+static const FxDevice *const devices[FX_DEVICE__COUNT] = {&fx_cpu_device, &fx_mpi_device};
+/* an absent device's note, for `flux hw` (written once, under probe_once) */
+static char absent_why[FX_DEVICE__COUNT][sizeof(((FxDeviceInfo *)0)->what)];
 
 /* written once, under probe_once */
 static bool present[FX_DEVICE__COUNT];
@@ -27,8 +30,11 @@ static void probe_all(void)
 {
     for (int i = 0; i < FX_DEVICE__COUNT; i++) {
         present[i] = devices[i]->probe(devices[i], &infos[i]);
-        if (!present[i])
+        if (!present[i]) {
+            memcpy(absent_why[i], infos[i].what, sizeof(absent_why[i]));
+            absent_why[i][sizeof(absent_why[i]) - 1] = '\0';
             memset(&infos[i], 0, sizeof(infos[i]));
+        }
     }
 }
 
@@ -116,6 +122,10 @@ void fx_device_report(bool json, FxBuf *out)
         fx_buf_puts(out, "[");
     for (int i = 0; i < FX_DEVICE__COUNT; i++) {
         const FxDevice *d = fx_device_get((FxDeviceId)i);
+        if (!d && !json && absent_why[i][0]) { /* a line saying why it is not there */
+            fx_buf_printf(out, "          %s: %s\n", devices[i]->name, absent_why[i]);
+            continue;
+        }
         if (!d)
             continue;
         FxDeviceInfo info = fx_device_info(d);

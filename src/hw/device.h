@@ -30,6 +30,7 @@
 /* ORDER FX_DEVICE: keep in sync with devices[] in device.c */
 typedef enum {
     FX_DEVICE_CPU, /* the host's cores, through the thread pool */
+    FX_DEVICE_MPI, /* the ranks of an mpirun job (mpi.h): its kernels are the cluster's jobs */
     FX_DEVICE__COUNT
 } FxDeviceId;
 
@@ -50,7 +51,9 @@ typedef struct FxDevice FxDevice;
 struct FxDevice {
     FxDeviceId id;
     const char *name; /* "cpu": a lowercase word, stable across releases */
-    /* Is the device there? Fills *out when it is. Starts nothing. */
+    /* Is the device there? Fills *out when it is; when it is not, may say
+     * why in out->what ("none (not started by mpirun)"), which `flux hw`
+     * prints. Starts nothing. */
     bool (*probe)(const FxDevice *dev, FxDeviceInfo *out);
     /* Memory the device's kernels read and write (the CPU's: the heap);
      * NULL when it has not that much. Freed by release (NULL-safe). */
