@@ -64,9 +64,19 @@ Z3_SONAME  := $(or $(call soname,z3),libz3.so.4)
 GVC_SONAME := $(or $(call soname,gvc),libgvc.so.6)
 MHD_SONAME := $(or $(call soname,microhttpd),libmicrohttpd.so.12)
 
+# The MPI device's plugin (docs/devices.md, "MPI"): the one object linked
+# against Open MPI, built only where pkg-config finds it, and opened by
+# src/hw/mpi.c only under mpirun; its headers as system ones (-isystem), as
+# they do not pass our warnings
+MPI_PLUGIN_SRC := src/hw/mpi_plugin.c
+HAVE_MPI   := $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1)
+MPI_PLUGIN := $(if $(HAVE_MPI),$(BUILD)/libflux_mpi.so)
+MPI_CFLAGS  = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c))
+MPI_LIBS    = $(shell pkg-config --libs ompi-c)
+
 # src/web/ (`flux serve`) is linked into the flux binary alone: libflux does
 # not pull a web server into the programs that embed it
-LIB_SRC  := $(sort $(filter-out src/web/%,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/web/% $(MPI_PLUGIN_SRC),$(wildcard src/*/*.c)))
 WEB_SRC  := $(sort $(wildcard src/web/*.c))
 WEB_ASSETS := index.html app.js app.css
 WEB_OBJ  := $(WEB_SRC:%.c=$(BUILD)/obj/%.o) \
@@ -90,7 +100,7 @@ GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test asan tsan demo fuzz deps deps-test format clean bench proofs install uninstall
 all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz \
-     $(BUILD)/tests/web_fill
+     $(BUILD)/tests/web_fill $(MPI_PLUGIN)
 
 deps:
 	@scripts/install-deps
@@ -152,6 +162,11 @@ $(BUILD)/libflux.so: $(LIB_OBJ)
 
 $(BUILD)/flux: $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(WEB_OBJ) $(BUILD)/libflux.a $(LDLIBS) -o $@
+
+$(BUILD)/obj/src/hw/mpi_plugin.o: CFLAGS += $(MPI_CFLAGS)
+
+$(BUILD)/libflux_mpi.so: $(BUILD)/obj/src/hw/mpi_plugin.o
+	$(CC) -shared $(LDFLAGS) $< $(MPI_LIBS) -o $@
 
 # the page's assets, compiled in: fx_web_index_html, fx_web_app_js, ...
 # (kept: make would delete them as intermediates after each build)
@@ -232,6 +247,8 @@ install: $(BUILD)/flux $(BUILD)/libflux.so $(BUILD)/libflux.a $(BUILD)/man/flux.
 	install -m 644 include/flux.h $(DESTDIR)$(INCDIR)/flux/flux.h
 	install -m 644 $(BUILD)/man/flux.1 $(DESTDIR)$(MANDIR)/man1/flux.1
 	install -m 644 $(BUILD)/man/flux.3 $(DESTDIR)$(MANDIR)/man3/flux.3
+	if [ -f $(BUILD)/libflux_mpi.so ]; then install -d $(DESTDIR)$(LIBDIR)/flux && \
+	    install -m 755 $(BUILD)/libflux_mpi.so $(DESTDIR)$(LIBDIR)/flux/libflux_mpi.so; fi
 	install -m 644 python/flux/__init__.py $(DESTDIR)$(PYDIR)/flux/__init__.py
 	printf 'LIBRARY = "%s"\n' "$(LIBDIR)/libflux.so.$(SO_MAJOR)" \
 	    > $(DESTDIR)$(PYDIR)/flux/_installed.py
@@ -249,7 +266,8 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man3/flux.3 $(DESTDIR)$(PYDIR)/flux/__init__.py \
 	    $(DESTDIR)$(PYDIR)/flux/_installed.py
 	rm -rf $(DESTDIR)$(PYDIR)/flux/__pycache__
-	-rmdir $(DESTDIR)$(INCDIR)/flux $(DESTDIR)$(PYDIR)/flux 2>/dev/null
+	rm -f $(DESTDIR)$(LIBDIR)/flux/libflux_mpi.so
+	-rmdir $(DESTDIR)$(INCDIR)/flux $(DESTDIR)$(PYDIR)/flux $(DESTDIR)$(LIBDIR)/flux 2>/dev/null
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -279,7 +297,7 @@ clean:
 	rm -rf build
 	rm -f proofs/*.vo proofs/*.vok proofs/*.vos proofs/*.glob proofs/.*.aux proofs/.lia.cache proofs/.nia.cache
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(GEN_FUZZ_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(GEN_FUZZ_OBJ:.o=.d) $(BUILD)/obj/src/hw/mpi_plugin.d
 
 $(BUILD)/bench/record: bench/record.c $(BUILD)/libflux.a
 	@mkdir -p $(dir $@)

@@ -46,6 +46,16 @@ int fx_cli_finish(FluxProgram *prog, FluxStore *store, int status);
 int fx_web_serve(FluxProgram **progs, const char **files, size_t n, FluxStore *store,
                  const char *bind, unsigned port, const char *token);
 
+/* --ranks N and --device cpu|mpi of `run` and `explain` (docs/devices.md,
+ * "MPI"): each parses its value (0, or the usage exit code after the
+ * message). fx_cli_cluster then starts mpirun (ranks > 0) or the cluster,
+ * before the program loads: it returns -1 when this process goes on to run
+ * the program, else the exit code to return at once (mpirun's, or a worker
+ * rank's once rank 0 is done). */
+int fx_cli_device(const char *cmd, const char *name, int *out);
+int fx_cli_ranks(const char *cmd, const char *value, unsigned *out);
+int fx_cli_cluster(unsigned ranks, int device, const char *path, int argc, char **argv);
+
 /* Prints "flux: MESSAGE" and the hint to run --help; returns exit code 2. */
 int fx_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -22,7 +22,8 @@
 static const char usage[] =
         "usage: flux run FILE EXPR|@PATH [--json] [--store DIR] [--keep-values] [--max-steps N]\n"
         "                          [--max-depth N] [--max-memory MB] [--max-seconds S]\n"
-        "                          [--version vN] [--variant NAME] [--device cpu|opencl]\n"
+        "                          [--version vN] [--variant NAME] [--ranks N]\n"
+        "                          [--device cpu|opencl|mpi]\n"
         "\n"
         "Evaluates EXPR, e.g. 'fibonacci(100)', 'find_primes(1000)[10]',\n"
         "'sort([3, 1, 2])', and prints the value. @PATH reads EXPR from the file\n"
@@ -43,9 +44,16 @@ static const char usage[] =
         "                    newest; --variant NAME: every kernel that has the variant\n"
         "                    NAME takes it (loop, power, a sort kernel, a sieve). Forced\n"
         "                    runs (benchmarks, tests) are neither recorded nor learned from\n"
-        "  --device D        cpu: calls stay on the host's cores; opencl: every call whose\n"
-        "                    parts the OpenCL device can run runs there (docs/devices.md);\n"
-        "                    the record's `device` decision says where, or why not\n";
+        "  --ranks N         run under `mpirun -np N` (Open MPI), started here: rank 0 runs\n"
+        "                    the program, the others compute the parts of the calls it\n"
+        "                    splits (a count of primes, a sort of integers, an element-wise\n"
+        "                    map); exit 1 naming the rank when one dies (docs/devices.md)\n"
+        "  --device D        where calls run: cpu: the host's cores alone, never split\n"
+        "                    across ranks; opencl: every call whose parts the OpenCL\n"
+        "                    device can run runs there; mpi: every call that can split\n"
+        "                    across the ranks does (default: the cost model's choice,\n"
+        "                    and under mpirun each kernel's threshold); the record's\n"
+        "                    decisions say where, or why not\n";
 
 static bool number_arg(const char *s, double lo, double hi, double *out)
 {
@@ -110,6 +118,59 @@ int fx_cmd_learn(int argc, char **argv)
     return fx_cli_finish(prog, store, FLUX_OK);
 }
 
+int fx_cli_device(const char *cmd, const char *name, int *out)
+{
+    /* the cluster's mode here; the runtime reads FLUX_DEVICE when it is
+     * made (OpenCL: cpu, opencl or the cost model's choice) */
+    if (!strcmp(name, "cpu") || !strcmp(name, "opencl"))
+        *out = FLUX_DEVICE_CPU; /* forced elsewhere: nothing splits across ranks */
+    else if (!strcmp(name, "mpi"))
+        *out = FLUX_DEVICE_MPI;
+    else if (!strcmp(name, "auto"))
+        *out = FLUX_DEVICE_AUTO;
+    else
+        return fx_cli_usage_error(cmd, "--device takes cpu, opencl or mpi, not `%s`", name);
+    setenv("FLUX_DEVICE", name, 1);
+    return 0;
+}
+
+int fx_cli_ranks(const char *cmd, const char *value, unsigned *out)
+{
+    char *end;
+    long n = value ? strtol(value, &end, 10) : 0;
+    if (!value || *end || n < 1 || n > 4096)
+        return fx_cli_usage_error(cmd, "--ranks needs a number of ranks, 1 to 4096");
+    *out = (unsigned)n;
+    return 0;
+}
+
+int fx_cli_cluster(unsigned ranks, int device, const char *path, int argc, char **argv)
+{
+    if (ranks) { /* mpirun of this command without --ranks N; --warnings was main's */
+        char **rest = calloc((size_t)argc + 2, sizeof(char *));
+        int n = 0;
+        for (int i = 0; rest && i < argc; i++) {
+            if (!strcmp(argv[i], "--ranks")) {
+                i++;
+                continue;
+            }
+            rest[n++] = argv[i];
+        }
+        if (rest && fx_cli_show_warnings)
+            rest[n++] = (char *)"--warnings";
+        int code = rest ? flux_cluster_launch(ranks, n, rest) : 1;
+        free(rest);
+        return code;
+    }
+    int role;
+    int status = flux_cluster_start(device, stderr, &role);
+    if (status != FLUX_OK)
+        return status;
+    if (role == FLUX_CLUSTER_SERVE)
+        return flux_cluster_serve(path);
+    return role == FLUX_CLUSTER_IDLE ? 0 : -1;
+}
+
 /* EXPR given as @PATH (@- for stdin): the expression is the file's text,
  * for inputs past the command line's 128 KiB. Returns it (the caller's),
  * or NULL after a message on stderr. */
@@ -147,6 +208,8 @@ int fx_cmd_run(int argc, char **argv)
 {
     const char *path = NULL, *expr = NULL, *store_dir = NULL;
     bool json = false, keep = false, quiet = false, verbose = false;
+    unsigned ranks = 0;
+    int device = FLUX_DEVICE_AUTO;
     FluxRunOptions opts = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -174,10 +237,12 @@ int fx_cmd_run(int argc, char **argv)
                 return fx_cli_usage_error("run", "%s needs a %s", a,
                                           version ? "version label (v3)" : "variant name");
             *(version ? &opts.version : &opts.variant) = argv[++i];
-        } else if (!strcmp(a, "--device")) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "cpu") && strcmp(argv[i + 1], "opencl")))
-                return fx_cli_usage_error("run", "--device needs cpu or opencl");
-            setenv("FLUX_DEVICE", argv[++i], 1); /* read when the run's runtime is made */
+        } else if (!strcmp(a, "--ranks") || !strcmp(a, "--device")) {
+            const char *value = i + 1 < argc ? argv[++i] : NULL;
+            int bad = a[2] == 'r' ? fx_cli_ranks("run", value, &ranks)
+                                  : fx_cli_device("run", value ? value : "", &device);
+            if (bad)
+                return bad;
         } else if (!strncmp(a, "--max-", 6)) {
             bool seconds = !strcmp(a, "--max-seconds");
             if (i + 1 >= argc || !number_arg(argv[i + 1], seconds ? 1e-6 : 1, 1e18, &v) ||
@@ -207,6 +272,11 @@ int fx_cmd_run(int argc, char **argv)
     }
     if (!path || !expr)
         return fx_cli_usage_error("run", "usage: flux run FILE EXPR");
+    /* under mpirun, the ranks but 0 serve the parts of the calls rank 0
+     * splits, and end here (docs/devices.md, "MPI") */
+    int cluster = fx_cli_cluster(ranks, device, path, argc, argv);
+    if (cluster >= 0)
+        return cluster;
     char *expr_text = NULL;
     if (expr[0] == '@') { /* no expression starts with @ */
         opts.expr_name = expr[1] && strcmp(expr + 1, "-") ? expr + 1 : "<stdin>";
@@ -246,6 +316,7 @@ int fx_cmd_run(int argc, char **argv)
         status = flux_record_last(prog, stderr);
     }
     flux_result_free(&r); /* flux_run initialised it, whatever happened */
+    flux_cluster_stop();  /* the other ranks end now: learning is rank 0's alone */
     /* Learning after the answer (docs/optimizer.md): in a detached process
      * by default; FLUX_LEARN=wait learns here before exiting (tests, the
      * demo), FLUX_LEARN=off never. */

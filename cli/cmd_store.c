@@ -21,10 +21,12 @@ typedef struct Args {
     const char *format; /* traces: "chrome", or NULL */
     bool json, keep_values, no_learn;
     long last;
+    unsigned ranks; /* explain: --ranks N */
+    int device;     /* explain: --device */
 } Args;
 
 /* Which of the shared options a command takes. */
-enum { OPT_LAST = 1, OPT_VERSION = 2, OPT_KEEP = 4, OPT_FORMAT = 8 };
+enum { OPT_LAST = 1, OPT_VERSION = 2, OPT_KEEP = 4, OPT_FORMAT = 8, OPT_CLUSTER = 16 };
 
 /* The options these commands share; returns 0, or the usage exit code. An
  * option the command has no use for is refused, not ignored. */
@@ -42,12 +44,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, Args *a, const cha
             a->json = true;
         } else if (!strcmp(s, "--keep-values") && (allowed & OPT_KEEP)) {
             a->keep_values = true;
-        } else if (!strcmp(s, "--device") && (allowed & OPT_KEEP)) { /* explain's */
-            if (!has_value || (strcmp(argv[i + 1], "cpu") && strcmp(argv[i + 1], "opencl")))
-                return fx_cli_usage_error(cmd, "--device needs cpu or opencl");
-            setenv("FLUX_DEVICE", argv[++i], 1); /* read when the runtime is made */
         } else if (!strcmp(s, "--no-learn")) {
             a->no_learn = true; /* explain runs with it; the others run nothing */
+        } else if ((!strcmp(s, "--ranks") || !strcmp(s, "--device")) && (allowed & OPT_CLUSTER)) {
+            const char *value = has_value ? argv[++i] : NULL;
+            int bad = s[2] == 'r' ? fx_cli_ranks(cmd, value, &a->ranks)
+                                  : fx_cli_device(cmd, value ? value : "", &a->device);
+            if (bad)
+                return bad;
         } else if (!strcmp(s, "--quiet")) {
             /* accepted everywhere: nothing here prints progress */
         } else if ((!strcmp(s, "--store") || !strcmp(s, "--version") || !strcmp(s, "--last") ||
@@ -128,17 +132,21 @@ int fx_cmd_explain(int argc, char **argv)
 {
     static const char usage[] =
             "usage: flux explain FILE EXPR [--json] [--store DIR] [--keep-values]\n"
-            "                    [--device cpu|opencl]\n\n"
+            "                    [--ranks N] [--device cpu|opencl|mpi]\n\n"
             "Evaluates EXPR, records it, and prints its provenance: the version used and\n"
             "why, the decisions taken, the proofs that cover it, how the result was\n"
             "verified, where it came from, and the device that computes it (for f(...)[k],\n"
-            "where on the device element k was computed, and why the parts are independent).\n";
+            "where on the device element k was computed, and why the parts are independent).\n"
+            "--ranks N and --device as for `flux run`.\n";
     Args a;
-    int rc = parse_opts("explain", argc, argv, &a, usage, OPT_KEEP);
+    int rc = parse_opts("explain", argc, argv, &a, usage, OPT_KEEP | OPT_CLUSTER);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (a.n_positional != 2)
         return fx_cli_usage_error("explain", "usage: flux explain FILE EXPR");
+    int cluster = fx_cli_cluster(a.ranks, a.device, a.positional[0], argc, argv);
+    if (cluster >= 0)
+        return cluster;
     FluxProgram *prog;
     FluxStore *store;
     int status = fx_cli_open(a.positional[0], a.store, &prog, &store);
@@ -147,6 +155,7 @@ int fx_cmd_explain(int argc, char **argv)
     flux_program_use_store(prog, store, a.keep_values);
     FluxRunOptions opts = {.no_learn = a.no_learn};
     status = flux_explain(prog, a.positional[1], &opts, a.json, stdout, stderr);
+    flux_cluster_stop();
     return fx_cli_finish(prog, store, status);
 }
 

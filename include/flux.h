@@ -375,6 +375,48 @@ FLUX_API int flux_replay(FluxStore *store, long long execution_id, const char *v
 FLUX_API int flux_graph(FluxProgram *prog, const char *intent, const char *version,
                         const char *format, FILE *out, FILE *diagnostics);
 
+/* ---- the MPI device (docs/devices.md, "MPI") ----
+ *
+ * Under `mpirun -np N` every rank runs the same command: rank 0 runs the
+ * program, the others serve the jobs rank 0 splits across them (a count
+ * of primes, a sort of integers, an element-wise map). Outside mpirun
+ * none of this starts anything. */
+
+/* Where the kernels that can split across ranks run (`--device`). */
+enum {
+    FLUX_DEVICE_AUTO = 0, /* across the ranks under mpirun, above each kernel's threshold */
+    FLUX_DEVICE_CPU = 1,  /* this process alone, even under mpirun */
+    FLUX_DEVICE_MPI = 2,  /* across the ranks, every call that can split */
+};
+/* What flux_cluster_start says this process is to do. */
+enum {
+    FLUX_CLUSTER_RUN = 0,   /* run the program: rank 0, or no cluster */
+    FLUX_CLUSTER_SERVE = 1, /* a rank > 0: call flux_cluster_serve */
+    FLUX_CLUSTER_IDLE = 2,  /* a rank > 0 with nothing to do (FLUX_DEVICE_CPU, or no MPI) */
+};
+/* Starts the MPI device for this process as `device` asks, and sets *role:
+ * under mpirun with more than one rank MPI is initialised (0.1 to 0.5 s),
+ * elsewhere nothing happens. AUTO where MPI cannot start (Flux built
+ * without Open MPI) lets rank 0 run alone, with a warning. Returns FLUX_OK;
+ * for FLUX_DEVICE_MPI where the device is absent, FLUX_ERR_USAGE outside
+ * mpirun and FLUX_ERR_RUNTIME under it, with why on diagnostics. Call it
+ * from the main thread before the program runs; flux_cluster_stop ends it
+ * (it also runs at exit, so that no worker waits for ever). */
+FLUX_API int flux_cluster_start(int device, FILE *diagnostics, int *role);
+/* A rank > 0: serves rank 0's jobs until rank 0 is done, loading the
+ * program at path (every rank was started with the same arguments) when
+ * a job first needs it, types checked only (rank 0 made the rest). It
+ * prints nothing and opens no store. Returns the exit code. */
+FLUX_API int flux_cluster_serve(const char *path);
+/* Rank 0: tells every rank that it is done, and ends MPI. Idempotent. */
+FLUX_API void flux_cluster_stop(void);
+/* `flux run --ranks N`: runs `mpirun -np ranks` of this very program with
+ * argv (the command and its arguments), with what mpirun needs here (as
+ * root OMPI_ALLOW_RUN_AS_ROOT, --oversubscribe past the cores, shared
+ * memory between the ranks), waits, and returns the exit code: rank 0's,
+ * or 1 with a message naming the rank when one died or failed. */
+FLUX_API int flux_cluster_launch(unsigned ranks, int argc, char *const argv[]);
+
 /* "0.1.0" */
 /* The hardware profile Flux plans for (cores, caches, NUMA, SIMD, the
  * thread pool's size, the line recorded with each execution), for people

@@ -12,7 +12,10 @@
  *     and permutation are checked again here, on the value);
  *   - provenance: for an element of a comprehension's result, the
  *     candidate that produced it and the tests it passed, evaluated again;
- *     for a recursive intent, the sub-results its own call combined.
+ *     for a recursive intent, the sub-results its own call combined;
+ *   - device: for a call split across the ranks of the MPI device, each
+ *     rank's part, the rank and part that computed the element asked for,
+ *     and why the parts are independent (exec/cluster.h).
  * A recursive call made in the intent's own frame is kept only when the
  * callee is the intent itself.
  */
@@ -20,6 +23,7 @@
 #include <string.h>
 
 #include "api_int.h"
+#include "exec/cluster.h"
 #include "exec/native.h"
 #include "graph/lower.h"
 #include "opt/validate.h"
@@ -491,6 +495,64 @@ static void explain_element(Tree *t, FluxProgram *fp, const FxIntent *in, FxValu
     fx_buf_free(&v);
 }
 
+/* A call split across the ranks of the MPI device: where each part ran,
+ * where element k (when asked: has_k) was computed, and why the parts are
+ * independent. */
+static void explain_split(Tree *t, const FxClusterSplit *s, bool has_k, int64_t k)
+{
+    FxBuf line = {0};
+    bool map = !strcmp(s->job, "map"), sort = !strcmp(s->job, "sort");
+    fx_buf_printf(&line, "mpi (%s), %u ranks: ", s->library, s->ranks);
+    if (map)
+        fx_buf_printf(&line, "`%s` mapped over `%s` in %u slices, one a rank", s->intent,
+                      s->list, s->ranks);
+    else if (sort)
+        fx_buf_printf(&line, "a sample sort, each rank's bucket a stretch of the result");
+    else
+        fx_buf_printf(&line, "the count of [%llu, %llu) in %u segments, one a rank",
+                      (unsigned long long)s->lo[0], (unsigned long long)s->hi[s->ranks - 1],
+                      s->ranks);
+    branch(t, "device", fx_buf_str(&line));
+    json_key(t, "device");
+    fx_buf_puts(&t->json, "{\"name\": \"mpi\", \"library\": ");
+    fx_api_json_string(s->library, &t->json);
+    fx_buf_printf(&t->json, ", \"job\": \"%s\", \"ranks\": %u, \"parts\": [", s->job, s->ranks);
+    int at = -1;
+    for (unsigned r = 0; r < s->ranks; r++) {
+        fx_buf_free(&line);
+        fx_buf_printf(&line, "rank %u: %s [%llu, %llu)", r,
+                      map ? "elements" : sort ? "positions" : "numbers",
+                      (unsigned long long)s->lo[r], (unsigned long long)s->hi[r]);
+        if (map)
+            fx_buf_printf(&line, " of `%s` and of the result", s->list);
+        if (sort && s->split && r > 0)
+            fx_buf_printf(&line, ", the keys from %lld on", (long long)s->split[r]);
+        leaf(t, fx_buf_str(&line));
+        fx_buf_printf(&t->json, "%s{\"rank\": %u, \"lo\": %llu, \"hi\": %llu}", r ? ", " : "",
+                      r, (unsigned long long)s->lo[r], (unsigned long long)s->hi[r]);
+        if (has_k && k >= 0 && (uint64_t)k >= s->lo[r] && (uint64_t)k < s->hi[r])
+            at = (int)r;
+    }
+    fx_buf_puts(&t->json, "], \"element\": ");
+    if (at >= 0 && (map || sort)) {
+        fx_buf_free(&line);
+        fx_buf_printf(&line, "element %lld was computed on the mpi device by rank %d of %u, in "
+                      "its part [%llu, %llu)", (long long)k, at, s->ranks,
+                      (unsigned long long)s->lo[at], (unsigned long long)s->hi[at]);
+        leaf(t, fx_buf_str(&line));
+        fx_buf_printf(&t->json, "{\"index\": %lld, \"rank\": %d}", (long long)k, at);
+    } else {
+        fx_buf_puts(&t->json, "null");
+    }
+    fx_buf_free(&line);
+    fx_buf_printf(&line, "independent: %s", s->why);
+    leaf(t, fx_buf_str(&line));
+    fx_buf_puts(&t->json, ", \"independent\": ");
+    fx_api_json_string(s->why, &t->json);
+    fx_buf_puts(&t->json, "}");
+    fx_buf_free(&line);
+}
+
 static void explain_subresults(Tree *t, FluxProgram *fp, Trace *tr)
 {
     if (!tr->n_calls)
@@ -550,6 +612,7 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
     opts.want_json = 1;
     opts.version = opts.variant = NULL; /* the tree reads the program's own runtime */
     fx_runtime_set_hooks(rt, &hooks);
+    fx_cluster_forget(); /* the device branch tells this run's split, or none */
     int status = flux_run(fp, expr, &opts, diagnostics, &r);
     rt = fx_api_runtime(fp); /* a new one when validation rolled a version back */
     fx_runtime_set_hooks(rt, NULL);
@@ -611,8 +674,11 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         }
         explain_validation(&t, fp);
         explain_native(&t, rt, top->intent);
-        int64_t k;
-        explain_device(&t, rt, top->intent, args, literal_index(e, &k) ? k : -1);
+        int64_t k = 0;
+        bool has_k = literal_index(e, &k);
+        explain_device(&t, rt, top->intent, args, has_k ? k : -1);
+        if (fx_cluster_last())
+            explain_split(&t, fx_cluster_last(), has_k, k);
         explain_subresults(&t, fp, &tr);
     }
     fx_buf_puts(&t.json, "}");

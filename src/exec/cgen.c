@@ -229,7 +229,7 @@ static const char *const op_names[OP__COUNT] = {
     [OP_ENDM] = "a matrix", [OP_SORT] = "a sort", [OP_GROUP] = "a grouping",
     [OP_JOIN] = "a join", [OP_PRIMES] = "a sieve", [OP_GEMM] = "a matrix product",
     [OP_SELECT] = "a selection", [OP_DATA] = "a data source", [OP_CHOICE] = "a choice",
-    [OP_COLUMN] = "a column",
+    [OP_COLUMN] = "a column", [OP_SPLIT] = "a map split across ranks",
 };
 
 static bool refuse(Gen *G, const Func *F, const char *what)

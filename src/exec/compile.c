@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "clgen.h"
+#include "cluster.h"
 #include "interp_int.h"
 #include "linrec.h"
 
@@ -522,6 +523,35 @@ static bool compile_column(Compiler *C, FxNodeId id, uint32_t *r)
     return true;
 }
 
+/* `for each x in XS: E` that the cluster may split across ranks
+ * (exec/cluster.h; only while one runs, so that a process outside mpirun
+ * runs the code it always did): compile_fold's collecting loop, with an
+ * OP_SPLIT before it, which may send the other ranks their slices and
+ * lower the loop's end to this rank's, and one after it, which appends
+ * their parts in order. */
+static uint32_t compile_split_map(Compiler *C, FxNodeId id, const FxNode *n)
+{
+    uint32_t acc = new_reg(C), token = new_reg(C);
+    emit(C, OP_UNIT, acc, 0, 0, 0, id);
+    emit(C, OP_BEGIN, 0, 0, 0, 0, id);
+    Loop L;
+    L.counter = new_reg(C);
+    uint32_t list = compile(C, n->inputs[0]), len = new_reg(C);
+    emit(C, OP_CONST, L.counter, add_const(C, fx_val_int(0)), 0, 0, id);
+    emit(C, OP_LEN, len, list, 0, 0, id);
+    emit(C, OP_SPLIT, token, list, len, 0, id);
+    L.top = here(C);
+    L.fori = emit(C, OP_FORI, L.counter, 0, len, 0, id);
+    emit(C, OP_INDEX, (uint32_t)n->num2, list, L.counter, 0, id);
+    size_t mark = scope_enter(C);
+    emit(C, OP_PUSH, 0, compile(C, n->inputs[2]), 0, 0, id);
+    scope_leave(C, mark);
+    loop_end(C, L, id);
+    emit(C, OP_END, acc, 0, 0, 0, id);
+    emit(C, OP_SPLIT, acc, token, 0, 1, id);
+    return acc;
+}
+
 static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
 {
     if (n->kernel == FX_KERNEL_AFFINE_SUM)
@@ -529,9 +559,11 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     FxNodeId outer_key, inner_key, rest;
     if (!n->kernel && join_shape(C->g, n, &outer_key, &inner_key, &rest))
         return compile_join(C, id, n, outer_key, inner_key, rest);
-    uint32_t column;
+    uint32_t column, list_param;
     if (compile_column(C, id, &column))
         return column;
+    if (id.v == C->g->root.v && fx_cluster_map_shape(C->g, &list_param))
+        return compile_split_map(C, id, n);
     FxFoldKind kind = (FxFoldKind)n->num;
     uint32_t acc = new_reg(C), slot = (uint32_t)n->num2;
     static const int64_t init[] = {[FX_FOLD_SUM] = 0, [FX_FOLD_PRODUCT] = 1,

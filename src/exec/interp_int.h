@@ -71,6 +71,10 @@ typedef enum {
     OP_DATA,    /* d = the data source consts[a] */
     OP_CHOICE,  /* d = the index of the implementation chosen for the function (FxFunc.choice) */
     OP_COLUMN,  /* d = [x.FIELD for x in list a], FIELD = consts[b]: a table's column whole */
+    OP_SPLIT,   /* a map split across ranks (exec/cluster.h; emitted only while a cluster
+                 * runs): c = 0 before its loop: d = the job's token, b = the loop's end,
+                 * lowered to this rank's slice of the list a; c = 1 after it: the other
+                 * ranks' parts (token a) appended to the list d */
     OP__COUNT
 } FxOpcode;
 

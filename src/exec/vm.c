@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "choose.h"
+#include "cluster.h"
 #include "colcache.h"
 #include "data.h"
 #include "base/hash.h"
@@ -1607,9 +1608,12 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     }
     char why[320];
     bool ok = true, no_memory = false;
+    FxSplit split = FX_SPLIT_LOCAL; /* across the ranks of a cluster (exec/cluster.h)? */
     if (ints && !keyed) { /* the common case: the sorted keys are the list */
-        ok = sort_keys(rt, k, NULL, n, desc, why, sizeof(why));
-        no_memory = !ok;
+        split = fx_cluster_sort(&rt->sort_costs, k, n, desc, why, sizeof(why));
+        ok = split == FX_SPLIT_DONE || (split == FX_SPLIT_LOCAL &&
+                                        sort_keys(rt, k, NULL, n, desc, why, sizeof(why)));
+        no_memory = !ok && split == FX_SPLIT_LOCAL;
         if (ok) { /* the list keeps the sorted array: no copy */
             *out = fx_val_list_adopt_ints(k, n);
             k = NULL;
@@ -1652,10 +1656,15 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     }
     free(k);
     fx_meter_sub(peak);
-    if (no_memory)
-        fail(rt, fn, I->node, "no memory for the sort's scratch buffer");
+    if (no_memory || split == FX_SPLIT_FAILED)
+        fail(rt, fn, I->node, no_memory ? "no memory for the sort's scratch buffer" : why);
     if (!ok)
         return false;
+    if (split == FX_SPLIT_DONE) {
+        note_data_choice(rt, fn->g, n, "mpi", why);
+        fx_fault_inject("kernel:sort", out); /* tests only: fault.h */
+        return true;
+    }
     const char *colon = strchr(why, ':');
     char what[64];
     snprintf(what, sizeof(what), "sort kernel %.*s", colon ? (int)(colon - why) : 5, why);
@@ -1817,7 +1826,16 @@ static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64
     note_data_choice(rt, fn->g, hi > lo ? hi - lo : 0, what, why);
     if (I->c == 1) {
         uint64_t count = 0;
-        if (!fx_sieve_count(kind, lo, hi, threads, segment, &count, kernel_keep_going, rt))
+        char split_why[320]; /* across the ranks of a cluster (exec/cluster.h)? */
+        FxSplit split = fx_cluster_count_primes(kind, lo, hi, segment, kernel_keep_going, rt,
+                                                &count, split_why, sizeof(split_why));
+        if (split == FX_SPLIT_DONE)
+            note_data_choice(rt, fn->g, hi - lo, "mpi", split_why);
+        else if (split == FX_SPLIT_FAILED)
+            fail(rt, fn, I->node, split_why);
+        if (split < 0 || (split == FX_SPLIT_LOCAL &&
+                          !fx_sieve_count(kind, lo, hi, threads, segment, &count,
+                                          kernel_keep_going, rt)))
             return false;
         *out = fx_val_int((int64_t)count);
         return true;
@@ -2804,6 +2822,33 @@ static Answer answer_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_
     return ANSWER_NONE;
 }
 
+/* OP_SPLIT: a map split across the ranks of a cluster (exec/cluster.h).
+ * Before the loop (c = 0) the other ranks get their slices of the list a
+ * and the loop's end b is lowered to this rank's; after it (c = 1) their
+ * parts are appended to the list d. d (before) and a (after) hold the
+ * job's token: UNIT when the map runs here whole. */
+static bool split_map(FxRuntime *rt, FxFunc *fn, const FxInstr *I, FxValue *R)
+{
+    char why[320];
+    FxValue token = {0};
+    int64_t end = 0;
+    FxSplit s = I->c == 0 ? fx_cluster_map_begin(fn, R, I->a, &rt->budgets, &end, &token, why,
+                                                 sizeof(why))
+                          : fx_cluster_map_end(R[I->a], &R[I->d], why, sizeof(why));
+    if (s == FX_SPLIT_FAILED) {
+        fail(rt, fn, I->node, why);
+        return false;
+    }
+    if (I->c == 0) {
+        put(&R[I->d], token);
+        if (s == FX_SPLIT_DONE) {
+            put_int(&R[I->b], end);
+            note_data_choice(rt, fn->g, fx_val_list_len(R[I->a]), "mpi", why);
+        }
+    }
+    return true;
+}
+
 /* ---- the loop ---- */
 
 /* A kernel's call, timed in the run's trace (hw/ktrace.h); its value. */
@@ -2930,6 +2975,7 @@ static inline bool kernel_called(FxKCall *k, bool ok)
     [OP_DATA] = &&L_OP_DATA, \
     [OP_CHOICE] = &&L_OP_CHOICE, \
     [OP_COLUMN] = &&L_OP_COLUMN, \
+    [OP_SPLIT] = &&L_OP_SPLIT, \
     [OP__COUNT] = &&L_OP__COUNT,
 
 
@@ -4087,12 +4133,17 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
             put(&R[I->d], tmp);
             SPEND_WORK();
             NEXT;
+        CASE(OP_SPLIT):
+            if (!KERNEL_CALL("cluster map", split_map(rt, fn, I, R)))
+                goto error;
+            NEXT;
         CASE(OP__COUNT):
             FX_UNREACHABLE();
     VM_LOOP_END
 value_error:
     value_failed(rt, fn, I->node, &verr);
 error:
+    fx_cluster_settle(); /* a map split across ranks that this error left */
     /* whatever failed after the meter stopped the run, a budget stopped it */
     if (fx_meter_state.stop != FX_STOP_NONE && rt->stopped_by == FX_STOP_NONE)
         budget_error(rt);

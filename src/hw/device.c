@@ -17,9 +17,11 @@
 
 extern const FxDevice fx_cpu_device;    /* cpu.c */
 extern const FxDevice fx_opencl_device; /* opencl.c */
+extern const FxDevice fx_mpi_device;    /* mpi.c */
 
 /* ORDER FX_DEVICE */
-static const FxDevice *const devices[FX_DEVICE__COUNT] = {&fx_cpu_device, &fx_opencl_device};
+static const FxDevice *const devices[FX_DEVICE__COUNT] = {&fx_cpu_device, &fx_opencl_device,
+                                                          &fx_mpi_device};
 
 /* written once each, under lock, before probed[i] is set (release) */
 static bool present[FX_DEVICE__COUNT];

@@ -31,6 +31,7 @@
 typedef enum {
     FX_DEVICE_CPU,    /* the host's cores, through the thread pool */
     FX_DEVICE_OPENCL, /* a GPU (or PoCL's CPU device) through OpenCL: opencl.h */
+    FX_DEVICE_MPI,    /* the ranks of an mpirun job (mpi.h): its kernels are the cluster's jobs */
     FX_DEVICE__COUNT
 } FxDeviceId;
 
