@@ -16,6 +16,7 @@
 
 #include "api_int.h"
 #include "exec/devcost.h"
+#include "hw/mpi.h"
 #include "hw/device.h"
 #include "hw/hw.h"
 
@@ -32,17 +33,28 @@ static FxCostKey sort_key(FxSortKind k, FxBuf *hardware)
 }
 
 /* The device model's rows (exec/devcost.h): kernel "device", variant
- * "INTENT:cpu" or "INTENT:opencl", the device, the fingerprint; the
- * parameters are the version's number, then (items, ms) a point. */
-static FxCostKey device_key(const char *intent, int dev, FxBuf *variant, FxBuf *hardware)
+ * "INTENT:cpu", "INTENT:opencl" or "INTENT:mpi-N" (N ranks: the points of
+ * 2 ranks say nothing of 3), the device, the fingerprint; the parameters
+ * are the version's number, then (items, ms) a point. False for MPI's rows
+ * outside an MPI job. */
+static bool device_key(const char *intent, int dev, FxBuf *variant, FxBuf *hardware,
+                       FxCostKey *key)
 {
+    static const char *const names[FX_DEVCOST__COUNT] = {"cpu", "opencl", "mpi"};
+    if (dev == FX_DEVCOST_MPI && !fx_mpi_running())
+        return false;
     FxHardware hw = fx_hw_detect();
     fx_hw_fingerprint(&hw, hardware);
-    const char *name = dev == FX_DEVCOST_CPU ? "cpu" : "opencl";
-    fx_buf_printf(variant, "%s:%s", intent, name);
-    return (FxCostKey){"device", fx_buf_str(variant), name, fx_buf_str(hardware)};
+    fx_buf_printf(variant, "%s:%s", intent, names[dev]);
+    if (dev == FX_DEVCOST_MPI)
+        fx_buf_printf(variant, "-%d", fx_mpi_size());
+    *key = (FxCostKey){"device", fx_buf_str(variant), names[dev], fx_buf_str(hardware)};
+    return true;
 }
 
+/* An intent's rows may hold points of several versions (a device not
+ * used since a newer version was installed): only the newest version's
+ * are read, and the model measures the others afresh. */
 static void device_costs_read(FluxProgram *fp)
 {
     free(fp->dev_costs);
@@ -51,26 +63,32 @@ static void device_costs_read(FluxProgram *fp)
         return;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
+        FxCostParams rows[FX_DEVCOST__COUNT];
+        bool found[FX_DEVCOST__COUNT] = {false};
+        double newest = 0;
         for (int d = 0; d < FX_DEVCOST__COUNT; d++) {
             FxBuf variant = {0}, hardware = {0};
-            FxCostKey key = device_key((*in)->name, d, &variant, &hardware);
-            FxCostParams p;
-            bool found = false;
-            if (fx_store_cost_model(fp->store->store, &key, &p, &found) == FX_OK && found &&
-                p.n == 1 + 2 * FX_DEVCOST_POINTS) {
-                FxDevCost *c = fx_devcosts_get(fp->dev_costs, (*in)->name, true);
-                if (c->version && c->version != (int64_t)p.v[0]) {
-                    *c = (FxDevCost){0}; /* measured on two versions: neither holds */
-                } else {
-                    c->version = (int64_t)p.v[0];
-                    for (int i = 0; i < FX_DEVCOST_POINTS; i++)
-                        if (p.v[1 + 2 * i] >= 1)
-                            fx_devcost_observe(c, d, p.v[1 + 2 * i], p.v[2 + 2 * i]);
-                    c->dev[d].observed = p.observed;
-                }
+            FxCostKey key;
+            if (device_key((*in)->name, d, &variant, &hardware, &key) &&
+                fx_store_cost_model(fp->store->store, &key, &rows[d], &found[d]) == FX_OK &&
+                found[d] && rows[d].n == 1 + 2 * FX_DEVCOST_POINTS) {
+                if (rows[d].v[0] > newest)
+                    newest = rows[d].v[0];
+            } else {
+                found[d] = false;
             }
             fx_buf_free(&variant);
             fx_buf_free(&hardware);
+        }
+        for (int d = 0; d < FX_DEVCOST__COUNT; d++) {
+            if (!found[d] || rows[d].v[0] != newest)
+                continue;
+            FxDevCost *c = fx_devcosts_get(fp->dev_costs, (*in)->name, true);
+            c->version = (int64_t)newest;
+            for (int i = 0; i < FX_DEVCOST_POINTS; i++)
+                if (rows[d].v[1 + 2 * i] >= 1)
+                    fx_devcost_observe(c, d, rows[d].v[1 + 2 * i], rows[d].v[2 + 2 * i]);
+            c->dev[d].observed = rows[d].observed;
         }
     }
 }
@@ -129,10 +147,10 @@ static void device_costs_save(FluxProgram *fp, FxRuntime *rt)
         t->e[i].refitted = false;
         const FxDevCost *c = &t->e[i].cost;
         for (int d = 0; d < FX_DEVCOST__COUNT; d++) {
-            if (!c->dev[d].n)
-                continue;
             FxBuf variant = {0}, hardware = {0};
-            FxCostKey key = device_key(t->e[i].key, d, &variant, &hardware);
+            FxCostKey key;
+            if (!c->dev[d].n || !device_key(t->e[i].key, d, &variant, &hardware, &key))
+                continue;
             FxCostParams p = {.n = 1 + 2 * FX_DEVCOST_POINTS, .observed = c->dev[d].observed};
             p.v[0] = (double)c->version;
             for (uint32_t k = 0; k < c->dev[d].n; k++) {

@@ -224,6 +224,19 @@ bool fx_cluster_active(void)
     return active;
 }
 
+bool fx_cluster_forced(void)
+{
+    return active && mode == FX_CLUSTER_FORCE;
+}
+
+const char *fx_cluster_device(void)
+{
+    static char label[128];
+    if (active && !label[0])
+        snprintf(label, sizeof(label), "MPI on %u ranks (%s)", ranks, fx_mpi_library());
+    return label;
+}
+
 void fx_cluster_stop(void)
 {
     if (broken) {
@@ -242,9 +255,11 @@ void fx_cluster_stop(void)
     fx_mpi_stop();
 }
 
-static bool wants(double work, double from)
+/* chosen: the caller's reason to split (the device cost model's, or
+ * forced), NULL to run here */
+static bool wants(const char *chosen)
 {
-    return active && (mode == FX_CLUSTER_FORCE || work >= from);
+    return active && chosen;
 }
 
 /* "; rank 0: [a, b), rank 1: [c, d)": at most 4 ranks named, then the last. */
@@ -297,11 +312,10 @@ static bool go_on(void *ctx)
 }
 
 FxSplit fx_cluster_count_primes(FxSieveKind kind, uint64_t lo, uint64_t hi, size_t segment,
-                                FxKeepGoing keep_going, void *ctx, uint64_t *out, char *why,
-                                size_t why_len)
+                                FxKeepGoing keep_going, void *ctx, const char *chosen,
+                                uint64_t *out, char *why, size_t why_len)
 {
-    if (hi <= lo || hi - lo < ranks || !wants((double)(hi - lo), FX_CLUSTER_PRIMES_FROM) ||
-        !claim())
+    if (hi <= lo || hi - lo < ranks || !wants(chosen) || !claim())
         return FX_SPLIT_LOCAL;
     Job j = {.kind = JOB_COUNT, .arg = kind, .lo = lo, .hi = hi, .segment = segment};
     if (!send_workers(TAG_JOB, &j, sizeof(j), why, why_len)) {
@@ -346,9 +360,7 @@ FxSplit fx_cluster_count_primes(FxSieveKind kind, uint64_t lo, uint64_t hi, size
                   (unsigned long long)hi, ranks, fx_sieve_name(kind), fx_mpi_threads(),
                   fx_mpi_threads() == 1 ? "" : "s");
     list_parts(&b, last.lo, last.hi);
-    fx_buf_printf(&b, "; %s", mode == FX_CLUSTER_FORCE ? "forced (--device mpi)"
-                                                        : "split from 10^8 numbers on, where a "
-                                                          "job's messages cost under 10%");
+    fx_buf_printf(&b, "; %s", chosen);
     snprintf(why, why_len, "%s", fx_buf_str(&b));
     fx_buf_free(&b);
     return FX_SPLIT_DONE;
@@ -528,10 +540,10 @@ static int64_t *sample_sort(int64_t *a, size_t m, size_t n, FxSortKind kind, int
     return bucket;
 }
 
-FxSplit fx_cluster_sort(const FxSortCosts *costs, int64_t *k, size_t n, bool desc, char *why,
-                        size_t why_len)
+FxSplit fx_cluster_sort(const FxSortCosts *costs, int64_t *k, size_t n, bool desc,
+                        const char *chosen, char *why, size_t why_len)
 {
-    if (n < (size_t)ranks * SAMPLES || !wants((double)n, FX_CLUSTER_SORT_FROM) || !claim())
+    if (n < (size_t)ranks * SAMPLES || !wants(chosen) || !claim())
         return FX_SPLIT_LOCAL;
     uint64_t lo0, hi0;
     part(0, n, ranks, 0, &lo0, &hi0);
@@ -608,8 +620,7 @@ FxSplit fx_cluster_sort(const FxSortCosts *costs, int64_t *k, size_t n, bool des
                   "splitters from %d samples a rank, buckets exchanged and gathered in order",
                   ranks, last.library, n, fx_sortk_name(kind), SAMPLES);
     list_parts(&b, last.lo, last.hi);
-    fx_buf_printf(&b, "; %s", mode == FX_CLUSTER_FORCE ? "forced (--device mpi)"
-                                                        : "split from 2^22 keys on");
+    fx_buf_printf(&b, "; %s", chosen);
     snprintf(why, why_len, "%s", fx_buf_str(&b));
     fx_buf_free(&b);
     return FX_SPLIT_DONE;
@@ -954,12 +965,13 @@ static bool closure(FxFunc *fn, FuncVec *out, FuncVec *path)
 }
 
 FxSplit fx_cluster_map_begin(FxFunc *fn, const FxValue *R, uint32_t param, const FxBudgets *bg,
-                             int64_t *end, FxValue *token, char *why, size_t why_len)
+                             const char *chosen, int64_t *end, FxValue *token, char *why,
+                             size_t why_len)
 {
     *token = (FxValue){0};
     FxValue list = R[param];
     size_t n = list.kind == FX_VAL_LIST ? fx_val_list_len(list) : 0;
-    if (n < ranks || !wants((double)n, FX_CLUSTER_MAP_FROM))
+    if (n < ranks || !wants(chosen))
         return FX_SPLIT_LOCAL;
     FuncVec funcs = {0}, path = {0};
     bool ok = closure(fn, &funcs, &path);
@@ -1021,8 +1033,7 @@ FxSplit fx_cluster_map_begin(FxFunc *fn, const FxValue *R, uint32_t param, const
                   "rank running the graphs rank 0 runs", ranks, last.library, g->intent, n,
                   last.list, ranks);
     list_parts(&b, last.lo, last.hi);
-    fx_buf_printf(&b, "; %s", mode == FX_CLUSTER_FORCE ? "forced (--device mpi)"
-                                                        : "split from 2^17 elements on");
+    fx_buf_printf(&b, "; %s", chosen);
     snprintf(why, why_len, "%s", fx_buf_str(&b));
     fx_buf_free(&b);
     return FX_SPLIT_DONE;

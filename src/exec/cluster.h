@@ -19,12 +19,15 @@
  *           slice of XS a rank, each running the same graphs, the results
  *           joined in order.
  *
- * A call splits only above a threshold of work (below, the messages cost
- * more than the rank saves), when the cluster is not already running a job
- * (a split inside a map's body runs locally), or always with --device mpi.
- * Each split writes its decision ("mpi: 2 ranks (Open MPI v4.1.4), ...")
- * for the record, and keeps where each part was computed
- * (fx_cluster_last) for `flux explain`.
+ * Rank 0's VM decides whether a call splits (vm.c, mpi_choice): with
+ * --device mpi every call that can; otherwise, from each kernel's floor of
+ * work on (below it the messages cost more than a rank saves), where the
+ * device cost model (devcost.h: points on the CPU and on these ranks, per
+ * intent, in the store) predicts it faster; and never when the cluster
+ * already runs a job (a split inside a map's body runs locally). Each
+ * split writes its decision ("mpi: 2 ranks (Open MPI v4.1.4), ...") for
+ * the record, and keeps where each part was computed (fx_cluster_last) for
+ * `flux explain`.
  *
  * Errors: a rank whose part fails answers with the reason, and rank 0
  * fails the call with it (`rank 1: ...`); a rank that dies ends the whole
@@ -54,9 +57,10 @@ typedef enum {
     FX_CLUSTER_FORCE, /* the MPI device for every call that can split; an error without it */
 } FxClusterMode;
 
-/* The thresholds, in each kernel's unit of work, from which a call splits
- * (measured on the 2-core build machine, docs/devices.md): a job costs
- * 1 to 3 ms of messages and waits besides the data it moves. */
+/* The floors, in each kernel's unit of work, below which a call never
+ * splits and the model is not asked (measured on the 2-core build machine,
+ * docs/devices.md): a job costs 1 to 3 ms of messages and waits besides
+ * the data it moves. */
 #define FX_CLUSTER_PRIMES_FROM 1e8                   /* numbers: ~25 ms of sieve on 2 cores */
 #define FX_CLUSTER_SORT_FROM ((double)(1 << 22))     /* keys: 32 MiB moved 3 times */
 #define FX_CLUSTER_MAP_FROM ((double)(1 << 17))      /* elements: ~10 ms of a small body */
@@ -74,8 +78,13 @@ typedef enum {
  * runs alone, with *warning set to why, and the other ranks are IDLE.
  * FORCE fails (ERROR) where MPI cannot start. CPU starts nothing. */
 FxClusterRole fx_cluster_start(FxClusterMode mode, char *why, size_t why_len, bool *warning);
-/* Is this rank 0 of a running cluster? */
+/* Is this rank 0 of a running cluster? With --device mpi (every call that
+ * can splits)? */
 bool fx_cluster_active(void);
+bool fx_cluster_forced(void);
+/* "MPI on 2 ranks (Open MPI v4.1.4)": the device, for the model's reasons;
+ * "" when no cluster runs. */
+const char *fx_cluster_device(void);
 /* Ranks 1..N-1: ends MPI; idempotent; also at exit. Rank 0: sends every
  * worker its end first. */
 void fx_cluster_stop(void);
@@ -86,7 +95,9 @@ void fx_cluster_stop(void);
 typedef const FxProgram *(*FxClusterLoad)(void *ctx, char *why, size_t why_len);
 int fx_cluster_serve(FxClusterLoad load, void *ctx);
 
-/* ---- rank 0's splits: each returns one of these ---- */
+/* ---- rank 0's splits: each returns one of these ----
+ * chosen: the caller's reason to split (the model's prediction, or
+ * forced), which ends the decision; NULL: the call runs here. */
 typedef enum {
     FX_SPLIT_STOPPED = -2, /* keep_going said stop: the caller's own message stands */
     FX_SPLIT_FAILED = -1,  /* why says why (a rank's error, a message that failed) */
@@ -97,12 +108,12 @@ typedef enum {
 /* The primes of [lo, hi) counted with sieve `kind` (segment bytes as
  * fx_sieve_count takes them), one segment a rank. */
 FxSplit fx_cluster_count_primes(FxSieveKind kind, uint64_t lo, uint64_t hi, size_t segment,
-                                FxKeepGoing keep_going, void *ctx, uint64_t *out, char *why,
-                                size_t why_len);
+                                FxKeepGoing keep_going, void *ctx, const char *chosen,
+                                uint64_t *out, char *why, size_t why_len);
 /* k[0..n) sorted in place (descending when desc) by a sample sort, each
  * rank's slice on the kernel costs predicts fastest for rank 0's slice. */
-FxSplit fx_cluster_sort(const FxSortCosts *costs, int64_t *k, size_t n, bool desc, char *why,
-                        size_t why_len);
+FxSplit fx_cluster_sort(const FxSortCosts *costs, int64_t *k, size_t n, bool desc,
+                        const char *chosen, char *why, size_t why_len);
 
 /* Is g's result `for each x in XS: E` over its parameter *param (a fold
  * collecting E over the parameter, no filter), with E reading XS only
@@ -116,7 +127,8 @@ bool fx_cluster_map_shape(const FxGraph *g, uint32_t *param);
  * *end is where this rank's slice ends (the loop runs [0, *end)); *token
  * is what fx_cluster_map_end needs (UNIT when not split). */
 FxSplit fx_cluster_map_begin(FxFunc *fn, const FxValue *R, uint32_t param, const FxBudgets *b,
-                             int64_t *end, FxValue *token, char *why, size_t why_len);
+                             const char *chosen, int64_t *end, FxValue *token, char *why,
+                             size_t why_len);
 /* OP_SPLIT after it: *io holds this rank's part; on DONE it is replaced by
  * the whole result, the other ranks' parts joined in order. LOCAL when
  * token is UNIT. */

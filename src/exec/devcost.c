@@ -44,17 +44,19 @@ bool fx_devcost_predict(const FxDevCost *c, int dev, double items, double *ms)
         if (distance(d->items[i], items) < distance(d->items[near], items))
             near = i;
     double scaled = d->ms[near] * items / d->items[near];
-    /* the device's point is also its least cost: copies and a launch */
-    *ms = dev == FX_DEVCOST_OPENCL && scaled < d->ms[near] ? d->ms[near] : scaled;
+    /* another device's point is also its least cost: copies and a launch,
+     * or the ranks' messages */
+    *ms = dev != FX_DEVCOST_CPU && scaled < d->ms[near] ? d->ms[near] : scaled;
     return true;
 }
 
-int fx_devcost_choose(const FxDevCost *c, double items, const char *device, char *why,
+int fx_devcost_choose(const FxDevCost *c, int dev, double items, const char *device, char *why,
                       size_t why_len)
 {
-    double cpu, dev;
+    double cpu, there;
     bool has_cpu = fx_devcost_predict(c, FX_DEVCOST_CPU, items, &cpu);
-    bool has_dev = fx_devcost_predict(c, FX_DEVCOST_OPENCL, items, &dev);
+    bool has_dev = fx_devcost_predict(c, dev, items, &there);
+    const char *costs = dev == FX_DEVCOST_MPI ? "the ranks' messages" : "copies and launch";
     if (!has_cpu) {
         snprintf(why, why_len, "the CPU: no measured call of this version yet (%.0f items)",
                  items);
@@ -63,21 +65,25 @@ int fx_devcost_choose(const FxDevCost *c, double items, const char *device, char
     if (!has_dev) {
         const char *explore = getenv("FLUX_EXPLORE");
         if (cpu >= FX_DEVCOST_EXPLORE_MS && !(explore && !strcmp(explore, "off"))) {
-            snprintf(why, why_len, "OpenCL on %s, once, to measure it: the CPU is predicted "
-                     "%.3g ms for %.0f items", device, cpu, items);
-            return FX_DEVCOST_OPENCL;
+            snprintf(why, why_len, "%s, once, to measure it: the CPU is predicted %.3g ms for "
+                     "%.0f items", device, cpu, items);
+            return dev;
         }
-        snprintf(why, why_len, "the CPU: predicted %.3g ms for %.0f items, too short to try "
-                 "the device (from %.0f ms)", cpu, items, FX_DEVCOST_EXPLORE_MS);
+        if (cpu >= FX_DEVCOST_EXPLORE_MS)
+            snprintf(why, why_len, "the CPU: predicted %.3g ms for %.0f items; %s is not "
+                     "measured, and exploring is off (FLUX_EXPLORE=off)", cpu, items, device);
+        else
+            snprintf(why, why_len, "the CPU: predicted %.3g ms for %.0f items, too short to try "
+                     "%s (from %.0f ms)", cpu, items, device, FX_DEVCOST_EXPLORE_MS);
         return FX_DEVCOST_CPU;
     }
-    if (dev < cpu) {
-        snprintf(why, why_len, "OpenCL on %s: predicted %.3g ms against %.3g ms on the CPU "
-                 "(%.0f items)", device, dev, cpu, items);
-        return FX_DEVCOST_OPENCL;
+    if (there < cpu) {
+        snprintf(why, why_len, "%s: predicted %.3g ms against %.3g ms on the CPU (%.0f items)",
+                 device, there, cpu, items);
+        return dev;
     }
-    snprintf(why, why_len, "the CPU: predicted %.3g ms against %.3g ms for OpenCL on %s "
-             "(%.0f items, copies and launch included)", cpu, dev, device, items);
+    snprintf(why, why_len, "the CPU: predicted %.3g ms against %.3g ms for %s (%.0f items, %s "
+             "included)", cpu, there, device, items, costs);
     return FX_DEVCOST_CPU;
 }
 

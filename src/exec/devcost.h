@@ -1,7 +1,8 @@
 /*
  * devcost.h: the device cost model (docs/devices.md): for each intent's
  * version, measured points (work-items, milliseconds) of its calls on the
- * CPU and on the OpenCL device, and the choice they predict.
+ * CPU, on the OpenCL device and split across the ranks of an MPI job, and
+ * the choice they predict between the CPU and one of the others.
  *
  * A prediction reads the point nearest in log(items): on the CPU the time
  * scales with the items; on the device a point's time is also the least a
@@ -24,7 +25,9 @@
  * cold cache), which a shorter call would not repay. */
 #define FX_DEVCOST_EXPLORE_MS 1000.0
 
-enum { FX_DEVCOST_CPU, FX_DEVCOST_OPENCL, FX_DEVCOST__COUNT };
+/* The devices a model has points for; MPI's are for the number of ranks
+ * of this process's job (the store keys them by it). */
+enum { FX_DEVCOST_CPU, FX_DEVCOST_OPENCL, FX_DEVCOST_MPI, FX_DEVCOST__COUNT };
 
 typedef struct FxDevCost {
     int64_t version; /* the version (its number) the points were measured on */
@@ -41,9 +44,10 @@ void fx_devcost_observe(FxDevCost *c, int dev, double items, double ms);
 /* The predicted time on dev, false when dev has no point. */
 bool fx_devcost_predict(const FxDevCost *c, int dev, double items, double *ms);
 
-/* FX_DEVCOST_OPENCL or _CPU for a call of this many items, with the reason
- * ("OpenCL on NAME: predicted 8.1 ms against 95 ms on the CPU"). */
-int fx_devcost_choose(const FxDevCost *c, double items, const char *device, char *why,
+/* dev (OPENCL or MPI) or FX_DEVCOST_CPU for a call of this many items,
+ * with the reason, device naming dev ("OpenCL on NAME: predicted 8.1 ms
+ * against 95 ms on the CPU"). */
+int fx_devcost_choose(const FxDevCost *c, int dev, double items, const char *device, char *why,
                       size_t why_len);
 
 /* A kernel's build from the driver's cache, as measured here (PoCL: 0.1 to

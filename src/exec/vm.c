@@ -1398,6 +1398,9 @@ const char *fx_runtime_data_choice(const FxRuntime *rt, const FxGraph **made_by)
 }
 
 static void device_plan(FxRuntime *rt, FxFunc *f);
+static const char *mpi_choice(FxRuntime *rt, const FxFunc *fn, double work, double floor,
+                              char *why, size_t len);
+static void mpi_point(FxRuntime *rt, const FxFunc *fn, double work, double floor, bool split);
 
 /* The device model's points for f's intent, measured on f's version (those
  * of another version are dropped: it is measured afresh). */
@@ -1434,8 +1437,10 @@ bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue 
         }
         FxClInfo info = {0};
         bool present = fx_cl_probe(&info);
-        if (!present || fx_devcost_choose(cost, (double)items, info.device, why, sizeof(why)) ==
-                                FX_DEVCOST_CPU) {
+        char label[160];
+        snprintf(label, sizeof(label), "OpenCL on %s", info.device);
+        if (!present || fx_devcost_choose(cost, FX_DEVCOST_OPENCL, (double)items, label, why,
+                                          sizeof(why)) == FX_DEVCOST_CPU) {
             fx_buf_printf(out, "cpu: %s\n", present ? why : info.note);
             return true;
         }
@@ -1610,7 +1615,11 @@ static bool kernel_sort(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const
     bool ok = true, no_memory = false;
     FxSplit split = FX_SPLIT_LOCAL; /* across the ranks of a cluster (exec/cluster.h)? */
     if (ints && !keyed) { /* the common case: the sorted keys are the list */
-        split = fx_cluster_sort(&rt->sort_costs, k, n, desc, why, sizeof(why));
+        char chose[320];
+        const char *chosen = mpi_choice(rt, fn, (double)n, FX_CLUSTER_SORT_FROM, chose,
+                                        sizeof(chose));
+        split = fx_cluster_sort(&rt->sort_costs, k, n, desc, chosen, why, sizeof(why));
+        mpi_point(rt, fn, (double)n, FX_CLUSTER_SORT_FROM, split == FX_SPLIT_DONE);
         ok = split == FX_SPLIT_DONE || (split == FX_SPLIT_LOCAL &&
                                         sort_keys(rt, k, NULL, n, desc, why, sizeof(why)));
         no_memory = !ok && split == FX_SPLIT_LOCAL;
@@ -1827,8 +1836,13 @@ static bool primes_run(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, uint64
     if (I->c == 1) {
         uint64_t count = 0;
         char split_why[320]; /* across the ranks of a cluster (exec/cluster.h)? */
+        char chose[320];
+        double work = hi > lo ? (double)(hi - lo) : 0;
+        const char *chosen = mpi_choice(rt, fn, work, FX_CLUSTER_PRIMES_FROM, chose,
+                                        sizeof(chose));
         FxSplit split = fx_cluster_count_primes(kind, lo, hi, segment, kernel_keep_going, rt,
-                                                &count, split_why, sizeof(split_why));
+                                                chosen, &count, split_why, sizeof(split_why));
+        mpi_point(rt, fn, work, FX_CLUSTER_PRIMES_FROM, split == FX_SPLIT_DONE);
         if (split == FX_SPLIT_DONE)
             note_data_choice(rt, fn->g, hi - lo, "mpi", split_why);
         else if (split == FX_SPLIT_FAILED)
@@ -2832,9 +2846,17 @@ static bool split_map(FxRuntime *rt, FxFunc *fn, const FxInstr *I, FxValue *R)
     char why[320];
     FxValue token = {0};
     int64_t end = 0;
-    FxSplit s = I->c == 0 ? fx_cluster_map_begin(fn, R, I->a, &rt->budgets, &end, &token, why,
-                                                 sizeof(why))
-                          : fx_cluster_map_end(R[I->a], &R[I->d], why, sizeof(why));
+    FxSplit s;
+    if (I->c == 0) {
+        char chose[320];
+        double n = R[I->a].kind == FX_VAL_LIST ? (double)fx_val_list_len(R[I->a]) : 0;
+        const char *chosen = mpi_choice(rt, fn, n, FX_CLUSTER_MAP_FROM, chose, sizeof(chose));
+        s = fx_cluster_map_begin(fn, R, I->a, &rt->budgets, chosen, &end, &token, why,
+                                 sizeof(why));
+        mpi_point(rt, fn, n, FX_CLUSTER_MAP_FROM, s == FX_SPLIT_DONE);
+    } else {
+        s = fx_cluster_map_end(R[I->a], &R[I->d], why, sizeof(why));
+    }
     if (s == FX_SPLIT_FAILED) {
         fail(rt, fn, I->node, why);
         return false;
@@ -3265,6 +3287,45 @@ static void note_device(FxRuntime *rt, size_t items, const char *where, const ch
     snprintf(rt->device_choice, sizeof(rt->device_choice), "%s: %s", where, why);
 }
 
+/* Under mpirun: does a kernel call of `work` units in fn split across the
+ * ranks? With --device mpi, yes; else, from the kernel's floor on, where
+ * the device cost model predicts it faster for fn's intent (devcost.h).
+ * Returns the reason to split, in why, or NULL to run here; the choice is
+ * the run's device decision. mpi_point then makes the run's time the
+ * model's next point. */
+static const char *mpi_choice(FxRuntime *rt, const FxFunc *fn, double work, double floor,
+                              char *why, size_t len)
+{
+    if (!fx_cluster_active())
+        return NULL;
+    if (fx_cluster_forced()) {
+        snprintf(why, len, "forced (--device mpi)");
+        return why;
+    }
+    if (work < floor)
+        return NULL;
+    int c = fx_devcost_choose(device_cost(rt, fn), FX_DEVCOST_MPI, work, fx_cluster_device(),
+                              why, len);
+    note_device(rt, (size_t)work, c == FX_DEVCOST_MPI ? "mpi" : "cpu", why);
+    return c == FX_DEVCOST_MPI ? why : NULL;
+}
+
+/* The run's time is a point of the model for fn's intent: on the ranks
+ * (split, forced or chosen) or on the CPU, for the run's largest such
+ * call. */
+static void mpi_point(FxRuntime *rt, const FxFunc *fn, double work, double floor, bool split)
+{
+    if (!fx_cluster_active() || (work < floor && !split) ||
+        (rt->dev_pending.on && rt->dev_pending.items > work))
+        return;
+    (void)device_cost(rt, fn); /* the entry, of fn's version, that the point goes to */
+    snprintf(rt->dev_pending.intent, sizeof(rt->dev_pending.intent), "%s", fn->g->intent);
+    rt->dev_pending.dev = split ? FX_DEVCOST_MPI : FX_DEVCOST_CPU;
+    rt->dev_pending.items = work;
+    rt->dev_pending.once_ms = 0;
+    rt->dev_pending.on = true;
+}
+
 /* Where the call of f on args runs: the OpenCL device when the run forces
  * it (--device opencl), or, for the expression's own call of 1024 items or
  * more, where the device cost model (devcost.h) predicts it faster; else
@@ -3293,13 +3354,15 @@ static int device_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n
     if (!forced) {
         FxClInfo info = {0};
         bool present = fx_cl_probe_done(&info) ? info.device[0] != 0 : true;
-        int choice = present ? fx_devcost_choose(cost, (double)items, "the OpenCL device", why,
-                                                 sizeof(why))
+        int choice = present ? fx_devcost_choose(cost, FX_DEVCOST_OPENCL, (double)items,
+                                                 "the OpenCL device", why, sizeof(why))
                              : FX_DEVCOST_CPU;
         if (choice == FX_DEVCOST_OPENCL) { /* it will be used: its name in the reason */
             present = fx_cl_probe(&info);
-            choice = present ? fx_devcost_choose(cost, (double)items, info.device, why,
-                                                 sizeof(why))
+            char label[160];
+            snprintf(label, sizeof(label), "OpenCL on %s", info.device);
+            choice = present ? fx_devcost_choose(cost, FX_DEVCOST_OPENCL, (double)items, label,
+                                                 why, sizeof(why))
                              : FX_DEVCOST_CPU;
         }
         if (choice == FX_DEVCOST_CPU) {

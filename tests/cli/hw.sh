@@ -29,9 +29,11 @@ assert all((x["compiler"] is None) == (x["note"] is not None) for x in n), n
 d = h["devices"]
 assert d[0]["name"] == "cpu" and d[0]["id"] == 0 and d[0]["units"] == h["pool_threads"], d
 assert all(set(x) == {"id", "name", "present", "units", "memory", "what"} for x in d), d
-assert [x["name"] for x in d] == ["cpu", "opencl"], d
+assert [x["name"] for x in d] == ["cpu", "opencl", "mpi"], d
+assert [x["id"] for x in d] == [0, 1, 2], d
 assert d[0]["present"] and all(x["what"] for x in d), d
 assert d[1]["present"] or d[1]["what"].startswith(("none", "off")), d
+assert not d[2]["present"] and d[2]["what"].startswith("none"), d  # outside mpirun
 assert h["cores"] >= 1 and h["threads"] >= h["cores"] and h["numa_nodes"] >= 1, h
 assert h["pool_threads"] == h["cores"], h
 c = h["caches"]

@@ -12,33 +12,61 @@
 #include "exec/devcost.h"
 #include "fx_test.h"
 
+static int choose(const FxDevCost *c, double items, char why[256])
+{
+    return fx_devcost_choose(c, FX_DEVCOST_OPENCL, items, "OpenCL on gpu", why, 256);
+}
+
 FX_TEST(measured_then_chosen)
 {
     FxDevCost c = {0};
     char why[256];
     unsetenv("FLUX_EXPLORE"); /* the suite turns exploring off */
-    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_CPU);
     EXPECT(strstr(why, "no measured call") != NULL);
     fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 300.0); /* short: not worth a try */
-    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_CPU);
     EXPECT(strstr(why, "too short") != NULL);
     fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 3000.0); /* the same size: replaced */
     EXPECT_EQ(c.dev[FX_DEVCOST_CPU].n, 1u);
-    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_OPENCL);
+    EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_OPENCL);
     EXPECT(strstr(why, "once, to measure it") != NULL);
     fx_devcost_observe(&c, FX_DEVCOST_OPENCL, 5000, 300.0);
-    EXPECT_EQ(fx_devcost_choose(&c, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_OPENCL);
+    EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_OPENCL);
     EXPECT(strstr(why, "OpenCL on gpu: predicted 300 ms against 3e+03 ms") != NULL);
     /* a hundredth of the size: the CPU predicted 30 ms, the device no less
      * than its measured 300 (copies and launch): the CPU keeps it */
-    EXPECT_EQ(fx_devcost_choose(&c, 50, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    EXPECT_EQ(choose(&c, 50, why), FX_DEVCOST_CPU);
     double ms;
     EXPECT(fx_devcost_predict(&c, FX_DEVCOST_OPENCL, 50000, &ms) && ms == 3000.0);
     EXPECT(fx_devcost_predict(&c, FX_DEVCOST_CPU, 50000, &ms) && ms == 30000.0);
     setenv("FLUX_EXPLORE", "off", 1); /* no first try of the device */
     FxDevCost fresh = {0};
     fx_devcost_observe(&fresh, FX_DEVCOST_CPU, 5000, 3000.0);
-    EXPECT_EQ(fx_devcost_choose(&fresh, 5000, "gpu", why, sizeof(why)), FX_DEVCOST_CPU);
+    EXPECT_EQ(choose(&fresh, 5000, why), FX_DEVCOST_CPU);
+}
+
+/* The MPI device's points are its own: OpenCL's say nothing of it, and
+ * its choice against the CPU is made the same way. */
+FX_TEST(mpi_is_another_device)
+{
+    FxDevCost c = {0};
+    char why[256];
+    unsetenv("FLUX_EXPLORE");
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 1e10, 3000.0);
+    fx_devcost_observe(&c, FX_DEVCOST_OPENCL, 1e10, 100.0);
+    EXPECT_EQ(fx_devcost_choose(&c, FX_DEVCOST_MPI, 1e10, "2 ranks", why, sizeof(why)),
+              FX_DEVCOST_MPI);
+    EXPECT(strstr(why, "2 ranks, once, to measure it") != NULL);
+    fx_devcost_observe(&c, FX_DEVCOST_MPI, 1e10, 3300.0); /* slower: the messages */
+    EXPECT_EQ(fx_devcost_choose(&c, FX_DEVCOST_MPI, 1e10, "2 ranks", why, sizeof(why)),
+              FX_DEVCOST_CPU);
+    EXPECT(strstr(why, "the ranks' messages included") != NULL);
+    fx_devcost_observe(&c, FX_DEVCOST_MPI, 1e10, 1600.0); /* measured again: replaced */
+    EXPECT_EQ(fx_devcost_choose(&c, FX_DEVCOST_MPI, 1e10, "2 ranks", why, sizeof(why)),
+              FX_DEVCOST_MPI);
+    EXPECT(strstr(why, "2 ranks: predicted 1.6e+03 ms against 3e+03 ms") != NULL);
+    setenv("FLUX_EXPLORE", "off", 1);
 }
 
 FX_TEST(points_kept_by_size)
