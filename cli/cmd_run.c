@@ -51,9 +51,9 @@ static const char usage[] =
         "  --device D        where calls run: cpu: the host's cores alone, never split\n"
         "                    across ranks; opencl: every call whose parts the OpenCL\n"
         "                    device can run runs there; mpi: every call that can split\n"
-        "                    across the ranks does (default: the cost model's choice,\n"
-        "                    and under mpirun each kernel's threshold); the record's\n"
-        "                    decisions say where, or why not\n";
+        "                    across the ranks does (default: the device cost model's\n"
+        "                    choice, per call); the record's `device` decision says\n"
+        "                    where and why\n";
 
 static bool number_arg(const char *s, double lo, double hi, double *out)
 {

@@ -384,7 +384,7 @@ FLUX_API int flux_graph(FluxProgram *prog, const char *intent, const char *versi
 
 /* Where the kernels that can split across ranks run (`--device`). */
 enum {
-    FLUX_DEVICE_AUTO = 0, /* across the ranks under mpirun, above each kernel's threshold */
+    FLUX_DEVICE_AUTO = 0, /* under mpirun, across the ranks where the device cost model says */
     FLUX_DEVICE_CPU = 1,  /* this process alone, even under mpirun */
     FLUX_DEVICE_MPI = 2,  /* across the ranks, every call that can split */
 };
