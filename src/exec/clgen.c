@@ -17,6 +17,7 @@
 
 #include "base/buf.h"
 #include "clgen.h"
+#include "clgrid.h"
 #include "graph/typeid.h"
 #include "interp_int.h"
 #include "lang/resolved.h"
@@ -283,6 +284,87 @@ static bool domain(Gen *G, Env *E, FxNodeId dom, FxBuf *o, char lo[24], char len
     return true;
 }
 
+/* A float sum over a list parameter of records, with no filter, whose
+ * terms are exactly zero far from an element in scope (clgrid.h): it
+ * visits neighbour cells. The cells are arguments of the kernel, one set:
+ * every such sum is over the same list and fields. FLUX_OPENCL_CELLS=off
+ * visits every element. */
+static bool grid_sum(Gen *G, Env *E, const FxNode *n, FxFarRegion *far)
+{
+    const FxNode *d = fx_graph_node(E->g, n->inputs[0]);
+    const Bind *lb = bound(E, d);
+    const char *env = getenv("FLUX_OPENCL_CELLS");
+    if (n->inputs[1].v || !lb || lb->kind != B_LIST ||
+        (G->plan->grid && G->plan->grid_list != lb->param) ||
+        G->plan->params[lb->param].elem != FX_CL_K_RECORD || (env && !strcmp(env, "off")))
+        return false;
+    FxFarSym *ps = fx_xcalloc(E->g->n_params + 1, sizeof(FxFarSym));
+    FxFarSym *ss = fx_xcalloc(E->g->n_slots + 1, sizeof(FxFarSym));
+    for (uint32_t k = 0; k < E->g->n_params; k++)
+        if (E->params[k].kind == B_VAR) /* a record, if a field of it is read */
+            ps[k] = (FxFarSym){.kind = FX_FAR_P, .safe = true};
+    for (uint32_t k = 0; k < E->g->n_params; k++)
+        snprintf(ps[k].p, sizeof(ps[k].p), "%s", E->params[k].var);
+    for (uint32_t k = 0; k < E->g->n_slots; k++) {
+        if (E->slots[k].kind == B_VAR)
+            ss[k] = (FxFarSym){.kind = FX_FAR_P, .safe = true};
+        snprintf(ss[k].p, sizeof(ss[k].p), "%s", E->slots[k].var);
+    }
+    ss[n->num2] = (FxFarSym){.kind = FX_FAR_Q, .safe = true};
+    const FxClRecord *rec = &G->plan->params[lb->param].record;
+    bool ok = fx_clgrid_far(G->rt, E->g, n->inputs[2], ps, ss, rec, far);
+    free(ps);
+    free(ss);
+    FxClPlan *p = G->plan;
+    uint32_t dims = 0, field[3] = {0, 0, 0};
+    for (uint32_t f = 0; ok && f < rec->n; f++)
+        if (far->mask >> f & 1)
+            field[dims++] = f;
+    /* another sum over the same list shares the cells when it tests the
+     * same fields: they are built for the largest distance */
+    if (!ok || (p->grid && (p->grid_dims != dims || memcmp(p->grid_field, field, sizeof(field)))))
+        return false;
+    if (!p->grid || far->k > p->grid_k)
+        p->grid_k = far->k;
+    p->grid = true;
+    p->grid_list = lb->param;
+    p->grid_dims = dims;
+    memcpy(p->grid_field, field, sizeof(field));
+    return true;
+}
+
+/* The loop of a grid sum: the elements of the 3^d cells around the
+ * element's, in ascending index order (each cell's are ascending: the
+ * smallest next one of the cells is taken each time), as index i. */
+static void grid_loop(Gen *G, const FxFarRegion *far, const char *i, FxBuf *o)
+{
+    const FxClPlan *p = G->plan;
+    const FxClRecord *rec = &p->params[p->grid_list].record;
+    fx_buf_printf(o, "long %s_lo[3] = {0, 0, 0}, %s_hi[3] = {0, 0, 0};\n", i, i);
+    for (uint32_t d = 0; d < p->grid_dims; d++) {
+        fx_buf_printf(o, "{ double x = %s.f_%s; if (!isfinite(x)) *err = 1;\n"
+                         "double a = floor((x - go%u) / gh); a = a < -2.0 ? -2.0 : a > "
+                         "(double)gn%u + 1.0 ? (double)gn%u + 1.0 : a;\n"
+                         "long c = (long)a; %s_lo[%u] = c - 1 < 0 ? 0 : c - 1; %s_hi[%u] = c + 1 "
+                         "> gn%u - 1 ? gn%u - 1 : c + 1; }\n",
+                      far->p, rec->fields[p->grid_field[d]], d, d, d, i, d, i, d, d, d);
+    }
+    fx_buf_printf(o, "long %s_cur[27], %s_end[27]; int %s_nc = 0;\n", i, i, i);
+    fx_buf_printf(o, "for (long c0 = %s_lo[0]; c0 <= %s_hi[0]; c0++)\n"
+                     "for (long c1 = %s_lo[1]; c1 <= %s_hi[1]; c1++)\n"
+                     "for (long c2 = %s_lo[2]; c2 <= %s_hi[2]; c2++) {\n"
+                     "long cell = (c0 * gn1 + c1) * gn2 + c2;\n"
+                     "if (gstart[cell] < gstart[cell + 1]) { %s_cur[%s_nc] = gstart[cell]; "
+                     "%s_end[%s_nc++] = gstart[cell + 1]; }\n}\n",
+                  i, i, i, i, i, i, i, i, i, i);
+    fx_buf_printf(o, "for (;;) {\nif (*err) break;\nlong %s = -1; int %s_at = -1;\n"
+                     "for (int c = 0; c < %s_nc; c++)\n"
+                     "if (%s_cur[c] < %s_end[c] && (%s < 0 || gitems[%s_cur[c]] < %s)) "
+                     "{ %s = gitems[%s_cur[c]]; %s_at = c; }\n"
+                     "if (%s_at < 0) break;\n%s_cur[%s_at]++;\n",
+                  i, i, i, i, i, i, i, i, i, i, i, i, i, i);
+}
+
 /* A fold inside an element: sequential, in the definition's order. */
 static bool fold(Gen *G, Env *E, const FxNode *n, FxBuf *o, char out[24])
 {
@@ -304,7 +386,11 @@ static bool fold(Gen *G, Env *E, const FxNode *n, FxBuf *o, char out[24])
     const char *ct = fl ? "double" : k == FX_FOLD_ALL || k == FX_FOLD_ANY ? "int" : "long";
     const char *init = k == FX_FOLD_PRODUCT || k == FX_FOLD_ALL ? "1" : "0";
     fx_buf_printf(o, "%s %s = %s; int %s_has = 0;\n", ct, out, init, out);
-    fx_buf_printf(o, "for (long %s = 0; %s < %s && !*err; %s++) {\n", i, i, len, i);
+    FxFarRegion far;
+    if (fl && k == FX_FOLD_SUM && grid_sum(G, E, n, &far))
+        grid_loop(G, &far, i, o);
+    else
+        fx_buf_printf(o, "for (long %s = 0; %s < %s && !*err; %s++) {\n", i, i, len, i);
     if (!bind_elem(G, E, n->inputs[0], i, lo, (uint32_t)n->num2, o))
         return false;
     if (n->inputs[1].v) {
@@ -972,6 +1058,10 @@ bool fx_clgen_plan(FxRuntime *rt, const FxGraph *g, FxClPlan *out, char *why, si
         outputs(&G, &out->out, &src);
         if (out->shape == FX_CL_SHAPE_REDUCE)
             fx_buf_printf(&src, ", __global int *has_part");
+        if (out->grid)
+            fx_buf_printf(&src, ", __global const long *gstart, __global const long *gitems, "
+                                "long gn0, long gn1, long gn2, double go0, double go1, "
+                                "double go2, double gh");
         fx_buf_printf(&src, ")\n{\nlong gi = get_global_id(0);\n");
         if (out->shape == FX_CL_SHAPE_MATRIX)
             fx_buf_printf(&src, "long gj = get_global_id(1);\nif (gi >= n || gj >= m) return;\n");

@@ -73,6 +73,13 @@ typedef struct FxClPlan {
     int fold;              /* REDUCE: FxFoldKind */
     bool uses_float;       /* needs doubles on the device */
     bool float_sum;        /* REDUCE of floats: reordered, so only under tolerance */
+    /* a float sum inside the element over list parameter grid_list whose
+     * terms are exactly 0.0 where the sum of the squared differences of the
+     * fields grid_field exceeds grid_k: it visits the neighbour cells the
+     * host builds (clgrid.h), arguments after the outputs */
+    bool grid;
+    uint32_t grid_list, grid_dims, grid_field[3];
+    double grid_k;
 } FxClPlan;
 
 /* The plan for f's graph, or false with why (for the decision tree:

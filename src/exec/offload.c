@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/base.h"
+#include "clgrid.h"
 #include "hw/opencl.h"
 #include "meter.h"
 #include "offload.h"
@@ -150,6 +151,50 @@ static FxValue element(FxClKind k, const int64_t *w)
     }
 }
 
+static FxOffloadStatus cleanup(Marshal *m, FxOffloadStatus st)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->owned[i]);
+    return st;
+}
+
+/* The neighbour cells of the list a grid sum runs over (clgrid.h), as the
+ * kernel's last arguments; false with why (a coordinate not finite). */
+static bool grid_args(Marshal *m, const FxClPlan *p, FxValue list, FxClCells *cells,
+                      FxOffloadNote *note)
+{
+    const FxClRecord *rec = &p->params[p->grid_list].record;
+    size_t n = fx_val_list_len(list);
+    double *coords[3] = {NULL, NULL, NULL};
+    bool ok = true;
+    for (uint32_t d = 0; d < p->grid_dims; d++) {
+        coords[d] = fx_xmalloc((n ? n : 1) * sizeof(double));
+        for (size_t i = 0; i < n && ok; i++) {
+            FxValue x = fx_val_record_field(fx_val_list_at(list, i), rec->fields[p->grid_field[d]]);
+            ok = x.kind == FX_VAL_FLOAT;
+            coords[d][i] = ok ? x.u.f : 0;
+        }
+    }
+    char why[200] = "a coordinate is not a float";
+    ok = ok && fx_clgrid_cells((const double *const *)coords, p->grid_dims, n, p->grid_k, cells,
+                               why, sizeof(why));
+    for (uint32_t d = 0; d < 3; d++)
+        free(coords[d]);
+    if (!ok) {
+        snprintf(note->why, sizeof(note->why), "%s: the CPU runs it", why);
+        return false;
+    }
+    push(m, (FxClArg){FX_CL_IN, cells->start, (cells->cells + 1) * 8});
+    push(m, (FxClArg){FX_CL_IN, cells->items, (n ? n : 1) * 8});
+    for (int d = 0; d < 3; d++)
+        push(m, (FxClArg){FX_CL_LONG, .i = cells->n[d]});
+    for (int d = 0; d < 3; d++)
+        push(m, (FxClArg){FX_CL_DOUBLE, .f = cells->o[d]});
+    push(m, (FxClArg){FX_CL_DOUBLE, .f = cells->h});
+    m->bytes += (cells->cells + 1 + n) * 8;
+    return true;
+}
+
 bool fx_offload_items(const FxGraph *g, const FxClPlan *p, const FxValue *args, size_t *items)
 {
     int64_t a, b;
@@ -247,6 +292,9 @@ FxOffloadStatus fx_offload_run(FxRuntime *rt, const FxGraph *g, const FxClPlan *
         has = array(&m, parts * sizeof(int));
         push(&m, (FxClArg){FX_CL_OUT, has, parts * sizeof(int)});
     }
+    FxClCells grid = {0};
+    if (p->grid && m.ok && !grid_args(&m, p, args[p->grid_list], &grid, note))
+        return cleanup(&m, FX_OFFLOAD_CPU);
     FxOffloadStatus st = FX_OFFLOAD_CPU;
     size_t charged = m.bytes;
     if (!m.ok) {
@@ -352,9 +400,16 @@ FxOffloadStatus fx_offload_run(FxRuntime *rt, const FxGraph *g, const FxClPlan *
             free(cells);
         }
     }
-    for (size_t i = 0; i < m.n; i++)
-        free(m.owned[i]);
+    if (st == FX_OFFLOAD_DONE && p->grid) {
+        size_t len = strlen(note->why);
+        snprintf(note->why + len, sizeof(note->why) - len, "; the sum over the list visits "
+                 "the elements of the %d cells around each element's (%zu cells of side %.3g): "
+                 "its other terms are exactly 0.0 (checked on the graph), and without them the "
+                 "sum, in index order, keeps every bit", p->grid_dims == 1 ? 3
+                 : p->grid_dims == 2 ? 9 : 27, grid.cells, grid.h);
+    }
+    fx_clgrid_cells_free(&grid);
     if (charged)
         fx_meter_sub(charged);
-    return st;
+    return cleanup(&m, st);
 }

@@ -126,6 +126,114 @@ e='cloud(300)'
 for i in 1 2 3 4 5 6 7 8 9 10; do e="simulate_particles($e, 0.01)"; done
 same "$pf" "$e"
 
+# the neighbour cells (docs/devices.md): the step's sums visit the 9 cells
+# around each particle, their other terms being exactly 0.0; to the bit
+# the CPU's, and the all-pairs kernel's (FLUX_OPENCL_CELLS=off)
+same "$pf" 'simulate_particles(cloud(1500), 0.01)'
+"$FLUX" traces "$pf" simulate_particles --last 1 --json | grep -q 'visits the elements of the 9 cells around each element' ||
+    fail "the step did not visit neighbour cells"
+FLUX_OPENCL_CELLS=off "$FLUX" run "$pf" 'simulate_particles(cloud(1500), 0.01)' --device opencl > all.txt || fail "all pairs"
+cmp -s all.txt dev.txt || fail "the cells' step differs from the all-pairs kernel's"
+# a term that is not zero far away (a force that never vanishes) visits
+# every element
+cat > far.flux <<'FLUX'
+type Q = { x: Float, y: Float }
+intent pull(qs: List[Q]) -> List[Float]:
+    constraints:
+        - for each q in qs: sum(if (q.x - r.x) * (q.x - r.x) < 0.01 then 1.0 else 0.5 for r in qs)
+FLUX
+same far.flux 'pull([{x: float(i % 37) / 37.0, y: 0.5} for i in 0..2000])'
+"$FLUX" traces far.flux pull --last 1 --json | grep -q 'cells around' && fail "a sum whose far terms are 0.5 visited cells"
+
+# generated sums over pairs: terms zero far away (or not), tests that may
+# raise an error far away (an integer overflow) before the distance test;
+# the device's answer, with cells and without, is always the CPU's
+python3 - <<'PY'
+import random
+random.seed(2112)
+D = ["((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y))", "((q.y - p.y) * (q.y - p.y) + (q.x - p.x) * (q.x - p.x))", "((p.x - q.x) * (p.x - q.x))"]
+def near(d):
+    k = random.choice(["0.003", "0.002", "0.0031"])
+    return random.choice(["%s < %s" % (d, k), "%s <= %s" % (d, k), "%s > %s" % (k, d)])
+def value():
+    return random.choice(["1.0", "q.x - p.x", "(p.y - q.y) * 3.5 + q.x", "1.0 / (%s + 0.5)" % random.choice(D), "q.w"])
+def zero(depth, d):
+    r = random.random()
+    if depth == 0 or r < 0.2:
+        return random.choice(["0.0", "-0.0"])
+    if r < 0.6:
+        return "(if %s then %s else %s)" % (cond(depth - 1, d), value(), zero(depth - 1, d))
+    if r < 0.8:
+        return "(if %s > 0.0 then %s else 0.0)" % (zero(depth - 1, d), value())
+    return "(0.0 - %s)" % zero(depth - 1, d)
+def cond(depth, d):
+    r = random.random()
+    if r < 0.5 or depth == 0:
+        return near(d)
+    if r < 0.7:
+        return "(%s > 0.0 and %s)" % (d, near(d))
+    if r < 0.85:  # an integer product that overflows far away: an error, never skipped
+        return "(q.n * 1000 > 5 and %s)" % near(d)
+    return "(%s or %s)" % (near(d), near(d))
+def term():
+    d = random.choice(D)
+    r = random.random()
+    if r < 0.7:
+        return "(if %s then %s else %s)" % (cond(2, d), value(), zero(2, d))
+    if r < 0.85:  # not zero far away: every element
+        return "(if %s then 0.0 else %s)" % (near(d), value())
+    return "(if %s then %s else 1.0)" % (near(d), value())
+for k in range(10):
+    t = term()
+    if k % 3 == 0:  # a test evaluated far away first, which may divide by zero
+        d = random.choice(D)
+        t = "(if 10 div (p.n - q.n + 1) > 1 and %s then %s else %s)" % (near(d), value(), zero(1, d))
+    with open("pairs%d.flux" % k, "w") as f:
+        f.write("type Pt = { x: Float, y: Float, w: Float, n: Int }\n"
+                "intent f(ps: List[Pt]) -> List[Float]:\n    constraints:\n"
+                "        - for each p in ps: sum(%s for q in ps)\n" % t)
+    # element 0 lies far from all the others, and the pair (1, 0) alone has
+    # p.n - q.n + 1 = 0: every third term divides by it far away, an error
+    with open("pairs%d.expr" % k, "w") as f:
+        f.write("f([{x: if i == 0 then 5.0 else float((i * 7919) % 211) / 211.0, "
+                "y: float((i * 104729) % 197) / 197.0, w: float(i % 5) - 2.0, "
+                "n: if i == 0 then 1000000 else if i == 1 then 999999 else 3 * i} "
+                "for i in 0..400])")
+PY
+cells=0
+for k in 0 1 2 3 4 5 6 7 8 9; do
+    cpu=$(FLUX_DEVICE=cpu "$FLUX" run pairs$k.flux @pairs$k.expr 2>&1; echo "exit $?")
+    all=$(FLUX_OPENCL_CELLS=off FLUX_DEVICE=opencl "$FLUX" run pairs$k.flux @pairs$k.expr 2>&1; echo "exit $?")
+    dev=$(FLUX_DEVICE=opencl "$FLUX" run pairs$k.flux @pairs$k.expr 2>&1; echo "exit $?")
+    [ "$cpu" = "$dev" ] && [ "$cpu" = "$all" ] ||
+        fail "pairs$k ($(sed -n 4p pairs$k.flux)): cpu ${cpu:0:200}; opencl ${dev:0:200}; all pairs ${all:0:200}"
+    "$FLUX" traces pairs$k.flux f --last 1 --json | grep -q 'cells around' && cells=$((cells + 1))
+done
+[ $cells -ge 3 ] || fail "only $cells of the generated sums visited cells"
+
+# 10 steps of 10^5 particles, forced, equal to the bit to the step written
+# again in C (tests/cli/data/particles_ref.c, its own cells and merge)
+cc -O2 -ffp-contract=off "$root/tests/cli/data/particles_ref.c" -lm -o particles_ref || fail "cc"
+./particles_ref 100000 10 > ref.txt &
+ref=$!
+e='cloud(100000)'
+for i in 1 2 3 4 5 6 7 8 9 10; do e="simulate_particles($e, 0.01)"; done
+printf '%s' "$e" > big.expr
+"$FLUX" run "$pf" @big.expr --device opencl --json > big.json || fail "10 steps of 10^5 particles"
+wait $ref || fail "the C step"
+python3 - <<'PY' || fail "10 steps of 10^5 particles differ from C's"
+import json
+r = json.load(open("big.json"))
+ref = [tuple(float.fromhex(v) for v in l.split()) for l in open("ref.txt")]
+got = [(p["x"], p["y"], p["vx"], p["vy"]) for p in r["output"]]
+assert len(got) == len(ref) == 100000, (len(got), len(ref))
+bad = [i for i in range(len(ref)) if ref[i] != got[i]]
+assert not bad, (len(bad), bad[0], ref[bad[0]], got[bad[0]])
+d = [x for x in r["decision_tree"] if x["decision"].startswith("device")]
+assert d and d[0]["decision"] == "device opencl" and "9 cells" in d[0]["reason"], d
+print("opencl: 10 steps of 10^5 particles in %.1f s, equal to C's" % (r["duration_ms"] / 1e3))
+PY
+
 # explain of an element computed on the device names the device, the
 # element's work-item and work-group, and why the parts are independent
 out=$("$FLUX" explain "$pf" 'simulate_particles(cloud(300), 0.01)[77]' --device opencl) || fail "explain"
