@@ -118,7 +118,8 @@ static FxValue *order_keys(Ctx *c, FxValue out, const FxConstraint *k, char **er
                                           in->ret->elem)
                          : NULL;
     FxValue *all = fx_xmalloc((in->n_params + 1) * sizeof(FxValue));
-    memcpy(all, c->args, in->n_params * sizeof(FxValue));
+    if (in->n_params)
+        memcpy(all, c->args, in->n_params * sizeof(FxValue));
     size_t done = 0;
     for (; done < n; done++) {
         FxValue x = fx_val_list_at(out, done);
@@ -236,7 +237,8 @@ static int holds(Ctx *c, const FxExpr *cond, const char *extra, const FxType *ty
     FxGraph *g = fx_lower_check(c->prog, c->in, cond, extra, type);
     size_t n = c->in->n_params;
     FxValue *all = fx_xmalloc((n + 1) * sizeof(FxValue));
-    memcpy(all, c->args, n * sizeof(FxValue));
+    if (n) /* a call without arguments has none to copy (args may be NULL) */
+        memcpy(all, c->args, n * sizeof(FxValue));
     all[n] = x;
     FxValue v;
     int r = run_graph(c, g, all, n + 1, &v) ? v.u.b : -1;
