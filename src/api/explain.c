@@ -430,10 +430,10 @@ static void explain_native(Tree *t, FxRuntime *rt, const char *intent)
  * its reason, where on it element k was (k < 0: no element), and why the
  * parts are independent. */
 static void explain_device(Tree *t, FxRuntime *rt, const char *intent, const FxValue *args,
-                           int64_t k)
+                           int64_t k, int64_t j)
 {
     FxBuf lines = {0};
-    if (!fx_runtime_device_explain(rt, intent, args, k, &lines) || !lines.len) {
+    if (!fx_runtime_device_explain(rt, intent, args, k, j, &lines) || !lines.len) {
         fx_buf_free(&lines);
         return;
     }
@@ -595,6 +595,18 @@ static bool literal_index(const FxExpr *e, int64_t *out)
     return e->u.index.base->kind == FX_EXPR_CALL;
 }
 
+/* `f(...)[i, j]` with literal i and j: true with them. */
+static bool literal_cell(const FxExpr *e, int64_t *i, int64_t *j)
+{
+    if (e->kind != FX_EXPR_INDEX || e->u.index.n != 2 ||
+        e->u.index.indices[0]->kind != FX_EXPR_INT || e->u.index.indices[1]->kind != FX_EXPR_INT ||
+        e->u.index.base->kind != FX_EXPR_CALL)
+        return false;
+    *i = strtoll(e->u.index.indices[0]->u.text, NULL, 10);
+    *j = strtoll(e->u.index.indices[1]->u.text, NULL, 10);
+    return true;
+}
+
 int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *options, int json,
                  FILE *out, FILE *diagnostics)
 {
@@ -674,9 +686,11 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         }
         explain_validation(&t, fp);
         explain_native(&t, rt, top->intent);
-        int64_t k = 0;
+        int64_t k = 0, ci = -1, cj = -1;
         bool has_k = literal_index(e, &k);
-        explain_device(&t, rt, top->intent, args, has_k ? k : -1);
+        if (!literal_cell(e, &ci, &cj))
+            ci = cj = -1;
+        explain_device(&t, rt, top->intent, args, has_k ? k : ci, cj);
         if (fx_cluster_last())
             explain_split(&t, fx_cluster_last(), has_k, k);
         explain_subresults(&t, fp, &tr);

@@ -157,11 +157,13 @@ const char *fx_runtime_device_choice(const FxRuntime *rt);
 
 /* For explain: where a run would compute intent's call on args, and, when
  * on the OpenCL device (which computes it again now), where on it element
- * `element` (-1: none) was: lines "opencl: REASON", "element K: computed
- * on DEVICE by work-item I of work-group G ...", "independent: WHY", or
- * "cpu: WHY". False when the call has nothing to say (no plan, no force). */
+ * `element` (-1: none) of a list, or row `element` of a matrix (cell
+ * [element, col] when col >= 0), was: lines "opencl: REASON", "element K:
+ * computed on DEVICE by work-item I of work-group G ...", "independent:
+ * WHY", or "cpu: WHY". False when the call has nothing to say (no plan,
+ * no force). */
 bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue *args,
-                               int64_t element, FxBuf *out);
+                               int64_t element, int64_t col, FxBuf *out);
 
 /* The device cost model (devcost.h) the runtime chooses by: the program
  * gives it before a run and keeps what the run refitted. */

@@ -1414,7 +1414,7 @@ static FxDevCost *device_cost(FxRuntime *rt, const FxFunc *f)
 }
 
 bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue *args,
-                               int64_t element, FxBuf *out)
+                               int64_t element, int64_t col, FxBuf *out)
 {
     if (!fx_program_find_intent(rt->prog, intent))
         return false;
@@ -1460,6 +1460,15 @@ bool fx_runtime_device_explain(FxRuntime *rt, const char *intent, const FxValue 
                       (long long)(element % (int64_t)note.local[0]),
                       (long long)(element / (int64_t)note.local[0]), (long long)element,
                       note.local[0]);
+    else if (element >= 0 && col >= 0 && note.dims == 2)
+        fx_buf_printf(out, "cell [%lld, %lld]: computed on %s by work-item [%lld, %lld] of "
+                      "work-group [%lld, %lld] (global id [%lld, %lld]; %zu x %zu items a "
+                      "group)\n", (long long)element, (long long)col, note.device,
+                      (long long)(element % (int64_t)note.local[0]),
+                      (long long)(col % (int64_t)note.local[1]),
+                      (long long)(element / (int64_t)note.local[0]),
+                      (long long)(col / (int64_t)note.local[1]), (long long)element,
+                      (long long)col, note.local[0], note.local[1]);
     else if (element >= 0 && note.dims == 2)
         fx_buf_printf(out, "row %lld: computed on %s by the work-items [%lld, j] of work-groups "
                       "[%lld, j / %zu] (%zu x %zu items a group)\n", (long long)element,

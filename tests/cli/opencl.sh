@@ -117,6 +117,10 @@ open("float.expr", "w").write("matrix_multiply(%s, %s)" % (F, G))
 PY
 same "$mm" "$(cat int.expr)"
 same "$mm" "$(cat float.expr)"
+# explain of a cell: its work-item and work-group in 2 dimensions
+"$FLUX" explain "$mm" "$(cat int.expr)[11, 13]" --device opencl > cell.out || fail "explain of a cell"
+grep -q '^|    - cell \[11, 13\]: computed on pthread-.* by work-item \[3, 5\] of work-group \[1, 1\] (global id \[11, 13\]; 8 x 8 items a group)$' cell.out ||
+    fail "explain of a cell: $(cat cell.out)"
 "$FLUX" optimize "$mm" > /dev/null || fail "optimize"
 same "$mm" "$(cat float.expr)"
 
