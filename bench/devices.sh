@@ -6,7 +6,8 @@
 #      device (PoCL here: the same cores, compiled; a GPU where there is
 #      one), forced each way, best of RUNS; the values must be equal.
 #   2. the cost model, unforced, in a fresh store: the runs it takes to
-#      learn (CPU, then the device once), then its choice for the same call
+#      learn (the CPU until its calls have spent a second, then the device
+#      once), then its choice for the same call
 #      and for a small one, and whether each choice was right, judged by the
 #      forced times of (1) and of the small call.
 #   3. the MPI fold: a count of the primes below 10^10 (the sieve's fused
@@ -61,7 +62,7 @@ r = json.load(sys.stdin)
 d = [x for x in r["decision_tree"] if x["decision"].startswith("device")]
 print(d[0]["decision"].split()[1] if d else "cpu", r["duration_ms"], (d[0]["reason"][:110] if d else "no device decision"))'
 }
-for i in 1 2 3; do
+for i in 1 2 3 4; do
     read -r where t why < <(choose "$step")
     printf 'run %d, %d particles: %-6s %10s ms  %s\n' "$i" "$n" "$where" "$t" "$why"
 done
@@ -104,7 +105,7 @@ done
 one=$(best < "$tmp/mpi1.ms"); two=$(best < "$tmp/mpi2.ms")
 printf '%-34s %10s ms  (%s primes)\n' "1 process" "$one" "$v1" "2 ranks (Open MPI)" "$two" "$v2"
 printf '%-34s %10sx\n' "speed-up of 2 ranks" "$(awk "BEGIN{printf \"%.2f\", $one / $two}")"
-for i in 1 2 3; do
+for i in 1 2 3 4; do
     read -r v t where why < <(FLUX_EXPLORE= fold "$tmp/mpiauto" --ranks 2)
     [ "$v" = "$v1" ] || miss "the model's run $i counted $v"
     printf 'run %d, --ranks 2: %-4s %10s ms  %s\n' "$i" "$where" "$t" "$why"

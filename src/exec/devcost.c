@@ -63,18 +63,24 @@ int fx_devcost_choose(const FxDevCost *c, int dev, double items, const char *dev
         return FX_DEVCOST_CPU;
     }
     if (!has_dev) {
+        /* ski rental: the CPU until the calls it has run would have paid for
+         * a try of the device, then the try, once (a regret of at most 2x) */
         const char *explore = getenv("FLUX_EXPLORE");
-        if (cpu >= FX_DEVCOST_EXPLORE_MS && !(explore && !strcmp(explore, "off"))) {
+        uint32_t calls = c->dev[FX_DEVCOST_CPU].observed ? c->dev[FX_DEVCOST_CPU].observed : 1;
+        double spent = cpu * calls;
+        if (spent >= FX_DEVCOST_EXPLORE_MS && !(explore && !strcmp(explore, "off"))) {
             snprintf(why, why_len, "%s, once, to measure it: the CPU is predicted %.3g ms for "
-                     "%.0f items", device, cpu, items);
+                     "%.0f items, and its %u call%s so far took about %.3g ms", device, cpu,
+                     items, calls, calls == 1 ? "" : "s", spent);
             return dev;
         }
-        if (cpu >= FX_DEVCOST_EXPLORE_MS)
+        if (spent >= FX_DEVCOST_EXPLORE_MS)
             snprintf(why, why_len, "the CPU: predicted %.3g ms for %.0f items; %s is not "
                      "measured, and exploring is off (FLUX_EXPLORE=off)", cpu, items, device);
         else
-            snprintf(why, why_len, "the CPU: predicted %.3g ms for %.0f items, too short to try "
-                     "%s (from %.0f ms)", cpu, items, device, FX_DEVCOST_EXPLORE_MS);
+            snprintf(why, why_len, "the CPU: predicted %.3g ms for %.0f items; its %u call%s so "
+                     "far took about %.3g ms, under the %.0f ms after which %s is tried", cpu,
+                     items, calls, calls == 1 ? "" : "s", spent, FX_DEVCOST_EXPLORE_MS, device);
         return FX_DEVCOST_CPU;
     }
     if (there < cpu) {

@@ -8,9 +8,11 @@
  * scales with the items; on the device a point's time is also the least a
  * call costs (copies, launch), so a smaller call is never predicted
  * cheaper there than the point itself: small calls stay on the CPU. With
- * no device point, a call the CPU is predicted to take EXPLORE_MS or more
- * on tries the device once (not with FLUX_EXPLORE=off); with no CPU point
- * the CPU runs it.
+ * no CPU point the CPU runs the call. With no device point, the device is
+ * tried once (not with FLUX_EXPLORE=off) when the CPU's calls so far, each
+ * at this call's prediction, come to EXPLORE_MS: a ski rental, so a call
+ * the device runs far faster never stays on the CPU for more than about
+ * a second and one call, and a try costs no more than the CPU spent.
  */
 #ifndef FX_DEVCOST_H
 #define FX_DEVCOST_H
@@ -20,9 +22,9 @@
 #include <stdint.h>
 
 #define FX_DEVCOST_POINTS 3 /* with the version: 7 numbers, a cost_models row */
-/* A CPU call this long tries the device once: a first use pays the
- * driver's start and the kernel's build (0.1-0.5 s here, seconds with a
- * cold cache), which a shorter call would not repay. */
+/* The CPU time after which the device is tried once: a first use pays
+ * the driver's start and the kernel's build (0.1-0.5 s here, seconds with
+ * a cold cache). */
 #define FX_DEVCOST_EXPLORE_MS 1000.0
 
 /* The devices a model has points for; MPI's are for the number of ranks

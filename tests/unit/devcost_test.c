@@ -24,9 +24,9 @@ FX_TEST(measured_then_chosen)
     unsetenv("FLUX_EXPLORE"); /* the suite turns exploring off */
     EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_CPU);
     EXPECT(strstr(why, "no measured call") != NULL);
-    fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 300.0); /* short: not worth a try */
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 300.0); /* short: not worth a try yet */
     EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_CPU);
-    EXPECT(strstr(why, "too short") != NULL);
+    EXPECT(strstr(why, "its 1 call so far took about 300 ms, under the 1000 ms") != NULL);
     fx_devcost_observe(&c, FX_DEVCOST_CPU, 5000, 3000.0); /* the same size: replaced */
     EXPECT_EQ(c.dev[FX_DEVCOST_CPU].n, 1u);
     EXPECT_EQ(choose(&c, 5000, why), FX_DEVCOST_OPENCL);
@@ -66,6 +66,25 @@ FX_TEST(mpi_is_another_device)
     EXPECT_EQ(fx_devcost_choose(&c, FX_DEVCOST_MPI, 1e10, "2 ranks", why, sizeof(why)),
               FX_DEVCOST_MPI);
     EXPECT(strstr(why, "2 ranks: predicted 1.6e+03 ms against 3e+03 ms") != NULL);
+    setenv("FLUX_EXPLORE", "off", 1);
+}
+
+/* Ski rental: short calls on the CPU until they have spent a second, then
+ * one try of the device, which the model keeps when it is faster. */
+FX_TEST(short_calls_try_the_device_after_a_second)
+{
+    FxDevCost c = {0};
+    char why[256];
+    unsetenv("FLUX_EXPLORE");
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 1200, 800.0);
+    EXPECT_EQ(choose(&c, 1200, why), FX_DEVCOST_CPU);
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 1200, 805.0);
+    EXPECT_EQ(choose(&c, 1200, why), FX_DEVCOST_OPENCL);
+    EXPECT(strstr(why, "its 2 calls so far took about 1.61e+03 ms") != NULL);
+    fx_devcost_observe(&c, FX_DEVCOST_OPENCL, 1200, 90.0);
+    EXPECT_EQ(choose(&c, 1200, why), FX_DEVCOST_OPENCL);
+    fx_devcost_observe(&c, FX_DEVCOST_CPU, 10, 5.0); /* many tiny calls: the device's */
+    EXPECT_EQ(choose(&c, 10, why), FX_DEVCOST_CPU); /* least cost keeps them here */
     setenv("FLUX_EXPLORE", "off", 1);
 }
 
