@@ -275,6 +275,17 @@ static void list_parts(FxBuf *b, const uint64_t *lo, const uint64_t *hi)
     }
 }
 
+/* A split's decision: b (what was split, freed here), each rank's part,
+ * and the reason to split; DONE. */
+static FxSplit decided(FxBuf *b, const char *chosen, char *why, size_t why_len)
+{
+    list_parts(b, last.lo, last.hi);
+    fx_buf_printf(b, "; %s", chosen);
+    snprintf(why, why_len, "%s", fx_buf_str(b));
+    fx_buf_free(b);
+    return FX_SPLIT_DONE;
+}
+
 /* Makes `last` the record of a new split of `job` in `ranks` parts, its
  * parts zero (the caller sets them). */
 static void record(const char *job, const char *intent, const char *list)
@@ -359,11 +370,7 @@ FxSplit fx_cluster_count_primes(FxSieveKind kind, uint64_t lo, uint64_t hi, size
                   "thread%s a rank", ranks, last.library, (unsigned long long)lo,
                   (unsigned long long)hi, ranks, fx_sieve_name(kind), fx_mpi_threads(),
                   fx_mpi_threads() == 1 ? "" : "s");
-    list_parts(&b, last.lo, last.hi);
-    fx_buf_printf(&b, "; %s", chosen);
-    snprintf(why, why_len, "%s", fx_buf_str(&b));
-    fx_buf_free(&b);
-    return FX_SPLIT_DONE;
+    return decided(&b, chosen, why, why_len);
 }
 
 static bool serve_count(const Job *j, char *why, size_t len)
@@ -619,11 +626,7 @@ FxSplit fx_cluster_sort(const FxSortCosts *costs, int64_t *k, size_t n, bool des
     fx_buf_printf(&b, "%u ranks (%s), a sample sort of %zu keys: a slice a rank sorted by %s, "
                   "splitters from %d samples a rank, buckets exchanged and gathered in order",
                   ranks, last.library, n, fx_sortk_name(kind), SAMPLES);
-    list_parts(&b, last.lo, last.hi);
-    fx_buf_printf(&b, "; %s", chosen);
-    snprintf(why, why_len, "%s", fx_buf_str(&b));
-    fx_buf_free(&b);
-    return FX_SPLIT_DONE;
+    return decided(&b, chosen, why, why_len);
 }
 
 static bool serve_sort(const Job *j, char *why, size_t len)
@@ -1032,11 +1035,7 @@ FxSplit fx_cluster_map_begin(FxFunc *fn, const FxValue *R, uint32_t param, const
     fx_buf_printf(&b, "%u ranks (%s), `%s` mapped over %zu elements of `%s` in %u slices, each "
                   "rank running the graphs rank 0 runs", ranks, last.library, g->intent, n,
                   last.list, ranks);
-    list_parts(&b, last.lo, last.hi);
-    fx_buf_printf(&b, "; %s", chosen);
-    snprintf(why, why_len, "%s", fx_buf_str(&b));
-    fx_buf_free(&b);
-    return FX_SPLIT_DONE;
+    return decided(&b, chosen, why, why_len);
 }
 
 /* The lists parts[0..k), joined in order into one new list: unboxed when
