@@ -2214,6 +2214,33 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The k rows at positions pos (the index's order) written to out in the
+ * collection's order. Few rows are sorted; many are marked in a bitmap and
+ * read back in one pass, O(k + n/64): sorting half of 20,000 rows cost as
+ * much as scanning them, and a query index made large answers slower than
+ * the scan it replaced. */
+static void index_rows_in_order(const uint64_t *pos, size_t k, FxValue list, size_t n,
+                                FxValue *out)
+{
+    if (k <= n / 64) {
+        uint64_t *sorted = fx_xmalloc((k ? k : 1) * sizeof(uint64_t));
+        memcpy(sorted, pos, k * sizeof(uint64_t));
+        qsort(sorted, k, sizeof(uint64_t), cmp_u64);
+        for (size_t i = 0; i < k; i++)
+            out[i] = fx_val_list_get(list, sorted[i]);
+        free(sorted);
+        return;
+    }
+    size_t words = n / 64 + 1;
+    uint64_t *marks = fx_xcalloc(words, sizeof(uint64_t));
+    for (size_t i = 0; i < k; i++)
+        marks[pos[i] / 64] |= UINT64_C(1) << (pos[i] % 64);
+    for (size_t w = 0; w < words; w++)
+        for (uint64_t m = marks[w]; m; m &= m - 1)
+            *out++ = fx_val_list_get(list, w * 64 + (size_t)__builtin_ctzll(m));
+    free(marks);
+}
+
 static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, const FxValue *R,
                           FxValue *out)
 {
@@ -2249,12 +2276,8 @@ static bool select_kernel(FxRuntime *rt, const FxFunc *fn, const FxInstr *I, con
         if (op == FX_NODE_LE || op == FX_NODE_LT || op == FX_NODE_EQ)
             to = index_bound(qi, v, op != FX_NODE_LT);
         size_t k = to > from ? to - from : 0;
-        uint64_t *pos = fx_xmalloc((k ? k : 1) * sizeof(uint64_t));
-        memcpy(pos, qi->pos + from, k * sizeof(uint64_t));
-        qsort(pos, k, sizeof(uint64_t), cmp_u64); /* back to the collection's order */
-        for (size_t i = 0; i < k; i++)
-            fx_vec_push(&kept, fx_val_list_get(list, pos[i]));
-        free(pos);
+        index_rows_in_order(qi->pos + from, k, list, n, kept.data); /* k <= n: room */
+        kept.len = k;
         snprintf(why, sizeof(why), "the sorted index on `%s`, a binary search: %zu of %zu rows",
                  field, k, n);
     } else {
