@@ -161,8 +161,9 @@ struct FxFunc {
     bool memo_able;      /* a recursion whose arguments key a table */
     uint64_t watched;    /* calls since the last look for repeated work */
     uint64_t watch_more; /* calls beyond RUNAWAY_AFTER to wait: grows after each vain look */
-    uint64_t *sample;    /* argument hashes of the look in progress */
-    uint32_t sampled, sample_distinct;
+    uint64_t *sample;    /* argument hashes of the look in progress: two tables */
+    uint32_t sampled, sample_distinct; /* calls of the look; distinct of its first ones */
+    uint32_t slice_seen, slice_distinct; /* its calls in one slice of the hashes */
     bool owns_graph;
     FxInstr *code;
     uint32_t n_code;

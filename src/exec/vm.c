@@ -2576,45 +2576,86 @@ void fx_runtime_reset_counts(FxRuntime *rt)
 
 /* ---- runaway protection ----
  *
- * A recursion that has made RUNAWAY_AFTER calls in a run is watched: the
- * argument hashes of its next RUNAWAY_SAMPLE calls are collected, and if at
- * most half are distinct it is doing the same work again and again, and its
- * table is switched on for the rest of the process. Sound for every intent,
- * as intents are pure by construction: a call's result is its result
- * whenever it is asked. A look that finds no repetition waits twice as long
- * before the next, so a recursion without repeated work pays almost nothing.
+ * A recursion that has made RUNAWAY_AFTER calls in a run is watched for the
+ * next RUNAWAY_SAMPLE * RUNAWAY_STRIDE calls, through two samples of their
+ * argument hashes:
+ *
+ *   - the first RUNAWAY_SAMPLE calls, in a row: a recursion such as fib
+ *     asks the same few tuples again within a few calls;
+ *   - the calls whose hash falls in one slice of RUNAWAY_STRIDE, across the
+ *     whole window: ackermann's repeats are thousands of calls apart (each
+ *     chain ack(1, x), ack(1, x - 1), ... is new within itself and walks
+ *     the previous chain again), and a slice of the hashes sees them as
+ *     often as they happen, whatever the distance.
+ *
+ * If at most half of either sample is distinct, it is doing the same work
+ * again and again, and its table is switched on for the rest of the
+ * process. Sound for every intent, as intents are pure by construction: a
+ * call's result is its result whenever it is asked. A look that finds no
+ * repetition waits twice as long before the next, so a recursion without
+ * repeated work pays almost nothing.
  */
 #define RUNAWAY_AFTER 65536
 #define RUNAWAY_SAMPLE 512
+#define RUNAWAY_STRIDE 64
+#define RUNAWAY_SLOTS (2 * RUNAWAY_SAMPLE) /* each sample's open-addressed table */
 
 static uint64_t args_hash(const FxValue *a, uint32_t n);
 
+/* h into the table at slots; true when it was not there. */
+static bool sample_add(uint64_t *slots, uint64_t h)
+{
+    size_t j = h & (RUNAWAY_SLOTS - 1);
+    while (slots[j] && slots[j] != h)
+        j = (j + 1) & (RUNAWAY_SLOTS - 1);
+    if (slots[j])
+        return false;
+    slots[j] = h;
+    return true;
+}
+
+static bool mostly_repeated(uint32_t seen, uint32_t distinct)
+{
+    return seen >= RUNAWAY_SAMPLE / 8 && 2 * distinct <= seen;
+}
+
 static void watch_for_runaway(FxRuntime *rt, FxFunc *f, const FxValue *args, uint32_t n)
 {
-    enum { SLOTS = 2 * RUNAWAY_SAMPLE };
     if (!f->sample)
-        f->sample = fx_xcalloc(SLOTS, sizeof(uint64_t));
+        f->sample = fx_xcalloc(2 * RUNAWAY_SLOTS, sizeof(uint64_t));
     uint64_t h = args_hash(args, n) | 1;
-    size_t j = h & (SLOTS - 1);
-    while (f->sample[j] && f->sample[j] != h)
-        j = (j + 1) & (SLOTS - 1);
-    if (!f->sample[j]) {
-        f->sample[j] = h;
-        f->sample_distinct++;
+    uint32_t calls = ++f->sampled;
+    if (calls <= RUNAWAY_SAMPLE)
+        f->sample_distinct += sample_add(f->sample, h);
+    /* the slice: bits the table's index does not use */
+    if ((h >> 32) % RUNAWAY_STRIDE == 0 && f->slice_seen < RUNAWAY_SAMPLE) {
+        f->slice_seen++;
+        f->slice_distinct += sample_add(f->sample + RUNAWAY_SLOTS, h);
     }
-    if (++f->sampled < RUNAWAY_SAMPLE)
+    bool in_a_row = calls == RUNAWAY_SAMPLE && mostly_repeated(calls, f->sample_distinct);
+    bool spread = !in_a_row && calls == RUNAWAY_SAMPLE * RUNAWAY_STRIDE &&
+                  mostly_repeated(f->slice_seen, f->slice_distinct);
+    if (!in_a_row && calls < RUNAWAY_SAMPLE * RUNAWAY_STRIDE)
         return;
-    if (2 * f->sample_distinct <= f->sampled) {
+    if (in_a_row || spread) {
         f->memo = true;
+        uint32_t seen = in_a_row ? calls : f->slice_seen;
+        uint32_t distinct = in_a_row ? f->sample_distinct : f->slice_distinct;
+        char sample[64];
+        if (in_a_row)
+            snprintf(sample, sizeof(sample), "calls in a row");
+        else
+            snprintf(sample, sizeof(sample), "one hash slice in %d, over %u calls",
+                     RUNAWAY_STRIDE, calls);
         size_t used = strlen(rt->switches);
         snprintf(rt->switches + used, sizeof(rt->switches) - used,
                  "%smemoized `%s` mid-run after %llu calls: %u of %u sampled calls repeated "
-                 "an argument tuple", used ? "; " : "", f->g->intent,
-                 (unsigned long long)(f->watched + f->sampled), f->sampled - f->sample_distinct,
-                 f->sampled);
+                 "an argument tuple (%s)",
+                 used ? "; " : "", f->g->intent, (unsigned long long)(f->watched + calls),
+                 seen - distinct, seen, sample);
     }
-    memset(f->sample, 0, SLOTS * sizeof(uint64_t));
-    f->watched = f->sampled = f->sample_distinct = 0;
+    memset(f->sample, 0, 2 * RUNAWAY_SLOTS * sizeof(uint64_t));
+    f->watched = f->sampled = f->sample_distinct = f->slice_seen = f->slice_distinct = 0;
     if (!f->memo) /* no repeated work: its native code may take the calls again */
         f->native_gave_back = 0;
     if (f->watch_more < (1ULL << 40))

@@ -30,6 +30,12 @@ intent trib(n: Natural) -> Int:
         - trib(2) = 3
         - trib(n) = 2 * trib(n-1) - trib(n-2) + 5 * trib(n-3)
 
+intent ack(m: Natural, n: Natural) -> Natural:
+    constraints:
+        - ack(0, n) = n + 1
+        - ack(m, 0) = ack(m - 1, 1) when m > 0
+        - ack(m, n) = ack(m - 1, ack(m, n - 1)) when m > 0 and n > 0
+
 intent total(n: Natural) -> Natural:
     constraints:
         - total(0) = 0
@@ -48,6 +54,15 @@ expect 'trib(200)' "$(python3 -c '
 t = [2, -1, 3]
 while len(t) <= 200: t.append(2 * t[-1] - t[-2] + 5 * t[-3])
 print(t[200])')"
+# Ackermann's repeats are thousands of calls apart (naive ack(4, 1) makes
+# ~2.8 * 10^9 calls): the sample spread over the window sees them
+expect 'ack(4, 1)' 65533
+"$FLUX" run "$tmp/r.flux" 'ack(3, 10)' --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["output"] == 8189, r
+d = [x for x in r["decision_tree"] if x["decision"] == "runaway protection"]
+assert d and "one hash slice in 64, over 32768 calls" in d[0]["reason"], r' || fail "ack: not switched"
 "$FLUX" run "$tmp/r.flux" 'fib(40)' --json | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
