@@ -257,6 +257,16 @@ bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, Fx
     return true;
 }
 
+/* Is conj one of the conjuncts of the chain of `and`s at filter? */
+static bool conjunct_within(const FxGraph *g, FxNodeId filter, FxNodeId conj)
+{
+    if (filter.v == conj.v)
+        return true;
+    const FxNode *f = fx_graph_node(g, filter);
+    return f->op == FX_NODE_AND && f->n_inputs == 2 &&
+           (conjunct_within(g, f->inputs[0], conj) || conjunct_within(g, f->inputs[1], conj));
+}
+
 bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest)
 {
     if (filter.v == conj.v) {
@@ -270,6 +280,8 @@ bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, Fx
         *rest = f->inputs[0];
     else if (f->inputs[0].v == conj.v)
         *rest = f->inputs[1];
+    else if (conjunct_within(g, filter, conj))
+        *rest = filter; /* deeper in the chain: it stays, and is asked again */
     else
         return false;
     return true;

@@ -215,7 +215,9 @@ bool fx_graph_args_key_a_table(const FxGraph *g);
 
 /* The filter `filter` of g without the conjunct `conj`: when filter is
  * conj itself, *rest = {0} (nothing remains); when it is `x and conj` or
- * `conj and x`, *rest = x. False for any other shape. */
+ * `conj and x`, *rest = x; when conj is deeper in a chain of `and`s
+ * (`a and conj and b`), *rest = filter, conj included (the graph has no
+ * node for the chain without it). False for any other shape. */
 bool fx_graph_conjunct_rest(const FxGraph *g, FxNodeId filter, FxNodeId conj, FxNodeId *rest);
 
 /* Is the node at `map` the element-wise product of two matrices:

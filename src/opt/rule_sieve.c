@@ -25,19 +25,22 @@ static bool primality(const FxGraph *g, FxNodeId id, int64_t slot, const FxGraph
            fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root);
 }
 
-/* The conjunct of fold's filter that tests primality, or {0}. */
-static FxNodeId prime_conjunct(const FxGraph *g, const FxNode *fold, const FxGraph *prime_shape,
-                               FxGraphLookup lookup, void *ctx)
+/* The conjunct of the chain of `and`s at filter that tests primality of
+ * the variable `slot`, the leftmost, or {0}. */
+static FxNodeId prime_conjunct(const FxGraph *g, FxNodeId filter, int64_t slot,
+                               const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx)
 {
-    FxNodeId filter = fold->inputs[1], none = {0};
+    FxNodeId none = {0};
     if (!filter.v)
         return none;
-    if (primality(g, filter, fold->num2, prime_shape, lookup, ctx))
+    if (primality(g, filter, slot, prime_shape, lookup, ctx))
         return filter;
     const FxNode *f = fx_graph_node(g, filter);
-    for (uint32_t k = 0; f->op == FX_NODE_AND && k < 2; k++)
-        if (primality(g, f->inputs[k], fold->num2, prime_shape, lookup, ctx))
-            return f->inputs[k];
+    for (uint32_t k = 0; f->op == FX_NODE_AND && k < 2; k++) {
+        FxNodeId c = prime_conjunct(g, f->inputs[k], slot, prime_shape, lookup, ctx);
+        if (c.v)
+            return c;
+    }
     return none;
 }
 
@@ -53,7 +56,7 @@ bool fx_rule_sieve_find(const FxGraph *g, const FxGraph *prime_shape, FxGraphLoo
             *why = "the fold runs on the sieve already";
             continue;
         }
-        *conj = prime_conjunct(g, n, prime_shape, lookup, ctx);
+        *conj = prime_conjunct(g, n->inputs[1], n->num2, prime_shape, lookup, ctx);
         if (conj->v) {
             fold->v = i + 1;
             return true;

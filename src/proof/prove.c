@@ -1471,20 +1471,34 @@ static FxNodeId construction(const FxGraph *g)
 }
 
 /* The call of a one-parameter predicate on the fold's variable, among the
- * conjuncts of the filter. */
-static const FxNode *kind_call(const FxGraph *g, FxNodeId filter, int64_t slot)
+ * conjuncts of the filter, the leftmost; with shape, the leftmost of those
+ * whose predicate has that shape. */
+static const FxNode *shaped_call(const FxGraph *g, FxNodeId filter, int64_t slot,
+                                 const FxGraph *shape, FxGraphLookup lookup, void *ctx)
 {
     const FxNode *n = fx_graph_node(g, filter);
     if (n->op == FX_NODE_AND) {
-        const FxNode *l = kind_call(g, n->inputs[0], slot);
-        return l ? l : kind_call(g, n->inputs[1], slot);
+        const FxNode *l = shaped_call(g, n->inputs[0], slot, shape, lookup, ctx);
+        return l ? l : shaped_call(g, n->inputs[1], slot, shape, lookup, ctx);
     }
     if (n->op == FX_NODE_CALL && n->n_inputs == 1) {
         const FxNode *arg = fx_graph_node(g, n->inputs[0]);
-        if (arg->op == FX_NODE_VAR && arg->num == slot)
+        const FxGraph *pred = shape && lookup ? lookup(ctx, n->text) : NULL;
+        if (arg->op == FX_NODE_VAR && arg->num == slot &&
+            (!shape || (pred && pred->n_params == 1 &&
+                        fx_graph_same_shape(pred, pred->root, shape, shape->root))))
             return n;
     }
     return NULL;
+}
+
+/* The prime-shaped call if there is one, else the first call (which the
+ * template then refutes, naming it). */
+static const FxNode *kind_call(const FxGraph *g, FxNodeId filter, int64_t slot,
+                               const FxGraph *prime_shape, FxGraphLookup lookup, void *ctx)
+{
+    const FxNode *n = shaped_call(g, filter, slot, prime_shape, lookup, ctx);
+    return n ? n : shaped_call(g, filter, slot, NULL, NULL, NULL);
 }
 
 static FxObligation sieve_template(const FxGraph *g, const FxGraph *prime_shape,
@@ -1496,7 +1510,8 @@ static FxObligation sieve_template(const FxGraph *g, const FxGraph *prime_shape,
     const FxNode *dom = fold->op == FX_NODE_FOLD ? fx_graph_node(g, fold->inputs[0]) : NULL;
     const FxNode *call = dom && fold->num == FX_FOLD_COLLECT && dom->op == FX_NODE_RANGE &&
                                          fold->inputs[1].v
-                                 ? kind_call(g, fold->inputs[1], fold->num2)
+                                 ? kind_call(g, fold->inputs[1], fold->num2, prime_shape,
+                                             lookup, ctx)
                                  : NULL;
     const FxGraph *pred = call && lookup ? lookup(ctx, call->text) : NULL;
     if (!call) {
@@ -1673,7 +1688,8 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
     const FxNode *f = fold.v && fold.v <= cur->n_nodes ? fx_graph_node(cur, fold) : NULL;
     const FxNode *dom = f && f->op == FX_NODE_FOLD ? fx_graph_node(cur, f->inputs[0]) : NULL;
     const FxNode *call = dom && dom->op == FX_NODE_RANGE && f->inputs[1].v
-                                 ? kind_call(cur, f->inputs[1], f->num2)
+                                 ? kind_call(cur, f->inputs[1], f->num2, prime_shape, lookup,
+                                             ctx)
                                  : NULL;
     const FxGraph *pred = call && lookup ? lookup(ctx, call->text) : NULL;
     FxNodeId call_id = {call ? (uint32_t)(call - cur->nodes) + 1 : 0}, rest = {0};
