@@ -39,6 +39,9 @@ struct FxHeapObj {
             double *floats; /* a list of floats, unboxed: 8 bytes an element */
             FxTable *table; /* a list of records kept by column (table.h); items
                              * then holds its rows boxed once someone borrowed one */
+            FxHeapObj *base; /* a slice kept as a view: the list whose items (or
+                              * ints, floats) these point into, retained; the
+                              * view owns neither the block nor the elements */
         } list;
         struct {
             size_t rows, cols;
