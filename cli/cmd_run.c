@@ -303,7 +303,11 @@ int fx_cmd_run(int argc, char **argv)
     opts.want_json = json ? 1 : notes ? FLUX_JSON_SUMMARY : 0; /* the notes read no output */
     opts.record_later = !json;
     opts.print_to = json ? NULL : stdout; /* a large value streams */
+    long long recorded_before = flux_last_execution(prog);
     status = flux_run(prog, expr, &opts, stderr, &r);
+    /* a failed run that was recorded is one a budget stopped: learning
+     * follows it as it follows an answer (its EXPR may call for a kernel) */
+    bool stopped = status == FLUX_ERR_RUNTIME && flux_last_execution(prog) != recorded_before;
     free(expr_text); /* the program keeps its own copy */
     if (status == FLUX_OK && notes)
         note_version(&r);
@@ -322,7 +326,8 @@ int fx_cmd_run(int argc, char **argv)
      * demo), FLUX_LEARN=off never. */
     const char *learn = getenv("FLUX_LEARN");
     bool forced = opts.version || opts.variant; /* recorded nowhere: nothing to learn */
-    if (status == FLUX_OK && !opts.no_learn && !forced && !(learn && !strcmp(learn, "off"))) {
+    if ((status == FLUX_OK || stopped) && !opts.no_learn && !forced &&
+        !(learn && !strcmp(learn, "off"))) {
         if (learn && !strcmp(learn, "wait")) {
             flux_learn(prog, store, flux_last_execution(prog), notes ? stderr : NULL);
         } else {
@@ -330,13 +335,14 @@ int fx_cmd_run(int argc, char **argv)
              * start none, and pay neither the spawn nor its work */
             long long after = flux_last_execution(prog);
             bool due = flux_learn_due(prog, store, after);
-            status = fx_cli_finish(prog, store, status);
-            if (status == FLUX_OK && due)
+            int finished = fx_cli_finish(prog, store, status);
+            bool closed = finished == status; /* the store closed cleanly */
+            if (closed && due)
                 learn_in_background(path, store_dir, after);
-            if (status == FLUX_OK && due && notes)
+            if (closed && due && notes)
                 fprintf(stderr, "flux: learning from the records in the background "
                                 "(`flux history` shows new versions)\n");
-            return status;
+            return finished;
         }
     }
     return fx_cli_finish(prog, store, status);

@@ -342,6 +342,9 @@ void fx_api_reproduce(FluxProgram *fp, const FxGraph *cur, const FxGraph *cand,
 
 typedef struct FxTraces {
     FX_VEC(FxTrace) v; /* newest first */
+    /* no run in the window finished: v holds the runs a budget stopped
+     * (their times are the budget's, a lower bound; their EXPRs are real) */
+    bool stopped_only;
 } FxTraces;
 /* The newest `limit` runs of a lineage. */
 FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,

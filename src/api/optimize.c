@@ -720,12 +720,17 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in,
         fx_api_traces_free(&R.tr);
         return FLUX_OK;
     }
+    /* Only runs a budget stopped: their EXPRs are evidence for the rules,
+     * which time them under caps of their own; their times are the
+     * budget's, so they judge no rollback, fit no model and promote no
+     * native code. */
+    bool stopped_only = R.tr.stopped_only;
     bool done = false;
-    int status = recheck(&R, &done);
-    if (!done && status == FLUX_OK)
+    int status = stopped_only ? FLUX_OK : recheck(&R, &done);
+    if (!done && status == FLUX_OK && !stopped_only)
         status = maybe_roll_back(&R, &done);
     const FxGraph *g = R.current;
-    if (!done && status == FLUX_OK &&
+    if (!done && status == FLUX_OK && !stopped_only &&
         (g->variants & (FX_VARIANT_LOOP | FX_VARIANT_POWER)) == (FX_VARIANT_LOOP | FX_VARIANT_POWER))
         status = fx_api_models_refit(fs, R.version, g, &R.tr, out) == FX_OK ? FLUX_OK
                                                                            : FLUX_ERR_STORE;
@@ -742,7 +747,7 @@ static int optimize_intent(FluxProgram *fp, FluxStore *fs, const FxIntent *in,
     if (status == FLUX_OK && !native_only)
         status = run_turns(&R, opts, &done);
     /* the version that stays may become native code */
-    if (status == FLUX_OK && !done && (!opts->rule || native_only))
+    if (status == FLUX_OK && !done && !stopped_only && (!opts->rule || native_only))
         status = fx_api_native_round(fp, fs, in->name, R.current->version, &R.tr, out);
     free(label);
     free(R.raced);

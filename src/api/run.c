@@ -848,7 +848,9 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
          * first. A store error is told, but the run's failure is the status. */
         if (fx_runtime_stopped_by(rt) && !forced) {
             lock_all(fp);
-            (void)record_stop(fp, rt, expr, out->duration_ms, diagnostics);
+            long long id = record_stop(fp, rt, expr, out->duration_ms, diagnostics);
+            if (id > 0) /* learning may follow it (cmd_run.c) */
+                fp->last_id = id;
             unlock_all(fp);
         }
     } else {

@@ -55,7 +55,29 @@ static double input_size(json_t *input)
 typedef struct Reader {
     int64_t lineage;
     FxTraces *out;
+    FX_VEC(FxTrace) stopped; /* the runs a budget stopped: used when none finished */
 } Reader;
+
+/* Without a finished run, the stopped ones are the evidence: a sort of a
+ * data source too large for v1's bubble sort is stopped by the time
+ * budget every run, and learning must still see it to give it a kernel. */
+static void stopped_if_none(Reader *r)
+{
+    if (r->out->v.len == 0 && r->stopped.len) {
+        fx_vec_free(&r->out->v);
+        r->out->v.data = r->stopped.data;
+        r->out->v.len = r->stopped.len;
+        r->out->v.cap = r->stopped.cap;
+        r->out->stopped_only = true;
+        return;
+    }
+    fx_vec_foreach(FxTrace, t, &r->stopped)
+    {
+        free(t->input);
+        free(t->expr);
+    }
+    fx_vec_free(&r->stopped);
+}
 
 /* A field of the row parsed alone: the row's output may hold an integer
  * too large for any JSON number type, and must not spoil the rest. */
@@ -103,12 +125,10 @@ static void keep(void *ctx, const char *text)
             }
             stopped |= what && !strncmp(what, "stopped by the ", 15);
         }
-        if (stopped) {
-            free(t.input);
-            free(t.expr);
-        } else {
+        if (stopped)
+            fx_vec_push(&r->stopped, t);
+        else
             fx_vec_push(&r->out->v, t);
-        }
     }
     json_t *all[] = {lin, version, input, ms, expr, decisions};
     for (size_t i = 0; i < FX_ARRAY_LEN(all); i++)
@@ -118,15 +138,17 @@ static void keep(void *ctx, const char *text)
 FxStatus fx_api_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
                        FxTraces *out)
 {
-    Reader r = {lineage, out};
-    return fx_store_executions(fs->store, intent, 0, (int64_t)limit, keep, &r);
+    Reader r = {lineage, out, {0}};
+    FxStatus st = fx_store_executions(fs->store, intent, 0, (int64_t)limit, keep, &r);
+    stopped_if_none(&r);
+    return st;
 }
 
 /* fx_store_recent_runs's rows as traces without time, variant or EXPR */
 static void keep_recent(void *ctx, const FxRecentRun *run)
 {
     Reader *r = ctx;
-    if (run->lineage != r->lineage || !run->label || run->stopped)
+    if (run->lineage != r->lineage || !run->label)
         return;
     FxTrace t = {0};
     t.id = run->id;
@@ -140,14 +162,19 @@ static void keep_recent(void *ctx, const FxRecentRun *run)
     t.input_hash = strtoull(h, NULL, 16);
     t.input = fx_xstrdup(run->input ? run->input : "null");
     t.expr = fx_xstrdup("-");
-    fx_vec_push(&r->out->v, t);
+    if (run->stopped)
+        fx_vec_push(&r->stopped, t);
+    else
+        fx_vec_push(&r->out->v, t);
 }
 
 FxStatus fx_api_recent_traces(FluxStore *fs, const char *intent, int64_t lineage, size_t limit,
                               FxTraces *out)
 {
-    Reader r = {lineage, out};
-    return fx_store_recent_runs(fs->store, intent, (int64_t)limit, keep_recent, &r);
+    Reader r = {lineage, out, {0}};
+    FxStatus st = fx_store_recent_runs(fs->store, intent, (int64_t)limit, keep_recent, &r);
+    stopped_if_none(&r);
+    return st;
 }
 
 void fx_api_traces_free(FxTraces *t)
