@@ -123,8 +123,21 @@ static void push_local(Lower *L, const char *name, bool is_param, uint32_t index
 
 /* A matrix size variable: the rows or columns of the first parameter that
  * names it. */
+/* A size that names a Natural parameter (`Matrix[n, n]`): its value. */
+static FxNodeId natural_size(Lower *L, const char *size, FxSpan sp)
+{
+    for (uint32_t i = 0; L->in && i < L->in->n_params; i++)
+        if (L->in->params[i].type->kind == FX_TY_NATURAL &&
+            strcmp(L->in->params[i].name, size) == 0)
+            return param(L, i, sp);
+    return (FxNodeId){0};
+}
+
 static FxNodeId size_var(Lower *L, const FxExpr *e)
 {
+    FxNodeId value = natural_size(L, e->u.text, e->span);
+    if (value.v)
+        return value;
     for (uint32_t i = 0; L->in && i < L->in->n_params; i++) {
         const FxType *t = L->in->params[i].type;
         if (t->kind != FX_TY_MATRIX)
@@ -869,7 +882,8 @@ static FxNodeId check_sizes(Lower *L, FxNodeId body)
                 other = constant(L, name, "Natural", in->name_span);
                 fx_buf_printf(&what, "%s`%s` must have %s %s", what.len ? "; " : "", in->params[i].name,
                               name, dim_names[d]);
-            } else if ((other = length_size(L, name, in->name_span)).v) {
+            } else if ((other = length_size(L, name, in->name_span)).v ||
+                       (other = natural_size(L, name, in->name_span)).v) {
                 fx_buf_printf(&what, "%s`%s` must have %s %s", what.len ? "; " : "",
                               in->params[i].name, name, dim_names[d]);
             }

@@ -233,7 +233,8 @@ static bool is_type_word(Checker *c, const char *name)
 static int find_param(const FxIntent *in, const char *name);
 
 /* A Matrix size: a size variable (bound by the first parameter that names
- * it) or a literal. Returns the text. */
+ * it), a Natural parameter (its value), `len(p)` or a literal. Returns the
+ * text. */
 static const char *resolve_size(Checker *c, const FxTypeExpr *te, bool bind_sizes)
 {
     if (te->len_of) { /* len(p): p a list, a stream or a string parameter */
@@ -265,12 +266,24 @@ static const char *resolve_size(Checker *c, const FxTypeExpr *te, bool bind_size
     }
     if (te->name[0] >= '0' && te->name[0] <= '9')
         return te->name;
+    int p = find_param(c->intent, te->name);
+    if (p >= 0) { /* `identity(n: Natural) -> Matrix[n, n]`: the parameter's value */
+        const FxTypeExpr *pt = c->intent->params[p].type_expr;
+        if (pt && pt->name && !pt->n_args && !strcmp(pt->name, "Natural"))
+            return te->name;
+        fx_diag_error(c->diag, te->span,
+                      "size `%s` names the parameter `%s`, which is not a Natural: a size is a "
+                      "Natural parameter, a variable such as `M` or a number", te->name, te->name);
+        return "?";
+    }
     bool known = false;
     fx_vec_foreach(SizeVar, s, &c->sizes) known |= strcmp(s->name, te->name) == 0;
     if (!known) {
         if (!bind_sizes) {
             fx_diag_error(c->diag, te->span,
-                          "size `%s` of the result is not bound by any parameter", te->name);
+                          "size `%s` of the result is not bound by any parameter: a size is a "
+                          "Natural parameter (`Matrix[n, n]`), a size of a matrix parameter, "
+                          "`len(xs)` or a number", te->name);
             return "?";
         }
         SizeVar sv = {te->name, te->span};
