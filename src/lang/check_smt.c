@@ -31,6 +31,7 @@ typedef FX_VEC(FxSmtTerm) TermVec;
 typedef struct Binding {
     const char *name;
     FxSmtTerm term;
+    FxSmtTerm len; /* a list or string parameter's length (never_both), or {0} */
 } Binding;
 
 typedef struct Ctx {
@@ -45,6 +46,9 @@ typedef struct Ctx {
     bool uses_uf;            /* an uninterpreted call was translated */
     FxLaws laws;             /* of the library's isqrt and log2 calls translated (laws.h) */
     const char *untranslatable; /* why translation failed, or NULL */
+    /* never_both: the lengths of the list and string parameters, whose
+     * own terms are {0} (any other use of them is untranslatable) */
+    FxSmtTerm lens[16];
 } Ctx;
 
 static FxSmtTerm tr(Ctx *c, const FxExpr *e);
@@ -94,11 +98,33 @@ static FxSmtTerm opaque_call(Ctx *c, const FxIntent *callee, const FxSmtTerm *ar
 
 static FxSmtTerm define_call(Ctx *c, const FxIntent *callee, const FxSmtTerm *args);
 
+/* len(x) for x a list or string parameter, or a pattern variable bound to
+ * one, when never_both gave it a length; else {0}. */
+static FxSmtTerm length_of(Ctx *c, const FxExpr *x)
+{
+    FxSmtTerm none = {0};
+    if (x->kind != FX_EXPR_NAME)
+        return none;
+    if (x->ref == FX_REF_PARAM && x->ref_index < 16 && c->params)
+        return c->lens[x->ref_index];
+    if (x->ref != FX_REF_LOCAL)
+        return none;
+    for (size_t i = c->env.len; i-- > 0;)
+        if (strcmp(c->env.data[i].name, x->u.text) == 0)
+            return c->env.data[i].len;
+    return none;
+}
+
 static FxSmtTerm tr_call(Ctx *c, const FxExpr *e)
 {
     size_t n = e->u.call.n_args;
     if (n > 16)
         return fail(c, "a call with too many arguments");
+    FxSmtTerm length = n == 1 && e->ref == FX_REF_BUILTIN && !strcmp(e->u.call.name, "len")
+                           ? length_of(c, e->u.call.args[0])
+                           : (FxSmtTerm){0};
+    if (length.v)
+        return length;
     FxSmtTerm args[16];
     for (size_t i = 0; i < n; i++)
         args[i] = tr(c, e->u.call.args[i]);
@@ -145,7 +171,8 @@ static FxSmtTerm lookup(Ctx *c, const char *name)
 {
     for (size_t i = c->env.len; i-- > 0;)
         if (strcmp(c->env.data[i].name, name) == 0)
-            return c->env.data[i].term;
+            return c->env.data[i].term.v ? c->env.data[i].term
+                                         : fail(c, "a list or a string");
     return fail(c, "an unbound variable");
 }
 
@@ -153,7 +180,8 @@ static FxSmtTerm tr_name(Ctx *c, const FxExpr *e)
 {
     switch (e->ref) {
     case FX_REF_PARAM:
-        return c->params ? c->params[e->ref_index] : fail(c, "a parameter");
+        return c->params && c->params[e->ref_index].v ? c->params[e->ref_index]
+                                                       : fail(c, "a parameter");
     case FX_REF_LOCAL:
         return lookup(c, e->u.text);
     case FX_REF_CONST:
@@ -340,7 +368,7 @@ static FxSmtTerm applies(Ctx *c, const FxConstraint *k, const FxSmtTerm *args)
     for (size_t i = 0; k->u.eq.head && i < k->u.eq.n_patterns; i++) {
         const FxExpr *p = k->u.eq.patterns[i];
         if (p->kind == FX_EXPR_NAME) {
-            Binding b = {p->u.text, args[i]};
+            Binding b = {p->u.text, args[i], i < 16 ? c->lens[i] : (FxSmtTerm){0}};
             fx_vec_push(&c->env, b);
         } else {
             cond = bin(c, FX_SMT_AND, cond, bin(c, FX_SMT_EQ, args[i], tr(c, p)));
@@ -369,6 +397,89 @@ static bool literally_disjoint(const FxConstraint *a, const FxConstraint *b)
             return true;
     }
     return false;
+}
+
+/* The conjuncts of e (its `and`s taken apart) that translate, as facts;
+ * the others are left out, which only weakens the conditions. */
+static void conjuncts(Ctx *c, const FxExpr *e, TermVec *facts)
+{
+    if (e->kind == FX_EXPR_BINARY && e->u.binary.op == FX_OP_AND) {
+        conjuncts(c, e->u.binary.lhs, facts);
+        conjuncts(c, e->u.binary.rhs, facts);
+        return;
+    }
+    c->untranslatable = NULL;
+    FxSmtTerm t = tr(c, e);
+    if (!c->untranslatable && t.v)
+        fx_vec_push(facts, t);
+    c->untranslatable = NULL;
+}
+
+/* What must hold for equation k to apply to args, as far as it translates:
+ * its literal patterns and its guard's conjuncts (binding its pattern
+ * variables in the environment). */
+static void conditions(Ctx *c, const FxConstraint *k, const FxSmtTerm *args, TermVec *facts)
+{
+    for (size_t i = 0; k->u.eq.head && i < k->u.eq.n_patterns; i++) {
+        const FxExpr *p = k->u.eq.patterns[i];
+        if (p->kind == FX_EXPR_NAME) {
+            Binding b = {p->u.text, args[i], i < 16 ? c->lens[i] : (FxSmtTerm){0}};
+            fx_vec_push(&c->env, b);
+        } else if (args[i].v) {
+            c->untranslatable = NULL;
+            FxSmtTerm eq = bin(c, FX_SMT_EQ, args[i], tr(c, p));
+            if (!c->untranslatable)
+                fx_vec_push(facts, eq);
+            c->untranslatable = NULL;
+        }
+    }
+    if (k->u.eq.guard)
+        conjuncts(c, k->u.eq.guard, facts);
+}
+
+/* Can equations a and b never apply to the same argument? Their literal
+ * patterns and guards alone, each list or string parameter seen only
+ * through its length (`f(xs) = 0 when len(xs) = 0` and `... when len(xs) >
+ * 0`), the conjuncts out of the solver's reach left out (`a[0] <= b[0]`):
+ * for equations whose values the solver cannot compare. */
+static bool never_both(Ctx *c, const FxConstraint *a, const FxConstraint *b)
+{
+    if (c->in->n_params > 16)
+        return false;
+    TermVec facts = {0};
+    FxSmtTerm args[16];
+    c->untranslatable = NULL;
+    c->uses_uf = false;
+    c->laws = (FxLaws){0};
+    for (size_t i = 0; i < c->in->n_params; i++) {
+        FxSmtSort sort;
+        const FxType *t = c->in->params[i].type;
+        c->lens[i] = (FxSmtTerm){0};
+        if (sort_of(t, &sort)) {
+            args[i] = fx_smt_var(c->smt, c->in->params[i].name, sort);
+            if (t->kind == FX_TY_NATURAL)
+                fx_vec_push(&facts, bin(c, FX_SMT_GE, args[i], fx_smt_int64(c->smt, 0)));
+            continue;
+        }
+        args[i] = (FxSmtTerm){0};
+        if (t && (fx_type_is_collection(t) || t->kind == FX_TY_STRING)) {
+            char *name = fx_xasprintf("len(%s)", c->in->params[i].name);
+            c->lens[i] = fx_smt_var(c->smt, name, FX_SMT_SORT_INT);
+            free(name);
+            fx_vec_push(&facts, bin(c, FX_SMT_GE, c->lens[i], fx_smt_int64(c->smt, 0)));
+        }
+    }
+    c->params = args;
+    size_t before = facts.len;
+    conditions(c, a, args, &facts);
+    c->env.len = 0;
+    conditions(c, b, args, &facts);
+    c->env.len = 0;
+    bool disjoint = facts.len > before && solve(c, &facts, args, 0) == FX_SMT_UNSAT;
+    c->params = NULL;
+    memset(c->lens, 0, sizeof(c->lens));
+    fx_vec_free(&facts);
+    return disjoint;
 }
 
 static void check_pair(Ctx *c, const FxConstraint *a, const FxConstraint *b)
@@ -410,9 +521,10 @@ static void check_pair(Ctx *c, const FxConstraint *a, const FxConstraint *b)
             }
         }
     }
-    fx_diag_warning(c->diag, b->span, "cannot decide whether the equations at lines %zu and %zu "
-                    "agree where both apply; the one at line %zu is used there",
-                    line_of(a), line_of(b), line_of(a));
+    if (!never_both(c, a, b))
+        fx_diag_warning(c->diag, b->span, "cannot decide whether the equations at lines %zu "
+                        "and %zu agree where both apply; the one at line %zu is used there",
+                        line_of(a), line_of(b), line_of(a));
 out:
     c->params = NULL;
     fx_vec_free(&facts);
