@@ -2590,7 +2590,7 @@ void fx_runtime_reset_counts(FxRuntime *rt)
  *
  * If at most half of either sample is distinct, it is doing the same work
  * again and again, and its table is switched on for the rest of the
- * process. Sound for every intent, as intents are pure by construction: a
+ * process; a slice with no repeat at all after 4096 calls ends the look. Sound for every intent, as intents are pure by construction: a
  * call's result is its result whenever it is asked. A look that finds no
  * repetition waits twice as long before the next, so a recursion without
  * repeated work pays almost nothing.
