@@ -342,18 +342,27 @@ static char *show_value(Ctx *c, FxSmtTerm t)
     return v ? v : fx_xstrdup("?");
 }
 
+/* A fresh term named NAME + suffix of sort s, >= 0 when natural. */
+static FxSmtTerm fresh_var(Ctx *c, const char *name, const char *suffix, FxSmtSort s,
+                           bool natural, TermVec *facts)
+{
+    char *full = fx_xasprintf("%s%s", name, suffix);
+    FxSmtTerm t = fx_smt_var(c->smt, full, s);
+    free(full);
+    if (natural)
+        fx_vec_push(facts, bin(c, FX_SMT_GE, t, fx_smt_int64(c->smt, 0)));
+    return t;
+}
+
 /* Fresh terms for the intent's parameters, with their type's constraints. */
 static bool fresh_params(Ctx *c, const char *suffix, FxSmtTerm *out, TermVec *facts)
 {
     for (size_t i = 0; i < c->in->n_params; i++) {
         FxSmtSort s;
-        if (!sort_of(c->in->params[i].type, &s))
+        const FxType *t = c->in->params[i].type;
+        if (!sort_of(t, &s))
             return false;
-        char *name = fx_xasprintf("%s%s", c->in->params[i].name, suffix);
-        out[i] = fx_smt_var(c->smt, name, s);
-        free(name);
-        if (c->in->params[i].type->kind == FX_TY_NATURAL)
-            fx_vec_push(facts, bin(c, FX_SMT_GE, out[i], fx_smt_int64(c->smt, 0)));
+        out[i] = fresh_var(c, c->in->params[i].name, suffix, s, t->kind == FX_TY_NATURAL, facts);
     }
     return true;
 }
@@ -368,7 +377,7 @@ static FxSmtTerm applies(Ctx *c, const FxConstraint *k, const FxSmtTerm *args)
     for (size_t i = 0; k->u.eq.head && i < k->u.eq.n_patterns; i++) {
         const FxExpr *p = k->u.eq.patterns[i];
         if (p->kind == FX_EXPR_NAME) {
-            Binding b = {p->u.text, args[i], i < 16 ? c->lens[i] : (FxSmtTerm){0}};
+            Binding b = {p->u.text, args[i], {0}};
             fx_vec_push(&c->env, b);
         } else {
             cond = bin(c, FX_SMT_AND, cond, bin(c, FX_SMT_EQ, args[i], tr(c, p)));
@@ -454,20 +463,13 @@ static bool never_both(Ctx *c, const FxConstraint *a, const FxConstraint *b)
     for (size_t i = 0; i < c->in->n_params; i++) {
         FxSmtSort sort;
         const FxType *t = c->in->params[i].type;
-        c->lens[i] = (FxSmtTerm){0};
-        if (sort_of(t, &sort)) {
-            args[i] = fx_smt_var(c->smt, c->in->params[i].name, sort);
-            if (t->kind == FX_TY_NATURAL)
-                fx_vec_push(&facts, bin(c, FX_SMT_GE, args[i], fx_smt_int64(c->smt, 0)));
-            continue;
-        }
-        args[i] = (FxSmtTerm){0};
-        if (t && (fx_type_is_collection(t) || t->kind == FX_TY_STRING)) {
-            char *name = fx_xasprintf("len(%s)", c->in->params[i].name);
-            c->lens[i] = fx_smt_var(c->smt, name, FX_SMT_SORT_INT);
-            free(name);
-            fx_vec_push(&facts, bin(c, FX_SMT_GE, c->lens[i], fx_smt_int64(c->smt, 0)));
-        }
+        const char *name = c->in->params[i].name;
+        bool number = sort_of(t, &sort);
+        bool sized = !number && t && (fx_type_is_collection(t) || t->kind == FX_TY_STRING);
+        args[i] = number ? fresh_var(c, name, "", sort, t->kind == FX_TY_NATURAL, &facts)
+                         : (FxSmtTerm){0};
+        c->lens[i] = sized ? fresh_var(c, "len_", name, FX_SMT_SORT_INT, true, &facts)
+                           : (FxSmtTerm){0};
     }
     c->params = args;
     size_t before = facts.len;

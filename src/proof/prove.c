@@ -1470,6 +1470,13 @@ static FxNodeId construction(const FxGraph *g)
     }
 }
 
+/* Is pred a predicate of one parameter whose graph has shape's shape? */
+static bool shaped_like(const FxGraph *pred, const FxGraph *shape)
+{
+    return pred && pred->n_params == 1 &&
+           fx_graph_same_shape(pred, pred->root, shape, shape->root);
+}
+
 /* The call of a one-parameter predicate on the fold's variable, among the
  * conjuncts of the filter, the leftmost; with shape, the leftmost of those
  * whose predicate has that shape. */
@@ -1484,9 +1491,7 @@ static const FxNode *shaped_call(const FxGraph *g, FxNodeId filter, int64_t slot
     if (n->op == FX_NODE_CALL && n->n_inputs == 1) {
         const FxNode *arg = fx_graph_node(g, n->inputs[0]);
         const FxGraph *pred = shape && lookup ? lookup(ctx, n->text) : NULL;
-        if (arg->op == FX_NODE_VAR && arg->num == slot &&
-            (!shape || (pred && pred->n_params == 1 &&
-                        fx_graph_same_shape(pred, pred->root, shape, shape->root))))
+        if (arg->op == FX_NODE_VAR && arg->num == slot && (!shape || shaped_like(pred, shape)))
             return n;
     }
     return NULL;
@@ -1518,8 +1523,7 @@ static FxObligation sieve_template(const FxGraph *g, const FxGraph *prime_shape,
         o.verdict = FX_PROOF_REFUTED;
         o.counterexample = fx_xstrdup("the result is not a fold collecting the elements of a "
                                       "range that a predicate selects");
-    } else if (!pred || pred->n_params != 1 ||
-               !fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root)) {
+    } else if (!shaped_like(pred, prime_shape)) {
         o.verdict = FX_PROOF_REFUTED;
         o.counterexample = fx_xasprintf("the predicate `%s` is not the prelude's prime "
                                         "(p >= 2 and no d in 2..p divides p)", call->text);
@@ -1647,8 +1651,7 @@ bool fx_prove_sieved_call(const FxGraph *g, FxNodeId rest, FxNodeId id,
     if (n->op != FX_NODE_CALL || n->n_inputs != 1 || !rest.v || !lookup)
         return false;
     const FxGraph *pred = lookup(ctx, n->text);
-    if (!pred || pred->n_params != 1 ||
-        !fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root))
+    if (!shaped_like(pred, prime_shape))
         return false;
     uint8_t *seen = fx_xcalloc(g->n_nodes + 1, 1);
     bool inside = reaches(g, rest, id, seen);
@@ -1700,8 +1703,7 @@ FxProof *fx_prove_sieve_rewrite(const FxGraph *cur, const FxGraph *cand, FxNodeI
         t.verdict = FX_PROOF_REFUTED;
         t.counterexample = fx_xstrdup("not a fold over a range filtered by a predicate of its "
                                       "variable as a conjunct");
-    } else if (!pred || pred->n_params != 1 ||
-               !fx_graph_same_shape(pred, pred->root, prime_shape, prime_shape->root)) {
+    } else if (!shaped_like(pred, prime_shape)) {
         t.verdict = FX_PROOF_REFUTED;
         t.counterexample = fx_xasprintf("the predicate `%s` is not the prelude's prime "
                                         "(p >= 2 and no d in 2..p divides p)", call->text);
