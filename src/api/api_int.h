@@ -103,6 +103,7 @@ struct FluxProgram {
     FluxLoadOptions load_options;
     FluxStore *store;   /* where runs are recorded, or NULL */
     bool keep_values;   /* record large values whole */
+    bool taking_callees; /* running a callee's call for learning: no call profile (callees.c) */
     /* the store's version id of each intent recorded so far: lineage and
      * version are made once, not at every run */
     FX_VEC(FxKnownVersion) versions;
@@ -226,6 +227,37 @@ long long fx_api_record(FluxProgram *fp, FxRuntime *rt, const char *expr, double
  * first use. */
 FxStatus fx_api_version_of(FluxProgram *fp, const FxIntent *in, const FxGraph *g,
                            int64_t *out_lineage, int64_t *out_version);
+
+/* ---- learning over the call tree (callees.c) ---- */
+
+/* After a recorded run of top (its EXPR, execution and time): keeps the
+ * run's call profile, each intent it called with its share of the time and
+ * its first call, for learning. */
+void fx_api_note_callees(FluxProgram *fp, FxRuntime *rt, const FxGraph *top, const char *expr,
+                         long long execution, double run_ms);
+/* A callee whose call was taken: run alone and recorded as execution. */
+typedef struct FxCalleeTaken {
+    const FxIntent *intent;
+    double total_ms; /* its time within the caller's run */
+    long long execution;
+} FxCalleeTaken;
+/* Would fx_api_callees_take take a call after run `after` (0: the newest)? */
+bool fx_api_callees_due(FluxProgram *fp, FluxStore *fs, long long after);
+/* Runs alone the significant callees' calls of the profiles due (every
+ * profile not taken yet with `all`), each recorded; says which intents
+ * were considered and why on out. Fills taken[0..max), returns how many. */
+size_t fx_api_callees_take(FluxProgram *fp, FluxStore *fs, long long after, bool all,
+                           FxCalleeTaken *taken, size_t max, FILE *out);
+/* The file's intents in the order their rounds run, callees taken first
+ * (the least time first); order has room for every intent. */
+size_t fx_api_round_order(FluxProgram *fp, const FxCalleeTaken *taken, size_t n_taken,
+                          const FxIntent **order);
+/* The line explain gives the callees of caller's run `execution`: each
+ * one's share, version and tier, and whether learning considers it; NULL
+ * when that run kept no profile. Caller frees. */
+char *fx_api_callees_told(FluxProgram *fp, const FxIntent *caller, long long execution);
+/* Is a round due for `in` after run `after` (learn.c)? */
+bool fx_api_round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long long after);
 
 /* The lineage key of an intent: the hash of its normalised text. */
 void fx_api_lineage_hash(const FxIntent *in, char out[17]);

@@ -664,6 +664,10 @@ int flux_explain(FluxProgram *fp, const char *expr, const FluxRunOptions *option
         FxVersionOrigin origin = fx_api_origin(fp, in, top);
         explain_version(&t, top, &origin, fx_api_refused(fp, top->intent),
                         fx_runtime_switches(rt), r.execution_id);
+        char *callees = fx_api_callees_told(fp, in, r.execution_id);
+        if (callees)
+            leaf(&t, callees);
+        free(callees);
         char *data_proof, *data_choice = fx_api_data_choice(fp, rt, top, &data_proof);
         explain_decisions(&t, &fp->main, &tr, in, top->kernel ? fx_runtime_top_choice(rt) : NULL,
                           data_choice);

@@ -33,7 +33,7 @@ static bool power_of_two(size_t n)
     return n && !(n & (n - 1));
 }
 
-static bool round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long long after)
+bool fx_api_round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long long after)
 {
     const FxGraph *g = fx_runtime_graph(fx_api_runtime(fp), in->name);
     char hash[17];
@@ -65,10 +65,10 @@ int flux_learn_due(FluxProgram *fp, FluxStore *fs, long long after)
         return 1;
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
-        if (round_due(fp, fs, *in, after))
+        if (fx_api_round_due(fp, fs, *in, after))
             return 1;
     }
-    return 0;
+    return fx_api_callees_due(fp, fs, after);
 }
 
 int fx_api_learn_lock(FluxStore *fs, FILE *diagnostics)
@@ -126,16 +126,28 @@ int flux_learn(FluxProgram *fp, FluxStore *fs, long long after, FILE *out)
     /* a round that waited reads the versions the rounds before it installed */
     flux_program_use_store(fp, fs, fp->keep_values);
     fp->store = fs;
-    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
-    {
-        if (after == FLUX_LEARN_NOW || round_due(fp, fs, *in, after)) {
-            if (fx_api_optimize(fp, fs, (*in)->name, NULL, sink, NULL) != FLUX_OK)
+    /* the callees that took the time first, each on a run of its own */
+    size_t n = fp->prog->root->intents.len, k;
+    FxCalleeTaken *taken = fx_xcalloc(n + 1, sizeof(*taken));
+    const FxIntent **order = fx_xcalloc(n + 1, sizeof(*order));
+    k = fx_api_callees_take(fp, fs, after, after == FLUX_LEARN_NOW, taken, n, sink);
+    n = fx_api_round_order(fp, taken, k, order);
+    for (size_t i = 0; i < n; i++) {
+        const FxIntent *in = order[i];
+        long long its = after; /* a callee's round follows its own run */
+        for (size_t t = 0; t < k; t++)
+            if (taken[t].intent == in && taken[t].execution > 0)
+                its = taken[t].execution;
+        if (after == FLUX_LEARN_NOW || fx_api_round_due(fp, fs, in, its)) {
+            if (fx_api_optimize(fp, fs, in->name, NULL, sink, NULL) != FLUX_OK)
                 status = FLUX_ERR_STORE;
-        } else if (fx_api_native_repair(fp, fs, *in, sink) != FLUX_OK) {
+        } else if (fx_api_native_repair(fp, fs, in, sink) != FLUX_OK) {
             /* no round: still the native code a run found missing, or now hot */
             status = FLUX_ERR_STORE;
         }
     }
+    free(taken);
+    free(order);
     if (!out)
         fclose(sink);
     fx_api_learn_unlock(fd);

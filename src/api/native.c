@@ -13,7 +13,7 @@
  * fingerprint) as JSON:
  *
  *   {"intent", "version", "tier", "compiler", "object_hash", "compile_ms",
- *    "status": "ok" | "disabled", "why", "recorded", "random", "created"}
+ *    "status": "ok" | "disabled" | "slower", "why", "recorded", "random", "created"}
  *
  * A runtime asks for a function's native code at its first call (the
  * provider below): a row "ok" for this source, compiler and machine, and
@@ -55,6 +55,9 @@ static long long random_inputs(void)
 #define RANDOM_STEPS 5000      /* the budget of each random input's run */
 #define RECORDED_INPUTS 16     /* the newest distinct recorded EXPRs compared */
 #define RECHECKED_INPUTS 4     /* and at each later round */
+#define CHECK_CAP_S 2.0        /* a recorded EXPR's check stops after this, or 3x its run */
+#define JUDGE_RUNS 3           /* native and interpreted timed, the best of each */
+#define JUDGE_SLACK 1.10       /* native may not be slower than the interpreter by more */
 
 static _Atomic bool rebuild_due; /* a run found an object missing or corrupt (any program) */
 
@@ -346,9 +349,16 @@ static bool both_ways(Check *C, const FxGraph *g, const FxValue *args, uint32_t 
     return same;
 }
 
-/* Runs EXPR both ways; false at a difference (why says it). */
-static bool check_expr(Check *C, const char *expr)
+/* Runs EXPR both ways, each under a time cap of max(CHECK_CAP_S, 3x the
+ * run recorded in ms): without runaway protection a recursion that a
+ * user's run memoized mid-run may take minutes, and a learning round is
+ * bounded. A run the interpreter does not finish is not compared. False
+ * at a difference (why says it). */
+static bool check_expr(Check *C, const char *expr, double ms)
 {
+    FxBudgets b = fx_budgets_default();
+    b.max_seconds = ms * 3 / 1000 > CHECK_CAP_S ? ms * 3 / 1000 : CHECK_CAP_S;
+    fx_runtime_set_budgets(C->rt, b);
     FxArena arena = {0};
     FxExpr *e = fx_api_parse_expr(C->fp, expr, NULL, &arena, NULL);
     bool same = true, compared;
@@ -363,6 +373,7 @@ static bool check_expr(Check *C, const char *expr)
         fx_graph_free(g);
     }
     fx_arena_free(&arena);
+    fx_runtime_set_budgets(C->rt, fx_budgets_default());
     return same;
 }
 
@@ -413,8 +424,10 @@ static bool check_random(Check *C, int64_t range, uint64_t seed)
     return same;
 }
 
-/* The newest distinct EXPRs recorded for the version, at most max. */
-static size_t recorded_exprs(const FxTraces *tr, const char *label, const char **out, size_t max)
+/* The newest distinct EXPRs recorded for the version, at most max, with
+ * the time each took. */
+static size_t recorded_exprs(const FxTraces *tr, const char *label, const char **out,
+                             double *ms, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < tr->v.len && n < max; i++) {
@@ -424,10 +437,74 @@ static size_t recorded_exprs(const FxTraces *tr, const char *label, const char *
         bool seen = false;
         for (size_t k = 0; k < n; k++)
             seen |= !strcmp(out[k], t->expr);
-        if (!seen)
+        if (!seen) {
+            ms[n] = t->ms;
             out[n++] = t->expr;
+        }
     }
     return n;
+}
+
+/* The best of JUDGE_RUNS timings of g, each in a fresh runtime (as a new
+ * process has: no table a run before switched on) with the installed
+ * versions, natively (entry attached for intent) or interpreted (entry
+ * NULL), runaway protection on, each stopped at cap_ms; a run that failed
+ * or was stopped counts as the cap. */
+static double best_ms(FluxProgram *fp, const FxGraph *g, const char *intent, FxNatEntry entry,
+                      const char *compiler, double cap_ms)
+{
+    FxBudgets b = fx_budgets_default();
+    b.max_seconds = cap_ms / 1000;
+    double best = cap_ms;
+    for (int i = 0; i < JUDGE_RUNS; i++) {
+        FxCallCtx *cx = fx_api_context_forced(fp, NULL, 0, NULL);
+        FxRuntime *rt = cx->rt;
+        fx_runtime_set_budgets(rt, b);
+        if (entry) { /* compiled first: only a function the runtime has takes the code */
+            (void)fx_runtime_native_of(rt, intent);
+            fx_runtime_attach_native(rt, intent, entry, compiler);
+        }
+        else
+            fx_runtime_set_native(rt, false);
+        FxValue v;
+        double ms;
+        FxStatus st = fx_api_eval_timed(rt, g, &v, &ms);
+        if (st == FX_OK)
+            fx_value_release(v);
+        fx_api_context_drop(fp, cx);
+        if (st != FX_OK)
+            break;
+        if (ms < best)
+            best = ms;
+        if (ms > 1000) /* one long run says enough */
+            break;
+    }
+    return best;
+}
+
+/* Native code is a change like any other: it is used only when the newest
+ * recorded EXPR runs no slower with it than interpreted, both as a user's
+ * run would make it. False (why says it) when slower. */
+static bool judge_speed(FluxProgram *fp, const char *intent, FxNatEntry entry,
+                        const char *compiler, const char *expr, double recorded_ms, FxBuf *why)
+{
+    FxArena arena = {0};
+    FxExpr *e = fx_api_parse_expr(fp, expr, NULL, &arena, NULL);
+    bool faster = true;
+    if (e) {
+        FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
+        double interp = best_ms(fp, g, intent, NULL, NULL, 3 * recorded_ms + 1000);
+        double native = best_ms(fp, g, intent, entry, compiler, 2 * interp + 50);
+        if (native > interp * JUDGE_SLACK + 0.02) {
+            faster = false;
+            fx_buf_printf(why, "measured slower than the interpreter: %.3g ms against %.3g ms "
+                          "on `%.60s%s` (best of %d each, fresh runtimes)", native, interp, expr,
+                          strlen(expr) > 60 ? "..." : "", JUDGE_RUNS);
+        }
+        fx_graph_free(g);
+    }
+    fx_arena_free(&arena);
+    return faster;
 }
 
 /* ---- promotion, in a learning round ---- */
@@ -466,23 +543,26 @@ static bool build_and_check(FluxProgram *fp, FxRuntime *rt, const char *intent,
     fx_runtime_set_runaway_protection(rt, false);
     Check C = {.fp = fp, .rt = rt, .intent = intent};
     const char *exprs[RECORDED_INPUTS];
-    size_t n = recorded_exprs(tr, label, exprs, RECORDED_INPUTS);
-    bool same = true;
+    double ms[RECORDED_INPUTS];
+    size_t n = recorded_exprs(tr, label, exprs, ms, RECORDED_INPUTS);
+    bool same = true, faster = true;
     for (size_t i = 0; same && i < n; i++)
-        same = check_expr(&C, exprs[i]);
+        same = check_expr(&C, exprs[i], ms[i]);
     if (same)
         same = check_random(&C, input_range(tr, label), o->object_hash ^ (uint64_t)time(NULL));
+    if (same && n)
+        faster = judge_speed(fp, intent, (FxNatEntry)entry, o->compiler, exprs[0], ms[0], &C.why);
     row->recorded = C.recorded;
     row->random = C.random;
     if (!same) /* never run again: nothing of it stays in the cache */
         unlink(o->path);
-    snprintf(row->status, sizeof(row->status), same ? "ok" : "disabled");
-    snprintf(row->why, sizeof(row->why), "%s",
-             same ? "" : fx_buf_str(&C.why));
+    snprintf(row->status, sizeof(row->status), "%s",
+             !same ? "disabled" : !faster ? "slower" : "ok");
+    snprintf(row->why, sizeof(row->why), "%s", same && faster ? "" : fx_buf_str(&C.why));
     fx_buf_free(&C.why);
     fx_runtime_attach_native(rt, intent, NULL, NULL); /* runs use it from the store */
     fx_runtime_set_native(rt, true);
-    return same;
+    return same && faster;
 }
 
 /* Checks the newest recorded inputs again with a validated object: the
@@ -498,10 +578,11 @@ static void recheck(FluxProgram *fp, FxRuntime *rt, const char *intent, const Fx
     fx_runtime_set_runaway_protection(rt, false);
     Check C = {.fp = fp, .rt = rt, .intent = intent};
     const char *exprs[RECHECKED_INPUTS];
-    size_t n = recorded_exprs(tr, row->version, exprs, RECHECKED_INPUTS);
+    double ms[RECHECKED_INPUTS];
+    size_t n = recorded_exprs(tr, row->version, exprs, ms, RECHECKED_INPUTS);
     bool same = true;
     for (size_t i = 0; same && i < n; i++)
-        same = check_expr(&C, exprs[i]);
+        same = check_expr(&C, exprs[i], ms[i]);
     fx_runtime_attach_native(rt, intent, NULL, NULL);
     fx_runtime_set_native(rt, true);
     if (!same) {
@@ -594,7 +675,9 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
         goto done; /* built (or refused) already */
     if (planned[FX_CODE_FAST] && !have[FX_CODE_FAST])
         tier = FX_CODE_FAST;
-    else if (planned[FX_CODE_OPT] && (!have[FX_CODE_FAST] || !strcmp(rows[FX_CODE_FAST].status, "ok")))
+    else if (planned[FX_CODE_OPT] &&
+             (!have[FX_CODE_FAST] || !strcmp(rows[FX_CODE_FAST].status, "ok") ||
+              !strcmp(rows[FX_CODE_FAST].status, "slower"))) /* -O2 may pay where tcc did not */
         tier = FX_CODE_OPT;
     else
         goto done;
@@ -607,6 +690,10 @@ build:;
         fprintf(out, "%s: native code for %s: %s, compiled in %.0f ms; equal to the interpreter "
                      "on %lld recorded and %lld random inputs\n", intent, label,
                 objs[tier].compiler, row.compile_ms, row.recorded, row.random);
+    else if (!strcmp(row.status, "slower"))
+        fprintf(out, "%s: native code for %s (%s) not used: equal to the interpreter on %lld "
+                     "recorded and %lld random inputs, but %s\n", intent, label,
+                objs[tier].compiler, row.recorded, row.random, row.why);
     else if (!strcmp(row.status, "disabled"))
         fprintf(out, "%s: native code for %s (%s) rejected: it differs from the interpreter on "
                      "%s\n", intent, label, objs[tier].compiler, row.why);

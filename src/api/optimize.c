@@ -783,14 +783,24 @@ int fx_api_optimize(FluxProgram *fp, FluxStore *fs, const char *intent,
     flux_program_use_store(fp, fs, fp->keep_values);
     int status = FLUX_OK;
     bool found = false;
-    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
-    {
-        if (intent && strcmp(intent, (*in)->name) != 0)
+    /* every intent: the callees that took the time first, each called alone
+     * (callees.c) */
+    size_t n = fp->prog->root->intents.len, k = 0;
+    FxCalleeTaken *taken = fx_xcalloc(n + 1, sizeof(*taken));
+    const FxIntent **order = fx_xcalloc(n + 1, sizeof(*order));
+    if (!intent && (!options || !options->rule))
+        k = fx_api_callees_take(fp, fs, FLUX_LEARN_NOW, true, taken, n, out);
+    n = fx_api_round_order(fp, taken, k, order);
+    for (size_t i = 0; i < n; i++) {
+        const FxIntent *in = order[i];
+        if (intent && strcmp(intent, in->name) != 0)
             continue;
         found = true;
-        if (optimize_intent(fp, fs, *in, options ? options : &plain, out) != FLUX_OK)
+        if (optimize_intent(fp, fs, in, options ? options : &plain, out) != FLUX_OK)
             status = FLUX_ERR_STORE;
     }
+    free(taken);
+    free(order);
     if (!found && !intent) { /* a file of imports only: its intents learn in their own files */
         if (out)
             fprintf(out, "no intent of its own in this file to optimize; an imported file's "

@@ -685,6 +685,8 @@ static long long record(FluxProgram *fp, FxRuntime *rt, const char *expr, const 
     FxStatus st = fx_store_add_execution(fp->store->store, &e, &id);
     if (st != FX_OK && diagnostics)
         fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fp->store->store));
+    if (st == FX_OK)
+        fx_api_note_callees(fp, rt, g, expr, id, ms);
     free(nodes);
     free(counts);
     free(ns);
@@ -818,6 +820,7 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
     fx_api_measure(fp, rt, e);
     pthread_mutex_unlock(&fp->lock);
     fx_runtime_set_runaway_protection(rt, !(options && options->no_learn));
+    fx_runtime_profile_calls(rt, fp->store && !forced && !(options && options->no_learn));
     fx_runtime_reset_counts(rt);
     FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
     for (uint32_t i = 0; i < g->n_nodes; i++) /* native code loads, as a library would, */

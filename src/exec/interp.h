@@ -232,6 +232,13 @@ uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id);
 /* The time (ns) sampled at node id of g since the counts were last reset
  * (vm.c, "the sampler"): the node's own time, not its callees'. */
 uint64_t fx_runtime_node_ns(FxRuntime *rt, const FxGraph *g, FxNodeId id);
+
+/* The call profile: with it on, each eval keeps the arguments of the
+ * first call it makes of each function (a recursion's outermost), for
+ * learning to call that function alone. fx_runtime_first_call gives g's
+ * (borrowed, until the next eval), or NULL when the last eval made none. */
+void fx_runtime_profile_calls(FxRuntime *rt, bool on);
+const FxValue *fx_runtime_first_call(const FxRuntime *rt, const FxGraph *g, size_t *n);
 /* The kernel calls of the last run (hw/ktrace.h). */
 struct FxKTrace;
 const struct FxKTrace *fx_runtime_ktrace(const FxRuntime *rt);

@@ -189,6 +189,7 @@ struct FxFunc {
     uint64_t *node_ns;      /* time sampled at each node, by id; NULL until sampled (vm.c) */
     uint32_t n_node_ns;
     uint64_t sample_mark;   /* the last sample that gave it time (vm.c) */
+    uint64_t profiled;      /* the stamp of the eval that kept its first call (vm.c) */
     uint32_t n_blocks;
     /* the native tier (native.h): its entry, which, and its module's
      * functions; native_asked: the provider was asked */

@@ -78,6 +78,13 @@ typedef struct Builder {
     bool heap;
 } Builder;
 
+/* A function's first call in an eval, its arguments retained. */
+typedef struct FirstCall {
+    const FxGraph *g;
+    FxValue *args;
+    uint32_t n;
+} FirstCall;
+
 typedef struct NamedFunc {
     const char *name;
     FxFunc *fn;
@@ -132,6 +139,11 @@ struct FxRuntime {
     FxHooks hooks;
     const FxGraph *top_callee; /* the expression's own last call, for the record */
     ValueVec top_args;
+    /* the call profile (fx_runtime_profile_calls): this eval's stamp, 0
+     * when off, and the first call of each function it made */
+    uint64_t profile_stamp;
+    bool profiling;
+    FX_VEC(FirstCall) first_calls;
     FxValue top_result; /* what that call returned */
     bool has_hooks;
     FxRunStats stats;
@@ -182,6 +194,7 @@ struct FxRuntime {
 };
 
 static void drop_top_call(FxRuntime *rt);
+static void drop_first_calls(FxRuntime *rt);
 static uint64_t window_bytes(const FxPrimeSet *s);
 
 /* A sorted index of one field of a list's records, for the query kernel:
@@ -302,6 +315,8 @@ void fx_runtime_free(FxRuntime *rt)
     free(rt->spare);
     drop_top_call(rt);
     fx_vec_free(&rt->top_args);
+    drop_first_calls(rt);
+    fx_vec_free(&rt->first_calls);
     free(rt);
 }
 
@@ -2539,6 +2554,56 @@ static void note_top_call(FxRuntime *rt, const FxFunc *callee, const FxValue *ar
     }
 }
 
+/* ---- the call profile ----
+ *
+ * With the profile on, each eval keeps the arguments of the first call of
+ * every function it calls: a recursion's first call is its outermost, so
+ * the call stands for all the work under it. Learning turns a callee that
+ * took a large share of the run into a call of its own (api/callees.c).
+ * The check at each call is one relaxed load of a stamp unique to the
+ * eval; FxFunc.profiled may be shared by threads, the kept calls are the
+ * runtime's own. */
+static uint64_t profile_stamps;
+
+void fx_runtime_profile_calls(FxRuntime *rt, bool on)
+{
+    rt->profiling = on;
+}
+
+static void drop_first_calls(FxRuntime *rt)
+{
+    fx_vec_foreach(FirstCall, c, &rt->first_calls)
+    {
+        for (uint32_t i = 0; i < c->n; i++)
+            fx_heap_release(c->args[i]);
+        free(c->args);
+    }
+    rt->first_calls.len = 0;
+}
+
+static __attribute__((noinline)) void note_first_call(FxRuntime *rt, FxFunc *f,
+                                                      const FxValue *args, uint32_t n)
+{
+    __atomic_store_n(&f->profiled, rt->profile_stamp, __ATOMIC_RELAXED);
+    fx_vec_foreach(FirstCall, c, &rt->first_calls) if (c->g == f->g) return;
+    FirstCall c = {f->g, fx_xmalloc((n ? n : 1) * sizeof(FxValue)), n};
+    for (uint32_t i = 0; i < n; i++) {
+        fx_heap_retain(args[i]);
+        c.args[i] = args[i];
+    }
+    fx_vec_push(&rt->first_calls, c);
+}
+
+const FxValue *fx_runtime_first_call(const FxRuntime *rt, const FxGraph *g, size_t *n)
+{
+    fx_vec_foreach(FirstCall, c, &rt->first_calls) if (c->g == g)
+    {
+        *n = c->n;
+        return c->args;
+    }
+    return NULL;
+}
+
 FxValue fx_runtime_top_result(const FxRuntime *rt)
 {
     return rt->top_result;
@@ -3592,6 +3657,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
 {
     rt->stats = (FxRunStats){0};
     drop_top_call(rt);
+    drop_first_calls(rt);
+    rt->profile_stamp = rt->profiling ? __atomic_add_fetch(&profile_stamps, 1, __ATOMIC_RELAXED)
+                                      : 0;
     rt->side_steps = 0;
     fx_error_clear(&rt->error);
     rt->switches[0] = '\0';
@@ -3856,6 +3924,9 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
         call: {
             FxFunc *callee = fn->callees[I->a];
             uint32_t nb = base + I->b; /* the arguments become the callee's first slots */
+            if (__builtin_expect(__atomic_load_n(&callee->profiled, __ATOMIC_RELAXED) !=
+                                     rt->profile_stamp, 0))
+                note_first_call(rt, callee, R + I->b, I->c);
             if (nframes + all_tails >= max_depth) {
                 fx_error_set(&rt->error, FX_ERR_RUNTIME, "the depth budget of %llu nested calls "
                              "is exhausted in `%s`; raise it with --max-depth",

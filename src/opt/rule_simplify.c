@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "rule.h"
 #include "rule_cse.h"
 #include "rule_dce.h"
@@ -66,10 +68,12 @@ static bool simplify_measurement(FxRuleRun *r, const FxGraph *cand, FxBuf *evide
     double gain = after ? (double)before / (double)after : 0;
     if (gain < FX_RULE_MIN_GAIN) {
         if (before == 0)
-            fx_buf_printf(why, "no operation of it ran for `%s`", r->expr);
+            fx_buf_printf(why, "no operation of it ran for `%.60s%s`", r->expr,
+                          strlen(r->expr) > 60 ? "..." : "");
         else
-            fx_buf_printf(why, "`%s` would run %llu operations instead of %llu, a gain of %.2gx",
-                          r->expr, (unsigned long long)after, (unsigned long long)before, gain);
+            fx_buf_printf(why, "`%.60s%s` would run %llu operations instead of %llu, a gain of "
+                          "%.2gx", r->expr, strlen(r->expr) > 60 ? "..." : "",
+                          (unsigned long long)after, (unsigned long long)before, gain);
         return false;
     }
     fx_buf_puts(evidence, "{\"expr\": ");

@@ -1,0 +1,442 @@
+/*
+ * callees.c: learning over the call tree.
+ *
+ * A recorded run knows only the intent its EXPR called; the time is often
+ * in the intents that one calls. So each recorded run also keeps a call
+ * profile (the learned table, kind "call_profile", key the caller's
+ * lineage): each intent of the file the run called, its share of the
+ * run's time (the VM's sampler: the time the intent was on the stack,
+ * callees included) and its time outside its callees, and the first call
+ * the run made of it (a recursion's first call is its outermost, so it
+ * stands for all the work under it), as an EXPR.
+ *
+ * When learning follows that run, every callee whose share is significant
+ * (at least FX_CALLEE_SHARE of the run, FX_CALLEE_MIN_MS or more) is
+ * *considered*: its call is run alone, under a time cap, and recorded as
+ * an ordinary execution of the callee. From then on the callee is judged
+ * on its own evidence by the same rules, rollback and native promotion as
+ * any intent a user calls, and its rounds come before its callers'.
+ * A callee's call is taken when its caller's round is due (1, 2, 4, ...
+ * runs of the caller's version), or when the callee's own version has no
+ * run yet (it was just rewritten). `flux optimize FILE` takes every call
+ * not taken yet.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_int.h"
+#include "base/buf.h"
+#include "exec/native.h"
+
+#define KIND "call_profile"
+#define FX_CALLEE_SHARE 0.05      /* of the run's sampled time */
+#define FX_CALLEE_MIN_MS 0.5      /* below this a callee is not worth a round */
+#define FX_CALLEE_CALL_MAX 262144 /* the longest call kept as text, in bytes */
+#define FX_CALLEE_CAP_MS 20000.0  /* a taken call's time cap, at most */
+
+/* The time (ns) the sampler found g's function on the stack, and outside
+ * its calls of other intents. */
+static void sampled_ns(FxRuntime *rt, const FxGraph *g, uint64_t *total, uint64_t *self)
+{
+    *total = *self = 0;
+    for (uint32_t i = 1; i <= g->n_nodes; i++) {
+        uint64_t t = fx_runtime_node_ns(rt, g, (FxNodeId){i});
+        *total += t;
+        const FxNode *n = &g->nodes[i - 1];
+        if (!(n->op == FX_NODE_CALL && strcmp(n->text, g->intent)))
+            *self += t;
+    }
+}
+
+/* The time sampled at the other intents' calls of `name`: a function
+ * without loops or calls is never on the stack when the sampler looks
+ * (it looks at calls and loop turns), so its time is its callers'. */
+static uint64_t called_ns(FluxProgram *fp, FxRuntime *rt, const char *name)
+{
+    uint64_t sum = 0;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        const FxGraph *g = fx_runtime_graph(rt, (*in)->name);
+        if (!g || !strcmp(g->intent, name))
+            continue;
+        for (uint32_t i = 1; i <= g->n_nodes; i++)
+            if (g->nodes[i - 1].op == FX_NODE_CALL && !strcmp(g->nodes[i - 1].text, name))
+                sum += fx_runtime_node_ns(rt, g, (FxNodeId){i});
+    }
+    return sum;
+}
+
+static void lineage_key(int64_t lineage, char out[24])
+{
+    snprintf(out, 24, "%lld", (long long)lineage);
+}
+
+/* Does printed text hold an `inf` or a `nan` outside its strings? Those
+ * print, but do not read back. */
+static bool has_nonfinite(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"') {
+            for (s++; *s && *s != '"'; s++)
+                if (*s == '\\' && s[1])
+                    s++;
+            if (!*s)
+                return false;
+        } else if ((!strncmp(s, "inf", 3) || !strncmp(s, "nan", 3)) &&
+                   (s[3] == ',' || s[3] == ']' || s[3] == '}' || s[3] == ')' || !s[3])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The call `name(args)` as EXPR text, or false when an argument has no
+ * literal that reads back (inf, nan) or the text passes the limit. */
+static bool call_text(const char *name, const FxValue *args, size_t n, FxBuf *out)
+{
+    fx_buf_printf(out, "%s(", name);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fx_buf_puts(out, ", ");
+        if (fx_val_json_at_least(args[i], FX_CALLEE_CALL_MAX, NULL) > FX_CALLEE_CALL_MAX)
+            return false;
+        fx_val_print(args[i], out);
+        if (out->len > FX_CALLEE_CALL_MAX)
+            return false;
+    }
+    fx_buf_putc(out, ')');
+    return !has_nonfinite(fx_buf_str(out));
+}
+
+void fx_api_note_callees(FluxProgram *fp, FxRuntime *rt, const FxGraph *top, const char *expr,
+                         long long execution, double run_ms)
+{
+    if (!fp->store || execution <= 0 || !top || fp->taking_callees)
+        return;
+    const FxIntent *caller = fx_program_find_intent(fp->prog, top->intent);
+    int64_t lineage, version;
+    uint64_t run_ns, self;
+    sampled_ns(rt, top, &run_ns, &self);
+    if (!caller || !run_ns || run_ms < FX_CALLEE_MIN_MS ||
+        fx_api_version_of(fp, caller, top, &lineage, &version) != FX_OK)
+        return;
+    json_t *list = json_array();
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        const FxGraph *g = fx_runtime_graph(rt, (*in)->name);
+        size_t n;
+        const FxValue *args = g ? fx_runtime_first_call(rt, g, &n) : NULL;
+        if (!args || g == top)
+            continue;
+        uint64_t total, own, called = called_ns(fp, rt, (*in)->name);
+        sampled_ns(rt, g, &total, &own);
+        if (called > total) { /* a leaf's time, held by its callers' calls */
+            own += called - total;
+            total = called;
+        }
+        double share = (double)total / (double)run_ns;
+        if (share > 1)
+            share = 1;
+        json_t *c = json_object();
+        json_object_set_new(c, "intent", json_string((*in)->name));
+        json_object_set_new(c, "share", json_real(share));
+        json_object_set_new(c, "total_ms", json_real(share * run_ms));
+        json_object_set_new(c, "self_ms", json_real((double)own / (double)run_ns * run_ms));
+        FxBuf call = {0};
+        if (share < FX_CALLEE_SHARE || share * run_ms < FX_CALLEE_MIN_MS)
+            json_object_set_new(c, "why_not",
+                                json_string(share < FX_CALLEE_SHARE ? "under 5% of the run's time"
+                                                                    : "under 0.5 ms of the run"));
+        else if (!call_text((*in)->name, args, n, &call))
+            json_object_set_new(c, "why_not",
+                                json_string("its first call's arguments have no literal that "
+                                            "reads back (inf or nan), or print past 256 KiB"));
+        else
+            json_object_set_new(c, "call", json_string(fx_buf_str(&call)));
+        fx_buf_free(&call);
+        json_array_append_new(list, c);
+    }
+    if (json_array_size(list)) {
+        json_t *j = json_object();
+        char key[24];
+        lineage_key(lineage, key);
+        json_object_set_new(j, "caller", json_string(top->intent));
+        json_object_set_new(j, "execution", json_integer(execution));
+        json_object_set_new(j, "expr", json_string(expr));
+        json_object_set_new(j, "run_ms", json_real(run_ms));
+        json_object_set_new(j, "taken", json_integer(0));
+        json_object_set_new(j, "callees", list);
+        char *text = json_dumps(j, JSON_COMPACT);
+        if (fx_store_set_learned(fp->store->store, KIND, key, "", text, strlen(text)) != FX_OK) {
+            /* a profile is evidence for learning, not the run's record */
+        }
+        free(text);
+        json_decref(j);
+    } else {
+        json_decref(list);
+    }
+}
+
+/* The call profile kept for caller's lineage, or NULL. */
+static json_t *read_profile(FluxStore *fs, const FxIntent *caller, char key[24])
+{
+    char hash[17];
+    int64_t lineage = 0;
+    fx_api_lineage_hash(caller, hash);
+    if (fx_store_find_lineage(fs->store, caller->name, hash, &lineage) != FX_OK || !lineage)
+        return NULL;
+    lineage_key(lineage, key);
+    char *text = NULL;
+    if (fx_store_learned(fs->store, KIND, key, "", &text, NULL) != FX_OK || !text) {
+        free(text);
+        return NULL;
+    }
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    if (j && (!json_is_array(json_object_get(j, "callees")) ||
+              strcmp(json_string_value(json_object_get(j, "caller")) ?: "", caller->name))) {
+        json_decref(j);
+        j = NULL;
+    }
+    return j;
+}
+
+/* Has the callee's installed version no recorded run yet? */
+static bool version_unrun(FluxProgram *fp, FluxStore *fs, const FxIntent *in)
+{
+    const FxGraph *g = fx_runtime_graph(fx_api_runtime(fp), in->name);
+    char hash[17];
+    int64_t lineage = 0;
+    fx_api_lineage_hash(in, hash);
+    if (!g || fx_store_find_lineage(fs->store, in->name, hash, &lineage) != FX_OK)
+        return false;
+    if (!lineage)
+        return true;
+    FxTraces tr = {{0}};
+    FxAnalysis a = {0};
+    if (fx_api_recent_traces(fs, in->name, lineage, 64, &tr) == FX_OK)
+        fx_analyze(tr.v.data, tr.v.len, g->version, &a);
+    fx_api_traces_free(&tr);
+    return a.runs_current == 0;
+}
+
+/* Is the profile of this caller's run one whose calls are to be taken:
+ * from the run learning follows (any run for `all`), not taken yet, and
+ * its caller's round due, or a considered callee's version unrun? */
+static bool profile_due(FluxProgram *fp, FluxStore *fs, const FxIntent *caller, json_t *j,
+                        long long after, bool all)
+{
+    long long execution = json_integer_value(json_object_get(j, "execution"));
+    if (json_integer_value(json_object_get(j, "taken")) == execution)
+        return false;
+    if (all)
+        return true;
+    if (after > 0 && execution != after)
+        return false;
+    if (fx_api_round_due(fp, fs, caller, after))
+        return true;
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(j, "callees"), i, c)
+    {
+        const FxIntent *in =
+            fx_program_find_intent(fp->prog, json_string_value(json_object_get(c, "intent")));
+        if (in && json_object_get(c, "call") && version_unrun(fp, fs, in))
+            return true;
+    }
+    return false;
+}
+
+bool fx_api_callees_due(FluxProgram *fp, FluxStore *fs, long long after)
+{
+    bool due = false;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        char key[24];
+        json_t *j = read_profile(fs, *in, key);
+        due = j && profile_due(fp, fs, *in, j, after, false);
+        json_decref(j);
+        if (due)
+            break;
+    }
+    return due;
+}
+
+/* Runs one considered callee's call alone, recorded as its execution. */
+static void take_call(FluxProgram *fp, const char *caller, json_t *c, double run_ms,
+                      const char *expr, long long execution, FxCalleeTaken *taken, FILE *out)
+{
+    const char *name = json_string_value(json_object_get(c, "intent"));
+    const char *call = json_string_value(json_object_get(c, "call"));
+    double share = json_number_value(json_object_get(c, "share"));
+    double cap = fmin(FX_CALLEE_CAP_MS, fmax(1000.0, 2.0 * run_ms));
+    FluxRunOptions o = {.max_seconds = cap / 1000.0, .expr_name = "<a callee's call>"};
+    FluxResult r;
+    FILE *sink = fopen("/dev/null", "w");
+    fp->taking_callees = true; /* its profile is within the caller's */
+    int st = flux_run(fp, call, &o, sink, &r);
+    fp->taking_callees = false;
+    if (sink)
+        fclose(sink);
+    long long id = flux_last_execution(fp);
+    if (out) {
+        char shown[64];
+        snprintf(shown, sizeof(shown), "%.*s%s", 48, expr, strlen(expr) > 48 ? "..." : "");
+        fprintf(out, "%s: considered, as a callee of %s: %.0f%% of the time of %s (exec %lld); ",
+                name, caller, 100 * share, shown, execution);
+        if (st == FLUX_OK)
+            fprintf(out, "its first call there ran alone in %.3g ms (exec %lld)\n", r.duration_ms,
+                    r.execution_id);
+        else
+            fprintf(out, "its first call there did not finish alone (%s)\n",
+                    st == FLUX_ERR_RUNTIME ? "a budget or an error stopped it" : "not runnable");
+    }
+    if (st == FLUX_OK || st == FLUX_ERR_RUNTIME) {
+        FxCalleeTaken t = {fx_program_find_intent(fp->prog, name),
+                           json_number_value(json_object_get(c, "total_ms")), id};
+        *taken = t;
+    }
+    if (st == FLUX_OK)
+        flux_result_free(&r);
+}
+
+size_t fx_api_callees_take(FluxProgram *fp, FluxStore *fs, long long after, bool all,
+                           FxCalleeTaken *taken, size_t max, FILE *out)
+{
+    size_t k = 0;
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        char key[24];
+        json_t *j = read_profile(fs, *in, key);
+        if (!j || !profile_due(fp, fs, *in, j, after, all)) {
+            json_decref(j);
+            continue;
+        }
+        long long execution = json_integer_value(json_object_get(j, "execution"));
+        const char *expr = json_string_value(json_object_get(j, "expr")) ?: "";
+        double run_ms = json_number_value(json_object_get(j, "run_ms"));
+        size_t i;
+        json_t *c;
+        json_array_foreach(json_object_get(j, "callees"), i, c)
+        {
+            const char *name = json_string_value(json_object_get(c, "intent"));
+            const char *why = json_string_value(json_object_get(c, "why_not"));
+            if (!name || !fx_program_find_intent(fp->prog, name))
+                continue;
+            if (!json_object_get(c, "call")) {
+                if (out)
+                    fprintf(out, "%s: not considered, as a callee of %s: %s (%.1f%%)\n", name,
+                            (*in)->name, why ? why : "no call kept",
+                            100 * json_number_value(json_object_get(c, "share")));
+                continue;
+            }
+            if (k < max) {
+                taken[k] = (FxCalleeTaken){0};
+                take_call(fp, (*in)->name, c, run_ms, expr, execution, &taken[k], out);
+                if (taken[k].intent)
+                    k++;
+            }
+        }
+        json_object_set_new(j, "taken", json_integer(execution));
+        if (fx_store_flush(fs->store) != FX_OK) { /* the calls' records, for the rounds */
+        }
+        char *text = json_dumps(j, JSON_COMPACT);
+        if (fx_store_set_learned(fs->store, KIND, key, "", text, strlen(text)) != FX_OK) {
+            /* taken again next time: only time lost */
+        }
+        free(text);
+        json_decref(j);
+    }
+    return k;
+}
+
+/* An intent's height in the call graph: 0 when it calls no other intent
+ * of the file, else one more than its highest callee's (a recursion is
+ * not followed). */
+static unsigned height(FluxProgram *fp, const char *name, unsigned depth)
+{
+    const FxGraph *g = fx_runtime_graph(fx_api_runtime(fp), name);
+    unsigned h = 0;
+    if (!g || depth > 64)
+        return 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const FxNode *n = &g->nodes[i];
+        if (n->op == FX_NODE_CALL && strcmp(n->text, name) &&
+            fx_program_find_intent(fp->prog, n->text)) {
+            unsigned c = height(fp, n->text, depth + 1) + 1;
+            if (c > h)
+                h = c;
+        }
+    }
+    return h;
+}
+
+/* The intents of the file in the order their rounds run: the callees
+ * taken first, by their height in the call graph (a callee before its
+ * callers), then the others in the file's order. */
+size_t fx_api_round_order(FluxProgram *fp, const FxCalleeTaken *taken, size_t n_taken,
+                          const FxIntent **order)
+{
+    size_t k = 0;
+    unsigned *h = fx_xcalloc(n_taken + 1, sizeof(*h));
+    for (size_t i = 0; i < n_taken; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = order[j] == taken[i].intent;
+        if (seen)
+            continue;
+        unsigned hi = height(fp, taken[i].intent->name, 0);
+        size_t j = k++;
+        for (; j > 0 && h[j - 1] > hi; j--) { /* insertion, stable */
+            order[j] = order[j - 1];
+            h[j] = h[j - 1];
+        }
+        order[j] = taken[i].intent;
+        h[j] = hi;
+    }
+    free(h);
+    fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
+    {
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = order[j] == *in;
+        if (!seen)
+            order[k++] = *in;
+    }
+    return k;
+}
+
+char *fx_api_callees_told(FluxProgram *fp, const FxIntent *caller, long long execution)
+{
+    char key[24];
+    json_t *j = fp->store && execution > 0 ? read_profile(fp->store, caller, key) : NULL;
+    if (!j || json_integer_value(json_object_get(j, "execution")) != execution) {
+        json_decref(j);
+        return NULL;
+    }
+    FxBuf b = {0};
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(j, "callees"), i, c)
+    {
+        const char *name = json_string_value(json_object_get(c, "intent"));
+        const char *why = json_string_value(json_object_get(c, "why_not"));
+        const FxGraph *g = name ? fx_runtime_graph(fx_api_runtime(fp), name) : NULL;
+        if (!g)
+            continue;
+        bool native = fx_runtime_native_of(fx_api_runtime(fp), name) != NULL;
+        fx_buf_printf(&b, "%s%s %.0f%% (%s%s; %s%s)", b.len ? ", " : "", name,
+                      100 * json_number_value(json_object_get(c, "share")), g->version,
+                      native ? ", native code" : "",
+                      why ? "not considered: " : "considered by learning", why ? why : "");
+    }
+    json_decref(j);
+    if (!b.len)
+        return NULL;
+    char *s = fx_xasprintf("callees, by their share of this run's time: %s", fx_buf_str(&b));
+    fx_buf_free(&b);
+    return s;
+}

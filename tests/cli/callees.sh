@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# callees.sh: learning over the call tree (docs/optimizer.md, "Which
+# intents a round considers"). A run's time is in the intents its EXPR
+# calls; each recorded run keeps a call profile, and learning calls every
+# callee that took a significant share alone, records that run as the
+# callee's, and gives the callee rounds of its own, callees first. Here a
+# recursion called through a wrapper is memoized without ever being called
+# by the user, its proof is recorded and verified, the answer is unchanged,
+# and a callee below the share is named as not considered.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "callees: $*"; exit 1; }
+cd "$tmp"
+cat > p.flux <<'F'
+intent steps(n: Natural) -> Natural:
+    constraints:
+        - steps(0) = 0
+        - steps(1) = 1
+        - steps(n) = steps(n - 1) + steps(n - 2)
+
+intent label(n: Natural) -> String:
+    constraints:
+        - result = "n = " ++ str(n)
+
+intent report(n: Natural) -> String:
+    constraints:
+        - result = label(n) ++ ": " ++ str(steps(n))
+F
+want='"n = 22: 17711"'
+
+# a store where nothing is learned keeps no profile and no callee run
+out=$(FLUX_LEARN=off "$FLUX" run p.flux 'report(22)' --store plain)
+[ "$out" = "$want" ] || fail "v1 printed $out"
+"$FLUX" history p.flux --store plain | grep -q '^steps' && fail "steps has a lineage before learning"
+
+# flux optimize FILE: the callee is considered, run alone, and memoized
+out=$("$FLUX" optimize p.flux --store plain)
+echo "$out" | grep -Eq '^steps: considered, as a callee of report: [0-9]+% of the time of report\(22\) \(exec [0-9]+\); its first call there ran alone in [0-9.e+]+ ms \(exec [0-9]+\)$' ||
+    fail "optimize did not consider steps: $out"
+echo "$out" | grep -q '^label: not considered, as a callee of report: under 5% of the run' ||
+    fail "optimize did not say why label was not considered: $out"
+# callees first: steps's round comes before report's
+first=$(echo "$out" | grep -nE '^steps: (installed|v1)' | head -1 | cut -d: -f1)
+last=$(echo "$out" | grep -nE '^report: ' | grep -v considered | head -1 | cut -d: -f1)
+[ -n "$first" ] && [ -n "$last" ] && [ "$first" -lt "$last" ] || fail "steps's round is not before report's: $out"
+"$FLUX" history p.flux --store plain | grep -q '^steps v2 .*' || fail "steps has no v2"
+"$FLUX" history p.flux --store plain | grep -A1 '^steps v2' | grep -q 'rewrite memoization, proof' ||
+    fail "steps v2 is not memoization with a proof: $("$FLUX" history p.flux --store plain)"
+out=$("$FLUX" proofs p.flux --store plain --verify)
+echo "$out" | grep -q '^steps v2: proof #[0-9]* holds' || fail "steps v2's proof does not verify: $out"
+
+# ordinary runs learn the same way, in the run's learning process
+out=$(FLUX_LEARN=wait "$FLUX" run p.flux 'report(22)' --store runs)
+[ "$out" = "$want" ] || fail "the first run printed $out"
+"$FLUX" history p.flux --store runs | grep -A1 '^steps v2' | grep -q 'rewrite memoization' ||
+    fail "a run's learning did not memoize steps: $("$FLUX" history p.flux --store runs)"
+for _ in 1 2 3; do
+    out=$(FLUX_LEARN=wait "$FLUX" run p.flux 'report(22)' --store runs)
+    [ "$out" = "$want" ] || fail "a trained run printed $out"
+done
+# the trained call runs steps's v2 (its run-time check passes: the answer is the same)
+out=$(FLUX_LEARN=off "$FLUX" run p.flux 'steps(25)' --store runs --json)
+echo "$out" | grep -q '"graph_version": "v2"' || fail "steps(25) did not run v2: $out"
+
+# a profile names only the intents of the file; a taken call records no
+# profile of its own (the caller's covers it)
+n=$(sqlite3 runs/flux.db "SELECT count(*) FROM learned WHERE kind = 'call_profile'" 2>/dev/null ||
+    echo skip)
+[ "$n" = skip ] || [ "$n" = 1 ] || fail "$n call profiles kept, 1 expected"
+echo ok
