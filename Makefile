@@ -369,6 +369,7 @@ bench: deps-test all $(BUILD)/bench/record $(BUILD)/bench/evolved $(BUILD)/bench
 	@FLUX=$(BUILD)/flux bench/kept.sh
 	@FLUX=$(BUILD)/flux BUILD=$(BUILD) bench/csv.sh
 	@FLUX=$(BUILD)/flux bench/benchmarks_game.sh
+	@FLUX=$(BUILD)/flux BENCH_SET=user bench/benchmarks_game.sh
 	@d=$$(mktemp -d) && $(BUILD)/bench/evolved_sort $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@FLUX=$(BUILD)/flux bench/runaway.sh
 	@FLUX=$(BUILD)/flux bench/proposer.sh

@@ -45,6 +45,18 @@ got=$("$FLUX" run "$dir/mandelbrot.flux" 'mandelbrot(200)') || fail "mandelbrot(
 [ "$("$FLUX" run "$dir/mandelbrot.flux" 'mandelbrot(16)')" = "$("$tmp/mandelbrot" 16)" ] ||
     fail "mandelbrot(16) differs from the C version"
 
+# the programs written as users write them (bench/user) print what their C prints
+while read -r name intent size _; do
+    cc -O2 -o "$tmp/$name" "$root/bench/user/$name.c" -lm || fail "cannot build bench/user/$name.c"
+    small=$((size / 10))
+    got=$("$FLUX" run "$root/bench/user/$name.flux" "$intent($small)") ||
+        fail "$intent($small) failed"
+    got=${got#\"}
+    # numbers compared as numbers: C's %.9f keeps trailing zeros Flux drops
+    awk -v a="${got%\"}" -v b="$("$tmp/$name" "$small")" 'BEGIN { exit !(a == b || a + 0 == b + 0) }' || fail "$intent($small): $got, the C version $("$tmp/$name" "$small")"
+    "$FLUX" check --warnings "$root/bench/user/$name.flux" >/dev/null 2>&1 || fail "bench/user/$name.flux warns"
+done < <(grep -v '^#' "$root/bench/user/programs")
+
 # every program checks without a warning
 for f in "$dir"/*.flux; do
     out=$("$FLUX" check --warnings "$f" 2>&1) && [ -z "$out" ] || fail "$(basename "$f"): $out"
