@@ -465,6 +465,19 @@ bool fx_graph_calls_itself(const FxGraph *g)
     return false;
 }
 
+bool fx_graph_args_key_a_table_by_value(const FxGraph *g, bool *lists)
+{
+    *lists = false;
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        FxTypeId t = g->param_tids[i];
+        bool list = fx_typeid_kind(t) == FX_TK_LIST && fx_typeid_is_exact_key(fx_typeid_elem(t));
+        if (!fx_typeid_is_exact_key(t) && !list)
+            return false;
+        *lists |= list;
+    }
+    return true;
+}
+
 bool fx_graph_args_key_a_table(const FxGraph *g)
 {
     for (uint32_t i = 0; i < g->n_params; i++) {

@@ -212,6 +212,10 @@ bool fx_graph_calls_itself(const FxGraph *g);
 /* Can g's arguments key a table of results: is every parameter a number,
  * boolean or string (values that hash and compare exactly)? */
 bool fx_graph_args_key_a_table(const FxGraph *g);
+/* The same, lists of such values allowed too (*lists says whether one is
+ * a list): a list keys a table exactly, but hashing it costs its length at
+ * each call, so a table keyed by one must be measured to pay. */
+bool fx_graph_args_key_a_table_by_value(const FxGraph *g, bool *lists);
 
 /* The filter `filter` of g without the conjunct `conj`: when filter is
  * conj itself, *rest = {0} (nothing remains); when it is `x and conj` or

@@ -6,6 +6,7 @@
  */
 #include "rule_memo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,10 @@ bool fx_rule_memo_applies(const FxGraph *g, const FxCallEvidence *ev, const char
         *why = "the intent does not call itself";
         return false;
     }
-    if (!fx_graph_args_key_a_table(g)) {
-        *why = "a parameter is not a number, boolean or string to key a table";
+    bool lists;
+    if (!fx_graph_args_key_a_table_by_value(g, &lists)) {
+        *why = "a parameter is not a number, boolean or string, or a list of them, to key a "
+               "table";
         return false;
     }
     if (ev->calls < 64 || ev->calls < 2 * ev->distinct) {
@@ -66,8 +69,15 @@ static FxGraph *memo_candidate(FxRuleRun *r, FxBuf *why)
 
 static bool memo_measurement(FxRuleRun *r, const FxGraph *cand, FxBuf *evidence, FxBuf *why)
 {
-    (void)cand, (void)why;
     const FxCallEvidence *ev = r->state;
+    bool lists;
+    if (fx_graph_args_key_a_table_by_value(r->current, &lists) && lists) {
+        /* a list argument is hashed at each call: the table must be timed to pay */
+        char extra[96];
+        snprintf(extra, sizeof(extra), "\"calls\": %llu, \"distinct\": %llu, \"list_keys\": true, ",
+                 (unsigned long long)ev->calls, (unsigned long long)ev->distinct);
+        return fx_rule_measured_gain(r, cand, extra, evidence, why);
+    }
     fx_buf_puts(evidence, "{\"expr\": ");
     fx_rule_expr_json(r->expr, evidence);
     fx_buf_printf(evidence, ", \"calls\": %llu, \"distinct\": %llu%s, \"predicted_gain\": %.3g}",

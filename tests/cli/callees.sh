@@ -63,6 +63,29 @@ done
 out=$(FLUX_LEARN=off "$FLUX" run p.flux 'steps(25)' --store runs --json)
 echo "$out" | grep -q '"graph_version": "v2"' || fail "steps(25) did not run v2: $out"
 
+# a recursive helper keyed by lists (a knapsack), which the user never
+# calls: it is considered, memoized with the lists as keys once a timing
+# shows the table pays, and a size that v1 cannot finish in 20 s answers
+cat > k.flux <<'F'
+intent best(ws: List[Natural], vs: List[Natural], i: Natural, c: Natural) -> Natural:
+    constraints:
+        - best(ws, vs, i, c) = 0 when i >= len(ws)
+        - best(ws, vs, i, c) = best(ws, vs, i + 1, c) when ws[i] > c
+        - best(ws, vs, i, c) = max(best(ws, vs, i + 1, c), vs[i] + best(ws, vs, i + 1, c - ws[i]))
+
+intent knapsack(n: Natural, c: Natural) -> Natural:
+    constraints:
+        - result = best([1 + (k * 7) mod 13 for k in 0..n], [1 + (k * 11) mod 17 for k in 0..n], 0, c)
+F
+[ "$("$FLUX" run k.flux 'knapsack(20, 40)' --store k)" = 103 ] || fail "knapsack(20, 40) is not 103"
+"$FLUX" history k.flux --store k | grep -A1 '^best v2' | grep -q 'rewrite memoization, proof' ||
+    fail "best was not memoized by its lists: $("$FLUX" history k.flux --store k)"
+"$FLUX" proofs k.flux --store k --verify | grep -q '^best v2: proof #[0-9]* holds' ||
+    fail "best v2's proof does not verify"
+out=$(FLUX_LEARN=off "$FLUX" run k.flux 'knapsack(40, 100)' --store k --max-seconds 20) ||
+    fail "the trained knapsack(40, 100) did not finish"
+[ "$out" = 230 ] || fail "knapsack(40, 100) printed $out"
+
 # a profile names only the intents of the file; a taken call records no
 # profile of its own (the caller's covers it)
 n=$(sqlite3 runs/flux.db "SELECT count(*) FROM learned WHERE kind = 'call_profile'" 2>/dev/null ||
