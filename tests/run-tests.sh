@@ -36,6 +36,10 @@ export FLUX_LEARN=wait
 # the variant chooser's one-in-16 exploration is random: off, except where a
 # test asks for it
 export FLUX_EXPLORE=off
+# native code is used only when a timing shows it no slower than the
+# interpreter; that timing is a test's subject in tests/cli/native_judge.sh
+# only, elsewhere a loaded machine would decide what a test sees
+export FLUX_NATIVE_JUDGE=off
 trap 'rm -rf "$FLUX_STORE"' EXIT
 passed=0
 failed=0

@@ -261,7 +261,7 @@ static bool type_func(Gen *G, Func *F)
 {
     FxFunc *f = F->f;
     const FxGraph *g = f->g;
-    if (fx_func_answers_calls(f))
+    if (fx_func_answers_calls(f) && !(F == G->funcs && fx_func_only_hot(f)))
         return refuse(G, F, "runs a kernel around its calls (a table or a recurrence)");
     F->reg = fx_xcalloc(f->n_regs ? f->n_regs : 1, sizeof(CType));
     F->build = fx_xcalloc(f->n_code ? f->n_code : 1, sizeof(uint32_t));
@@ -477,7 +477,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             break;
         }
     }
-    fx_buf_printf(c, "/* %s %s */\n", g->intent, g->version);
+    /* the intent, not the version: a version that only adds a table to
+     * its parent's code (hot inputs, kept results) has its parent's C, and
+     * so its validated object */
+    fx_buf_printf(c, "/* %s */\n", g->intent);
     emit_signature(G, F, k);
     fx_buf_printf(c, "\n{\n");
     uint32_t acc_at = accumulated_call(F);

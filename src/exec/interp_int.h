@@ -216,6 +216,13 @@ static inline bool fx_func_answers_calls(const FxFunc *f)
     return f->hot.len || f->n_kept || f->rec || f->memo;
 }
 
+/* Is the only kernel around f's calls a hot-input table? Native code may
+ * run its other calls: the VM looks the table up first. */
+static inline bool fx_func_only_hot(const FxFunc *f)
+{
+    return f->hot.len && !f->n_kept && !f->rec && !f->memo;
+}
+
 /* The native tier (native.h): the functions of the module rooted at root,
  * root first, then each callee in the order the code first calls it (the
  * order of the generated functions), except the callees a kernel answers,

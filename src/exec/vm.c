@@ -3289,8 +3289,8 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
     if (rt->budgets.max_depth && rt->budgets.max_depth < NATIVE_DEPTH) /* the C stack's depth */
         return false;
     for (uint32_t i = 0; i < f->n_native_mod; i++)
-        if (fx_func_answers_calls(f->native_mod[i]))
-            return false;
+        if (fx_func_answers_calls(f->native_mod[i]) && !(i == 0 && fx_func_only_hot(f)))
+            return false; /* the root's hot-input table is looked up first (native_in_loop) */
     return true;
 }
 
@@ -3569,6 +3569,8 @@ static __attribute__((noinline)) int native_in_loop(FxRuntime *rt, FxFunc *calle
     }
     if (!deep_ok || !native_ready(rt, callee)) /* deep_ok: the depth budget has room */
         return FX_NAT_BAIL;
+    if (callee->hot.len && memo_find(&callee->hot, args, n, args_hash(args, n)))
+        return FX_NAT_BAIL; /* a hot input: its table answers (answer_call), not the code */
     uint64_t made = 0;
     int ns = native_call(rt, callee, args, fuel, granted, fn, node, nframes, out, &made);
     if (ns != FX_NAT_OK)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# native_judge.sh: native code is used only when it is no slower than the
+# interpreter (docs/native.md, "Judged against the interpreter"). A wrapper
+# over an exponential recursion answers in a few ms interpreted, runaway
+# protection switching the recursion to a table mid-run; compiled, the
+# wrapper's module runs the recursion naively, 30x slower or more. Both
+# tiers are equal to the interpreter, and neither is used: the runs stay
+# interpreted, as fast as before, with the reason kept.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "native_judge: $*"; exit 1; }
+command -v tcc >/dev/null || fail "tcc is missing (scripts/install-deps)"
+cd "$tmp"
+cat > p.flux <<'F'
+intent slow(n: Natural) -> Natural:
+    constraints:
+        - slow(0) = 1
+        - slow(1) = 1
+        - slow(n) = slow(n - 1) + slow(n - 2) + 1
+
+intent wrap(n: Natural) -> Natural:
+    constraints:
+        - result = slow(n) mod 1000 + 1
+F
+export FLUX_NATIVE_JUDGE=on
+[ "$(FLUX_LEARN=off "$FLUX" run p.flux 'wrap(34)' --store s)" = 930 ] || fail "wrap(34) is not 930"
+for tier in tcc cc; do
+    out=$("$FLUX" optimize p.flux wrap --rule "native code" --store s)
+    echo "$out" | grep -Eq "^wrap: native code for v1 \\($tier .*\\) not used: equal to the interpreter on 1 recorded and [0-9]+ random inputs, but measured slower than the interpreter: [0-9.e+]+ ms against [0-9.e+]+ ms on \`wrap\\(34\\)\`" ||
+        fail "the $tier object was not refused as slower: $out"
+done
+out=$(FLUX_LEARN=off "$FLUX" run p.flux 'wrap(34)' --store s --json)
+echo "$out" | grep -q '"native code"' && fail "a slower object ran: $out"
+echo "$out" | grep -q '"output": 930' || fail "wrap(34) printed $out"
+# with the timing off (the test suite's setting) the same objects are used
+FLUX_NATIVE_JUDGE=off "$FLUX" optimize p.flux wrap --rule "native code" --store t >/dev/null 2>&1 || true
+FLUX_LEARN=off "$FLUX" run p.flux 'wrap(30)' --store t >/dev/null
+out=$(FLUX_NATIVE_JUDGE=off "$FLUX" optimize p.flux wrap --rule "native code" --store t)
+echo "$out" | grep -q '^wrap: native code for v1: tcc' || fail "without the timing tcc was not used: $out"
+echo ok
