@@ -38,4 +38,23 @@ FLUX_NATIVE_JUDGE=off "$FLUX" optimize p.flux wrap --rule "native code" --store 
 FLUX_LEARN=off "$FLUX" run p.flux 'wrap(30)' --store t >/dev/null
 out=$(FLUX_NATIVE_JUDGE=off "$FLUX" optimize p.flux wrap --rule "native code" --store t)
 echo "$out" | grep -q '^wrap: native code for v1: tcc' || fail "without the timing tcc was not used: $out"
+
+# a version that only adds a table to its parent's code keeps its parent's
+# native code: the table answers the hot input, the code the others
+cat > h.flux <<'F'
+intent hits(n: Natural) -> Natural:
+    constraints:
+        - result = count(x for x in 0..n if x mod 7 = 3 or x mod 11 = 5)
+F
+for _ in 1 2 3 4; do
+    [ "$(FLUX_NATIVE_JUDGE=off FLUX_LEARN=wait "$FLUX" run h.flux 'hits(300000)' --store h)" = 66234 ] ||
+        fail "hits(300000) is not 66234"
+done
+"$FLUX" history h.flux --store h | grep -A1 '^hits v2' | grep -q 'rewrite hot inputs' ||
+    fail "hits has no hot-input version: $("$FLUX" history h.flux --store h)"
+out=$(FLUX_LEARN=off "$FLUX" run h.flux 'hits(300000)' --store h --json)
+echo "$out" | grep -q '"hot-input table"' || fail "the hot input was not answered by the table: $out"
+out=$(FLUX_LEARN=off "$FLUX" run h.flux 'hits(299999)' --store h --json)
+echo "$out" | grep -q '"decision": "native code"' || fail "an unseen input did not run v1's native code: $out"
+echo "$out" | grep -q '"output": 66234' || fail "hits(299999): $out"
 echo ok
