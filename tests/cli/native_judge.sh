@@ -5,7 +5,8 @@
 # protection switching the recursion to a table mid-run; compiled, the
 # wrapper's module runs the recursion naively, 30x slower or more. Both
 # tiers are equal to the interpreter, and neither is used: the runs stay
-# interpreted, as fast as before, with the reason kept.
+# interpreted, as fast as before, with the reason kept. And a version that
+# only adds a hot-input table keeps its parent's native code for the rest.
 set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
