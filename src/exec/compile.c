@@ -568,7 +568,11 @@ static uint32_t compile_fold(Compiler *C, FxNodeId id, const FxNode *n)
     uint32_t acc = new_reg(C), slot = (uint32_t)n->num2;
     static const int64_t init[] = {[FX_FOLD_SUM] = 0, [FX_FOLD_PRODUCT] = 1,
                                    [FX_FOLD_COUNT] = 0};
-    if (kind == FX_FOLD_SUM || kind == FX_FOLD_PRODUCT || kind == FX_FOLD_COUNT)
+    if ((kind == FX_FOLD_SUM || kind == FX_FOLD_PRODUCT) && fx_typeid_kind(n->tid) == FX_TK_FLOAT)
+        /* a Float fold starts as a Float: an empty sum is 0.0, as its type says, not
+         * the Int 0 (and 0.0 + x is x for every float but -0.0, as 0 + x was) */
+        emit(C, OP_CONST, acc, add_const(C, fx_val_float((double)init[kind])), 0, 0, id);
+    else if (kind == FX_FOLD_SUM || kind == FX_FOLD_PRODUCT || kind == FX_FOLD_COUNT)
         emit(C, OP_CONST, acc, add_const(C, fx_val_int(init[kind])), 0, 0, id);
     else if (kind == FX_FOLD_ALL || kind == FX_FOLD_ANY)
         emit(C, OP_CONST, acc, add_const(C, fx_val_bool(kind == FX_FOLD_ALL)), 0, 0, id);

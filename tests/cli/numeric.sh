@@ -82,6 +82,18 @@ expect() {
 }
 e="$tmp/empty.flux"
 expect "$e" 'isqrt(10^40 + 1)' 100000000000000000000
+# a sum or product of Floats is a Float, also of nothing (it was the Int 0)
+cat >"$tmp/sums.flux" <<'F'
+intent total(xs: List[Float]) -> Float:
+    constraints:
+        - result = sum(x * 2.0 for x in xs)
+
+intent scale(xs: List[Float]) -> Float:
+    constraints:
+        - result = product(x for x in xs)
+F
+expect "$tmp/sums.flux" '[total([]), total([1.5]), total([-0.0]), scale([]), scale([2.5, 2.0])]' \
+    '[0.0, 3.0, 0.0, 1.0, 5.0]'
 expect "$e" '[isqrt(0), isqrt(15), isqrt(16), log2(1), log2(1023), log2(1024), log2(2^200 - 1)]' \
        '[0, 3, 4, 0, 9, 10, 199]'
 expect "$e" '[abs(-5), abs(-2^70)]' '[5, 1180591620717411303424]'
