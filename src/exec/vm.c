@@ -51,6 +51,7 @@
 #include "table.h"
 #include "linrec.h"
 #include "mathfn.h"
+#include "natrec.h"
 #include "matmul.h"
 #include "meter.h"
 #include "sieve.h"
@@ -3192,6 +3193,11 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
         nr->charged -= (size_t)old_bytes;
         return NULL;
     }
+    if (new_bytes < old_bytes) { /* shrunk to its elements: credited */
+        fx_meter_sub((size_t)(old_bytes - new_bytes));
+        nr->charged -= (size_t)(old_bytes - new_bytes);
+        return fx_xrealloc(p, (size_t)new_bytes);
+    }
     if (!fx_meter_charge((size_t)(new_bytes - old_bytes))) {
         budget_error(nr->rt);
         c->status = FX_NAT_STOP;
@@ -3232,8 +3238,12 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
 /* A word for the native code from an argument of type t, false when the
  * value has no such word (a big integer, a boxed list of other kinds);
  * *tmp: an array made for a boxed list, for the caller to free. */
-static bool native_word(FxValue v, FxTypeId t, FxNatWord *w, void **tmp)
+static bool native_word(const FxProgram *prog, FxValue v, FxTypeId t, const char *type,
+                        FxNatWord *w, void **tmp)
 {
+    if (fx_typeid_kind(t) == FX_TK_RECORD ||
+        (fx_typeid_kind(t) == FX_TK_LIST && fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_RECORD))
+        return fx_natrec_word(prog, v, type, w, tmp); /* natrec.c: the struct's slots */
     switch (fx_typeid_kind(t)) {
     case FX_TK_NATURAL:
     case FX_TK_INT: w->i = v.u.i; return v.kind == FX_VAL_INT;
@@ -3276,11 +3286,14 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
     const FxGraph *g = f->g;
     FxNatWord w[16], r;
     void *tmp[16] = {0};
+    uint64_t slots[FX_NATREC_MAX_FIELDS]; /* a record result's */
+    r.l = (FxNatList){slots, 1};
     if (g->n_params > 16)
         return FX_NAT_BAIL;
     bool ok = true;
     for (uint32_t i = 0; ok && i < g->n_params; i++)
-        ok = native_word(args[i], g->param_tids[i], &w[i], &tmp[i]);
+        ok = native_word(rt->prog, args[i], g->param_tids[i], g->param_types[i], &w[i],
+                         &tmp[i]);
     int status = FX_NAT_BAIL;
     if (ok) {
         uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -3314,9 +3327,12 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
             switch (fx_typeid_kind(g->ret_tid)) {
             case FX_TK_FLOAT: *out = fx_val_float(r.f); break;
             case FX_TK_BOOL: *out = fx_val_bool(r.i != 0); break;
+            case FX_TK_RECORD: *out = fx_natrec_result(rt->prog, g->ret_type, r); break;
             case FX_TK_LIST:
                 fx_meter_sub(nr.charged); /* the list charges it again, shrunk */
-                if (!r.l.n) {
+                if (fx_typeid_kind(fx_typeid_elem(g->ret_tid)) == FX_TK_RECORD) {
+                    *out = fx_natrec_result(rt->prog, g->ret_type, r); /* frees the block */
+                } else if (!r.l.n) {
                     free(r.l.p);
                     *out = fx_val_list(NULL, 0);
                 } else if (fx_typeid_is_integer(fx_typeid_elem(g->ret_tid))) {

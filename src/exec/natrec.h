@@ -1,0 +1,59 @@
+/*
+ * natrec.h: records as native code holds them (docs/native.md).
+ *
+ * A record type whose fields are all numbers or Bools is a C struct in
+ * native code: its fields in the type's order (the order every record of
+ * the type has: compile.c builds them from the type's declaration), each in
+ * an 8-byte slot, `long long` for an Int, a Natural or a Bool (0 or 1),
+ * `double` for a Float. No padding, so the layout is the slots alone and
+ * cgen.c's struct and the marshalling below cannot disagree. A list of
+ * records is an array of such structs.
+ *
+ * The VM hands native code a record argument as a word whose list pointer
+ * points at its slots, and a list of records as an array of them; a record
+ * result is written to slots the VM provides, a list of records comes back
+ * as a block native code grew (FxNatCtx.grow), which the VM turns into
+ * boxed records and frees.
+ */
+#ifndef FX_NATREC_H
+#define FX_NATREC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "exec/native.h"
+#include "exec/value.h"
+#include "graph/typeid.h"
+#include "lang/resolved.h"
+
+#define FX_NATREC_MAX_FIELDS 32
+
+typedef struct FxNatRec {
+    const char *name;          /* the type's name */
+    const char *const *names;  /* the fields, in the type's order (the program's pointers) */
+    FxTypeIdKind kind[FX_NATREC_MAX_FIELDS]; /* FX_TK_NATURAL, _INT, _FLOAT or _BOOL */
+    uint32_t n;
+} FxNatRec;
+
+/* The record type that `type` names, itself or as a list's element
+ * ("Body", "List[Body]"): false when it names none, or one with a field
+ * native code does not hold (a string, a list, another record) or more
+ * than FX_NATREC_MAX_FIELDS of them. */
+bool fx_natrec_find(const FxProgram *prog, const char *type, FxNatRec *out);
+
+/* The record v into r->n slots at out: false when v is not a record of
+ * r's fields in r's order, or holds a value of another kind (a big
+ * integer: the interpreter holds those). */
+bool fx_natrec_pack(const FxNatRec *r, FxValue v, void *out);
+/* A record value from r->n slots (a new reference). */
+FxValue fx_natrec_unpack(const FxNatRec *r, const void *slots);
+
+/* The word of an argument of a record type or a list of records: false as
+ * fx_natrec_pack; *tmp gets the block made for it (the caller frees it). */
+bool fx_natrec_word(const FxProgram *prog, FxValue v, const char *type, FxNatWord *w,
+                    void **tmp);
+/* The value of a result of such a type from its word (a list: the block,
+ * freed here; a record: the slots at w.l.p). */
+FxValue fx_natrec_result(const FxProgram *prog, const char *type, FxNatWord w);
+
+#endif
