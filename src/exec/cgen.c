@@ -557,10 +557,10 @@ static void emit_signature(Gen *G, const Func *F, uint32_t k)
  * Lists and who frees them. A list register holds a view {p, n} of a block;
  * o<r> says whether this frame owns the block (it made it: a list built, a
  * callee's result) or borrows it (an argument: the caller's, which outlives
- * the call). A block has exactly n elements (a builder's is shrunk to them)
- * and at most one owner. Before a register that owns one is written, the
- * block goes to another register of the frame that views it, else it is
- * freed; a return gives its block to the caller (a borrowed one is copied
+ * the call). A block has room for fx_cap(n) elements (a builder's size
+ * as it doubles from 16; none for an empty list) and at most one owner.
+ * Before a register that owns one is written, the block goes to another
+ * register of the frame that views it, else it is freed; a return gives its block to the caller (a borrowed one is copied
  * first) and frees every other; a tail call keeps the blocks its arguments
  * view and frees the rest; a bail or a stop frees them all. So nothing is
  * freed while a register of the frame can still read it, and nothing is
@@ -577,8 +577,8 @@ static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
         fx_buf_printf(c, "%sif (r%u.p == r%u.p) o%u = 1;", first ? " " : " else ", x, d, x);
         first = false;
     }
-    fx_buf_printf(c, "%sc->grow(c, r%u.p, r%u.n * %uLL, 0); } }\n", first ? " " : " else ", d, d,
-                  elem_size(G, t));
+    fx_buf_printf(c, "%sc->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); } }\n", first ? " " : " else ",
+                  d, d, elem_size(G, t));
 }
 
 /* Frees every block the frame owns. */
@@ -586,8 +586,8 @@ static void emit_free_owned(FxBuf *c, const Gen *G, const Func *F)
 {
     for (uint32_t x = 0; x < F->f->n_regs; x++)
         if (is_list(F->reg[x]))
-            fx_buf_printf(c, "    if (o%u) { o%u = 0; c->grow(c, r%u.p, r%u.n * %uLL, 0); }\n", x, x,
-                          x, x, elem_size(G, F->reg[x]));
+            fx_buf_printf(c, "    if (o%u) { o%u = 0; c->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); }\n",
+                          x, x, x, x, elem_size(G, F->reg[x]));
 }
 
 /* The owner of the block that list v (a C expression of type t) views
@@ -609,7 +609,7 @@ static void emit_return_list(FxBuf *c, const Gen *G, const Func *F, uint32_t r)
     fx_buf_printf(c, "    { FxNatList v_ = r%u; int q_ = 0;\n      ", r);
     char tail[256];
     snprintf(tail, sizeof(tail),
-             "{ v_.p = 0; if (r%u.n) { v_.p = c->grow(c, 0, 0, r%u.n * %uLL); if (!v_.p) goto out;"
+             "{ v_.p = 0; if (r%u.n) { v_.p = c->grow(c, 0, 0, fx_cap(r%u.n) * %uLL); if (!v_.p) goto out;"
              " memcpy(v_.p, r%u.p, (unsigned long)(r%u.n * %uLL)); } }", r, r, sz, r, r, sz);
     emit_take_owner(c, F, F->reg[r], "v_", "q_", tail);
     emit_free_owned(c, G, F);
@@ -1004,12 +1004,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             fx_buf_printf(c, " *)b%u.p)[b%u.n++] = r%u;\n", b, b, I->a);
             break;
         }
-        case OP_END: { /* the block, shrunk to its elements, is this frame's */
+        case OP_END: { /* the block (fx_cap of its elements) is this frame's */
             uint32_t b = F->build[at], sz = elem_size(G, T[I->d]);
-            fx_buf_printf(c, "    if (b%u.n) { void *q = c->grow(c, b%u.p, cap%u * %uLL, b%u.n * %uLL);"
-                             " if (!q) goto out; b%u.p = q; }\n"
-                             "    else if (b%u.p) { c->grow(c, b%u.p, cap%u * %uLL, 0); b%u.p = 0; }\n",
-                          b, b, b, sz, b, sz, b, b, b, b, sz, b);
+            fx_buf_printf(c, "    if (!b%u.n && b%u.p) { c->grow(c, b%u.p, cap%u * %uLL, 0); b%u.p = 0; }\n",
+                          b, b, b, b, sz, b);
             emit_release(c, G, F, I->d);
             fx_buf_printf(c, "    r%u = b%u; o%u = 1; b%u.p = 0; b%u.n = 0; cap%u = 0;\n", I->d, b,
                           I->d, b, b, b);
@@ -1143,6 +1141,9 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         "double round(double); double fabs(double); double pow(double, double);\n"
         "double atan2(double, double); double fmin(double, double); double fmax(double, double);\n"
         "void *memcpy(void *, const void *, unsigned long);\n"
+        "/* a list's block holds fx_cap(n) elements, as a builder doubles it from 16 */\n"
+        "static long long fx_cap(long long n) { long long c = 16; if (!n) return 0;"
+        " while (c < n) c *= 2; return c; }\n"
         "typedef struct { long long v; long long fuel; } FxRi;\n"
         "typedef struct { double v; long long fuel; } FxRf;\n"
         "typedef struct { FxNatList v; long long fuel; } FxRl;\n");

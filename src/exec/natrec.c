@@ -148,3 +148,36 @@ FxValue fx_natrec_result(const FxProgram *prog, const char *type, FxNatWord w)
     free(items);
     return list;
 }
+
+void *fx_natcache_take(FxNatCache *k, size_t bytes)
+{
+    for (uint32_t i = k->n; i-- > 0;) {
+        if (k->bytes[i] != bytes)
+            continue;
+        void *p = k->p[i];
+        k->n--;
+        k->p[i] = k->p[k->n];
+        k->bytes[i] = k->bytes[k->n];
+        return p;
+    }
+    return NULL;
+}
+
+void fx_natcache_put(FxNatCache *k, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (k->n == FX_NATCACHE_SLOTS) {
+        free(p);
+        return;
+    }
+    k->p[k->n] = p;
+    k->bytes[k->n++] = bytes;
+}
+
+void fx_natcache_clear(FxNatCache *k)
+{
+    for (uint32_t i = 0; i < k->n; i++)
+        free(k->p[i]);
+    k->n = 0;
+}

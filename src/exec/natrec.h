@@ -56,4 +56,22 @@ bool fx_natrec_word(const FxProgram *prog, FxValue v, const char *type, FxNatWor
  * freed here; a record: the slots at w.l.p). */
 FxValue fx_natrec_result(const FxProgram *prog, const char *type, FxNatWord w);
 
+/* Blocks native code let go of, kept for its next list of the same size
+ * while its call runs (a list a loop's turn builds and drops: pulls in
+ * n-body): malloc's fast bins do not take an array of records, and
+ * consolidating them cost as much as the n-body step. The bytes stay
+ * credited to the meter while kept; the call's end frees them. */
+#define FX_NATCACHE_SLOTS 8
+typedef struct FxNatCache {
+    void *p[FX_NATCACHE_SLOTS];
+    size_t bytes[FX_NATCACHE_SLOTS];
+    uint32_t n;
+} FxNatCache;
+/* A kept block of exactly bytes, or NULL. */
+void *fx_natcache_take(FxNatCache *k, size_t bytes);
+/* Keeps p (bytes long), or frees it when the cache is full. */
+void fx_natcache_put(FxNatCache *k, void *p, size_t bytes);
+/* Frees every block kept. */
+void fx_natcache_clear(FxNatCache *k);
+
 #endif

@@ -3102,6 +3102,7 @@ typedef struct NativeRun {
     uint64_t cap;      /* steps before it gives the call back (runaway watch), or 0 */
     char *stack_low;   /* C stack below this: it gives the call back */
     size_t charged;    /* builder bytes charged to the meter */
+    FxNatCache cache;  /* blocks let go of, for the next list of their size (natrec.h) */
 } NativeRun;
 
 /* The native code's fuel comes in chunks of at most NATIVE_CHUNK steps:
@@ -3188,7 +3189,7 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
 {
     NativeRun *nr = (NativeRun *)c;
     if (new_bytes <= 0) {
-        free(p);
+        fx_natcache_put(&nr->cache, p, (size_t)old_bytes);
         fx_meter_sub((size_t)old_bytes);
         nr->charged -= (size_t)old_bytes;
         return NULL;
@@ -3204,7 +3205,8 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
         return NULL;
     }
     nr->charged += (size_t)(new_bytes - old_bytes);
-    return fx_xrealloc(p, (size_t)new_bytes);
+    void *kept = p ? NULL : fx_natcache_take(&nr->cache, (size_t)new_bytes);
+    return kept ? kept : fx_xrealloc(p, (size_t)new_bytes);
 }
 
 /* May native code run f's call now? Not when hooks watch each call, nor
@@ -3310,6 +3312,7 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
         nr.c.fuel = hand(&nr);
         uint64_t steps_before = rt->stats.steps;
         status = f->native(&nr.c, w, &r);
+        fx_natcache_clear(&nr.cache);
         if (status == FX_NAT_BAIL) { /* the interpreter runs the call afresh, on these steps */
             rt->stats.steps = steps_before;
             f->native_gave_back = rt->evals;
