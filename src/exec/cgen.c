@@ -239,6 +239,20 @@ static CType builtin_type(const Func *F, const FxInstr *I)
         uint32_t x = builtin_operand(I, 0, &v, F->f);
         return v ? T_BAD : F->reg[x] == T_NONE ? T_NONE : is_list(F->reg[x]) ? T_INT : T_BAD;
     }
+    if ((I->a == FX_BUILTIN_MIN || I->a == FX_BUILTIN_MAX) && n == 2) { /* min(a, b) */
+        CType t[2];
+        for (uint32_t k = 0; k < 2; k++) {
+            const FxValue *v;
+            uint32_t x = builtin_operand(I, k, &v, F->f);
+            t[k] = v ? (v->kind == FX_VAL_INT ? T_INT : v->kind == FX_VAL_FLOAT ? T_FLOAT : T_BAD)
+                     : F->reg[x];
+        }
+        if (t[0] == T_NONE || t[1] == T_NONE)
+            return T_NONE;
+        if (!numeric(t[0]) || !numeric(t[1]))
+            return T_BAD;
+        return t[0] == T_INT && t[1] == T_INT ? T_INT : T_FLOAT;
+    }
     if (I->a >= FX_BUILTIN__COUNT || !math[I->a].c || math[I->a].n != n)
         return T_BAD;
     for (uint32_t k = 0; k < n; k++) {
@@ -532,6 +546,25 @@ static const char *arith(FxOpcode op)
 static void as_double(FxBuf *c, const Func *F, uint32_t r)
 {
     fx_buf_printf(c, F->reg[r] == T_INT ? "(double)r%u" : "r%u", r);
+}
+
+/* Operand j of a library call as a double (the conversion the VM makes),
+ * or as it is where the call's result is an Int (min/max of two Ints). */
+static void emit_builtin_operand(FxBuf *c, const Func *F, const FxInstr *I, uint32_t j)
+{
+    const FxValue *v;
+    uint32_t x = builtin_operand(I, j, &v, F->f);
+    bool as_int = F->reg[I->d] == T_INT;
+    if (v && v->kind == FX_VAL_INT && as_int)
+        emit_int(c, v->u.i);
+    else if (v && v->kind == FX_VAL_INT)
+        emit_float(c, (double)v->u.i); /* the double nearest, as the VM converts it */
+    else if (v)
+        emit_float(c, v->u.f);
+    else if (as_int)
+        fx_buf_printf(c, "r%u", x);
+    else
+        as_double(c, F, x);
 }
 
 static void emit_branch(FxBuf *c, const FxInstr *I, const char *cond)
@@ -1042,7 +1075,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                               I->c ? '>' : '<', I->d, I->d, I->a);
             else
                 fx_buf_printf(c, "    r%u = h%u ? %s(r%u, r%u) : r%u;\n", I->d, I->d,
-                              I->c ? "fmax" : "fmin", I->d, I->a, I->a);
+                              I->c ? "fx_fmax" : "fx_fmin", I->d, I->a, I->a);
             fx_buf_printf(c, "    h%u = 1;\n", I->d);
             break;
         case OP_NONEMPTY: /* the interpreter says it is empty */
@@ -1058,17 +1091,22 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 fx_buf_printf(c, "    r%u = r%u.n;\n", I->d, builtin_operand(I, 0, &v, f));
                 break;
             }
+            if (I->a == FX_BUILTIN_MIN || I->a == FX_BUILTIN_MAX) { /* fx_math_pick's */
+                bool larger = I->a == FX_BUILTIN_MAX;
+                fx_buf_printf(c, "    { %s x_ = ", T[I->d] == T_INT ? "long long" : "double");
+                emit_builtin_operand(c, F, I, 0);
+                fx_buf_printf(c, ", y_ = ");
+                emit_builtin_operand(c, F, I, 1);
+                if (T[I->d] == T_INT) /* of two Ints: the first unless the second is past it */
+                    fx_buf_printf(c, "; r%u = x_ %s y_ ? x_ : y_; }\n", I->d, larger ? ">=" : "<=");
+                else
+                    fx_buf_printf(c, "; r%u = %s(x_, y_); }\n", I->d, larger ? "fx_fmax" : "fx_fmin");
+                break;
+            }
             fx_buf_printf(c, "    r%u = %s(", I->d, math[I->a].c);
             for (uint32_t j = 0; j < n; j++) {
-                const FxValue *v;
-                uint32_t x = builtin_operand(I, j, &v, f);
                 fx_buf_puts(c, j ? ", " : "");
-                if (v && v->kind == FX_VAL_INT)
-                    fx_buf_printf(c, "(double)%" PRId64 "LL", v->u.i);
-                else if (v)
-                    emit_float(c, v->u.f);
-                else
-                    as_double(c, F, x);
+                emit_builtin_operand(c, F, I, j);
             }
             fx_buf_printf(c, ");\n");
             break;
@@ -1140,6 +1178,9 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         "double cos(double); double tan(double); double floor(double); double ceil(double);\n"
         "double round(double); double fabs(double); double pow(double, double);\n"
         "double atan2(double, double); double fmin(double, double); double fmax(double, double);\n"
+        "/* libm's fmin/fmax, as the VM calls them: GCC's inline ones differ on -0.0 and 0.0 */\n"
+        "static double (*volatile fx_fmin)(double, double) = fmin;\n"
+        "static double (*volatile fx_fmax)(double, double) = fmax;\n"
         "void *memcpy(void *, const void *, unsigned long);\n"
         "/* a list's block holds fx_cap(n) elements, as a builder doubles it from 16 */\n"
         "static long long fx_cap(long long n) { long long c = 16; if (!n) return 0;"

@@ -53,6 +53,14 @@ intent lowest(cs: List[Cell]) -> Int:
 intent heavier(a: Cell, b: Cell) -> Cell:
     constraints:
         - result = if a.w > b.w then a else b
+
+intent clampf(c: Cell, lo: Float) -> Float:
+    constraints:
+        - result = max(min(c.w, 10.0), lo)
+
+intent clampi(c: Cell, k: Int) -> Int:
+    constraints:
+        - result = min(max(c.n, k), 100)
 F
 export FLUX_EXPLORE=off FLUX_NATIVE_HOT_MS=0
 run() { "$FLUX" run r.flux "$@" --no-learn --store s; }
@@ -75,9 +83,10 @@ out=$(FLUX_NATIVE_PLANT=1 promote total)
 # ---- every intent compiled (tcc, then cc), equal to the interpreter ----
 exprs=('walk(cells(40), 300)' 'total(cells(3000))' 'weight(cells(3000))' 'widest(cells(3000))'
        'lowest(cells(3000))' 'heavier(cell(5), cell(2))' 'heavier(cell(2), cell(5))'
-       'step(cell(3), 0.5)')
+       'step(cell(3), 0.5)' 'clampf(cell(3), 0.0)' 'clampi(cell(3), 7)'
+       'clampf({n: 1, k: 1, w: -0.0, on: true}, 0.0)') # libm's fmax(-0.0, 0.0), not GCC's
 for e in "${exprs[@]}"; do run "$e" >/dev/null; done
-for i in walk total weight widest lowest heavier step; do
+for i in walk total weight widest lowest heavier step clampf clampi; do
     out=$(promote $i)
     [[ "$out" == "$i: native code for v1: tcc "*"equal to the interpreter on "*" recorded and 10000 random inputs" ]] ||
         fail "$i is not compiled: $out"
