@@ -331,6 +331,15 @@ static CType result_type(Gen *G, const Func *F, const FxInstr *I, uint32_t at)
     }
     case OP_RECORD: /* its fields' types are checked once all are known */
         return rec_type(G, fx_graph_node(f->g, (FxNodeId){I->node})->type);
+    case OP_LIST: { /* its elements' types are checked once all are known */
+        const FxNode *n = fx_graph_node(f->g, (FxNodeId){I->node});
+        CType t = of_type(G, n->tid, n->type);
+        return is_list(t) ? t : T_BAD;
+    }
+    case OP_CONCAT: /* of two lists (strings stay interpreted) */
+        if (r[I->a] == T_NONE || r[I->b] == T_NONE)
+            return T_NONE;
+        return is_list(r[I->a]) && r[I->a] == r[I->b] ? r[I->a] : T_BAD;
     case OP_MINMAX: /* d = min(d, a): the VM's Int compare, or fmin/fmax of Floats */
         return numeric(r[I->a]) || r[I->a] == T_NONE ? r[I->a] : T_BAD;
     case OP_INDEX:
@@ -352,6 +361,7 @@ static bool writes_d(FxOpcode op)
     case OP_GE: case OP_NEG: case OP_NOT: case OP_ADDK: case OP_SUBK: case OP_CMPK:
     case OP_CALL: case OP_END: case OP_LEN: case OP_INDEX: case OP_BUILTIN: case OP_BUILTINR:
     case OP_POW: case OP_FIELD: case OP_INDEXF: case OP_RECORD: case OP_MINMAX:
+    case OP_LIST: case OP_CONCAT:
         return true;
     default:
         return false;
@@ -359,9 +369,8 @@ static bool writes_d(FxOpcode op)
 }
 
 static const char *const op_names[OP__COUNT] = {
-    [OP_CONCAT] = "concatenation", [OP_CALLP] = "a sieved call",
-    [OP_INDEX2] = "a matrix index",
-    [OP_LIST] = "a list literal", [OP_RANGE] = "a range as a list",
+    [OP_CALLP] = "a sieved call",
+    [OP_INDEX2] = "a matrix index", [OP_RANGE] = "a range as a list",
     [OP_EXTEND] = "a nested list",
     [OP_ENDM] = "a matrix", [OP_SORT] = "a sort", [OP_GROUP] = "a grouping",
     [OP_JOIN] = "a join", [OP_PRIMES] = "a sieve", [OP_GEMM] = "a matrix product",
@@ -467,6 +476,11 @@ static bool type_func(Gen *G, Func *F)
                     return refuse(G, F, "gives a record's field a value of another type");
             break;
         }
+        case OP_LIST:
+            for (uint32_t i = 0; i < I->b; i++)
+                if (F->reg[I->a + i] != elem_of(t))
+                    return refuse(G, F, "writes a list of elements of another type");
+            break;
         case OP_MINMAX:
             if (!numeric(t) || F->reg[I->a] != t)
                 return refuse(G, F, "takes the min or max of values of two types");
@@ -741,13 +755,13 @@ static uint32_t reads(const FxInstr *I, const FxFunc *f, uint32_t *r, uint32_t *
         r[0] = I->a; return 1;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_IDIV: case OP_MOD: case OP_POW:
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_INDEX:
-    case OP_INDEXF:
+    case OP_INDEXF: case OP_CONCAT:
         r[0] = I->a; r[1] = I->b; return 2;
     case OP_MINMAX: r[0] = I->a; r[1] = I->d; return 2;
     case OP_BRK: case OP_JMPF: case OP_JMPT: case OP_INC: r[0] = I->d; return 1;
     case OP_BR: case OP_FORI: case OP_FORL: r[0] = I->d; r[1] = I->b; return 2;
     case OP_CALL: case OP_BUILTIN: *base = I->b; *n = I->c; return 0;
-    case OP_RECORD: *base = I->a; *n = I->b; return 0;
+    case OP_RECORD: case OP_LIST: *base = I->a; *n = I->b; return 0;
     case OP_BUILTINR: {
         uint32_t k = 0;
         for (uint32_t j = 0; j < I->tb; j++) {
@@ -1069,6 +1083,37 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 fx_buf_printf(c, " t_.f%u = r%u;", i, I->a + i);
             fx_buf_printf(c, " r%u = t_; }\n", I->d);
             break;
+        case OP_LIST: { /* a literal: a block of its elements, this frame's */
+            uint32_t sz = elem_size(G, T[I->d]);
+            fx_buf_printf(c, "    { FxNatList t_ = {0, %u};", I->b);
+            if (I->b) {
+                fx_buf_printf(c, " t_.p = c->grow(c, 0, 0, fx_cap(%u) * %uLL); if (!t_.p) goto out;",
+                              I->b, sz);
+                for (uint32_t i = 0; i < I->b; i++) {
+                    fx_buf_puts(c, " ((");
+                    put_ctype(c, elem_of(T[I->d]));
+                    fx_buf_printf(c, " *)t_.p)[%u] = r%u;", i, I->a + i);
+                }
+            }
+            fx_buf_puts(c, "\n");
+            emit_release(c, G, F, I->d);
+            fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
+            break;
+        }
+        case OP_CONCAT: { /* a new block; its elements are work, as value.c counts them */
+            uint32_t sz = elem_size(G, T[I->d]);
+            fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
+                             "      fuel = c->work(c, n_, fuel); if (fuel <= 0) goto out;\n"
+                             "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
+                             " if (!t_.p) goto out;\n"
+                             "        if (r%u.n) memcpy(t_.p, r%u.p, (unsigned long)(r%u.n * %uLL));\n"
+                             "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
+                             " (unsigned long)(r%u.n * %uLL)); }\n",
+                          I->a, I->b, sz, I->a, I->a, I->a, sz, I->b, I->a, sz, I->b, I->b, sz);
+            emit_release(c, G, F, I->d);
+            fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
+            break;
+        }
         case OP_MINMAX: /* the VM's: Ints compared, Floats by fmin/fmax(so far, next) */
             if (T[I->d] == T_INT)
                 fx_buf_printf(c, "    if (!h%u || r%u %c r%u) r%u = r%u;\n", I->d, I->a,

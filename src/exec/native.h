@@ -43,6 +43,9 @@
         /* the call of kernel callee k on args: the fuel left, or 0: stopped (status set) */      \
         long long (*kernel)(struct FxNatCtx *c, int k, const FxNatWord *args,                     \
                             FxNatWord *out, long long fuel);                                       \
+        /* work the program sizes (`++`: its elements), in the meter's units: the fuel left,   \
+         * or 0: stopped (status set) */                                                        \
+        long long (*work)(struct FxNatCtx *c, long long units, long long fuel);                  \
     };
 FX_NAT_ABI_DEFS
 

@@ -3144,6 +3144,8 @@ static long long native_refuel(struct FxNatCtx *c)
  * types), answered by its kernel as the VM's call would be: the fuel left
  * after the kernel's work, or 0 with status BAIL (the kernel did not answer,
  * or gave a big integer) or STOP. */
+static long long native_spend(struct FxNatCtx *c, long long fuel);
+
 static long long native_kernel(struct FxNatCtx *c, int k, const FxNatWord *a, FxNatWord *out,
                                long long fuel)
 {
@@ -3176,7 +3178,26 @@ static long long native_kernel(struct FxNatCtx *c, int k, const FxNatWord *a, Fx
         c->status = FX_NAT_BAIL;
         return 0;
     }
-    uint64_t w = fx_meter_state.work / FX_METER_UNITS_PER_STEP; /* the kernel's work, in steps */
+    return native_spend(c, fuel);
+}
+
+/* `++`'s units of work, asked of the meter first as value.c asks them. */
+static long long native_work(struct FxNatCtx *c, long long units, long long fuel)
+{
+    if (!fx_meter_afford((uint64_t)units, 0)) {
+        budget_error(((NativeRun *)c)->rt);
+        c->status = FX_NAT_STOP;
+        return 0;
+    }
+    return native_spend(c, fuel);
+}
+
+/* The meter's work since the VM looked (a kernel's, a `++`'s) out of the
+ * fuel, as SPEND_WORK takes it from the VM's: the fuel left, or 0. */
+static long long native_spend(struct FxNatCtx *c, long long fuel)
+{
+    NativeRun *nr = (NativeRun *)c;
+    uint64_t w = fx_meter_state.work / FX_METER_UNITS_PER_STEP; /* the work, in steps */
     fx_meter_state.work %= FX_METER_UNITS_PER_STEP;
     if ((long long)w < fuel)
         return fuel - (long long)w;
@@ -3300,7 +3321,7 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
     if (ok) {
         uintptr_t here = (uintptr_t)__builtin_frame_address(0);
         NativeRun nr = {.c = {.refuel = native_refuel, .grow = native_grow,
-                              .kernel = native_kernel},
+                              .kernel = native_kernel, .work = native_work},
                         .rt = rt, .root = f, .granted = *granted, .left = *fuel, .fn = caller,
                         .node = node, .nframes = nframes,
                         .stack_low = (char *)(here - NATIVE_STACK)};

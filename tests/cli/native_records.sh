@@ -61,6 +61,11 @@ intent clampf(c: Cell, lo: Float) -> Float:
 intent clampi(c: Cell, k: Int) -> Int:
     constraints:
         - result = min(max(c.n, k), 100)
+
+intent grow(xs: List[Cell], n: Natural) -> List[Cell]:
+    constraints:
+        - grow(xs, 0) = xs
+        - grow(xs, n) = grow(xs ++ [cell(n), cell(n + 1)], n - 1)
 F
 export FLUX_EXPLORE=off FLUX_NATIVE_HOT_MS=0
 run() { "$FLUX" run r.flux "$@" --no-learn --store s; }
@@ -84,9 +89,10 @@ out=$(FLUX_NATIVE_PLANT=1 promote total)
 exprs=('walk(cells(40), 300)' 'total(cells(3000))' 'weight(cells(3000))' 'widest(cells(3000))'
        'lowest(cells(3000))' 'heavier(cell(5), cell(2))' 'heavier(cell(2), cell(5))'
        'step(cell(3), 0.5)' 'clampf(cell(3), 0.0)' 'clampi(cell(3), 7)'
-       'clampf({n: 1, k: 1, w: -0.0, on: true}, 0.0)') # libm's fmax(-0.0, 0.0), not GCC's
+       'clampf({n: 1, k: 1, w: -0.0, on: true}, 0.0)' # libm's fmax(-0.0, 0.0), not GCC's
+       'grow([], 300)' 'grow(cells(3), 40)')
 for e in "${exprs[@]}"; do run "$e" >/dev/null; done
-for i in walk total weight widest lowest heavier step clampf clampi; do
+for i in walk total weight widest lowest heavier step clampf clampi grow; do
     out=$(promote $i)
     [[ "$out" == "$i: native code for v1: tcc "*"equal to the interpreter on "*" recorded and 10000 random inputs" ]] ||
         fail "$i is not compiled: $out"
@@ -116,6 +122,10 @@ e='heavier({n: 1, k: 1, w: 0.0 / 0.0, on: true}, cell(2))'
 # ---- budgets stop native code as they stop the interpreter ----
 run 'walk(cells(40), 1000000)' --max-steps 100000 2>err && fail "the step budget did not stop it"
 grep -q 'step budget of 100000 steps' err || fail "steps: $(cat err)"
+# `++` counts its elements as work, as the interpreter does
+run 'grow([], 300)' --max-steps 6000 2>err && fail "the step budget did not stop ++"
+grep -q 'step budget of 6000 steps' err || fail "++ steps: $(cat err)"
+run 'grow([], 300)' --max-steps 7000 >/dev/null || fail "++ stopped with room to spare"
 
 # ---- n-body: every intent but the formatting translates ----
 nb="$root/examples/benchmarks/nbody.flux"
@@ -123,7 +133,8 @@ nrun() { "$FLUX" run "$nb" "$@" --no-learn --store n; }
 nrun 'advance(system(), 300)' >/dev/null
 nrun 'energy(system())' >/dev/null
 nrun 'pulls(system(), 1, 0.01)' >/dev/null
-for i in advance energy pulls; do
+nrun 'system()' >/dev/null
+for i in advance energy pulls system; do
     out=$("$FLUX" optimize "$nb" $i --rule "native code" --store n)
     [[ "$out" == "$i: native code for v1: tcc "*"10000 random inputs" ]] || fail "nbody's $i: $out"
 done
