@@ -35,8 +35,8 @@ bool fx_natrec_find(const FxProgram *prog, const char *type, FxNatRec *out)
         len -= 6;
     }
     const FxTypeDecl *td = prog ? find_decl(prog, type, len) : NULL;
-    if (!td || !td->def || td->def->name || !td->field_types ||
-        td->def->n_fields > FX_NATREC_MAX_FIELDS)
+    if (!td || !td->def || td->def->name || !td->field_types || !td->def->n_fields ||
+        td->def->n_fields > FX_NATREC_MAX_FIELDS) /* an alias, an empty record: C has no such struct */
         return false;
     out->name = td->name;
     out->names = (const char *const *)td->def->field_names;

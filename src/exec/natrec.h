@@ -36,9 +36,9 @@ typedef struct FxNatRec {
 } FxNatRec;
 
 /* The record type that `type` names, itself or as a list's element
- * ("Body", "List[Body]"): false when it names none, or one with a field
- * native code does not hold (a string, a list, another record) or more
- * than FX_NATREC_MAX_FIELDS of them. */
+ * ("Body", "List[Body]"): false when it names none, an alias or a record
+ * with no field, or one with a field native code does not hold (a string,
+ * a list, another record) or more than FX_NATREC_MAX_FIELDS of them. */
 bool fx_natrec_find(const FxProgram *prog, const char *type, FxNatRec *out);
 
 /* The record v into r->n slots at out: false when v is not a record of
