@@ -209,11 +209,11 @@ static const struct {
     bool float_only;
 } math[FX_BUILTIN__COUNT] = {
     [FX_BUILTIN_FLOAT] = {"", 1, false},  [FX_BUILTIN_SQRT] = {"sqrt", 1, false},
-    [FX_BUILTIN_EXP] = {"exp", 1, false}, [FX_BUILTIN_LOG] = {"log", 1, false},
-    [FX_BUILTIN_SIN] = {"sin", 1, false}, [FX_BUILTIN_COS] = {"cos", 1, false},
-    [FX_BUILTIN_TAN] = {"tan", 1, false}, [FX_BUILTIN_FLOOR] = {"floor", 1, false},
+    [FX_BUILTIN_EXP] = {"fx_exp", 1, false}, [FX_BUILTIN_LOG] = {"fx_log", 1, false},
+    [FX_BUILTIN_SIN] = {"fx_sin", 1, false}, [FX_BUILTIN_COS] = {"fx_cos", 1, false},
+    [FX_BUILTIN_TAN] = {"fx_tan", 1, false}, [FX_BUILTIN_FLOOR] = {"floor", 1, false},
     [FX_BUILTIN_CEIL] = {"ceil", 1, false}, [FX_BUILTIN_ROUND] = {"round", 1, false},
-    [FX_BUILTIN_POW] = {"pow", 2, false}, [FX_BUILTIN_ATAN2] = {"atan2", 2, false},
+    [FX_BUILTIN_POW] = {"fx_pow", 2, false}, [FX_BUILTIN_ATAN2] = {"fx_atan2", 2, false},
     [FX_BUILTIN_ABS] = {"fabs", 1, true},
 };
 
@@ -1061,7 +1061,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             break;
         }
         case OP_POW:
-            fx_buf_printf(c, "    r%u = pow(", I->d);
+            fx_buf_printf(c, "    r%u = fx_pow(", I->d);
             as_double(c, F, I->a);
             fx_buf_puts(c, ", ");
             as_double(c, F, I->b);
@@ -1226,6 +1226,16 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         "/* libm's fmin/fmax, as the VM calls them: GCC's inline ones differ on -0.0 and 0.0 */\n"
         "static double (*volatile fx_fmin)(double, double) = fmin;\n"
         "static double (*volatile fx_fmax)(double, double) = fmax;\n"
+        "/* and libm's, not GCC's: it makes pow(x, 2.0) x * x and folds sin(0.5) with MPFR,\n"
+        " * each correctly rounded where libm's may be half an ulp off (sqrt, floor, ceil,\n"
+        " * round and fabs are exact both ways) */\n"
+        "static double (*volatile fx_pow)(double, double) = pow;\n"
+        "static double (*volatile fx_atan2)(double, double) = atan2;\n"
+        "static double (*volatile fx_exp)(double) = exp;\n"
+        "static double (*volatile fx_log)(double) = log;\n"
+        "static double (*volatile fx_sin)(double) = sin;\n"
+        "static double (*volatile fx_cos)(double) = cos;\n"
+        "static double (*volatile fx_tan)(double) = tan;\n"
         "void *memcpy(void *, const void *, unsigned long);\n"
         "/* a list's block holds fx_cap(n) elements, as a builder doubles it from 16 */\n"
         "static long long fx_cap(long long n) { long long c = 16; if (!n) return 0;"
