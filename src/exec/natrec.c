@@ -104,22 +104,23 @@ FxValue fx_natrec_unpack(const FxNatRec *r, const void *slots)
     return fx_val_record(r->n, r->names, f);
 }
 
-bool fx_natrec_word(const FxProgram *prog, FxValue v, const char *type, FxNatWord *w,
-                    void **tmp)
+/* A record or a list of records: their slots. */
+static bool record_word(const FxProgram *prog, FxValue v, const char *type, FxNatWord *w,
+                        void **tmp)
 {
     FxNatRec r;
     if (!fx_natrec_find(prog, type, &r))
         return false;
     size_t size = 8 * (size_t)r.n;
     if (strncmp(type, "List[", 5)) { /* one record */
-        *tmp = fx_xmalloc(size ? size : 8);
+        *tmp = fx_xmalloc(size);
         w->l = (FxNatList){*tmp, 1};
         return fx_natrec_pack(&r, v, *tmp);
     }
     if (v.kind != FX_VAL_LIST)
         return false;
     size_t n = fx_val_list_len(v);
-    unsigned char *a = n && size ? fx_xmalloc(n * size) : NULL;
+    unsigned char *a = n ? fx_xmalloc(n * size) : NULL;
     *tmp = a;
     for (size_t i = 0; i < n; i++) {
         FxValue e = fx_val_list_get(v, i); /* a table's row: made alone */
@@ -132,14 +133,62 @@ bool fx_natrec_word(const FxProgram *prog, FxValue v, const char *type, FxNatWor
     return true;
 }
 
-FxValue fx_natrec_result(const FxProgram *prog, const char *type, FxNatWord w)
+/* A list of numbers: its own array when kept unboxed, else a copy. */
+static bool numbers_word(FxValue v, bool ints, FxNatWord *w, void **tmp)
 {
+    if (v.kind != FX_VAL_LIST)
+        return false;
+    size_t n = fx_val_list_len(v);
+    const void *p = ints ? (const void *)fx_val_list_ints(v) : (const void *)fx_val_list_floats(v);
+    if (!p && n) {
+        int64_t *a = fx_xmalloc(n * 8);
+        *tmp = a;
+        for (size_t i = 0; i < n; i++) {
+            FxValue e = fx_val_list_at(v, i);
+            if (e.kind != (ints ? FX_VAL_INT : FX_VAL_FLOAT))
+                return false;
+            memcpy(&a[i], &e.u, 8);
+        }
+        p = a;
+    }
+    w->l = (FxNatList){(void *)p, (long long)n};
+    return true;
+}
+
+bool fx_natrec_word(const FxProgram *prog, FxValue v, FxTypeId t, const char *type,
+                    FxNatWord *w, void **tmp)
+{
+    switch (fx_typeid_kind(t)) {
+    case FX_TK_NATURAL:
+    case FX_TK_INT: w->i = v.u.i; return v.kind == FX_VAL_INT;
+    case FX_TK_FLOAT: w->f = v.u.f; return v.kind == FX_VAL_FLOAT;
+    case FX_TK_BOOL: w->i = v.u.b; return v.kind == FX_VAL_BOOL;
+    case FX_TK_RECORD: return record_word(prog, v, type, w, tmp);
+    case FX_TK_LIST:
+        if (fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_RECORD)
+            return record_word(prog, v, type, w, tmp);
+        return numbers_word(v, fx_typeid_is_integer(fx_typeid_elem(t)), w, tmp);
+    default: return false;
+    }
+}
+
+FxValue fx_natrec_result(const FxProgram *prog, FxTypeId t, const char *type, FxNatWord w)
+{
+    size_t n = (size_t)w.l.n;
+    if (fx_typeid_kind(t) == FX_TK_LIST && fx_typeid_kind(fx_typeid_elem(t)) != FX_TK_RECORD) {
+        if (!n) {
+            free(w.l.p);
+            return fx_val_list(NULL, 0);
+        }
+        void *p = fx_xrealloc(w.l.p, n * 8); /* shrunk to its elements */
+        return fx_typeid_is_integer(fx_typeid_elem(t)) ? fx_val_list_adopt_ints(p, n)
+                                                       : fx_val_list_adopt_floats(p, n);
+    }
     FxNatRec r;
     bool found = fx_natrec_find(prog, type, &r);
     FX_CHECK(found, "native code returned a `%s`, which it does not hold", type);
-    if (strncmp(type, "List[", 5))
+    if (fx_typeid_kind(t) == FX_TK_RECORD)
         return fx_natrec_unpack(&r, w.l.p);
-    size_t n = (size_t)w.l.n;
     FxValue *items = fx_xmalloc((n ? n : 1) * sizeof(FxValue));
     for (size_t i = 0; i < n; i++)
         items[i] = fx_natrec_unpack(&r, (const unsigned char *)w.l.p + i * 8 * r.n);

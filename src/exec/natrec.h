@@ -1,5 +1,6 @@
 /*
- * natrec.h: records as native code holds them (docs/native.md).
+ * natrec.h: records as native code holds them, and every argument and
+ * result between the VM and native code (docs/native.md).
  *
  * A record type whose fields are all numbers or Bools is a C struct in
  * native code: its fields in the type's order (the order every record of
@@ -48,13 +49,15 @@ bool fx_natrec_pack(const FxNatRec *r, FxValue v, void *out);
 /* A record value from r->n slots (a new reference). */
 FxValue fx_natrec_unpack(const FxNatRec *r, const void *slots);
 
-/* The word of an argument of a record type or a list of records: false as
- * fx_natrec_pack; *tmp gets the block made for it (the caller frees it). */
-bool fx_natrec_word(const FxProgram *prog, FxValue v, const char *type, FxNatWord *w,
-                    void **tmp);
-/* The value of a result of such a type from its word (a list: the block,
- * freed here; a record: the slots at w.l.p). */
-FxValue fx_natrec_result(const FxProgram *prog, const char *type, FxNatWord w);
+/* The word of an argument of type t (type: its text) for native code:
+ * false when the value has none (a big integer, a boxed list of another
+ * kind, a record of another shape); *tmp gets a block made for it, which
+ * the caller frees. Scalars, lists of numbers, records, lists of records. */
+bool fx_natrec_word(const FxProgram *prog, FxValue v, FxTypeId t, const char *type,
+                    FxNatWord *w, void **tmp);
+/* The value of a result of a list or record type from its word (a list:
+ * the block, adopted or freed here; a record: the slots at w.l.p). */
+FxValue fx_natrec_result(const FxProgram *prog, FxTypeId t, const char *type, FxNatWord w);
 
 /* Blocks native code let go of, kept for its next list of the same size
  * while its call runs (a list a loop's turn builds and drops: pulls in

@@ -3258,46 +3258,6 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
     return true;
 }
 
-/* A word for the native code from an argument of type t, false when the
- * value has no such word (a big integer, a boxed list of other kinds);
- * *tmp: an array made for a boxed list, for the caller to free. */
-static bool native_word(const FxProgram *prog, FxValue v, FxTypeId t, const char *type,
-                        FxNatWord *w, void **tmp)
-{
-    if (fx_typeid_kind(t) == FX_TK_RECORD ||
-        (fx_typeid_kind(t) == FX_TK_LIST && fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_RECORD))
-        return fx_natrec_word(prog, v, type, w, tmp); /* natrec.c: the struct's slots */
-    switch (fx_typeid_kind(t)) {
-    case FX_TK_NATURAL:
-    case FX_TK_INT: w->i = v.u.i; return v.kind == FX_VAL_INT;
-    case FX_TK_FLOAT: w->f = v.u.f; return v.kind == FX_VAL_FLOAT;
-    case FX_TK_BOOL: w->i = v.u.b; return v.kind == FX_VAL_BOOL;
-    case FX_TK_LIST: {
-        if (v.kind != FX_VAL_LIST)
-            return false;
-        bool ints = fx_typeid_is_integer(fx_typeid_elem(t));
-        size_t n = fx_val_list_len(v);
-        const void *p = ints ? (const void *)fx_val_list_ints(v) : (const void *)fx_val_list_floats(v);
-        if (!p && n) {
-            int64_t *a = fx_xmalloc(n * 8);
-            for (size_t i = 0; i < n; i++) {
-                FxValue e = fx_val_list_at(v, i);
-                if (e.kind != (ints ? FX_VAL_INT : FX_VAL_FLOAT)) {
-                    free(a);
-                    return false;
-                }
-                memcpy(&a[i], &e.u, 8);
-            }
-            *tmp = a;
-            p = a;
-        }
-        w->l = (FxNatList){(void *)p, (long long)n};
-        return true;
-    }
-    default: return false;
-    }
-}
-
 /* Runs f's call on args natively: FX_NAT_OK with *out (a new reference),
  * FX_NAT_BAIL (the interpreter runs it) or FX_NAT_STOP (a budget; rt's
  * error says which). fuel and granted are the VM loop's, taken and given
@@ -3315,8 +3275,8 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
         return FX_NAT_BAIL;
     bool ok = true;
     for (uint32_t i = 0; ok && i < g->n_params; i++)
-        ok = native_word(rt->prog, args[i], g->param_tids[i], g->param_types[i], &w[i],
-                         &tmp[i]);
+        ok = fx_natrec_word(rt->prog, args[i], g->param_tids[i], g->param_types[i], &w[i],
+                            &tmp[i]); /* natrec.c */
     int status = FX_NAT_BAIL;
     if (ok) {
         uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -3351,21 +3311,10 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
             switch (fx_typeid_kind(g->ret_tid)) {
             case FX_TK_FLOAT: *out = fx_val_float(r.f); break;
             case FX_TK_BOOL: *out = fx_val_bool(r.i != 0); break;
-            case FX_TK_RECORD: *out = fx_natrec_result(rt->prog, g->ret_type, r); break;
+            case FX_TK_RECORD: *out = fx_natrec_result(rt->prog, g->ret_tid, g->ret_type, r); break;
             case FX_TK_LIST:
-                fx_meter_sub(nr.charged); /* the list charges it again, shrunk */
-                if (fx_typeid_kind(fx_typeid_elem(g->ret_tid)) == FX_TK_RECORD) {
-                    *out = fx_natrec_result(rt->prog, g->ret_type, r); /* frees the block */
-                } else if (!r.l.n) {
-                    free(r.l.p);
-                    *out = fx_val_list(NULL, 0);
-                } else if (fx_typeid_is_integer(fx_typeid_elem(g->ret_tid))) {
-                    *out = fx_val_list_adopt_ints(fx_xrealloc(r.l.p, (size_t)r.l.n * 8),
-                                                  (size_t)r.l.n);
-                } else {
-                    *out = fx_val_list_adopt_floats(fx_xrealloc(r.l.p, (size_t)r.l.n * 8),
-                                                    (size_t)r.l.n);
-                }
+                fx_meter_sub(nr.charged); /* the list charges it again, as it keeps it */
+                *out = fx_natrec_result(rt->prog, g->ret_tid, g->ret_type, r);
                 break;
             default: *out = fx_val_int(r.i); break;
             }
