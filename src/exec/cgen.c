@@ -11,6 +11,11 @@
  * the VM's counting (a block's count where control moves) and its steps
  * (a call, a loop iteration), so that the learner sees the same evidence
  * and the budgets stop the same runs.
+ *
+ * Records are values (C structs, natrec.h), so reading or writing one
+ * allocates nothing; lists are views of blocks a frame owns or borrows
+ * (see emit_release), and the blocks are the only memory native code
+ * takes, through FxNatCtx.grow, which charges the meter.
  */
 #include <inttypes.h>
 #include <stdio.h>
