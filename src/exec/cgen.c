@@ -339,7 +339,7 @@ static CType result_type(Gen *G, const Func *F, const FxInstr *I, uint32_t at)
     case OP_LIST: { /* its elements' types are checked once all are known */
         const FxNode *n = fx_graph_node(f->g, (FxNodeId){I->node});
         CType t = of_type(G, n->tid, n->type);
-        return is_list(t) ? t : T_BAD;
+        return is_list(t) ? t : I->b ? T_BAD : T_NONE; /* `[]`: typed by its use */
     }
     case OP_CONCAT: /* of two lists (strings stay interpreted) */
         if (r[I->a] == T_NONE || r[I->b] == T_NONE)
@@ -389,6 +389,60 @@ static bool refuse(Gen *G, const Func *F, const char *what)
     return false;
 }
 
+/* Is r written by empty list literals `[]` alone (whose element type the
+ * graph leaves open: the use gives it)? */
+static bool empty_literal(const FxFunc *f, uint32_t r)
+{
+    bool any = false;
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        if (!writes_d((FxOpcode)I->op) || I->d != r)
+            continue;
+        if (I->op != OP_LIST || I->b)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Gives `[]` the type its use asks for: a callee's parameter (through the
+ * moves into the call's argument registers), the other side of a `++`, the
+ * function's result. */
+static void type_empty_literals(Gen *G, Func *F, bool *changed)
+{
+    const FxFunc *f = F->f;
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        if (I->op == OP_MOVE && F->reg[I->a] == T_NONE && is_list(F->reg[I->d]) &&
+            empty_literal(f, I->a))
+            join(&F->reg[I->a], F->reg[I->d], changed);
+        if (I->op == OP_CONCAT && F->reg[I->a] == T_NONE && is_list(F->reg[I->b]) &&
+            empty_literal(f, I->a))
+            join(&F->reg[I->a], F->reg[I->b], changed);
+        if (I->op == OP_CONCAT && F->reg[I->b] == T_NONE && is_list(F->reg[I->a]) &&
+            empty_literal(f, I->b))
+            join(&F->reg[I->b], F->reg[I->a], changed);
+        if (I->op == OP_RET && F->reg[I->a] == T_NONE && is_list(F->ret) &&
+            empty_literal(f, I->a))
+            join(&F->reg[I->a], F->ret, changed);
+        if (I->op != OP_CALL)
+            continue;
+        const FxGraph *cg = f->callees[I->a]->g;
+        for (uint32_t i = 0; i < I->c && i < cg->n_params; i++) {
+            uint32_t x = I->b + i;
+            if (F->reg[x] != T_NONE)
+                continue;
+            bool moved_empty = false; /* x = MOVE of a `[]` register */
+            for (uint32_t k = 0; k < f->n_code; k++)
+                if (f->code[k].op == OP_MOVE && f->code[k].d == x &&
+                    empty_literal(f, f->code[k].a))
+                    moved_empty = true;
+            if (empty_literal(f, x) || moved_empty)
+                join(&F->reg[x], of_type(G, cg->param_tids[i], cg->param_types[i]), changed);
+        }
+    }
+}
+
 /* Types every register of F; false (G->why says why) when one cannot be. */
 static bool type_func(Gen *G, Func *F)
 {
@@ -427,6 +481,7 @@ static bool type_func(Gen *G, Func *F)
     }
     for (bool changed = true; changed;) {
         changed = false;
+        type_empty_literals(G, F, &changed);
         for (uint32_t at = 0; at < f->n_code; at++) {
             const FxInstr *I = &f->code[at];
             if (I->op == OP_PUSH && !join(&F->elem[F->build[at]], F->reg[I->a], &changed))
@@ -482,6 +537,8 @@ static bool type_func(Gen *G, Func *F)
             break;
         }
         case OP_LIST:
+            if (!is_list(t))
+                return refuse(G, F, "writes an empty list whose elements' type it cannot tell");
             for (uint32_t i = 0; i < I->b; i++)
                 if (F->reg[I->a + i] != elem_of(t))
                     return refuse(G, F, "writes a list of elements of another type");

@@ -66,6 +66,14 @@ intent grow(xs: List[Cell], n: Natural) -> List[Cell]:
     constraints:
         - grow(xs, 0) = xs
         - grow(xs, n) = grow(xs ++ [cell(n), cell(n + 1)], n - 1)
+
+intent none(k: Int) -> List[Cell]:
+    constraints:
+        - result = if k > 0 then [cell(k)] else []
+
+intent pad(cs: List[Cell]) -> List[Cell]:
+    constraints:
+        - result = cs ++ [] ++ none(len(cs))
 F
 export FLUX_EXPLORE=off FLUX_NATIVE_HOT_MS=0
 run() { "$FLUX" run r.flux "$@" --no-learn --store s; }
@@ -90,9 +98,9 @@ exprs=('walk(cells(40), 300)' 'total(cells(3000))' 'weight(cells(3000))' 'widest
        'lowest(cells(3000))' 'heavier(cell(5), cell(2))' 'heavier(cell(2), cell(5))'
        'step(cell(3), 0.5)' 'clampf(cell(3), 0.0)' 'clampi(cell(3), 7)'
        'clampf({n: 1, k: 1, w: -0.0, on: true}, 0.0)' # libm's fmax(-0.0, 0.0), not GCC's
-       'grow([], 300)' 'grow(cells(3), 40)')
+       'grow([], 300)' 'grow(cells(3), 40)' 'none(0)' 'none(2)' 'pad([])' 'pad(cells(2))')
 for e in "${exprs[@]}"; do run "$e" >/dev/null; done
-for i in walk total weight widest lowest heavier step clampf clampi grow; do
+for i in walk total weight widest lowest heavier step clampf clampi grow none pad; do
     out=$(promote $i)
     [[ "$out" == "$i: native code for v1: tcc "*"equal to the interpreter on "*" recorded and 10000 random inputs" ]] ||
         fail "$i is not compiled: $out"
