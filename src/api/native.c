@@ -30,6 +30,7 @@
 
 #include "api_int.h"
 #include "exec/native.h"
+#include "exec/natrec.h"
 #include "hw/hw.h"
 #include "graph/lower.h"
 #include "hw/native.h"
@@ -229,34 +230,65 @@ static int64_t random_int(Rng *r, int64_t range, bool natural)
     return v;
 }
 
-static double random_float(Rng *r, int64_t range)
+/* Floats of every magnitude: both zeros, subnormals, the largest, and,
+ * when `odd` (a record's field, which arithmetic fills as it may), the
+ * infinities and NaN, which a parameter's text does not read back. */
+static double random_float(Rng *r, int64_t range, bool odd)
 {
     static const double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e308, -1e308, 5e-324, 1e-300,
-                                     3.0e38};
+                                     3.0e38, -5e-324, 2.2250738585072009e-308, 1e-310,
+                                     1.7976931348623157e308, __builtin_inf(), -__builtin_inf(),
+                                     __builtin_nan("")};
+    size_t n_special = sizeof(special) / sizeof(special[0]) - (odd ? 0 : 3);
     switch (next(r) % 8) {
-    case 0: return special[next(r) % (sizeof(special) / sizeof(special[0]))];
-    case 1: { /* any bits but NaN and the infinities, whose text does not read back */
+    case 0: return special[next(r) % n_special];
+    case 1: { /* any bits (NaN and the infinities only when odd) */
         uint64_t b = next(r);
         double x;
         memcpy(&x, &b, 8);
-        return x == x && x - x == 0 ? x : 2.5;
+        return odd || (x == x && x - x == 0) ? x : 2.5;
     }
     default: return ((double)(next(r) >> 11) / 9007199254740992.0 * 2 - 1) * (double)range;
     }
 }
 
-static FxValue random_value(Rng *r, FxTypeId t, int64_t range)
+/* A record of the type `type` names (natrec.h: numbers and Bools), every
+ * field drawn; UNIT when it names none native code holds. */
+static FxValue random_record(Rng *r, const FxProgram *prog, const char *type, int64_t range)
+{
+    FxNatRec rec;
+    if (!fx_natrec_find(prog, type, &rec))
+        return (FxValue){0};
+    FxValue f[FX_NATREC_MAX_FIELDS];
+    for (uint32_t i = 0; i < rec.n; i++) {
+        switch (rec.kind[i]) {
+        case FX_TK_FLOAT: f[i] = fx_val_float(random_float(r, range, true)); break;
+        case FX_TK_BOOL: f[i] = fx_val_bool(next(r) & 1); break;
+        default: f[i] = fx_val_int(random_int(r, range, rec.kind[i] == FX_TK_NATURAL)); break;
+        }
+    }
+    return fx_val_record(rec.n, rec.names, f);
+}
+
+static FxValue random_value(Rng *r, const FxProgram *prog, FxTypeId t, const char *type,
+                            int64_t range)
 {
     switch (fx_typeid_kind(t)) {
     case FX_TK_NATURAL: return fx_val_int(random_int(r, range, true));
     case FX_TK_INT: return fx_val_int(random_int(r, range, false));
-    case FX_TK_FLOAT: return fx_val_float(random_float(r, range));
+    case FX_TK_FLOAT: return fx_val_float(random_float(r, range, false));
     case FX_TK_BOOL: return fx_val_bool(next(r) & 1);
+    case FX_TK_RECORD: return random_record(r, prog, type, range);
     case FX_TK_LIST: {
         size_t n = next(r) % 40;
         FxValue items[40];
+        if (fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_RECORD) { /* boxed, as the VM makes them */
+            for (size_t i = 0; i < n; i++)
+                items[i] = random_record(r, prog, type, range);
+            return fx_val_list_take(items, n);
+        }
         for (size_t i = 0; i < n; i++)
-            items[i] = random_value(r, fx_typeid_elem(t), range);
+            items[i] = random_value(r, prog, fx_typeid_elem(t), NULL, range);
         if (next(r) & 1) /* boxed, as a list literal makes it */
             return fx_val_list(items, n);
         if (fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_FLOAT) {
@@ -274,14 +306,17 @@ static FxValue random_value(Rng *r, FxTypeId t, int64_t range)
     }
 }
 
-/* Are two results the same, bit for bit (a Float's sign of zero and NaN
- * payload included; a list kept unboxed and one of boxed elements alike)? */
+/* Are two results the same, bit for bit (a Float's sign of zero included,
+ * any NaN the same as any other; a list kept unboxed and one of boxed
+ * elements alike; records field by field)? */
 static bool identical(FxValue a, FxValue b)
 {
     if (a.kind != b.kind)
         return false;
     switch (a.kind) {
-    case FX_VAL_FLOAT: return !memcmp(&a.u.f, &b.u.f, sizeof(double));
+    case FX_VAL_FLOAT: /* a NaN's sign and payload are the C compiler's: x86 gives the
+                        * first operand's, and a compiler may swap a + b */
+        return !memcmp(&a.u.f, &b.u.f, sizeof(double)) || (a.u.f != a.u.f && b.u.f != b.u.f);
     case FX_VAL_INT: return a.u.i == b.u.i;
     case FX_VAL_BOOL: return a.u.b == b.u.b;
     case FX_VAL_LIST: {
@@ -290,6 +325,16 @@ static bool identical(FxValue a, FxValue b)
             return false;
         for (size_t i = 0; i < n; i++)
             if (!identical(fx_val_list_at(a, i), fx_val_list_at(b, i)))
+                return false;
+        return true;
+    }
+    case FX_VAL_RECORD: { /* field by field, in order: a Float's bits too */
+        size_t n = fx_val_record_size(a);
+        if (n != fx_val_record_size(b))
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(fx_val_record_name(a, i), fx_val_record_name(b, i)) ||
+                !identical(fx_val_record_at(a, i), fx_val_record_at(b, i)))
                 return false;
         return true;
     }
@@ -306,9 +351,23 @@ static void said(FxStatus st, FxValue v, FxBuf *out)
         fx_buf_puts(out, "failed");
 }
 
-/* The first difference, in C->why: "EXPR: native X, the interpreter Y". */
+/* The first difference, in C->why: "EXPR: native X, the interpreter Y";
+ * of two lists as long, the first element that differs ("element 3 of
+ * the result: native X, ..."), so that the message shows it whole. */
 static void differs(FxBuf *why, FxStatus sa, FxValue va, FxStatus sb, FxValue vb)
 {
+    if (sa == FX_OK && sb == FX_OK && va.kind == FX_VAL_LIST && vb.kind == FX_VAL_LIST &&
+        fx_val_list_len(va) == fx_val_list_len(vb)) {
+        for (size_t i = 0; i < fx_val_list_len(va); i++) {
+            FxValue x = fx_val_list_at(va, i), y = fx_val_list_at(vb, i);
+            if (!identical(x, y)) {
+                fx_buf_printf(why, ": element %zu of the result", i);
+                va = x;
+                vb = y;
+                break;
+            }
+        }
+    }
     fx_buf_puts(why, ": native ");
     said(sb, vb, why);
     fx_buf_puts(why, ", the interpreter ");
@@ -321,6 +380,7 @@ typedef struct Check {
     const char *intent;
     long long recorded, random;
     FxBuf why; /* the first difference */
+    FxBudgets budgets; /* the random inputs' (max_steps 0: the defaults, recorded inputs) */
 } Check;
 
 /* Both sides of one run: false at a difference (C->why says it, after the
@@ -338,6 +398,18 @@ static bool both_ways(Check *C, const FxGraph *g, const FxValue *args, uint32_t 
         fx_runtime_set_native(C->rt, true);
         FxStatus sb = g ? fx_runtime_eval(C->rt, g, &vb)
                         : fx_runtime_call(C->rt, C->intent, args, n, &vb);
+        if (sb != FX_OK && C->budgets.max_steps) {
+            /* a call given back after some work can end past a small budget where
+             * the interpreter alone did not: priced work (big integers, ++) is
+             * checked against the steps left at the last refuel, whose places a
+             * random allowance decides. Twice the budget: a value to compare,
+             * or a failure (a loop that never ends) all the same */
+            FxBudgets twice = C->budgets;
+            twice.max_steps *= 2;
+            fx_runtime_set_budgets(C->rt, twice);
+            sb = fx_runtime_call(C->rt, C->intent, args, n, &vb);
+            fx_runtime_set_budgets(C->rt, C->budgets);
+        }
         same = sb == FX_OK && identical(va, vb);
         if (!same)
             differs(&C->why, sa, va, sb, vb);
@@ -389,22 +461,30 @@ static bool check_random(Check *C, int64_t range, uint64_t seed)
     FxBudgets b = fx_budgets_default();
     b.max_steps = RANDOM_STEPS;
     fx_runtime_set_budgets(C->rt, b);
+    C->budgets = b;
     long long stopped = 0, window = 0;
     bool same = true, compared;
     long long want = random_inputs();
     for (long tries = 0; same && n <= 16 && C->random < want && tries < RANDOM_TRIES;
          tries++) {
         for (uint32_t i = 0; i < n; i++)
-            args[i] = random_value(&r, g->param_tids[i], range);
+            args[i] = random_value(&r, C->fp->prog, g->param_tids[i], g->param_types[i], range);
         size_t mark = C->why.len;
         fx_buf_printf(&C->why, "%s(", C->intent);
         for (uint32_t i = 0; i < n; i++) {
-            if (C->why.len - mark > 400) { /* a long list: enough to see */
+            if (C->why.len - mark > 300) { /* a long list: enough to see */
+                C->why.len = mark + 300;
+                C->why.data[C->why.len] = 0;
                 fx_buf_puts(&C->why, "...");
                 break;
             }
             fx_buf_puts(&C->why, i ? ", " : "");
             fx_val_print(args[i], &C->why);
+        }
+        if (C->why.len - mark > 300) {
+            C->why.len = mark + 300;
+            C->why.data[C->why.len] = 0;
+            fx_buf_puts(&C->why, "...");
         }
         fx_buf_puts(&C->why, ")");
         same = both_ways(C, NULL, args, n, &compared);
@@ -421,6 +501,7 @@ static bool check_random(Check *C, int64_t range, uint64_t seed)
         }
     }
     fx_runtime_set_budgets(C->rt, fx_budgets_default());
+    C->budgets.max_steps = 0;
     return same;
 }
 

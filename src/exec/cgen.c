@@ -11,6 +11,11 @@
  * the VM's counting (a block's count where control moves) and its steps
  * (a call, a loop iteration), so that the learner sees the same evidence
  * and the budgets stop the same runs.
+ *
+ * Records are values (C structs, natrec.h), so reading or writing one
+ * allocates nothing; lists are views of blocks a frame owns or borrows
+ * (see emit_release), and the blocks are the only memory native code
+ * takes, through FxNatCtx.grow, which charges the meter.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,26 +23,27 @@
 #include <string.h>
 
 #include "interp_int.h"
+#include "natrec.h"
 #include "native.h"
 
 #define FX_STR2(...) #__VA_ARGS__
 #define FX_STR(...) FX_STR2(__VA_ARGS__)
 
-/* A register's C type. */
-typedef enum { T_NONE, T_INT, T_FLOAT, T_BOOL, T_LISTI, T_LISTF, T_BAD } CType;
-
-static const char *const c_type[] = {"long long", "long long", "double", "int",
-                                     "FxNatList", "FxNatList", "?"};
-/* What a function returns: its value and the fuel left (negative: it
- * stopped, c->status says how), in two registers for a scalar. */
-static const char *const c_ret[] = {"FxRi", "FxRi", "FxRf", "FxRi", "FxRl", "FxRl", "?"};
-
+/* A register's C type: a scalar, a list of numbers, or a record type
+ * (natrec.h) or a list of them, numbered by the module's table of records
+ * (Gen.recs): T_REC + k is record k, T_LISTR + k a list of them. */
+#define MAX_RECS 8
+typedef int CType;
+enum { T_NONE, T_INT, T_FLOAT, T_BOOL, T_LISTI, T_LISTF, T_BAD, T_REC = 8,
+       T_LISTR = T_REC + MAX_RECS };
 
 typedef struct Func {
     FxFunc *f;
     CType *reg;      /* by register */
     uint32_t *build; /* by instruction: the builder a BEGIN/PUSH/END uses */
     CType *elem;     /* by builder: its elements' type */
+    bool *has;       /* by register: a min/max fold's, whose "none yet" is h<r> */
+    bool *wide;      /* by register: a Float that starts as an Int constant (z<r>: still it) */
     uint32_t n_builders;
     CType ret;
 } Func;
@@ -47,23 +53,123 @@ typedef struct Gen {
     uint32_t n;
     FxFunc *kernels[FX_NATIVE_MAX_FUNCS]; /* callees a kernel answers: called through the VM */
     uint32_t n_kernels;
+    const FxProgram *prog;
+    FxNatRec recs[MAX_RECS]; /* the record types the module holds, as C structs FxR<k> */
+    uint32_t n_recs;
     FxBuf *c, *why;
     bool plant;
 } Gen;
 
-static CType of_tid(FxTypeId t)
+static bool is_rec(CType t)
+{
+    return t >= T_REC && t < T_REC + MAX_RECS;
+}
+
+static bool is_list(CType t)
+{
+    return t == T_LISTI || t == T_LISTF || (t >= T_LISTR && t < T_LISTR + MAX_RECS);
+}
+
+static bool scalar(CType t)
+{
+    return t == T_INT || t == T_FLOAT || t == T_BOOL;
+}
+
+static CType list_of(CType e)
+{
+    return e == T_INT ? T_LISTI : e == T_FLOAT ? T_LISTF : is_rec(e) ? e - T_REC + T_LISTR
+           : e == T_NONE ? T_NONE : T_BAD;
+}
+
+static CType elem_of(CType l)
+{
+    return l == T_LISTI ? T_INT : l == T_LISTF ? T_FLOAT : is_list(l) ? l - T_LISTR + T_REC
+                                                                       : T_BAD;
+}
+
+/* The C type of a register, of a function's result (its value and the
+ * fuel left, negative: it stopped, c->status says how), of an element. */
+static void put_ctype(FxBuf *c, CType t)
+{
+    static const char *const name[] = {"long long", "long long", "double", "int",
+                                       "FxNatList", "FxNatList", "?"};
+    if (is_rec(t))
+        fx_buf_printf(c, "FxR%d", t - T_REC);
+    else
+        fx_buf_puts(c, is_list(t) ? "FxNatList" : t < T_REC ? name[t] : "?");
+}
+
+static void put_ret(FxBuf *c, CType t)
+{
+    static const char *const name[] = {"FxRi", "FxRi", "FxRf", "FxRi", "FxRl", "FxRl", "?"};
+    if (is_rec(t))
+        fx_buf_printf(c, "FxRr%d", t - T_REC);
+    else
+        fx_buf_puts(c, is_list(t) ? "FxRl" : t < T_REC ? name[t] : "?");
+}
+
+/* The bytes of a list's element: 8, or a record's slots. */
+static uint32_t elem_size(const Gen *G, CType list)
+{
+    CType e = elem_of(list);
+    return is_rec(e) ? 8 * G->recs[e - T_REC].n : 8;
+}
+
+/* The record type a type's text names (itself or a list's element), added
+ * to the module's table; T_BAD when native code does not hold it. */
+static CType rec_type(Gen *G, const char *text)
+{
+    FxNatRec r;
+    if (!fx_natrec_find(G->prog, text, &r))
+        return T_BAD;
+    for (uint32_t k = 0; k < G->n_recs; k++)
+        if (G->recs[k].names == r.names)
+            return T_REC + (CType)k;
+    if (G->n_recs == MAX_RECS)
+        return T_BAD;
+    G->recs[G->n_recs] = r;
+    return T_REC + (CType)G->n_recs++;
+}
+
+static CType of_type(Gen *G, FxTypeId t, const char *text)
 {
     switch (fx_typeid_kind(t)) {
     case FX_TK_NATURAL:
     case FX_TK_INT: return T_INT;
     case FX_TK_FLOAT: return T_FLOAT;
     case FX_TK_BOOL: return T_BOOL;
+    case FX_TK_RECORD: return rec_type(G, text);
     case FX_TK_LIST: {
-        CType e = of_tid(fx_typeid_elem(t));
-        return e == T_INT ? T_LISTI : e == T_FLOAT ? T_LISTF : T_BAD;
+        if (fx_typeid_kind(fx_typeid_elem(t)) == FX_TK_RECORD) {
+            CType e = rec_type(G, text);
+            return e == T_BAD ? T_BAD : list_of(e);
+        }
+        CType e = of_type(G, fx_typeid_elem(t), NULL);
+        return e == T_INT || e == T_FLOAT ? list_of(e) : T_BAD;
     }
     default: return T_BAD;
     }
+}
+
+/* The slot of a record's field by name, or -1. */
+static int field_index(const Gen *G, CType rec, const FxValue *name)
+{
+    size_t len;
+    const char *s = name->kind == FX_VAL_STRING ? fx_val_string_data(*name, &len) : NULL;
+    if (!is_rec(rec) || !s)
+        return -1;
+    const FxNatRec *r = &G->recs[rec - T_REC];
+    for (uint32_t i = 0; i < r->n; i++)
+        if (strlen(r->names[i]) == len && !memcmp(r->names[i], s, len))
+            return (int)i;
+    return -1;
+}
+
+/* A field's register type. */
+static CType field_type(const Gen *G, CType rec, int i)
+{
+    FxTypeIdKind k = G->recs[rec - T_REC].kind[i];
+    return k == FX_TK_FLOAT ? T_FLOAT : k == FX_TK_BOOL ? T_BOOL : T_INT;
 }
 
 static bool numeric(CType t)
@@ -108,11 +214,11 @@ static const struct {
     bool float_only;
 } math[FX_BUILTIN__COUNT] = {
     [FX_BUILTIN_FLOAT] = {"", 1, false},  [FX_BUILTIN_SQRT] = {"sqrt", 1, false},
-    [FX_BUILTIN_EXP] = {"exp", 1, false}, [FX_BUILTIN_LOG] = {"log", 1, false},
-    [FX_BUILTIN_SIN] = {"sin", 1, false}, [FX_BUILTIN_COS] = {"cos", 1, false},
-    [FX_BUILTIN_TAN] = {"tan", 1, false}, [FX_BUILTIN_FLOOR] = {"floor", 1, false},
+    [FX_BUILTIN_EXP] = {"fx_exp", 1, false}, [FX_BUILTIN_LOG] = {"fx_log", 1, false},
+    [FX_BUILTIN_SIN] = {"fx_sin", 1, false}, [FX_BUILTIN_COS] = {"fx_cos", 1, false},
+    [FX_BUILTIN_TAN] = {"fx_tan", 1, false}, [FX_BUILTIN_FLOOR] = {"floor", 1, false},
     [FX_BUILTIN_CEIL] = {"ceil", 1, false}, [FX_BUILTIN_ROUND] = {"round", 1, false},
-    [FX_BUILTIN_POW] = {"pow", 2, false}, [FX_BUILTIN_ATAN2] = {"atan2", 2, false},
+    [FX_BUILTIN_POW] = {"fx_pow", 2, false}, [FX_BUILTIN_ATAN2] = {"fx_atan2", 2, false},
     [FX_BUILTIN_ABS] = {"fabs", 1, true},
 };
 
@@ -133,6 +239,25 @@ static uint32_t builtin_operand(const FxInstr *I, uint32_t k, const FxValue **k_
 static CType builtin_type(const Func *F, const FxInstr *I)
 {
     uint32_t n = I->op == OP_BUILTIN ? I->c : I->tb;
+    if (I->a == FX_BUILTIN_LEN && n == 1) { /* len(xs) of a list */
+        const FxValue *v;
+        uint32_t x = builtin_operand(I, 0, &v, F->f);
+        return v ? T_BAD : F->reg[x] == T_NONE ? T_NONE : is_list(F->reg[x]) ? T_INT : T_BAD;
+    }
+    if ((I->a == FX_BUILTIN_MIN || I->a == FX_BUILTIN_MAX) && n == 2) { /* min(a, b) */
+        CType t[2];
+        for (uint32_t k = 0; k < 2; k++) {
+            const FxValue *v;
+            uint32_t x = builtin_operand(I, k, &v, F->f);
+            t[k] = v ? (v->kind == FX_VAL_INT ? T_INT : v->kind == FX_VAL_FLOAT ? T_FLOAT : T_BAD)
+                     : F->reg[x];
+        }
+        if (t[0] == T_NONE || t[1] == T_NONE)
+            return T_NONE;
+        if (!numeric(t[0]) || !numeric(t[1]))
+            return T_BAD;
+        return t[0] == T_INT && t[1] == T_INT ? T_INT : T_FLOAT;
+    }
     if (I->a >= FX_BUILTIN__COUNT || !math[I->a].c || math[I->a].n != n)
         return T_BAD;
     for (uint32_t k = 0; k < n; k++) {
@@ -150,7 +275,7 @@ static CType builtin_type(const Func *F, const FxInstr *I)
 
 /* The type an instruction writes to d, from its operands' (T_NONE while
  * they are unknown), or T_BAD when the translation has no such case. */
-static CType result_type(const Func *F, const FxInstr *I, uint32_t at)
+static CType result_type(Gen *G, const Func *F, const FxInstr *I, uint32_t at)
 {
     const CType *r = F->reg;
     FxFunc *f = F->f;
@@ -160,7 +285,7 @@ static CType result_type(const Func *F, const FxInstr *I, uint32_t at)
         return v.kind == FX_VAL_INT ? T_INT : v.kind == FX_VAL_FLOAT ? T_FLOAT
                : v.kind == FX_VAL_BOOL ? T_BOOL : T_BAD;
     }
-    case OP_MOVE: return r[I->a] == T_LISTI || r[I->a] == T_LISTF ? T_BAD : r[I->a];
+    case OP_MOVE: return r[I->a];
     case OP_ADD: case OP_SUB: case OP_MUL:
         if (r[I->a] == T_NONE || r[I->b] == T_NONE)
             return T_NONE;
@@ -187,22 +312,47 @@ static CType result_type(const Func *F, const FxInstr *I, uint32_t at)
     case OP_CMPK: return numeric(r[I->a]) || r[I->a] == T_NONE ? T_BOOL : T_BAD;
     case OP_CALL: {
         FxFunc *callee = f->callees[I->a];
-        CType t = of_tid(callee->g->ret_tid);
-        return t == T_LISTI || t == T_LISTF ? T_BAD : t; /* a list's owner would be unclear */
+        return of_type(G, callee->g->ret_tid, callee->g->ret_type);
     }
-    case OP_END: {
-        CType e = F->elem[F->build[at]];
-        return e == T_INT ? T_LISTI : e == T_FLOAT ? T_LISTF : e == T_NONE ? T_NONE : T_BAD;
-    }
+    case OP_END: return list_of(F->elem[F->build[at]]);
     case OP_BUILTIN: case OP_BUILTINR: return builtin_type(F, I);
-    case OP_LEN: return r[I->a] == T_LISTI || r[I->a] == T_LISTF || r[I->a] == T_NONE ? T_INT
-                                                                                       : T_BAD;
+    case OP_LEN: return is_list(r[I->a]) ? T_INT : r[I->a] == T_NONE ? T_NONE : T_BAD;
+    case OP_POW: /* a Float power: libm's pow, as the VM's */
+        if (r[I->a] == T_NONE || r[I->b] == T_NONE)
+            return T_NONE;
+        return numeric(r[I->a]) && numeric(r[I->b]) && (r[I->a] == T_FLOAT || r[I->b] == T_FLOAT)
+                   ? T_FLOAT : T_BAD;
+    case OP_FIELD: {
+        if (r[I->a] == T_NONE)
+            return T_NONE;
+        int k = field_index(G, r[I->a], &f->consts[I->b]);
+        return k < 0 ? T_BAD : field_type(G, r[I->a], k);
+    }
+    case OP_INDEXF: {
+        if (r[I->a] == T_NONE || r[I->b] == T_NONE)
+            return T_NONE;
+        int k = is_list(r[I->a]) ? field_index(G, elem_of(r[I->a]), &f->consts[I->fb]) : -1;
+        return k < 0 || r[I->b] != T_INT ? T_BAD : field_type(G, elem_of(r[I->a]), k);
+    }
+    case OP_RECORD: /* its fields' types are checked once all are known */
+        return rec_type(G, fx_graph_node(f->g, (FxNodeId){I->node})->type);
+    case OP_LIST: { /* its elements' types are checked once all are known */
+        const FxNode *n = fx_graph_node(f->g, (FxNodeId){I->node});
+        CType t = of_type(G, n->tid, n->type);
+        return is_list(t) ? t : I->b ? T_BAD : T_NONE; /* `[]`: typed by its use */
+    }
+    case OP_CONCAT: /* of two lists (strings stay interpreted) */
+        if (r[I->a] == T_NONE || r[I->b] == T_NONE)
+            return T_NONE;
+        return is_list(r[I->a]) && r[I->a] == r[I->b] ? r[I->a] : T_BAD;
+    case OP_MINMAX: /* d = min(d, a): the VM's Int compare, or fmin/fmax of Floats */
+        return numeric(r[I->a]) || r[I->a] == T_NONE ? r[I->a] : T_BAD;
     case OP_INDEX:
         if (r[I->a] == T_NONE || r[I->b] == T_NONE)
             return T_NONE;
         if (r[I->b] != T_INT)
             return T_BAD;
-        return r[I->a] == T_LISTI ? T_INT : r[I->a] == T_LISTF ? T_FLOAT : T_BAD;
+        return is_list(r[I->a]) ? elem_of(r[I->a]) : T_BAD;
     default: return T_BAD;
     }
 }
@@ -215,6 +365,8 @@ static bool writes_d(FxOpcode op)
     case OP_IDIV: case OP_MOD: case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT:
     case OP_GE: case OP_NEG: case OP_NOT: case OP_ADDK: case OP_SUBK: case OP_CMPK:
     case OP_CALL: case OP_END: case OP_LEN: case OP_INDEX: case OP_BUILTIN: case OP_BUILTINR:
+    case OP_POW: case OP_FIELD: case OP_INDEXF: case OP_RECORD: case OP_MINMAX:
+    case OP_LIST: case OP_CONCAT:
         return true;
     default:
         return false;
@@ -222,10 +374,9 @@ static bool writes_d(FxOpcode op)
 }
 
 static const char *const op_names[OP__COUNT] = {
-    [OP_POW] = "power", [OP_CONCAT] = "concatenation", [OP_CALLP] = "a sieved call",
-    [OP_INDEX2] = "a matrix index", [OP_FIELD] = "a record field", [OP_INDEXF] = "a field",
-    [OP_LIST] = "a list literal", [OP_RECORD] = "a record", [OP_RANGE] = "a range as a list",
-    [OP_MINMAX] = "min or max", [OP_NONEMPTY] = "min or max", [OP_EXTEND] = "a nested list",
+    [OP_CALLP] = "a sieved call",
+    [OP_INDEX2] = "a matrix index", [OP_RANGE] = "a range as a list",
+    [OP_EXTEND] = "a nested list",
     [OP_ENDM] = "a matrix", [OP_SORT] = "a sort", [OP_GROUP] = "a grouping",
     [OP_JOIN] = "a join", [OP_PRIMES] = "a sieve", [OP_GEMM] = "a matrix product",
     [OP_SELECT] = "a selection", [OP_DATA] = "a data source", [OP_CHOICE] = "a choice",
@@ -238,22 +389,58 @@ static bool refuse(Gen *G, const Func *F, const char *what)
     return false;
 }
 
-/* Is register r written by a list builder's end (OP_END), and by nothing
- * else? (A list returned must be a block the native code made.) */
-static bool built_here(const FxFunc *f, uint32_t r)
+/* Is r written by empty list literals `[]` alone (whose element type the
+ * graph leaves open: the use gives it)? */
+static bool empty_literal(const FxFunc *f, uint32_t r)
 {
-    bool built = false;
-    if (r < f->g->n_params)
-        return false;
+    bool any = false;
     for (uint32_t at = 0; at < f->n_code; at++) {
         const FxInstr *I = &f->code[at];
-        if (writes_d((FxOpcode)I->op) && I->d == r) {
-            if (I->op != OP_END)
-                return false;
-            built = true;
+        if (!writes_d((FxOpcode)I->op) || I->d != r)
+            continue;
+        if (I->op != OP_LIST || I->b)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Gives `[]` the type its use asks for: a callee's parameter (through the
+ * moves into the call's argument registers), the other side of a `++`, the
+ * function's result. */
+static void type_empty_literals(Gen *G, Func *F, bool *changed)
+{
+    const FxFunc *f = F->f;
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        if (I->op == OP_MOVE && F->reg[I->a] == T_NONE && is_list(F->reg[I->d]) &&
+            empty_literal(f, I->a))
+            join(&F->reg[I->a], F->reg[I->d], changed);
+        if (I->op == OP_CONCAT && F->reg[I->a] == T_NONE && is_list(F->reg[I->b]) &&
+            empty_literal(f, I->a))
+            join(&F->reg[I->a], F->reg[I->b], changed);
+        if (I->op == OP_CONCAT && F->reg[I->b] == T_NONE && is_list(F->reg[I->a]) &&
+            empty_literal(f, I->b))
+            join(&F->reg[I->b], F->reg[I->a], changed);
+        if (I->op == OP_RET && F->reg[I->a] == T_NONE && is_list(F->ret) &&
+            empty_literal(f, I->a))
+            join(&F->reg[I->a], F->ret, changed);
+        if (I->op != OP_CALL)
+            continue;
+        const FxGraph *cg = f->callees[I->a]->g;
+        for (uint32_t i = 0; i < I->c && i < cg->n_params; i++) {
+            uint32_t x = I->b + i;
+            if (F->reg[x] != T_NONE)
+                continue;
+            bool moved_empty = false; /* x = MOVE of a `[]` register */
+            for (uint32_t k = 0; k < f->n_code; k++)
+                if (f->code[k].op == OP_MOVE && f->code[k].d == x &&
+                    empty_literal(f, f->code[k].a))
+                    moved_empty = true;
+            if (empty_literal(f, x) || moved_empty)
+                join(&F->reg[x], of_type(G, cg->param_tids[i], cg->param_types[i]), changed);
         }
     }
-    return built;
 }
 
 /* Types every register of F; false (G->why says why) when one cannot be. */
@@ -266,11 +453,13 @@ static bool type_func(Gen *G, Func *F)
     F->reg = fx_xcalloc(f->n_regs ? f->n_regs : 1, sizeof(CType));
     F->build = fx_xcalloc(f->n_code ? f->n_code : 1, sizeof(uint32_t));
     F->elem = fx_xcalloc(f->n_code ? f->n_code : 1, sizeof(CType));
-    F->ret = of_tid(g->ret_tid);
+    F->has = fx_xcalloc(f->n_regs ? f->n_regs : 1, sizeof(bool));
+    F->wide = fx_xcalloc(f->n_regs ? f->n_regs : 1, sizeof(bool));
+    F->ret = of_type(G, g->ret_tid, g->ret_type);
     if (F->ret == T_BAD)
         return refuse(G, F, "returns a type native code does not hold");
     for (uint32_t i = 0; i < g->n_params; i++) {
-        F->reg[i] = of_tid(g->param_tids[i]);
+        F->reg[i] = of_type(G, g->param_tids[i], g->param_types[i]);
         if (F->reg[i] == T_BAD)
             return refuse(G, F, "takes a type native code does not hold");
     }
@@ -292,42 +481,76 @@ static bool type_func(Gen *G, Func *F)
     }
     for (bool changed = true; changed;) {
         changed = false;
+        type_empty_literals(G, F, &changed);
         for (uint32_t at = 0; at < f->n_code; at++) {
             const FxInstr *I = &f->code[at];
             if (I->op == OP_PUSH && !join(&F->elem[F->build[at]], F->reg[I->a], &changed))
                 return refuse(G, F, "builds a list of mixed elements");
             if (!writes_d(I->op))
                 continue;
-            CType t = result_type(F, I, at);
+            CType t = result_type(G, F, I, at);
             if (t == T_BAD) {
                 fx_buf_printf(G->why, "`%s` has an instruction (%u) native code does not "
                               "translate for its operands' types", g->intent, at);
                 return false;
             }
-            if (!join(&F->reg[I->d], t, &changed))
-                return refuse(G, F, "holds values of two types in one register");
+            if (I->op == OP_CONST && t == T_INT && F->wide[I->d])
+                t = T_FLOAT;
+            if (!join(&F->reg[I->d], t, &changed) && I->d >= g->n_params &&
+                ((F->reg[I->d] == T_INT && t == T_FLOAT) ||
+                 (F->reg[I->d] == T_FLOAT && t == T_INT && I->op == OP_CONST))) {
+                /* `sum` of Floats: its Int 0 becomes a Float at the first addition */
+                F->reg[I->d] = T_FLOAT;
+                F->wide[I->d] = changed = true;
+            } else if (F->reg[I->d] != t && t != T_NONE) {
+                fx_buf_printf(G->why, "`%s` holds values of two types in one register (r%u, "
+                              "instruction %u)", g->intent, I->d, at);
+                return false;
+            }
         }
     }
     /* what the emitter takes as given */
     for (uint32_t at = 0; at < f->n_code; at++) {
         const FxInstr *I = &f->code[at];
+        if (writes_d(I->op) && I->d < f->n_regs && F->wide[I->d] && I->op != OP_CONST &&
+            result_type(G, F, I, at) != T_FLOAT)
+            return refuse(G, F, "holds an Int and a Float in one register");
         CType t = F->reg[I->d < f->n_regs ? I->d : 0];
         switch ((FxOpcode)I->op) {
         case OP_RET:
             if (F->reg[I->a] != F->ret)
                 return refuse(G, F, "returns a value of another type than it declares");
-            if ((F->ret == T_LISTI || F->ret == T_LISTF) && !built_here(f, I->a))
-                return refuse(G, F, "returns a list it did not build (its argument's, say)");
             break;
-        case OP_PUSH:
-            if (F->elem[F->build[at]] != T_INT && F->elem[F->build[at]] != T_FLOAT)
+        case OP_PUSH: {
+            CType e = F->elem[F->build[at]];
+            if (e != T_INT && e != T_FLOAT && !is_rec(e))
                 return refuse(G, F, "builds a list of values native code does not hold");
             break;
-        case OP_END:
-            /* a list built here is only returned: its block goes to the VM */
-            if (at + 1 >= f->n_code || f->code[at + 1].op != OP_RET ||
-                f->code[at + 1].a != I->d || F->f != G->funcs[0].f)
-                return refuse(G, F, "uses a list it builds other than by returning it");
+        }
+        case OP_RECORD: {
+            const FxNatRec *r = is_rec(t) ? &G->recs[t - T_REC] : NULL;
+            if (!r || I->b != r->n || f->records[I->c] != r->names)
+                return refuse(G, F, "builds a record of another shape than its type's");
+            for (uint32_t i = 0; i < r->n; i++)
+                if (F->reg[I->a + i] != field_type(G, t, (int)i))
+                    return refuse(G, F, "gives a record's field a value of another type");
+            break;
+        }
+        case OP_LIST:
+            if (!is_list(t))
+                return refuse(G, F, "writes an empty list whose elements' type it cannot tell");
+            for (uint32_t i = 0; i < I->b; i++)
+                if (F->reg[I->a + i] != elem_of(t))
+                    return refuse(G, F, "writes a list of elements of another type");
+            break;
+        case OP_MINMAX:
+            if (!numeric(t) || F->reg[I->a] != t)
+                return refuse(G, F, "takes the min or max of values of two types");
+            F->has[I->d] = true;
+            break;
+        case OP_NONEMPTY:
+            if (!F->has[I->d])
+                return refuse(G, F, "asks a min or max it does not fold");
             break;
         case OP_INC: case OP_FORI: case OP_FORL:
             if (t != T_INT || (I->op != OP_INC && F->reg[I->b] != T_INT))
@@ -347,11 +570,14 @@ static bool type_func(Gen *G, Func *F)
             break;
         case OP_CALL:
             for (uint32_t i = 0; i < I->c && kernel_of(G, f->callees[I->a]) != UINT32_MAX; i++)
-                if (F->reg[I->b + i] == T_LISTI || F->reg[I->b + i] == T_LISTF)
-                    return refuse(G, F, "passes a list to a kernel");
+                if (!scalar(F->reg[I->b + i]))
+                    return refuse(G, F, "passes a list or a record to a kernel");
+            if (kernel_of(G, f->callees[I->a]) != UINT32_MAX && !scalar(t))
+                return refuse(G, F, "takes a list or a record from a kernel");
             for (uint32_t i = 0; i < I->c; i++) {
                 FxFunc *callee = f->callees[I->a];
-                if (F->reg[I->b + i] != of_tid(callee->g->param_tids[i]))
+                if (F->reg[I->b + i] !=
+                    of_type(G, callee->g->param_tids[i], callee->g->param_types[i]))
                     return refuse(G, F, "passes an argument of another type than the callee "
                                         "declares");
             }
@@ -398,6 +624,25 @@ static void as_double(FxBuf *c, const Func *F, uint32_t r)
     fx_buf_printf(c, F->reg[r] == T_INT ? "(double)r%u" : "r%u", r);
 }
 
+/* Operand j of a library call as a double (the conversion the VM makes),
+ * or as it is where the call's result is an Int (min/max of two Ints). */
+static void emit_builtin_operand(FxBuf *c, const Func *F, const FxInstr *I, uint32_t j)
+{
+    const FxValue *v;
+    uint32_t x = builtin_operand(I, j, &v, F->f);
+    bool as_int = F->reg[I->d] == T_INT;
+    if (v && v->kind == FX_VAL_INT && as_int)
+        emit_int(c, v->u.i);
+    else if (v && v->kind == FX_VAL_INT)
+        emit_float(c, (double)v->u.i); /* the double nearest, as the VM converts it */
+    else if (v)
+        emit_float(c, v->u.f);
+    else if (as_int)
+        fx_buf_printf(c, "r%u", x);
+    else
+        as_double(c, F, x);
+}
+
 static void emit_branch(FxBuf *c, const FxInstr *I, const char *cond)
 {
     fx_buf_printf(c, "    if (!(%s)) goto L%u;\n", cond, I->a);
@@ -406,10 +651,111 @@ static void emit_branch(FxBuf *c, const FxInstr *I, const char *cond)
 static void emit_signature(Gen *G, const Func *F, uint32_t k)
 {
     const FxGraph *g = F->f->g;
-    fx_buf_printf(G->c, "static %s f%u(struct FxNatCtx *c, long long fuel", c_ret[F->ret], k);
-    for (uint32_t i = 0; i < g->n_params; i++)
-        fx_buf_printf(G->c, ", %s p%u", c_type[F->reg[i]], i);
+    fx_buf_puts(G->c, "static ");
+    put_ret(G->c, F->ret);
+    fx_buf_printf(G->c, " f%u(struct FxNatCtx *c, long long fuel", k);
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        fx_buf_puts(G->c, ", ");
+        put_ctype(G->c, F->reg[i]);
+        fx_buf_printf(G->c, " p%u", i);
+    }
     fx_buf_printf(G->c, ")");
+}
+
+/*
+ * Lists and who frees them. A list register holds a view {p, n} of a block;
+ * o<r> says whether this frame owns the block (it made it: a list built, a
+ * callee's result) or borrows it (an argument: the caller's, which outlives
+ * the call). A block has room for fx_cap(n) elements (a builder's size
+ * as it doubles from 16; none for an empty list) and at most one owner.
+ * Before a register that owns one is written, the block goes to another
+ * register of the frame that views it, else it is freed; a return gives its block to the caller (a borrowed one is copied
+ * first) and frees every other; a tail call keeps the blocks its arguments
+ * view and frees the rest; a bail or a stop frees them all. So nothing is
+ * freed while a register of the frame can still read it, and nothing is
+ * kept past the frame.
+ */
+static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
+{
+    CType t = F->reg[d];
+    bool first = true;
+    fx_buf_printf(c, "    if (o%u) { o%u = 0; if (r%u.p) {", d, d, d);
+    for (uint32_t x = 0; x < F->f->n_regs; x++) {
+        if (x == d || F->reg[x] != t)
+            continue;
+        fx_buf_printf(c, "%sif (r%u.p == r%u.p) o%u = 1;", first ? " " : " else ", x, d, x);
+        first = false;
+    }
+    fx_buf_printf(c, "%sc->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); } }\n", first ? " " : " else ",
+                  d, d, elem_size(G, t));
+}
+
+/* Frees every block the frame owns. */
+static void emit_free_owned(FxBuf *c, const Gen *G, const Func *F)
+{
+    for (uint32_t x = 0; x < F->f->n_regs; x++)
+        if (is_list(F->reg[x]))
+            fx_buf_printf(c, "    if (o%u) { o%u = 0; c->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); }\n",
+                          x, x, x, x, elem_size(G, F->reg[x]));
+}
+
+/* The owner of the block that list v (a C expression of type t) views
+ * gives it up into flag q (a C lvalue), else: tail. */
+static void emit_take_owner(FxBuf *c, const Func *F, CType t, const char *v, const char *q,
+                            const char *tail)
+{
+    for (uint32_t x = 0; x < F->f->n_regs; x++)
+        if (F->reg[x] == t)
+            fx_buf_printf(c, "if (o%u && r%u.p == %s.p) { o%u = 0; %s = 1; } else ", x, x, v, x,
+                          q);
+    fx_buf_printf(c, "%s\n", tail);
+}
+
+/* return r (a list): its own block if the frame owns it, else a copy */
+static void emit_return_list(FxBuf *c, const Gen *G, const Func *F, uint32_t r)
+{
+    uint32_t sz = elem_size(G, F->reg[r]);
+    fx_buf_printf(c, "    { FxNatList v_ = r%u; int q_ = 0;\n      ", r);
+    char tail[256];
+    snprintf(tail, sizeof(tail),
+             "{ v_.p = 0; if (r%u.n) { v_.p = c->grow(c, 0, 0, fx_cap(r%u.n) * %uLL); if (!v_.p) goto out;"
+             " memcpy(v_.p, r%u.p, (unsigned long)(r%u.n * %uLL)); } }", r, r, sz, r, r, sz);
+    emit_take_owner(c, F, F->reg[r], "v_", "q_", tail);
+    emit_free_owned(c, G, F);
+    fx_buf_printf(c, "      { FxRl t; t.v = v_; t.fuel = fuel; return t; } }\n");
+}
+
+/* The tail call of the function itself on registers b..b+n: the arguments
+ * become the parameters, with the blocks they view; the rest is freed. */
+static void emit_tail_call(FxBuf *c, const Gen *G, const Func *F, uint32_t b, uint32_t n)
+{
+    fx_buf_printf(c, "    {");
+    for (uint32_t i = 0; i < n; i++) {
+        fx_buf_puts(c, " ");
+        put_ctype(c, F->reg[b + i]);
+        fx_buf_printf(c, " t%u = r%u; int q%u = 0;", i, b + i, i);
+    }
+    fx_buf_puts(c, "\n");
+    for (uint32_t i = 0; i < n; i++) {
+        if (!is_list(F->reg[b + i]))
+            continue;
+        char v[16], q[16];
+        snprintf(v, sizeof(v), "t%u", i);
+        snprintf(q, sizeof(q), "q%u", i);
+        fx_buf_puts(c, "      ");
+        emit_take_owner(c, F, F->reg[b + i], v, q, ";");
+    }
+    emit_free_owned(c, G, F);
+    for (uint32_t x = n; x < F->f->n_regs; x++) /* no view of a freed block stays */
+        if (is_list(F->reg[x]))
+            fx_buf_printf(c, "    r%u.p = 0; r%u.n = 0;\n", x, x);
+    for (uint32_t i = 0; i < n; i++) {
+        fx_buf_printf(c, "    r%u = t%u;", i, i);
+        if (is_list(F->reg[i]))
+            fx_buf_printf(c, " o%u = q%u;", i, i);
+        fx_buf_puts(c, "\n");
+    }
+    fx_buf_printf(c, "    }\n    goto top;\n");
 }
 
 /* The call that "tail recursion modulo an associative operation" turns
@@ -460,6 +806,60 @@ static uint32_t accumulated_call(const Func *F)
     return found;
 }
 
+/* The registers an instruction reads (at most 4 listed; a call's and a
+ * record's operands through *base and *n). */
+static uint32_t reads(const FxInstr *I, const FxFunc *f, uint32_t *r, uint32_t *base, uint32_t *n)
+{
+    *n = 0;
+    switch ((FxOpcode)I->op) {
+    case OP_MOVE: case OP_NEG: case OP_NOT: case OP_ADDK: case OP_SUBK: case OP_CMPK:
+    case OP_RET: case OP_PUSH: case OP_FIELD: case OP_LEN:
+        r[0] = I->a; return 1;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_IDIV: case OP_MOD: case OP_POW:
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_INDEX:
+    case OP_INDEXF: case OP_CONCAT:
+        r[0] = I->a; r[1] = I->b; return 2;
+    case OP_MINMAX: r[0] = I->a; r[1] = I->d; return 2;
+    case OP_BRK: case OP_JMPF: case OP_JMPT: case OP_INC: r[0] = I->d; return 1;
+    case OP_BR: case OP_FORI: case OP_FORL: r[0] = I->d; r[1] = I->b; return 2;
+    case OP_CALL: case OP_BUILTIN: *base = I->b; *n = I->c; return 0;
+    case OP_RECORD: case OP_LIST: *base = I->a; *n = I->b; return 0;
+    case OP_BUILTINR: {
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < I->tb; j++) {
+            const FxValue *v;
+            uint32_t x = builtin_operand(I, j, &v, f);
+            if (!v)
+                r[k++] = x;
+        }
+        return k;
+    }
+    default: return 0;
+    }
+}
+
+/* A register that may still hold the Int it started as (F->wide) is read
+ * as a Float only by Float arithmetic with a Float, which converts it as
+ * the VM does; anything else gives the call back while it is the Int. */
+static void emit_wide_guards(FxBuf *c, const Func *F, const FxInstr *I)
+{
+    uint32_t r[4], base = 0, n, k = reads(I, F->f, r, &base, &n);
+    for (uint32_t i = 0; i < n && k < 4; i++)
+        r[k++] = base + i;
+    for (uint32_t i = k; i < n; i++) /* more than fit: each looked at */
+        if (F->wide[base + i])
+            fx_buf_printf(c, "    if (z%u) goto bail;\n", base + i);
+    bool arith = I->op == OP_ADD || I->op == OP_SUB || I->op == OP_MUL || I->op == OP_DIV;
+    for (uint32_t i = 0; i < k; i++) {
+        if (r[i] >= F->f->n_regs || !F->wide[r[i]])
+            continue;
+        uint32_t other = r[i] == I->a ? I->b : I->a;
+        if (arith && other != r[i] && F->reg[other] == T_FLOAT && !F->wide[other])
+            continue;
+        fx_buf_printf(c, "    if (z%u) goto bail;\n", r[i]);
+    }
+}
+
 static void emit_func(Gen *G, const Func *F, uint32_t k)
 {
     FxBuf *c = G->c;
@@ -489,10 +889,21 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         fx_buf_printf(c, "    long long acc = %d; /* the %s of the calls turned into a loop */\n"
                          "    int ovf = 0; /* it overflowed: the return bails (acc is read there "
                          "only) */\n", acc_op == OP_ADD ? 0 : 1, acc_op == OP_ADD ? "sum" : "product");
-    for (uint32_t r = 0; r < f->n_regs; r++)
-        if (F->reg[r] != T_NONE)
-            fx_buf_printf(c, "    %s r%u%s;\n", c_type[F->reg[r]], r,
-                          F->reg[r] == T_LISTI || F->reg[r] == T_LISTF ? " = {0, 0}" : " = 0");
+    for (uint32_t r = 0; r < f->n_regs; r++) {
+        if (F->reg[r] == T_NONE)
+            continue;
+        fx_buf_puts(c, "    ");
+        put_ctype(c, F->reg[r]);
+        fx_buf_printf(c, " r%u = %s;", r, is_list(F->reg[r]) ? "{0, 0}"
+                                           : is_rec(F->reg[r]) ? "{0}" : "0");
+        if (is_list(F->reg[r])) /* o<r>: owned (the block is this frame's to free) */
+            fx_buf_printf(c, " int o%u = 0;", r);
+        if (F->has[r])
+            fx_buf_printf(c, " int h%u = 0; /* it holds a value (a min/max so far) */", r);
+        if (F->wide[r])
+            fx_buf_printf(c, " int z%u = 0; /* it is the Int it started as */", r);
+        fx_buf_puts(c, "\n");
+    }
     for (uint32_t b = 0; b < F->n_builders; b++)
         fx_buf_printf(c, "    FxNatList b%u = {0, 0}; long long cap%u = 0;\n", b, b);
     for (uint32_t i = 0; i < g->n_params; i++)
@@ -506,11 +917,15 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         const CType *T = F->reg;
         if (target[at])
             fx_buf_printf(c, "L%u:\n", at);
+        emit_wide_guards(c, F, I);
         switch ((FxOpcode)I->op) {
         case OP_CONST: {
             FxValue v = f->consts[I->a];
             fx_buf_printf(c, "    r%u = ", I->d);
-            if (v.kind == FX_VAL_INT)
+            if (v.kind == FX_VAL_INT && F->wide[I->d]) { /* as the VM converts it */
+                emit_float(c, (double)v.u.i);
+                fx_buf_printf(c, "; z%u = 1", I->d);
+            } else if (v.kind == FX_VAL_INT)
                 emit_int(c, v.u.i);
             else if (v.kind == FX_VAL_FLOAT)
                 emit_float(c, v.u.f);
@@ -519,9 +934,15 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             fx_buf_printf(c, ";\n");
             break;
         }
-        case OP_UNIT:
+        case OP_UNIT: /* a fold's start: min/max have none yet */
+            if (F->has[I->d])
+                fx_buf_printf(c, "    h%u = 0;\n", I->d);
             break;
         case OP_MOVE:
+            if (I->d == I->a)
+                break;
+            if (is_list(T[I->d]))
+                emit_release(c, G, F, I->d);
             fx_buf_printf(c, "    r%u = r%u;\n", I->d, I->a);
             break;
         case OP_ADD: case OP_SUB: case OP_MUL:
@@ -637,12 +1058,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             if (callee == f && ((at + 1 < f->n_code && f->code[at + 1].op == OP_RET &&
                                  f->code[at + 1].a == I->d) || at == acc_at)) {
                 /* a tail call of itself: the VM's in-frame call, a jump here */
-                fx_buf_printf(c, "    {");
-                for (uint32_t i = 0; i < I->c; i++)
-                    fx_buf_printf(c, " %s t%u = r%u;", c_type[T[I->b + i]], i, I->b + i);
-                for (uint32_t i = 0; i < I->c; i++)
-                    fx_buf_printf(c, " r%u = t%u;", i, i);
-                fx_buf_printf(c, " }\n    goto top;\n");
+                emit_tail_call(c, G, F, I->b, I->c);
                 break;
             }
             uint32_t kk = kernel_of(G, callee);
@@ -655,19 +1071,34 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                                  " r%u = o_.%s; }\n", kk, I->d, word[T[I->d]]);
                 break;
             }
-            fx_buf_printf(c, "    { %s t = f%u(c, fuel", c_ret[T[I->d]], k2);
+            fx_buf_printf(c, "    { ");
+            put_ret(c, T[I->d]);
+            fx_buf_printf(c, " t = f%u(c, fuel", k2);
             for (uint32_t i = 0; i < I->c; i++)
                 fx_buf_printf(c, ", r%u", I->b + i);
-            fx_buf_printf(c, "); fuel = t.fuel; if (fuel < 0) goto out; r%u = t.v; }\n", I->d);
+            fx_buf_printf(c, "); fuel = t.fuel; if (fuel < 0) goto out;\n");
+            if (is_list(T[I->d])) { /* the callee's block: this frame's now */
+                emit_release(c, G, F, I->d);
+                fx_buf_printf(c, "    r%u = t.v; o%u = 1; }\n", I->d, I->d);
+            } else {
+                fx_buf_printf(c, "    r%u = t.v; }\n", I->d);
+            }
             break;
         }
         case OP_RET:
             if (acc_at != UINT32_MAX && at != acc_at + 2)
                 fx_buf_printf(c, "    ovf |= FX_%s_OV(acc, r%u, &r%u);\n    if (ovf) goto bail;\n",
                               arith(acc_op), I->a, I->a);
-            if (acc_at == UINT32_MAX || at != acc_at + 2) /* that one is not reached */
-                fx_buf_printf(c, "    { %s t; t.v = r%u; t.fuel = fuel; return t; }\n",
-                              c_ret[F->ret], I->a);
+            if (acc_at != UINT32_MAX && at == acc_at + 2) /* that one is not reached */
+                break;
+            if (is_list(F->ret)) {
+                emit_return_list(c, G, F, I->a);
+                break;
+            }
+            emit_free_owned(c, G, F);
+            fx_buf_puts(c, "    { ");
+            put_ret(c, F->ret);
+            fx_buf_printf(c, " t; t.v = r%u; t.fuel = fuel; return t; }\n", I->a);
             break;
         case OP_FAIL: case OP_CHECKF: /* the interpreter says what failed */
             fx_buf_printf(c, "    goto bail;\n");
@@ -676,60 +1107,149 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             fx_buf_printf(c, "    b%u.n = 0;\n", F->build[at]);
             break;
         case OP_PUSH: {
-            uint32_t b = F->build[at];
-            const char *et = F->elem[b] == T_INT ? "long long" : "double";
+            uint32_t b = F->build[at], sz = elem_size(G, list_of(F->elem[b]));
             fx_buf_printf(c, "    if (b%u.n == cap%u) { long long nc = cap%u ? 2 * cap%u : 16;"
-                             " void *q = c->grow(c, b%u.p, cap%u * 8, nc * 8);"
-                             " if (!q) goto out; b%u.p = q; cap%u = nc; }\n"
-                             "    ((%s *)b%u.p)[b%u.n++] = r%u;\n",
-                          b, b, b, b, b, b, b, b, et, b, b, I->a);
+                             " void *q = c->grow(c, b%u.p, cap%u * %uLL, nc * %uLL);"
+                             " if (!q) goto out; b%u.p = q; cap%u = nc; }\n    ((",
+                          b, b, b, b, b, b, sz, sz, b, b);
+            put_ctype(c, F->elem[b]);
+            fx_buf_printf(c, " *)b%u.p)[b%u.n++] = r%u;\n", b, b, I->a);
             break;
         }
-        case OP_END: /* returned next: the block is the VM's from here */
-            fx_buf_printf(c, "    r%u = b%u; b%u.p = 0;\n", I->d, F->build[at], F->build[at]);
+        case OP_END: { /* the block (fx_cap of its elements) is this frame's */
+            uint32_t b = F->build[at], sz = elem_size(G, T[I->d]);
+            fx_buf_printf(c, "    if (!b%u.n && b%u.p) { c->grow(c, b%u.p, cap%u * %uLL, 0); b%u.p = 0; }\n",
+                          b, b, b, b, sz, b);
+            emit_release(c, G, F, I->d);
+            fx_buf_printf(c, "    r%u = b%u; o%u = 1; b%u.p = 0; b%u.n = 0; cap%u = 0;\n", I->d, b,
+                          I->d, b, b, b);
+            break;
+        }
+        case OP_POW:
+            fx_buf_printf(c, "    r%u = fx_pow(", I->d);
+            as_double(c, F, I->a);
+            fx_buf_puts(c, ", ");
+            as_double(c, F, I->b);
+            fx_buf_puts(c, ");\n");
+            break;
+        case OP_FIELD:
+            fx_buf_printf(c, "    r%u = r%u.f%d;\n", I->d, I->a,
+                          field_index(G, T[I->a], &f->consts[I->b]));
+            break;
+        case OP_INDEXF:
+            fx_buf_printf(c, "    if ((unsigned long long)r%u >= (unsigned long long)r%u.n) "
+                             "goto bail;\n    r%u = ((const FxR%d *)r%u.p)[r%u].f%d;\n",
+                          I->b, I->a, I->d, elem_of(T[I->a]) - T_REC, I->a, I->b,
+                          field_index(G, elem_of(T[I->a]), &f->consts[I->fb]));
+            break;
+        case OP_RECORD:
+            fx_buf_printf(c, "    { FxR%d t_;", T[I->d] - T_REC);
+            for (uint32_t i = 0; i < I->b; i++)
+                fx_buf_printf(c, " t_.f%u = r%u;", i, I->a + i);
+            fx_buf_printf(c, " r%u = t_; }\n", I->d);
+            break;
+        case OP_LIST: { /* a literal: a block of its elements, this frame's */
+            uint32_t sz = elem_size(G, T[I->d]);
+            fx_buf_printf(c, "    { FxNatList t_ = {0, %u};", I->b);
+            if (I->b) {
+                fx_buf_printf(c, " t_.p = c->grow(c, 0, 0, fx_cap(%u) * %uLL); if (!t_.p) goto out;",
+                              I->b, sz);
+                for (uint32_t i = 0; i < I->b; i++) {
+                    fx_buf_puts(c, " ((");
+                    put_ctype(c, elem_of(T[I->d]));
+                    fx_buf_printf(c, " *)t_.p)[%u] = r%u;", i, I->a + i);
+                }
+            }
+            fx_buf_puts(c, "\n");
+            emit_release(c, G, F, I->d);
+            fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
+            break;
+        }
+        case OP_CONCAT: { /* a new block; its elements are work, as value.c counts them */
+            uint32_t sz = elem_size(G, T[I->d]);
+            fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
+                             "      fuel = c->work(c, n_, fuel); if (fuel <= 0) goto out;\n"
+                             "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
+                             " if (!t_.p) goto out;\n"
+                             "        if (r%u.n) memcpy(t_.p, r%u.p, (unsigned long)(r%u.n * %uLL));\n"
+                             "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
+                             " (unsigned long)(r%u.n * %uLL)); }\n",
+                          I->a, I->b, sz, I->a, I->a, I->a, sz, I->b, I->a, sz, I->b, I->b, sz);
+            emit_release(c, G, F, I->d);
+            fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
+            break;
+        }
+        case OP_MINMAX: /* the VM's: Ints compared, Floats by fmin/fmax(so far, next) */
+            if (T[I->d] == T_INT)
+                fx_buf_printf(c, "    if (!h%u || r%u %c r%u) r%u = r%u;\n", I->d, I->a,
+                              I->c ? '>' : '<', I->d, I->d, I->a);
+            else
+                fx_buf_printf(c, "    r%u = h%u ? %s(r%u, r%u) : r%u;\n", I->d, I->d,
+                              I->c ? "fx_fmax" : "fx_fmin", I->d, I->a, I->a);
+            fx_buf_printf(c, "    h%u = 1;\n", I->d);
+            break;
+        case OP_NONEMPTY: /* the interpreter says it is empty */
+            fx_buf_printf(c, "    if (!h%u) goto bail;\n", I->d);
             break;
         case OP_LEN:
             fx_buf_printf(c, "    r%u = r%u.n;\n", I->d, I->a);
             break;
         case OP_BUILTIN: case OP_BUILTINR: {
             uint32_t n = I->op == OP_BUILTIN ? I->c : I->tb;
+            if (I->a == FX_BUILTIN_LEN) {
+                const FxValue *v;
+                fx_buf_printf(c, "    r%u = r%u.n;\n", I->d, builtin_operand(I, 0, &v, f));
+                break;
+            }
+            if (I->a == FX_BUILTIN_MIN || I->a == FX_BUILTIN_MAX) { /* fx_math_pick's */
+                bool larger = I->a == FX_BUILTIN_MAX;
+                fx_buf_printf(c, "    { %s x_ = ", T[I->d] == T_INT ? "long long" : "double");
+                emit_builtin_operand(c, F, I, 0);
+                fx_buf_printf(c, ", y_ = ");
+                emit_builtin_operand(c, F, I, 1);
+                if (T[I->d] == T_INT) /* of two Ints: the first unless the second is past it */
+                    fx_buf_printf(c, "; r%u = x_ %s y_ ? x_ : y_; }\n", I->d, larger ? ">=" : "<=");
+                else
+                    fx_buf_printf(c, "; r%u = %s(x_, y_); }\n", I->d, larger ? "fx_fmax" : "fx_fmin");
+                break;
+            }
             fx_buf_printf(c, "    r%u = %s(", I->d, math[I->a].c);
             for (uint32_t j = 0; j < n; j++) {
-                const FxValue *v;
-                uint32_t x = builtin_operand(I, j, &v, f);
                 fx_buf_puts(c, j ? ", " : "");
-                if (v && v->kind == FX_VAL_INT)
-                    fx_buf_printf(c, "(double)%" PRId64 "LL", v->u.i);
-                else if (v)
-                    emit_float(c, v->u.f);
-                else
-                    as_double(c, F, x);
+                emit_builtin_operand(c, F, I, j);
             }
             fx_buf_printf(c, ");\n");
             break;
         }
-        case OP_INDEX:
+        case OP_INDEX: /* a record element is copied: a struct, no allocation */
             fx_buf_printf(c, "    if ((unsigned long long)r%u >= (unsigned long long)r%u.n) "
-                             "goto bail;\n    r%u = ((const %s *)r%u.p)[r%u];\n",
-                          I->b, I->a, I->d, T[I->d] == T_INT ? "long long" : "double", I->a,
-                          I->b);
+                             "goto bail;\n    r%u = ((const ", I->b, I->a, I->d);
+            put_ctype(c, T[I->d]);
+            fx_buf_printf(c, " *)r%u.p)[r%u];\n", I->a, I->b);
             break;
         default: /* type_func refused the rest */
             fx_buf_printf(c, "    goto bail;\n");
             break;
         }
+        if (writes_d((FxOpcode)I->op) && I->op != OP_MINMAX && I->d < f->n_regs && F->has[I->d])
+            fx_buf_printf(c, "    h%u = 1;\n", I->d);
+        if (writes_d((FxOpcode)I->op) && I->op != OP_CONST && I->d < f->n_regs && F->wide[I->d])
+            fx_buf_printf(c, "    z%u = 0;\n", I->d);
     }
     fx_buf_printf(c, "bail:\n    c->status = %d;\nout:\n", FX_NAT_BAIL);
     for (uint32_t b = 0; b < F->n_builders; b++)
-        fx_buf_printf(c, "    if (b%u.p) c->grow(c, b%u.p, cap%u * 8, 0);\n", b, b, b);
-    fx_buf_printf(c, "    { %s z; __builtin_memset(&z, 0, sizeof(z)); z.fuel = -1; return z; }\n"
-                     "}\n\n", c_ret[F->ret]);
+        fx_buf_printf(c, "    if (b%u.p) c->grow(c, b%u.p, cap%u * %uLL, 0);\n", b, b, b,
+                      elem_size(G, list_of(F->elem[b])));
+    emit_free_owned(c, G, F);
+    fx_buf_puts(c, "    { ");
+    put_ret(c, F->ret);
+    fx_buf_printf(c, " z; __builtin_memset(&z, 0, sizeof(z)); z.fuel = -1; return z; }\n}\n\n");
     free(target);
 }
 
 /* What every module begins with: the ABI, and the overflow checks (GCC's
  * builtins where the compiler has them; tcc has not). */
-static void emit_prelude(FxBuf *c, bool plant)
+static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
 {
     fx_buf_printf(c, "/* generated by flux (src/exec/cgen.c): do not edit */\n%s\n",
                   FX_STR(FX_NAT_ABI_DEFS));
@@ -767,10 +1287,36 @@ static void emit_prelude(FxBuf *c, bool plant)
         "double sqrt(double); double exp(double); double log(double); double sin(double);\n"
         "double cos(double); double tan(double); double floor(double); double ceil(double);\n"
         "double round(double); double fabs(double); double pow(double, double);\n"
-        "double atan2(double, double);\n"
+        "double atan2(double, double); double fmin(double, double); double fmax(double, double);\n"
+        "/* libm's fmin/fmax, as the VM calls them: GCC's inline ones differ on -0.0 and 0.0 */\n"
+        "static double (*volatile fx_fmin)(double, double) = fmin;\n"
+        "static double (*volatile fx_fmax)(double, double) = fmax;\n"
+        "/* and libm's, not GCC's: it makes pow(x, 2.0) x * x and folds sin(0.5) with MPFR,\n"
+        " * each correctly rounded where libm's may be half an ulp off (sqrt, floor, ceil,\n"
+        " * round and fabs are exact both ways) */\n"
+        "static double (*volatile fx_pow)(double, double) = pow;\n"
+        "static double (*volatile fx_atan2)(double, double) = atan2;\n"
+        "static double (*volatile fx_exp)(double) = exp;\n"
+        "static double (*volatile fx_log)(double) = log;\n"
+        "static double (*volatile fx_sin)(double) = sin;\n"
+        "static double (*volatile fx_cos)(double) = cos;\n"
+        "static double (*volatile fx_tan)(double) = tan;\n"
+        "void *memcpy(void *, const void *, unsigned long);\n"
+        "/* a list's block holds fx_cap(n) elements, as a builder doubles it from 16 */\n"
+        "static long long fx_cap(long long n) { long long c = 16; if (!n) return 0;"
+        " while (c < n) c *= 2; return c; }\n"
         "typedef struct { long long v; long long fuel; } FxRi;\n"
         "typedef struct { double v; long long fuel; } FxRf;\n"
-        "typedef struct { FxNatList v; long long fuel; } FxRl;\n"
+        "typedef struct { FxNatList v; long long fuel; } FxRl;\n");
+    for (uint32_t k = 0; k < G->n_recs; k++) { /* natrec.h: 8-byte slots in the type's order */
+        const FxNatRec *r = &G->recs[k];
+        fx_buf_printf(c, "typedef struct {");
+        for (uint32_t i = 0; i < r->n; i++)
+            fx_buf_printf(c, " %s f%u;", r->kind[i] == FX_TK_FLOAT ? "double" : "long long", i);
+        fx_buf_printf(c, " } FxR%u; /* %s */\ntypedef struct { FxR%u v; long long fuel; } FxRr%u;\n",
+                      k, r->name, k, k);
+    }
+    fx_buf_printf(c,
         "/* a step: a call or a loop's turn; the VM looks at its budgets when the fuel is out */\n"
         "#define FX_STEP() do { if (!FX_LIKELY(--fuel > 0) && (fuel = c->refuel(c)) <= 0) goto out; }"
         " while (0)\n\n");
@@ -781,12 +1327,21 @@ static void emit_entry(Gen *G)
     const Func *F = &G->funcs[0];
     const FxGraph *g = F->f->g;
     static const char *const field[] = {"i", "i", "f", "i", "l", "l", "i"};
-    fx_buf_printf(G->c, "int %s(struct FxNatCtx *c, const FxNatWord *a, FxNatWord *out)\n{\n"
-                        "    %s r = f0(c, c->fuel", FX_NAT_ENTRY, c_ret[F->ret]);
-    for (uint32_t i = 0; i < g->n_params; i++)
-        fx_buf_printf(G->c, ", a[%u].%s", i, field[F->reg[i]]);
-    fx_buf_printf(G->c, ");\n    out->%s = r.v;\n    c->fuel = r.fuel;\n    return c->status;\n}\n",
-                  field[F->ret]);
+    fx_buf_printf(G->c, "int %s(struct FxNatCtx *c, const FxNatWord *a, FxNatWord *out)\n{\n    ",
+                  FX_NAT_ENTRY);
+    put_ret(G->c, F->ret);
+    fx_buf_printf(G->c, " r = f0(c, c->fuel");
+    for (uint32_t i = 0; i < g->n_params; i++) {
+        if (is_rec(F->reg[i])) /* natrec.h: a record comes as its slots */
+            fx_buf_printf(G->c, ", *(const FxR%d *)a[%u].l.p", F->reg[i] - T_REC, i);
+        else
+            fx_buf_printf(G->c, ", a[%u].%s", i, is_list(F->reg[i]) ? "l" : field[F->reg[i]]);
+    }
+    if (is_rec(F->ret)) /* into the slots the VM gave */
+        fx_buf_printf(G->c, ");\n    *(FxR%d *)out->l.p = r.v;", F->ret - T_REC);
+    else
+        fx_buf_printf(G->c, ");\n    out->%s = r.v;", is_list(F->ret) ? "l" : field[F->ret]);
+    fx_buf_printf(G->c, "\n    c->fuel = r.fuel;\n    return c->status;\n}\n");
 }
 
 /* Adds f to list[0..*n) unless there; false when full. */
@@ -822,7 +1377,7 @@ uint32_t fx_native_module(FxFunc *root, FxFunc **out, FxFunc **kernels, uint32_t
 
 bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
 {
-    Gen G = {.c = c, .why = why};
+    Gen G = {.c = c, .why = why, .prog = fx_runtime_program(rt)};
     const char *plant = getenv("FLUX_NATIVE_PLANT");
     G.plant = plant && !strcmp(plant, "1");
     FxFunc *mod[FX_NATIVE_MAX_FUNCS];
@@ -837,7 +1392,7 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
     for (uint32_t k = 0; ok && k < G.n; k++)
         ok = type_func(&G, &G.funcs[k]);
     if (ok) {
-        emit_prelude(c, G.plant);
+        emit_prelude(&G, c, G.plant);
         for (uint32_t k = 0; k < G.n; k++) {
             emit_signature(&G, &G.funcs[k], k);
             fx_buf_printf(c, ";\n");
@@ -852,6 +1407,8 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
         free(G.funcs[k].reg);
         free(G.funcs[k].build);
         free(G.funcs[k].elem);
+        free(G.funcs[k].has);
+        free(G.funcs[k].wide);
     }
     return ok;
 }

@@ -4,7 +4,8 @@
  * cgen.c translates a compiled function's bytecode, instruction for
  * instruction, into C: one C function per Flux function of a module (the
  * function and the functions it calls), with registers typed from the
- * graph (int64, double, bool, lists of them). Whatever C cannot do exactly
+ * graph (int64, double, bool, records of them as C structs laid out by
+ * natrec.h, lists of numbers and of records). Whatever C cannot do exactly
  * as the interpreter does (an integer overflow, a division by a negative
  * number, a NaN compared, a failed equation, a C stack too deep) makes the
  * native code give up ("bail") and the interpreter runs the call instead,
@@ -43,6 +44,9 @@
         /* the call of kernel callee k on args: the fuel left, or 0: stopped (status set) */      \
         long long (*kernel)(struct FxNatCtx *c, int k, const FxNatWord *args,                     \
                             FxNatWord *out, long long fuel);                                       \
+        /* work the program sizes (`++`: its elements), in the meter's units: the fuel left,   \
+         * or 0: stopped (status set) */                                                        \
+        long long (*work)(struct FxNatCtx *c, long long units, long long fuel);                  \
     };
 FX_NAT_ABI_DEFS
 

@@ -51,6 +51,7 @@
 #include "table.h"
 #include "linrec.h"
 #include "mathfn.h"
+#include "natrec.h"
 #include "matmul.h"
 #include "meter.h"
 #include "sieve.h"
@@ -3166,6 +3167,7 @@ typedef struct NativeRun {
     uint64_t cap;      /* steps before it gives the call back (runaway watch), or 0 */
     char *stack_low;   /* C stack below this: it gives the call back */
     size_t charged;    /* builder bytes charged to the meter */
+    FxNatCache cache;  /* blocks let go of, for the next list of their size (natrec.h) */
 } NativeRun;
 
 /* The native code's fuel comes in chunks of at most NATIVE_CHUNK steps:
@@ -3207,6 +3209,8 @@ static long long native_refuel(struct FxNatCtx *c)
  * types), answered by its kernel as the VM's call would be: the fuel left
  * after the kernel's work, or 0 with status BAIL (the kernel did not answer,
  * or gave a big integer) or STOP. */
+static long long native_spend(struct FxNatCtx *c, long long fuel);
+
 static long long native_kernel(struct FxNatCtx *c, int k, const FxNatWord *a, FxNatWord *out,
                                long long fuel)
 {
@@ -3239,7 +3243,26 @@ static long long native_kernel(struct FxNatCtx *c, int k, const FxNatWord *a, Fx
         c->status = FX_NAT_BAIL;
         return 0;
     }
-    uint64_t w = fx_meter_state.work / FX_METER_UNITS_PER_STEP; /* the kernel's work, in steps */
+    return native_spend(c, fuel);
+}
+
+/* `++`'s units of work, asked of the meter first as value.c asks them. */
+static long long native_work(struct FxNatCtx *c, long long units, long long fuel)
+{
+    if (!fx_meter_afford((uint64_t)units, 0)) {
+        budget_error(((NativeRun *)c)->rt);
+        c->status = FX_NAT_STOP;
+        return 0;
+    }
+    return native_spend(c, fuel);
+}
+
+/* The meter's work since the VM looked (a kernel's, a `++`'s) out of the
+ * fuel, as SPEND_WORK takes it from the VM's: the fuel left, or 0. */
+static long long native_spend(struct FxNatCtx *c, long long fuel)
+{
+    NativeRun *nr = (NativeRun *)c;
+    uint64_t w = fx_meter_state.work / FX_METER_UNITS_PER_STEP; /* the work, in steps */
     fx_meter_state.work %= FX_METER_UNITS_PER_STEP;
     if ((long long)w < fuel)
         return fuel - (long long)w;
@@ -3252,10 +3275,15 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
 {
     NativeRun *nr = (NativeRun *)c;
     if (new_bytes <= 0) {
-        free(p);
+        fx_natcache_put(&nr->cache, p, (size_t)old_bytes);
         fx_meter_sub((size_t)old_bytes);
         nr->charged -= (size_t)old_bytes;
         return NULL;
+    }
+    if (new_bytes < old_bytes) { /* shrunk to its elements: credited */
+        fx_meter_sub((size_t)(old_bytes - new_bytes));
+        nr->charged -= (size_t)(old_bytes - new_bytes);
+        return fx_xrealloc(p, (size_t)new_bytes);
     }
     if (!fx_meter_charge((size_t)(new_bytes - old_bytes))) {
         budget_error(nr->rt);
@@ -3263,7 +3291,8 @@ static void *native_grow(struct FxNatCtx *c, void *p, long long old_bytes, long 
         return NULL;
     }
     nr->charged += (size_t)(new_bytes - old_bytes);
-    return fx_xrealloc(p, (size_t)new_bytes);
+    void *kept = p ? NULL : fx_natcache_take(&nr->cache, (size_t)new_bytes);
+    return kept ? kept : fx_xrealloc(p, (size_t)new_bytes);
 }
 
 /* May native code run f's call now? Not when hooks watch each call, nor
@@ -3294,42 +3323,6 @@ static bool native_ready(FxRuntime *rt, FxFunc *f)
     return true;
 }
 
-/* A word for the native code from an argument of type t, false when the
- * value has no such word (a big integer, a boxed list of other kinds);
- * *tmp: an array made for a boxed list, for the caller to free. */
-static bool native_word(FxValue v, FxTypeId t, FxNatWord *w, void **tmp)
-{
-    switch (fx_typeid_kind(t)) {
-    case FX_TK_NATURAL:
-    case FX_TK_INT: w->i = v.u.i; return v.kind == FX_VAL_INT;
-    case FX_TK_FLOAT: w->f = v.u.f; return v.kind == FX_VAL_FLOAT;
-    case FX_TK_BOOL: w->i = v.u.b; return v.kind == FX_VAL_BOOL;
-    case FX_TK_LIST: {
-        if (v.kind != FX_VAL_LIST)
-            return false;
-        bool ints = fx_typeid_is_integer(fx_typeid_elem(t));
-        size_t n = fx_val_list_len(v);
-        const void *p = ints ? (const void *)fx_val_list_ints(v) : (const void *)fx_val_list_floats(v);
-        if (!p && n) {
-            int64_t *a = fx_xmalloc(n * 8);
-            for (size_t i = 0; i < n; i++) {
-                FxValue e = fx_val_list_at(v, i);
-                if (e.kind != (ints ? FX_VAL_INT : FX_VAL_FLOAT)) {
-                    free(a);
-                    return false;
-                }
-                memcpy(&a[i], &e.u, 8);
-            }
-            *tmp = a;
-            p = a;
-        }
-        w->l = (FxNatList){(void *)p, (long long)n};
-        return true;
-    }
-    default: return false;
-    }
-}
-
 /* Runs f's call on args natively: FX_NAT_OK with *out (a new reference),
  * FX_NAT_BAIL (the interpreter runs it) or FX_NAT_STOP (a budget; rt's
  * error says which). fuel and granted are the VM loop's, taken and given
@@ -3341,16 +3334,19 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
     const FxGraph *g = f->g;
     FxNatWord w[16], r;
     void *tmp[16] = {0};
+    uint64_t slots[FX_NATREC_MAX_FIELDS]; /* a record result's */
+    r.l = (FxNatList){slots, 1};
     if (g->n_params > 16)
         return FX_NAT_BAIL;
     bool ok = true;
     for (uint32_t i = 0; ok && i < g->n_params; i++)
-        ok = native_word(args[i], g->param_tids[i], &w[i], &tmp[i]);
+        ok = fx_natrec_word(rt->prog, args[i], g->param_tids[i], g->param_types[i], &w[i],
+                            &tmp[i]); /* natrec.c */
     int status = FX_NAT_BAIL;
     if (ok) {
         uintptr_t here = (uintptr_t)__builtin_frame_address(0);
         NativeRun nr = {.c = {.refuel = native_refuel, .grow = native_grow,
-                              .kernel = native_kernel},
+                              .kernel = native_kernel, .work = native_work},
                         .rt = rt, .root = f, .granted = *granted, .left = *fuel, .fn = caller,
                         .node = node, .nframes = nframes,
                         .stack_low = (char *)(here - NATIVE_STACK)};
@@ -3362,6 +3358,7 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
         nr.c.fuel = hand(&nr);
         uint64_t steps_before = rt->stats.steps;
         status = f->native(&nr.c, w, &r);
+        fx_natcache_clear(&nr.cache);
         if (status == FX_NAT_BAIL) { /* the interpreter runs the call afresh, on these steps */
             rt->stats.steps = steps_before;
             f->native_gave_back = rt->evals;
@@ -3379,18 +3376,10 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
             switch (fx_typeid_kind(g->ret_tid)) {
             case FX_TK_FLOAT: *out = fx_val_float(r.f); break;
             case FX_TK_BOOL: *out = fx_val_bool(r.i != 0); break;
+            case FX_TK_RECORD: *out = fx_natrec_result(rt->prog, g->ret_tid, g->ret_type, r); break;
             case FX_TK_LIST:
-                fx_meter_sub(nr.charged); /* the list charges it again, shrunk */
-                if (!r.l.n) {
-                    free(r.l.p);
-                    *out = fx_val_list(NULL, 0);
-                } else if (fx_typeid_is_integer(fx_typeid_elem(g->ret_tid))) {
-                    *out = fx_val_list_adopt_ints(fx_xrealloc(r.l.p, (size_t)r.l.n * 8),
-                                                  (size_t)r.l.n);
-                } else {
-                    *out = fx_val_list_adopt_floats(fx_xrealloc(r.l.p, (size_t)r.l.n * 8),
-                                                    (size_t)r.l.n);
-                }
+                fx_meter_sub(nr.charged); /* the list charges it again, as it keeps it */
+                *out = fx_natrec_result(rt->prog, g->ret_tid, g->ret_type, r);
                 break;
             default: *out = fx_val_int(r.i); break;
             }
