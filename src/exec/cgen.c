@@ -244,6 +244,23 @@ static CType builtin_type(const Func *F, const FxInstr *I)
         uint32_t x = builtin_operand(I, 0, &v, F->f);
         return v ? T_BAD : F->reg[x] == T_NONE ? T_NONE : is_list(F->reg[x]) ? T_INT : T_BAD;
     }
+    if ((I->a == FX_BUILTIN_SLICE || I->a == FX_BUILTIN_SLICE_CLOSED || I->a == FX_BUILTIN_REVERSE) &&
+        n == (I->a == FX_BUILTIN_REVERSE ? 1u : 3u)) { /* xs[a..b], xs[a..=b], reverse(xs) */
+        const FxValue *v;
+        uint32_t x = builtin_operand(I, 0, &v, F->f);
+        if (v)
+            return T_BAD;
+        for (uint32_t k = 1; k < n; k++) {
+            const FxValue *kv;
+            uint32_t y = builtin_operand(I, k, &kv, F->f);
+            CType t = kv ? (kv->kind == FX_VAL_INT ? T_INT : T_BAD) : F->reg[y];
+            if (t == T_NONE)
+                return T_NONE;
+            if (t != T_INT)
+                return T_BAD;
+        }
+        return F->reg[x] == T_NONE ? T_NONE : is_list(F->reg[x]) ? F->reg[x] : T_BAD;
+    }
     if ((I->a == FX_BUILTIN_MIN || I->a == FX_BUILTIN_MAX) && n == 2) { /* min(a, b) */
         CType t[2];
         for (uint32_t k = 0; k < 2; k++) {
@@ -675,6 +692,17 @@ static void emit_signature(Gen *G, const Func *F, uint32_t k)
  * freed while a register of the frame can still read it, and nothing is
  * kept past the frame.
  */
+/* Operand j of a builtin as an Int: its register, or its constant. */
+static void emit_int_operand(FxBuf *c, const Func *F, const FxInstr *I, uint32_t j)
+{
+    const FxValue *v;
+    uint32_t x = builtin_operand(I, j, &v, F->f);
+    if (v)
+        emit_int(c, v->u.i);
+    else
+        fx_buf_printf(c, "r%u", x);
+}
+
 static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
 {
     CType t = F->reg[d];
@@ -1199,6 +1227,40 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             if (I->a == FX_BUILTIN_LEN) {
                 const FxValue *v;
                 fx_buf_printf(c, "    r%u = r%u.n;\n", I->d, builtin_operand(I, 0, &v, f));
+                break;
+            }
+            if (I->a == FX_BUILTIN_SLICE || I->a == FX_BUILTIN_SLICE_CLOSED ||
+                I->a == FX_BUILTIN_REVERSE) {
+                /* a new block, as the interpreter's slice or reverse makes a new list;
+                 * a slice outside 0 <= a <= b <= len is the interpreter's error */
+                const FxValue *v;
+                uint32_t x = builtin_operand(I, 0, &v, f), sz = elem_size(G, T[I->d]);
+                bool rev = I->a == FX_BUILTIN_REVERSE;
+                if (rev) {
+                    fx_buf_printf(c, "    { long long a_ = 0, b_ = r%u.n;\n", x);
+                } else {
+                    fx_buf_puts(c, "    { long long a_ = ");
+                    emit_int_operand(c, F, I, 1);
+                    fx_buf_puts(c, ", b_ = ");
+                    emit_int_operand(c, F, I, 2);
+                    fx_buf_puts(c, ";\n");
+                    if (I->a == FX_BUILTIN_SLICE_CLOSED)
+                        fx_buf_puts(c, "      if (b_ == 0x7fffffffffffffffLL) goto bail; b_++;\n");
+                    fx_buf_printf(c, "      if (a_ < 0 || b_ < a_ || b_ > r%u.n) goto bail;\n", x);
+                }
+                fx_buf_printf(c, "      long long n_ = b_ - a_; FxNatList t_ = {0, n_};\n"
+                                 "      fuel = c->work(c, n_, fuel); if (fuel <= 0) goto out;\n"
+                                 "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
+                                 " if (!t_.p) goto out;\n", sz);
+                if (rev)
+                    fx_buf_printf(c, "        for (long long i_ = 0; i_ < n_; i_++)"
+                                     " memcpy((char *)t_.p + i_ * %uLL, (const char *)r%u.p +"
+                                     " (n_ - 1 - i_) * %uLL, %uUL); }\n", sz, x, sz, sz);
+                else
+                    fx_buf_printf(c, "        memcpy(t_.p, (const char *)r%u.p + a_ * %uLL,"
+                                     " (unsigned long)(n_ * %uLL)); }\n", x, sz, sz);
+                emit_release(c, G, F, I->d);
+                fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
                 break;
             }
             if (I->a == FX_BUILTIN_MIN || I->a == FX_BUILTIN_MAX) { /* fx_math_pick's */

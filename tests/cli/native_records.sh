@@ -152,3 +152,24 @@ out=$(nrun 'advance(system(), 1000)' --json)
 [[ "$out" == *'"native, tcc'* ]] || fail "advance does not run natively"
 [ "$(nrun 'advance(system(), 1000)')" = "$(FLUX_NATIVE=off nrun 'advance(system(), 1000)')" ] ||
     fail "advance(system(), 1000) differs"
+
+# ---- slices and reverse of lists: fannkuch-redux's helpers translate ----
+fk="$root/examples/benchmarks/fannkuch_redux.flux"
+frun() { "$FLUX" run "$fk" "$@" --no-learn --store f; }
+frun 'rotated([0, 1, 2, 3, 4], 3, 1)' >/dev/null
+frun 'flips([3, 1, 0, 2, 5, 4])' >/dev/null
+for i in rotated flips; do
+    out=$(FLUX_NATIVE_HOT_MS=0 "$FLUX" optimize "$fk" $i --rule "native code" --store f)
+    [[ "$out" == "$i: native code for v1: tcc "*"10000 random inputs" ]] || fail "fannkuch's $i: $out"
+done
+for e in 'rotated([0, 1, 2, 3, 4], 3, 1)' 'rotated([5, 6], 1, 0)' 'flips([3, 1, 0, 2, 5, 4])' \
+         'flips([0])'; do
+    out=$(frun "$e" --json)
+    [[ "$out" == *'"native, tcc'* ]] || fail "$e does not run natively"
+    [ "$(frun "$e")" = "$(FLUX_NATIVE=off frun "$e")" ] || fail "$e differs"
+done
+# a slice out of range is the interpreter's error, with its words
+e='rotated([0, 1], 5, 0)'
+frun "$e" 2>err1 && fail "$e did not fail"
+FLUX_NATIVE=off frun "$e" 2>err2 && fail "$e did not fail in the interpreter"
+cmp -s err1 err2 || fail "$e: $(cat err1), the interpreter: $(cat err2)"
