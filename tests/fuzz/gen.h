@@ -141,6 +141,15 @@ typedef struct GenStats {
             err_other;
     unsigned long roundtrips;
     unsigned long optimized; /* programs that went through an optimization round */
+    /* the native comparison (GenRunOptions.native) */
+    unsigned long native_programs; /* programs compared */
+    unsigned long native_objects;  /* objects built (one per intent made native) */
+    unsigned long native_calls;    /* calls run again after the round */
+    unsigned long native_ran;      /* of those, calls whose record says native code ran */
+    unsigned long native_stayed;   /* intents left interpreted, by reason below */
+#define GEN_MAX_REASONS 24
+    char reasons[GEN_MAX_REASONS][72];
+    unsigned long reason_n[GEN_MAX_REASONS];
 } GenStats;
 
 typedef struct GenRunOptions {
@@ -152,6 +161,15 @@ typedef struct GenRunOptions {
     unsigned long long max_memory_mb;
     double max_seconds;
     FILE *log; /* non-NULL: each call's outcome is written here */
+    /* Nonzero: the native comparison. The calls, recorded in a new store,
+     * teach a round of flux_optimize_with(rule "native code") with every
+     * intent hot (FLUX_NATIVE_HOT_MS=0, tcc only: a few ms an intent), and
+     * then run again with the native code it built: each answer must be the
+     * interpreter's, to the character (the same value, the same float
+     * printed, the same error or step-budget stop). An object the round
+     * itself rejects (it differed from the interpreter on an input) or
+     * cannot compile is a finding too. */
+    bool native;
 } GenRunOptions;
 
 /* Writes p's files into dir (an existing directory), loads the root file,
