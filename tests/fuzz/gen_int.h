@@ -236,6 +236,8 @@ GExp gen_expr(Gen *g, const GType *t, int depth);
 const char *gen_wrap(Gen *g, GExp e, int need); /* e's text, in parentheses when e.prec < need */
 GExp gen_bool_about(Gen *g, const char *var, const GType *vt, int depth);
 GExp gen_key_about(Gen *g, const char *var, const GType *et, int depth);
+/* `base with {f: v, ...}` for base of a record type (base itself otherwise). */
+GExp gen_with(Gen *g, GExp base, int depth);
 void gen_push(Gen *g, const char *name, const GType *t);
 void gen_pop(Gen *g, size_t mark);
 const GType *gen_lookup(Gen *g, const char *name);

@@ -223,7 +223,11 @@ static void gen_record(Gen *g, GRecord *r, bool scalar_only)
     size_t start = gx(g, GEN_LEN(field_pool));
     for (size_t i = 0; i < r->n; i++) {
         r->fields[i] = field_pool[(start + i * 5) % GEN_LEN(field_pool)];
-        const GType *t = scalar_only || gchance(g, 2) ? gt_random_scalar(g) : gt_random(g, 1);
+        // now and then a record declared before: records nest
+        const GType *t = !scalar_only && g->n_recs && gx(g, 5) == 1
+                                 ? gt_record(g, (int)gx(g, (uint32_t)g->n_recs))
+                         : scalar_only || gchance(g, 2) ? gt_random_scalar(g)
+                                                        : gt_random(g, 1);
         r->types[i] = t;
         r->scalar &= gt_is_scalar(t);
     }
@@ -268,7 +272,8 @@ int gen_scalar_record(Gen *g, GenBuf *out)
 
 void gen_records(Gen *g, GenBuf *out)
 {
-    size_t n = gx(g, 4);
+    // records in most programs: the native tier is growing into them
+    size_t n = gchance(g, 4) ? gx(g, 2) : 1 + gx(g, 3);
     for (size_t i = 0; i < n && g->n_recs < GEN_MAX_RECS; i++) {
         GRecord *r = &g->recs[g->n_recs];
         memset(r, 0, sizeof(*r));
