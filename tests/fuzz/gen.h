@@ -50,11 +50,13 @@ uint32_t gen_choose(GenSource *s, uint32_t n);
 /* Language forms that are being added in parallel: each is a production of
  * the generator that stays off until its feature bit is set (and its syntax
  * settled in docs/language.md). Each bit's hook is a `case` in gen_expr.c
- * or gen_prog.c that names it. */
+ * or gen_prog.c that names it. The first three have landed and are always
+ * generated now; their bits are kept (and ignored) so that old command
+ * lines still replay. */
 enum {
-    GEN_FEAT_MAP_COMPREHENSION = 1u << 0, /* [f(x) for x in xs if c] / where c */
-    GEN_FEAT_STRING_FNS = 1u << 1,        /* the string built-ins (gen_expr.c: string_fns[]) */
-    GEN_FEAT_GROUP_BY = 1u << 2,          /* [E for x in XS group by K]: a hook only */
+    GEN_FEAT_MAP_COMPREHENSION = 1u << 0, /* [f(x) for x in xs if c]: always on now */
+    GEN_FEAT_STRING_FNS = 1u << 1,        /* the string built-ins: always on now */
+    GEN_FEAT_GROUP_BY = 1u << 2,          /* [E for x in XS group by K]: always on now */
     GEN_FEAT_MATRIX_LEN = 1u << 3,        /* a result Matrix[len(u), len(v)] */
 };
 

@@ -1213,10 +1213,52 @@ static GExp list_literal(Gen *g, const GType *t, int depth)
     return e;
 }
 
+/* `[AGG(x...) for x in XS group by K]`, a list of integers: a count per
+ * group, or a sum, min or max of a field of the group's records (or of the
+ * integers themselves); K is a field, `x mod k`, or the element itself. */
+static GExp group_by(Gen *g, const GType *t, int depth)
+{
+    const GVar *v = pick_var_if(g, is_list_type);
+    const GType *et = v->t->elem;
+    const char *x = gfresh(g, "x");
+    const char *key = x, *body = ga_printf(&g->arena, "count(%s)", x);
+    const GType *bt = &gt_nat;
+    const GRecord *r = rec_of(g, et);
+    if (r && r->n) {
+        size_t k = gx(g, (uint32_t)r->n);
+        key = ga_printf(&g->arena, "%s.%s", x, r->fields[k]);
+        for (size_t f = 0; f < r->n; f++) {
+            const GType *ft = r->types[f];
+            if (gt_is_int(ft) && ft->k != GT_ANY && gt_assignable(ft, t->elem) &&
+                gchance(g, 2)) {
+                static const char *const aggs[] = {"sum", "min", "max"};
+                body = ga_printf(&g->arena, "%s(%s.%s)", aggs[gx(g, 3)], x, r->fields[f]);
+                bt = ft;
+                break;
+            }
+        }
+    } else if (gt_is_int(et) && et->k != GT_ANY) {
+        if (gchance(g, 2))
+            key = ga_printf(&g->arena, "%s mod %u", x, 2 + gx(g, 4));
+        if (gt_assignable(et, t->elem) && gchance(g, 2)) {
+            body = ga_printf(&g->arena, "sum(%s)", x);
+            bt = et;
+        }
+    }
+    const char *filter = "";
+    size_t mark = g->n_vars;
+    gen_push(g, x, et);
+    if (gchance(g, 3))
+        filter = ga_printf(&g->arena, " if %s", gen_bool_about(g, x, et, depth - 1).s);
+    gen_pop(g, mark);
+    return ex(g, P_POST, gt_list(g, bt), "[%s for %s in %s%s group by %s]", body, x, v->name,
+              filter, key);
+}
+
 static GExp gen_list(Gen *g, const GType *t, int depth)
 {
     enum { LEAF, VAR, LIT, CONCAT, RANGE, IF, CALL, INDEX, FIELD, MAPCOMP, SPLIT, REVERSE,
-           RECMAP, FIELDVAR, N };
+           RECMAP, FIELDVAR, GROUP, N };
     const GVar *v = pick_var(g, t);
     bool ints = gt_is_num(t->elem) && t->elem->k != GT_ANY;
     bool strs = t->elem->k == GT_STRING || t->elem->k == GT_ANY;
@@ -1226,6 +1268,7 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
         [CALL] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0, [MAPCOMP] = 2,
         [SPLIT] = strs ? 2 : 0, [REVERSE] = 1, [RECMAP] = rl ? 4 : 0,
         [FIELDVAR] = have_field(g, t, false) ? 2 : 0,
+        [GROUP] = gt_is_int(t->elem) && pick_var_if(g, is_list_type) ? 1 : 0,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, t, 1);
@@ -1252,7 +1295,7 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
     case INDEX: return index_of(g, t, depth);
     case FIELD: return field_of(g, t, depth);
     case MAPCOMP: {
-        // [E for x in XS ... if C] (or `where C`), GEN_FEAT_MAP_COMPREHENSION
+        // [E for x in XS ... if C] (or `where C`)
         size_t mark = g->n_vars;
         const char *bs = binders(g, depth, gchance(g, 3));
         const char *filter = "";
@@ -1285,6 +1328,7 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
                   filter);
     }
     case FIELDVAR: return field_var(g, t, depth);
+    case GROUP: return group_by(g, t, depth);
     default: return leaf(g, t, 1);
     }
 }

@@ -143,7 +143,7 @@ static void print_stats(const GenStats *st, double secs, unsigned long long firs
     if (!st->native_programs)
         return;
     printf("gen_fuzz: native: %lu programs, %lu objects built, %lu intents left interpreted; "
-           "%lu calls compared, %lu of them ran native code; no difference\n",
+           "%lu calls compared, %lu of them ran native code\n",
            st->native_programs, st->native_objects, st->native_stayed, st->native_calls,
            st->native_ran);
     for (size_t i = 0; i < GEN_MAX_REASONS && st->reasons[i][0]; i++)
