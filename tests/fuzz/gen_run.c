@@ -616,6 +616,23 @@ static int check_native(const GenProgram *p, FluxProgram *prog, const char *dir,
         if (nrc == FLUX_OK)
             flux_result_free(&r);
         diag_free(&e);
+        // with runaway protection on, which hands calls between native code
+        // and the interpreter: the same value
+        if (!res && p->learn) {
+            ro.no_learn = 0;
+            ro.want_json = 0;
+            Outcome c = run_once(prog, p->calls[i], &ro);
+            ro.no_learn = 1;
+            if (ref[i].rc == FLUX_OK && c.rc == FLUX_OK && strcmp(ref[i].text, c.text) != 0)
+                res = found(why, why_len, "native code differs from the interpreter with "
+                                          "learning on: %.300s gave %.1000s interpreted, "
+                                          "%.1000s after the native round", p->calls[i],
+                            ref[i].text, c.text);
+            else if (strstr(c.text, "internal error"))
+                res = found(why, why_len, "internal error running %.300s with native code and "
+                                          "learning: %.2000s", p->calls[i], c.text);
+            free(c.text);
+        }
     }
     flux_program_use_store(prog, NULL, 0);
     diag_open(&d);
