@@ -718,7 +718,7 @@ static GExp domain(Gen *g, const GType **elem, int depth)
         *elem = v->t->elem;
         return var_ref(g, v);
     }
-    if (gchance(g, 3)) {
+    if (gchance(g, 3) && !g->numeric) {
         const GType *et = gt_random(g, 1);
         GExp l = gen_list(g, gt_list(g, et), depth - 1);
         *elem = elem_of(&l, et);
@@ -783,8 +783,10 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
         [POW] = 1, [NEG] = nat ? 0 : 1, [IF] = 1, [CALL] = 2, [LEN] = 2, [COUNT] = 1,
         [SUMLIST] = 1, [MINMAX2] = 1, [AGG] = 2, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
         [ABSDIFF] = nat ? 1 : 0, [FIELDVAR] = have_field(g, t, false) ? 4 : 0,
-        [RECFOLD] = have_field(g, t, true) ? 3 : 0, [STRFN] = 1,
+        [RECFOLD] = have_field(g, t, true) ? 3 : 0, [STRFN] = g->numeric ? 0 : 1,
     };
+    if (g->numeric) // min, max and ^ stay interpreted: now and then only
+        w[POW] = w[MINMAX2] = w[SUMLIST] = 0;
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : int_lit(g, t, !gchance(g, 6));
     const GType *rt = nat ? &gt_nat : &gt_int;
@@ -832,7 +834,7 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
     case IF: return if_of(g, t, depth);
     case CALL: return call_of(g, t, depth);
     case LEN:
-        if (gchance(g, 3))
+        if (gchance(g, 3) && !g->numeric)
             return ex(g, P_POST, &gt_nat, "len(%s)", gen_string(g, depth - 1).s);
         return ex(g, P_POST, &gt_nat, "len(%s)",
                   gen_list(g, gt_list(g, gt_random(g, 1)), depth - 1).s);
@@ -894,7 +896,7 @@ static GExp gen_float(Gen *g, int depth)
         [LEAF] = 3, [VAR] = v ? 5 : 0, [INT] = 2, [ARITH] = 3, [DIV] = 2, [POW] = 1, [NEG] = 1,
         [IF] = 1, [CALL] = 1, [SUMLIST] = 1, [AGG] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
         [MINMAX2] = 1, [FIELDVAR] = have_field(g, &gt_float, false) ? 4 : 0,
-        [RECFOLD] = have_field(g, &gt_float, true) ? 3 : 0, [STRFN] = 1,
+        [RECFOLD] = have_field(g, &gt_float, true) ? 3 : 0, [STRFN] = g->numeric ? 0 : 1,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, &gt_float, 0);
@@ -1052,7 +1054,7 @@ static GExp equality(Gen *g, int depth)
 /* `x in xs` or `x in a..b` */
 static GExp membership(Gen *g, int depth)
 {
-    if (gchance(g, 2)) {
+    if (gchance(g, 2) || g->numeric) {
         GExp x = gen_int(g, &gt_int, depth - 1);
         GExp lo = small_int(g, depth - 1), hi = small_int(g, depth - 1);
         const char *r = ga_printf(&g->arena, "%s%s%s", W(lo, P_ADD), gchance(g, 2) ? ".." : "..=",
@@ -1105,7 +1107,7 @@ static GExp gen_bool(Gen *g, int depth)
     unsigned w[N] = {
         [LEAF] = 1, [VAR] = v ? 4 : 0, [CMP] = 6, [EQ] = 2, [AND] = 2, [OR] = 2, [NOT] = 1,
         [IN] = 2, [QUANT] = 2, [CALL] = 3, [IF] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
-        [FIELDVAR] = have_field(g, &gt_bool, false) ? 2 : 0, [STRFN] = 1,
+        [FIELDVAR] = have_field(g, &gt_bool, false) ? 2 : 0, [STRFN] = g->numeric ? 0 : 1,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, &gt_bool, 0);
@@ -1270,6 +1272,11 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
         [FIELDVAR] = have_field(g, t, false) ? 2 : 0,
         [GROUP] = gt_is_int(t->elem) && pick_var_if(g, is_list_type) ? 1 : 0,
     };
+    if (g->numeric) { // what native code builds: comprehensions, not literals
+        w[LIT] = 1;
+        w[LEAF] = w[CONCAT] = 0;
+        w[MAPCOMP] = 5;
+    }
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, t, 1);
     switch (gpickw(g, w, N)) {

@@ -184,6 +184,9 @@ typedef struct Gen {
     const char *comp_var;  /* avoiding GEN_KNOWN_COMP_EQ_VAR: the comprehension's variable */
     const char *comp_int;  /* the variable of a comprehension over integers */
     int budget;            /* nodes left for the current expression */
+    /* numbers only: no records, strings, matrices or data; the shapes the
+     * native tier translates today (docs/native.md), one program in 5 */
+    bool numeric;
 } Gen;
 
 /* gen_src.c: decisions */

@@ -193,6 +193,8 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
                                         "total_", "best"};
     memset(pl, 0, sizeof(*pl));
     pl->form = (int)gpickw(g, fw, F_N);
+    if (g->numeric && pl->form == F_ELEM_MATRIX)
+        pl->form = F_ELEM_LIST;
     pl->dec = -1;
     pl->wild = gx(g, 15) == 1;
     in->name = gfresh(g, stems[gx(g, GEN_LEN(stems))]);
@@ -216,7 +218,7 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
         // a list of records, often: the data the native tier is growing into
         const GType *t = g->n_recs && gchance(g, 4)
                                  ? gt_list(g, gt_record(g, (int)gx(g, (uint32_t)g->n_recs)))
-                         : gx(g, 8) == 1 ? matrix_type(g, pl, true)
+                         : gx(g, 8) == 1 && !g->numeric ? matrix_type(g, pl, true)
                                          : gt_random(g, 2);
         add_param(g, in, t, -1);
     }
@@ -286,7 +288,7 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
     }
     default:
         // a Matrix result built from a list stays a list (tests/fuzz/found/008-*)
-        in->ret = gx(g, 10) == 1 && !(g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST)
+        in->ret = gx(g, 10) == 1 && !(g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST) && !g->numeric
                           ? matrix_type(g, pl, false)
                           : gt_random(g, 2);
         break;

@@ -176,12 +176,19 @@ const GType *gt_random_scalar(Gen *g)
 {
     static const unsigned w[] = {4, 4, 2, 2, 2};
     static const GType *const ts[] = {&gt_nat, &gt_int, &gt_bool, &gt_float, &gt_string};
-    return ts[gpickw(g, w, 5)];
+    return ts[gpickw(g, w, g->numeric ? 4 : 5)];
 }
 
 /* Matrices need size variables: gen_prog.c makes them. */
 const GType *gt_random(Gen *g, int depth)
 {
+    if (g->numeric) { // numbers, and lists of numbers
+        static const unsigned w[] = {4, 4, 3};
+        static const GType *const ts[] = {&gt_nat, &gt_int, &gt_float};
+        if (depth > 0 && gchance(g, 3))
+            return gt_list(g, ts[gpickw(g, w, 3)]);
+        return gt_random_scalar(g);
+    }
     enum { SCALAR, LIST, RECORD, STREAM };
     unsigned w[] = {10, depth > 0 ? 4u : 0u, g->n_recs ? 2u : 0u, depth > 0 ? 1u : 0u};
     switch (gpickw(g, w, 4)) {
