@@ -490,6 +490,9 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         if (F->reg[r] != T_NONE)
             fx_buf_printf(c, "    %s r%u%s;\n", c_type[F->reg[r]], r,
                           F->reg[r] == T_LISTI || F->reg[r] == T_LISTF ? " = {0, 0}" : " = 0");
+        else // written by nothing: a failure's value (no equation covers the call), read
+             // only after the jump to bail, where control never goes; C must still see it
+            fx_buf_printf(c, "    long long r%u = 0;\n", r);
     for (uint32_t b = 0; b < F->n_builders; b++)
         fx_buf_printf(c, "    FxNatList b%u = {0, 0}; long long cap%u = 0;\n", b, b);
     for (uint32_t i = 0; i < g->n_params; i++)
