@@ -522,9 +522,107 @@ static void env_restore(SavedEnv *e)
     free(e->old);
 }
 
+/* The calls recorded in store (a version with no recorded run is never
+ * promoted), then one round of the "native code" rule with every intent
+ * hot; its report is read by read_round. */
+static int native_round(const GenProgram *p, FluxProgram *prog, FluxStore *store,
+                        FluxRunOptions *ro, const GenRunOptions *o, GenStats *st, char *why,
+                        size_t why_len)
+{
+    int res = 0;
+    for (size_t i = 0; i < p->n_calls; i++)
+        free(run_once(prog, p->calls[i], ro).text);
+    Diag d, rep;
+    diag_open(&d);
+    int rc = flux_store_flush(store, d.f);
+    const char *msg = diag_close(&d);
+    if (rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_flush gave %d: %.2000s", rc, msg);
+    diag_free(&d);
+    // every intent hot, and a short random test: the comparison of the
+    // calls is the test that counts here (FLUX_NATIVE_INPUTS set by a
+    // person wins)
+    SavedEnv hot, inputs;
+    env_set(&hot, "FLUX_NATIVE_HOT_MS", "0", false);
+    env_set(&inputs, "FLUX_NATIVE_INPUTS", "64", true);
+    diag_open(&rep);
+    diag_open(&d);
+    FluxOptimizeOptions oo = {.rule = "native code"};
+    gen_run_current = "(flux_optimize_with native code)";
+    rc = flux_optimize_with(prog, store, NULL, &oo, rep.f, d.f);
+    gen_run_current = NULL;
+    env_restore(&hot);
+    env_restore(&inputs);
+    msg = diag_close(&d);
+    const char *report = diag_close(&rep);
+    if (o->log)
+        fprintf(o->log, "native round:\n%s", report);
+    if (!res && (rc != FLUX_OK || strstr(msg, "internal error")))
+        res = found(why, why_len, "flux_optimize_with(native code) gave %d: %.2000s", rc, msg);
+    if (!res)
+        res = read_round(st, report, why, why_len);
+    diag_free(&d);
+    diag_free(&rep);
+    return res;
+}
+
+/* One call after the round against the interpreter's answer ref: to the
+ * character, and with runaway protection on, the same value. */
+static int native_call(const GenProgram *p, FluxProgram *prog, const char *expr,
+                       const Outcome *ref, FluxRunOptions *ro, const GenRunOptions *o,
+                       GenStats *st, char *why, size_t why_len)
+{
+    int res = 0;
+    ro->max_memory_mb = resident_mb() + o->max_memory_mb;
+    ro->want_json = 1;
+    Diag e;
+    diag_open(&e);
+    FluxResult r;
+    gen_run_current = expr;
+    int nrc = flux_run(prog, expr, ro, e.f, &r);
+    gen_run_current = NULL;
+    const char *err = diag_close(&e);
+    const char *text = nrc == FLUX_OK ? (r.text ? r.text : "") : err;
+    bool ran = nrc == FLUX_OK && r.json && strstr(r.json, "\"native code\"");
+    st->native_calls++;
+    st->native_ran += ran;
+    if (o->log)
+        fprintf(o->log, "  native%s: %s -> [%d] %.200s\n", ran ? "" : " (interpreted)", expr,
+                nrc, text);
+    bool steady = !unsteady(ref->text) && !unsteady(text);
+    if (strstr(text, "internal error"))
+        res = found(why, why_len, "internal error running %.300s with native code: %.2000s",
+                    expr, text);
+    else if (steady && (nrc != ref->rc || strcmp(text, ref->text) != 0))
+        res = found(why, why_len,
+                    "native code differs from the interpreter%s: %.300s gave [%d] %.1000s "
+                    "interpreted, [%d] %.1000s after the native round",
+                    ran ? "" : " (its record names no native code)", expr, ref->rc, ref->text,
+                    nrc, text);
+    if (nrc == FLUX_OK)
+        flux_result_free(&r);
+    diag_free(&e);
+    // runaway protection hands calls between native code and the interpreter
+    if (!res && p->learn) {
+        ro->no_learn = 0;
+        ro->want_json = 0;
+        Outcome c = run_once(prog, expr, ro);
+        ro->no_learn = 1;
+        if (ref->rc == FLUX_OK && c.rc == FLUX_OK && strcmp(ref->text, c.text) != 0)
+            res = found(why, why_len, "native code differs from the interpreter with learning "
+                                      "on: %.300s gave %.1000s interpreted, %.1000s after the "
+                                      "native round", expr, ref->text, c.text);
+        else if (strstr(c.text, "internal error"))
+            res = found(why, why_len, "internal error running %.300s with native code and "
+                                      "learning: %.2000s", expr, c.text);
+        free(c.text);
+    }
+    return res;
+}
+
 /* The interpreter's answers (ref, from check_call: no store, so no native
  * code) against the answers after a round that made every intent it could
- * native code (docs/testing.md, "The native tier"). */
+ * native code (docs/testing.md, "The native tier against the interpreter"). */
 static int check_native(const GenProgram *p, FluxProgram *prog, const char *dir,
                         const Outcome *ref, const GenRunOptions *o, GenStats *st, char *why,
                         size_t why_len)
@@ -550,90 +648,11 @@ static int check_native(const GenProgram *p, FluxProgram *prog, const char *dir,
                          .max_memory_mb = resident_mb() + o->max_memory_mb,
                          .max_seconds = o->max_seconds, .max_depth = p->max_depth,
                          .no_learn = 1};
-    // the evidence: every call recorded (a version with no run stays as it is)
-    for (size_t i = 0; i < p->n_calls; i++)
-        free(run_once(prog, p->calls[i], &ro).text);
-    diag_open(&d);
-    rc = flux_store_flush(store, d.f);
-    msg = diag_close(&d);
-    if (rc != FLUX_OK)
-        res = found(why, why_len, "flux_store_flush gave %d: %.2000s", rc, msg);
-    diag_free(&d);
-    // every intent hot, and a short random test: the comparison below is
-    // the test that matters here (FLUX_NATIVE_INPUTS set by a person wins)
-    SavedEnv hot, inputs;
-    env_set(&hot, "FLUX_NATIVE_HOT_MS", "0", false);
-    env_set(&inputs, "FLUX_NATIVE_INPUTS", "64", true);
-    Diag rep;
-    diag_open(&rep);
-    diag_open(&d);
-    FluxOptimizeOptions oo = {.rule = "native code"};
-    gen_run_current = "(flux_optimize_with native code)";
-    rc = flux_optimize_with(prog, store, NULL, &oo, rep.f, d.f);
-    gen_run_current = NULL;
-    env_restore(&hot);
-    env_restore(&inputs);
-    msg = diag_close(&d);
-    const char *report = diag_close(&rep);
-    if (o->log)
-        fprintf(o->log, "native round:\n%s", report);
-    if (!res && (rc != FLUX_OK || strstr(msg, "internal error")))
-        res = found(why, why_len, "flux_optimize_with(native code) gave %d: %.2000s", rc, msg);
-    if (!res)
-        res = read_round(st, report, why, why_len);
-    diag_free(&d);
-    diag_free(&rep);
+    res = native_round(p, prog, store, &ro, o, st, why, why_len);
     flux_program_use_store(prog, store, 0); // the objects the round made
-    for (size_t i = 0; i < p->n_calls && !res; i++) {
-        if (ref[i].rc < 0) // not run (a finding came first)
-            continue;
-        ro.max_memory_mb = resident_mb() + o->max_memory_mb;
-        ro.want_json = 1;
-        Diag e;
-        diag_open(&e);
-        FluxResult r;
-        gen_run_current = p->calls[i];
-        int nrc = flux_run(prog, p->calls[i], &ro, e.f, &r);
-        gen_run_current = NULL;
-        const char *err = diag_close(&e);
-        const char *text = nrc == FLUX_OK ? (r.text ? r.text : "") : err;
-        bool ran = nrc == FLUX_OK && r.json && strstr(r.json, "\"native code\"");
-        st->native_calls++;
-        st->native_ran += ran;
-        if (o->log)
-            fprintf(o->log, "  native%s: %s -> [%d] %.200s\n", ran ? "" : " (interpreted)",
-                    p->calls[i], nrc, text);
-        bool steady = !unsteady(ref[i].text) && !unsteady(text);
-        if (strstr(text, "internal error"))
-            res = found(why, why_len, "internal error running %.300s with native code: %.2000s",
-                        p->calls[i], text);
-        else if (steady && (nrc != ref[i].rc || strcmp(text, ref[i].text) != 0))
-            res = found(why, why_len,
-                        "native code differs from the interpreter%s: %.300s gave [%d] %.1000s "
-                        "interpreted, [%d] %.1000s after the native round",
-                        ran ? "" : " (its record names no native code)", p->calls[i],
-                        ref[i].rc, ref[i].text, nrc, text);
-        if (nrc == FLUX_OK)
-            flux_result_free(&r);
-        diag_free(&e);
-        // with runaway protection on, which hands calls between native code
-        // and the interpreter: the same value
-        if (!res && p->learn) {
-            ro.no_learn = 0;
-            ro.want_json = 0;
-            Outcome c = run_once(prog, p->calls[i], &ro);
-            ro.no_learn = 1;
-            if (ref[i].rc == FLUX_OK && c.rc == FLUX_OK && strcmp(ref[i].text, c.text) != 0)
-                res = found(why, why_len, "native code differs from the interpreter with "
-                                          "learning on: %.300s gave %.1000s interpreted, "
-                                          "%.1000s after the native round", p->calls[i],
-                            ref[i].text, c.text);
-            else if (strstr(c.text, "internal error"))
-                res = found(why, why_len, "internal error running %.300s with native code and "
-                                          "learning: %.2000s", p->calls[i], c.text);
-            free(c.text);
-        }
-    }
+    for (size_t i = 0; i < p->n_calls && !res; i++)
+        if (ref[i].rc >= 0) // run (a finding came first otherwise)
+            res = native_call(p, prog, p->calls[i], &ref[i], &ro, o, st, why, why_len);
     flux_program_use_store(prog, NULL, 0);
     diag_open(&d);
     rc = flux_store_close(store, d.f);
