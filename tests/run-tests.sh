@@ -20,7 +20,8 @@
 #   fuzz/gen     BUILD/tests/gen_fuzz: generated well-typed programs through
 #                check, lower and run for $FLUX_GEN_SECONDS (default 30),
 #                avoiding the known bugs of tests/fuzz/found that still fail
-#                (docs/testing.md); 0 skips it
+#                (docs/testing.md); one program in 3 also runs as native code
+#                and must answer as the interpreter does; 0 skips it
 set -u
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -146,9 +147,10 @@ fi
 gen="$root/$build/tests/gen_fuzz"
 gen_secs=${FLUX_GEN_SECONDS:-30}
 if [ -x "$gen" ] && [ "$gen_secs" != 0 ]; then
-    out=$(cd "$root" && FLUX_GEN_SECONDS=$gen_secs "$gen" --avoid-known=auto 2>&1)
+    # one program in 3 also runs as native code, compared with the interpreter
+    out=$(cd "$root" && FLUX_GEN_SECONDS=$gen_secs "$gen" --avoid-known=auto --native 3 2>&1)
     rc=$?
-    printf '%s\n' "$out" | grep -E '^gen_fuzz: [0-9]+ programs' | sed 's/^gen_fuzz:/fuzz\/gen:/'
+    printf '%s\n' "$out" | grep -E '^gen_fuzz: ([0-9]+ programs|native:)' | sed 's/^gen_fuzz:/fuzz\/gen:/'
     if [ $rc = 0 ]; then pass; else
         printf '%s\n' "$out" | tail -n 40
         fail "fuzz/gen (rc=$rc; the line to replay it is above)"

@@ -918,8 +918,12 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                          "    int ovf = 0; /* it overflowed: the return bails (acc is read there "
                          "only) */\n", acc_op == OP_ADD ? 0 : 1, acc_op == OP_ADD ? "sum" : "product");
     for (uint32_t r = 0; r < f->n_regs; r++) {
-        if (F->reg[r] == T_NONE)
+        if (F->reg[r] == T_NONE) { /* written by nothing: a failure's value (no equation
+                                    * covers the call), read only after the jump to bail,
+                                    * where control never goes; C must still see it */
+            fx_buf_printf(c, "    long long r%u = 0;\n", r);
             continue;
+        }
         fx_buf_puts(c, "    ");
         put_ctype(c, F->reg[r]);
         fx_buf_printf(c, " r%u = %s;", r, is_list(F->reg[r]) ? "{0, 0}"

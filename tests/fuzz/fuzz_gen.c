@@ -16,6 +16,10 @@
  *                   fail; all; none; or a number (GEN_KNOWN_* bits).
  *   FLUX_GEN_PRINT  set: print every program (with a replayed artifact).
  *   FLUX_GEN_FEATURES  GEN_FEAT_* bits: forms being added, off by default.
+ *   FLUX_GEN_NATIVE  N: one input in N (by a hash of its bytes) also runs
+ *                   its calls as native code and compares them with the
+ *                   interpreter's answers (GenRunOptions.native); default
+ *                   4, 0 for none.
  * Built and run by tests/fuzz/run-fuzz.sh (`make fuzz`).
  */
 #include <stdint.h>
@@ -32,6 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char dir[] = "/tmp/flux-fuzz-gen-XXXXXX";
 static GenOptions options;
 static bool print_all;
+static unsigned long native_every = 4;
+
+/* FNV-1a of the input: which inputs go through the native comparison. */
+static uint64_t input_hash(const uint8_t *data, size_t size)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 1099511628211ull;
+    return h;
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -55,6 +69,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const char *features = getenv("FLUX_GEN_FEATURES");
     if (features)
         options.features = (unsigned)strtoul(features, NULL, 0);
+    const char *native = getenv("FLUX_GEN_NATIVE");
+    if (native && *native)
+        native_every = strtoul(native, NULL, 10);
     return 0;
 }
 
@@ -67,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (print_all)
         gen_program_print(&p, stderr);
     // libFuzzer stops an input after -timeout seconds: half a second a run
-    GenRunOptions ro = {.max_steps = 1000000, .max_memory_mb = 512, .max_seconds = 0.5};
+    GenRunOptions ro = {.max_steps = 1000000, .max_memory_mb = 512, .max_seconds = 0.5,
+                        .native = native_every && input_hash(data, size) % native_every == 0};
     GenStats st = {0};
     char why[8192];
     if (gen_run(&p, dir, &ro, &st, why, sizeof(why))) {

@@ -350,9 +350,12 @@ void gen_program(GenSource *s, const GenOptions *o, GenProgram *out)
 
     GenBuf root = {0}, lib = {0};
     bool use_lib = gx(g, 6) == 1;
+    g->numeric = gx(g, 5) == 1;
     add_file(out, GEN_FILE_FLUX, "main.flux", NULL);
-    gen_records(g, use_lib ? &lib : &root);
-    gen_data(g, out, &root);
+    if (!g->numeric) {
+        gen_records(g, use_lib ? &lib : &root);
+        gen_data(g, out, &root);
+    }
 
     size_t n = 1 + gx(g, gchance(g, 5) ? 7 : 4);
     void *plans = calloc(n, gen_plan_size());

@@ -50,11 +50,13 @@ uint32_t gen_choose(GenSource *s, uint32_t n);
 /* Language forms that are being added in parallel: each is a production of
  * the generator that stays off until its feature bit is set (and its syntax
  * settled in docs/language.md). Each bit's hook is a `case` in gen_expr.c
- * or gen_prog.c that names it. */
+ * or gen_prog.c that names it. The first three have landed and are always
+ * generated now; their bits are kept (and ignored) so that old command
+ * lines still replay. */
 enum {
-    GEN_FEAT_MAP_COMPREHENSION = 1u << 0, /* [f(x) for x in xs if c] / where c */
-    GEN_FEAT_STRING_FNS = 1u << 1,        /* the string built-ins (gen_expr.c: string_fns[]) */
-    GEN_FEAT_GROUP_BY = 1u << 2,          /* [E for x in XS group by K]: a hook only */
+    GEN_FEAT_MAP_COMPREHENSION = 1u << 0, /* [f(x) for x in xs if c]: always on now */
+    GEN_FEAT_STRING_FNS = 1u << 1,        /* the string built-ins: always on now */
+    GEN_FEAT_GROUP_BY = 1u << 2,          /* [E for x in XS group by K]: always on now */
     GEN_FEAT_MATRIX_LEN = 1u << 3,        /* a result Matrix[len(u), len(v)] */
 };
 
@@ -141,6 +143,15 @@ typedef struct GenStats {
             err_other;
     unsigned long roundtrips;
     unsigned long optimized; /* programs that went through an optimization round */
+    /* the native comparison (GenRunOptions.native) */
+    unsigned long native_programs; /* programs compared */
+    unsigned long native_objects;  /* objects built (one per intent made native) */
+    unsigned long native_calls;    /* calls run again after the round */
+    unsigned long native_ran;      /* of those, calls whose record says native code ran */
+    unsigned long native_stayed;   /* intents left interpreted, by reason below */
+#define GEN_MAX_REASONS 24
+    char reasons[GEN_MAX_REASONS][72];
+    unsigned long reason_n[GEN_MAX_REASONS];
 } GenStats;
 
 typedef struct GenRunOptions {
@@ -152,6 +163,15 @@ typedef struct GenRunOptions {
     unsigned long long max_memory_mb;
     double max_seconds;
     FILE *log; /* non-NULL: each call's outcome is written here */
+    /* Nonzero: the native comparison. The calls, recorded in a new store,
+     * teach a round of flux_optimize_with(rule "native code") with every
+     * intent hot (FLUX_NATIVE_HOT_MS=0, tcc only: a few ms an intent), and
+     * then run again with the native code it built: each answer must be the
+     * interpreter's, to the character (the same value, the same float
+     * printed, the same error or step-budget stop). An object the round
+     * itself rejects (it differed from the interpreter on an input) or
+     * cannot compile is a finding too. */
+    bool native;
 } GenRunOptions;
 
 /* Writes p's files into dir (an existing directory), loads the root file,

@@ -34,6 +34,7 @@ static GExp gen_string(Gen *g, int depth);
 static GExp gen_list(Gen *g, const GType *t, int depth);
 static GExp gen_matrix(Gen *g, const GType *t, int depth);
 static GExp gen_rec(Gen *g, const GType *t, int depth);
+static GExp strict_float(Gen *g, int depth);
 
 /* ---- text ---- */
 
@@ -430,6 +431,285 @@ static GExp field_of(Gen *g, const GType *t, int depth)
               W(base, P_POST), r->fields[fc[k]]);
 }
 
+/* ---- records in scope: fields, folds, updates ---- */
+
+/* A field of a record in scope: the variable, the field, and a field of
+ * that field (-1: none) when the field is itself a record. */
+typedef struct FieldRef {
+    const GVar *v;
+    int f, h;
+    bool list; /* v is a list of records: `v[i].f` */
+} FieldRef;
+
+#define MAX_FIELD_REFS 64
+
+static const GRecord *rec_of(Gen *g, const GType *t)
+{
+    return t && t->k == GT_RECORD ? &g->recs[t->rec] : NULL;
+}
+
+/* The fields of record r (and of its record fields) whose type goes where
+ * t is wanted, appended to out for variable v. */
+static size_t fields_for(Gen *g, const GVar *v, bool list, const GRecord *r, const GType *t,
+                         FieldRef *out, size_t n)
+{
+    for (size_t f = 0; f < r->n && n < MAX_FIELD_REFS; f++) {
+        const GType *ft = r->types[f];
+        if (gt_assignable(ft, t) && ft->k != GT_ANY)
+            out[n++] = (FieldRef){v, (int)f, -1, list};
+        const GRecord *sub = rec_of(g, ft);
+        for (size_t h = 0; sub && h < sub->n && n < MAX_FIELD_REFS; h++)
+            if (gt_assignable(sub->types[h], t) && sub->types[h]->k != GT_ANY)
+                out[n++] = (FieldRef){v, (int)f, (int)h, list};
+    }
+    return n;
+}
+
+/* Every field read of a variable in scope (a record, or a list of them)
+ * whose type goes where t is wanted. */
+static size_t field_refs(Gen *g, const GType *t, FieldRef *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->n_vars; i++) {
+        const GVar *v = &g->vars[i];
+        if (shadowed(g, i))
+            continue;
+        if (v->t->k == GT_RECORD)
+            n = fields_for(g, v, false, &g->recs[v->t->rec], t, out, n);
+        else if (is_list_type(v->t) && v->t->elem->k == GT_RECORD)
+            n = fields_for(g, v, true, &g->recs[v->t->elem->rec], t, out, n);
+    }
+    return n;
+}
+
+/* The text of a field read on base (a record expression at P_POST). */
+static GExp field_text(Gen *g, const char *base, const GRecord *r, int f, int h)
+{
+    const GType *ft = r->types[f];
+    if (h < 0)
+        return ex(g, P_POST, ft, "%s.%s", base, r->fields[f]);
+    const GRecord *sub = &g->recs[ft->rec];
+    return ex(g, P_POST, sub->types[h], "%s.%s.%s", base, r->fields[f], sub->fields[h]);
+}
+
+/* `r.f`, `r.p.f` or `rs[i].f` of a variable in scope, of a type that goes
+ * where t is wanted; a leaf when there is none. */
+static GExp field_var(Gen *g, const GType *t, int depth)
+{
+    FieldRef c[MAX_FIELD_REFS];
+    size_t n = field_refs(g, t, c);
+    if (!n)
+        return leaf(g, t, depth);
+    const FieldRef *k = &c[gx(g, (uint32_t)n)];
+    const GRecord *r;
+    const char *base = k->v->name;
+    if (k->list) {
+        r = &g->recs[k->v->t->elem->rec];
+        GExp i = small_int(g, depth - 1);
+        base = ga_printf(&g->arena, "%s[%s mod max(1, len(%s))]", k->v->name, W(i, P_MUL),
+                         k->v->name);
+    } else {
+        r = &g->recs[k->v->t->rec];
+    }
+    return field_text(g, base, r, k->f, k->h);
+}
+
+/* Is there a field read of the type in scope (of a list of records: list)? */
+static bool have_field(Gen *g, const GType *t, bool list)
+{
+    FieldRef c[MAX_FIELD_REFS];
+    size_t n = field_refs(g, t, c);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].list || !list)
+            return true;
+    return false;
+}
+
+/* A list of records in scope with a field (or a field of a field) that
+ * goes where t is wanted: fills *ref; false when there is none. */
+static bool pick_rec_list(Gen *g, const GType *t, FieldRef *ref)
+{
+    FieldRef c[MAX_FIELD_REFS];
+    size_t n = field_refs(g, t, c), m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].list)
+            c[m++] = c[i];
+    if (!m)
+        return false;
+    *ref = c[gx(g, (uint32_t)m)];
+    return true;
+}
+
+/* A fold over a list of records in scope, reading a field of each:
+ * `sum(b.x for b in rs)`, `max(b.p.y * 2 for b in rs if b.ok)`,
+ * `count(b for b in rs if b.name < "m")`. A leaf when there is no list of
+ * records of the kind. */
+static GExp rec_fold(Gen *g, const GType *t, int depth)
+{
+    bool nat = t->k == GT_NAT;
+    FieldRef ref;
+    const GType *want = t->k == GT_STRING ? &gt_string : gt_is_int(t) ? t : &gt_float;
+    if (!pick_rec_list(g, want, &ref))
+        return leaf(g, t, depth);
+    const GType *et = ref.v->t->elem;
+    const GRecord *r = &g->recs[et->rec];
+    const char *b = gfresh(g, "b");
+    size_t mark = g->n_vars;
+    gen_push(g, b, et);
+    const char *filter = "";
+    if (gchance(g, 2))
+        filter = ga_printf(&g->arena, " if %s", gen_bool_about(g, b, et, depth - 1).s);
+    GExp x = field_text(g, b, r, ref.f, ref.h);
+    if (nat && gchance(g, 3)) { // a count is a Natural whatever the fields
+        gen_pop(g, mark);
+        return ex(g, P_POST, &gt_nat, "count(%s for %s in %s%s)", b, b, ref.v->name, filter);
+    }
+    if (t->k != GT_STRING && gchance(g, 2)) { // the field in arithmetic
+        GExp e = gen_expr(g, x.t, depth - 1);
+        const GType *j = gt_join(g, x.t, e.t);
+        x = gchance(g, 2) ? ex(g, P_ADD, j ? j : x.t, "%s + %s", W(x, P_ADD), W(e, P_MUL))
+                          : ex(g, P_MUL, j ? j : x.t, "%s * %s", W(x, P_MUL), W(e, P_UNARY));
+    }
+    gen_pop(g, mark);
+    static const char *const aggs[] = {"sum", "min", "max", "sum", "product"};
+    const char *agg = t->k == GT_STRING ? (gchance(g, 2) ? "min" : "max") : aggs[gx(g, 5)];
+    if (nat && (x.t->k != GT_NAT)) // a sum of Int fields is no Natural
+        return ex(g, P_POST, &gt_nat, "count(%s for %s in %s%s)", b, b, ref.v->name, filter);
+    return ex(g, P_POST, x.t, "%s(%s for %s in %s%s)", agg, x.s, b, ref.v->name, filter);
+}
+
+/* `base with {f: v, ...}`: the record base with one or two fields
+ * replaced. */
+static GExp with_update(Gen *g, GExp base, int depth)
+{
+    const GRecord *r = rec_of(g, base.t);
+    if (!r || r->n == 0)
+        return base;
+    size_t n = r->n > 1 && gchance(g, 3) ? 2 : 1, start = gx(g, (uint32_t)r->n);
+    GenBuf b = {0};
+    gb_printf(&b, "%s with {", W(base, P_POST));
+    for (size_t i = 0; i < n; i++) {
+        size_t f = (start + i) % r->n;
+        GExp v;
+        // now and then the field itself, changed: `p with {x: p.x + 1}`
+        if (gt_is_num(r->types[f]) && base.prec == P_POST && strchr(base.s, '(') == NULL &&
+            gchance(g, 2)) {
+            GExp old = ex(g, P_POST, r->types[f], "%s.%s", base.s, r->fields[f]);
+            GExp e = gen_expr(g, r->types[f], depth - 1);
+            v = ex(g, P_ADD, r->types[f], "%s + %s", W(old, P_ADD), W(e, P_MUL));
+        } else if (rec_of(g, r->types[f]) && gchance(g, 2)) { // a nested update
+            GExp inner = ex(g, P_POST, r->types[f], "%s.%s", W(base, P_POST), r->fields[f]);
+            v = with_update(g, inner, depth - 1);
+        } else {
+            v = gen_expr(g, r->types[f], depth - 1);
+        }
+        gb_printf(&b, "%s%s: %s", i ? ", " : "", r->fields[f], v.s);
+    }
+    gb_puts(&b, "}");
+    char *s = gb_take(&b);
+    GExp e = ex(g, P_POST, base.t, "%s", s);
+    free(s);
+    return e;
+}
+
+GExp gen_with(Gen *g, GExp base, int depth)
+{
+    return with_update(g, base, depth);
+}
+
+/* ---- the string built-ins (docs/language.md §5) ---- */
+
+/* A separator or a text to search for: mostly one that is not empty. */
+static GExp needle(Gen *g, int depth)
+{
+    static const char *const ns[] = {"\"a\"", "\"l\"", "\" \"", "\", \"", "\"\xc3\xa9\"",
+                                     "\"-\"", "\"zz\"", "\"\\n\""};
+    if (gx(g, 8) == 1)
+        return gen_string(g, depth - 1); // maybe empty: a run-time error for some
+    return ex(g, P_POST, &gt_string, "%s", ns[gx(g, GEN_LEN(ns))]);
+}
+
+/* A built-in whose result is a String. */
+static GExp string_fn(Gen *g, int depth)
+{
+    switch (gx(g, 6)) {
+    case 1: {
+        GExp s = gen_string(g, depth - 1), o = needle(g, depth), n = gen_string(g, depth - 1);
+        return ex(g, P_POST, &gt_string, "replace(%s, %s, %s)", s.s, o.s, n.s);
+    }
+    case 2: {
+        GExp l = gen_list(g, gt_list(g, &gt_string), depth - 1);
+        if (l.t->k == GT_ANY || (l.t->elem && l.t->elem->k != GT_STRING && l.t->elem->k != GT_ANY))
+            l = ex(g, P_POST, gt_list(g, &gt_string), "[\"a\"]");
+        return ex(g, P_POST, &gt_string, "join(%s, %s)", l.s, needle(g, depth).s);
+    }
+    case 3: {
+        GExp x = gen_expr(g, gt_random(g, 1), depth - 1);
+        return ex(g, P_POST, &gt_string, "str(%s)", x.s);
+    }
+    default: {
+        static const char *const fs[] = {"upper", "lower", "trim", "reverse"};
+        GExp s = gen_string(g, depth - 1);
+        if (s.t->k == GT_ANY) // `reverse(max([]))` is no String to the checker
+            s = leaf(g, &gt_string, 0);
+        return ex(g, P_POST, &gt_string, "%s(%s)", fs[gx(g, 4)], s.s);
+    }
+    }
+}
+
+/* A built-in on strings whose result is an integer: `find(s, sub)` (Int),
+ * `int(str(n))`, `len(split(s))`. */
+static GExp string_int(Gen *g, const GType *t, int depth)
+{
+    bool nat = t->k == GT_NAT;
+    switch (nat ? 2 + gx(g, 2) : gx(g, 4)) {
+    case 0: {
+        GExp s = gen_string(g, depth - 1);
+        return ex(g, P_POST, &gt_int, "find(%s, %s)", s.s, needle(g, depth).s);
+    }
+    case 1: {
+        // a number's text read back, or a float truncated (inf and nan: errors)
+        if (gchance(g, 2))
+            return ex(g, P_POST, &gt_int, "int(str(%s))", gen_int(g, &gt_int, depth - 1).s);
+        return ex(g, P_POST, &gt_int, "int(%s)", strict_float(g, depth - 1).s);
+    }
+    case 2: {
+        GExp s = gen_string(g, depth - 1);
+        if (gchance(g, 2))
+            return ex(g, P_POST, &gt_nat, "len(split(%s, %s))", s.s, needle(g, depth).s);
+        return ex(g, P_POST, &gt_nat, "len(split(%s))", s.s);
+    }
+    default:
+        return ex(g, P_POST, &gt_nat, "len(chars(%s))", gen_string(g, depth - 1).s);
+    }
+}
+
+/* `starts_with(s, p)`, `ends_with(s, p)`, `sub in s`. */
+static GExp string_bool(Gen *g, int depth)
+{
+    GExp s = gen_string(g, depth - 1), p = gchance(g, 2) ? needle(g, depth)
+                                                         : gen_string(g, depth - 1);
+    switch (gx(g, 3)) {
+    case 1: return ex(g, P_POST, &gt_bool, "starts_with(%s, %s)", s.s, p.s);
+    case 2: return ex(g, P_POST, &gt_bool, "ends_with(%s, %s)", s.s, p.s);
+    default:
+        if (s.t->k == GT_ANY || p.t->k == GT_ANY) // `x in max([])`: a list to the checker?
+            return ex(g, P_POST, &gt_bool, "starts_with(%s, %s)", s.s, p.s);
+        return ex(g, P_CMP, &gt_bool, "%s %s %s", W(p, P_RANGE), op(g, "in"), W(s, P_RANGE));
+    }
+}
+
+/* A List[String] from a string: `split(s)`, `split(s, sep)`, `chars(s)`. */
+static GExp string_list(Gen *g, int depth)
+{
+    GExp s = gen_string(g, depth - 1);
+    switch (gx(g, 3)) {
+    case 1: return ex(g, P_POST, gt_list(g, &gt_string), "split(%s, %s)", s.s, needle(g, depth).s);
+    case 2: return ex(g, P_POST, gt_list(g, &gt_string), "chars(%s)", s.s);
+    default: return ex(g, P_POST, gt_list(g, &gt_string), "split(%s)", s.s);
+    }
+}
+
 /* A generator's domain: a range or a list. *elem gets its element type. */
 static GExp domain(Gen *g, const GType **elem, int depth)
 {
@@ -438,7 +718,7 @@ static GExp domain(Gen *g, const GType **elem, int depth)
         *elem = v->t->elem;
         return var_ref(g, v);
     }
-    if (gchance(g, 3)) {
+    if (gchance(g, 3) && !g->numeric) {
         const GType *et = gt_random(g, 1);
         GExp l = gen_list(g, gt_list(g, et), depth - 1);
         *elem = elem_of(&l, et);
@@ -495,15 +775,18 @@ static GExp aggregate(Gen *g, const char *agg, const GType *body_t, const GType 
 static GExp gen_int(Gen *g, const GType *t, int depth)
 {
     enum { LEAF, VAR, ADD, SUB, MUL, DIVMOD, POW, NEG, IF, CALL, LEN, COUNT, SUMLIST, MINMAX2,
-           AGG, INDEX, FIELD, ABSDIFF, N };
+           AGG, INDEX, FIELD, ABSDIFF, FIELDVAR, RECFOLD, STRFN, N };
     bool nat = t->k == GT_NAT;
     const GVar *v = pick_var(g, t);
     unsigned w[N] = {
         [LEAF] = 3, [VAR] = v ? 6 : 0, [ADD] = 3, [SUB] = nat ? 0 : 2, [MUL] = 2, [DIVMOD] = 2,
         [POW] = 1, [NEG] = nat ? 0 : 1, [IF] = 1, [CALL] = 2, [LEN] = 2, [COUNT] = 1,
         [SUMLIST] = 1, [MINMAX2] = 1, [AGG] = 2, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
-        [ABSDIFF] = nat ? 1 : 0,
+        [ABSDIFF] = nat ? 1 : 0, [FIELDVAR] = have_field(g, t, false) ? 4 : 0,
+        [RECFOLD] = have_field(g, t, true) ? 3 : 0, [STRFN] = g->numeric ? 0 : 1,
     };
+    if (g->numeric) // min, max and ^ stay interpreted: now and then only
+        w[POW] = w[MINMAX2] = w[SUMLIST] = 0;
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : int_lit(g, t, !gchance(g, 6));
     const GType *rt = nat ? &gt_nat : &gt_int;
@@ -551,7 +834,7 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
     case IF: return if_of(g, t, depth);
     case CALL: return call_of(g, t, depth);
     case LEN:
-        if (gchance(g, 3))
+        if (gchance(g, 3) && !g->numeric)
             return ex(g, P_POST, &gt_nat, "len(%s)", gen_string(g, depth - 1).s);
         return ex(g, P_POST, &gt_nat, "len(%s)",
                   gen_list(g, gt_list(g, gt_random(g, 1)), depth - 1).s);
@@ -584,6 +867,9 @@ static GExp gen_int(Gen *g, const GType *t, int depth)
             return ex(g, P_ADD, &gt_int, "%s - %s", W(a, P_ADD), W(b, P_MUL));
         return ex(g, P_POST, &gt_nat, "abs(%s - %s)", W(a, P_ADD), W(b, P_MUL));
     }
+    case FIELDVAR: return field_var(g, t, depth);
+    case RECFOLD: return rec_fold(g, t, depth);
+    case STRFN: return string_int(g, t, depth);
     default: return int_lit(g, t, !gchance(g, 4));
     }
 }
@@ -604,12 +890,13 @@ static GExp strict_float(Gen *g, int depth)
 static GExp gen_float(Gen *g, int depth)
 {
     enum { LEAF, VAR, INT, ARITH, DIV, POW, NEG, IF, CALL, SUMLIST, AGG, INDEX, FIELD, MINMAX2,
-           N };
+           FIELDVAR, RECFOLD, STRFN, N };
     const GVar *v = pick_var(g, &gt_float);
     unsigned w[N] = {
         [LEAF] = 3, [VAR] = v ? 5 : 0, [INT] = 2, [ARITH] = 3, [DIV] = 2, [POW] = 1, [NEG] = 1,
         [IF] = 1, [CALL] = 1, [SUMLIST] = 1, [AGG] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
-        [MINMAX2] = 1,
+        [MINMAX2] = 1, [FIELDVAR] = have_field(g, &gt_float, false) ? 4 : 0,
+        [RECFOLD] = have_field(g, &gt_float, true) ? 3 : 0, [STRFN] = g->numeric ? 0 : 1,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, &gt_float, 0);
@@ -672,6 +959,14 @@ static GExp gen_float(Gen *g, int depth)
         GExp a = gen_float(g, depth - 1), b = gen_float(g, depth - 1);
         return ex(g, P_POST, gt_join(g, a.t, b.t), "%s(%s, %s)", gchance(g, 2) ? "min" : "max",
                   a.s, b.s);
+    }
+    case FIELDVAR: return field_var(g, &gt_float, depth);
+    case RECFOLD: return rec_fold(g, &gt_float, depth);
+    case STRFN: {
+        // a number's text read back (a string's: an error unless it is one)
+        if (gchance(g, 3))
+            return ex(g, P_POST, &gt_float, "float(%s)", gen_string(g, depth - 1).s);
+        return ex(g, P_POST, &gt_float, "float(str(%s))", gen_float(g, depth - 1).s);
     }
     default: return leaf(g, &gt_float, 0);
     }
@@ -759,7 +1054,7 @@ static GExp equality(Gen *g, int depth)
 /* `x in xs` or `x in a..b` */
 static GExp membership(Gen *g, int depth)
 {
-    if (gchance(g, 2)) {
+    if (gchance(g, 2) || g->numeric) {
         GExp x = gen_int(g, &gt_int, depth - 1);
         GExp lo = small_int(g, depth - 1), hi = small_int(g, depth - 1);
         const char *r = ga_printf(&g->arena, "%s%s%s", W(lo, P_ADD), gchance(g, 2) ? ".." : "..=",
@@ -806,11 +1101,13 @@ static GExp quantifier(Gen *g, int depth)
 
 static GExp gen_bool(Gen *g, int depth)
 {
-    enum { LEAF, VAR, CMP, EQ, AND, OR, NOT, IN, QUANT, CALL, IF, INDEX, FIELD, N };
+    enum { LEAF, VAR, CMP, EQ, AND, OR, NOT, IN, QUANT, CALL, IF, INDEX, FIELD, FIELDVAR, STRFN,
+           N };
     const GVar *v = pick_var(g, &gt_bool);
     unsigned w[N] = {
         [LEAF] = 1, [VAR] = v ? 4 : 0, [CMP] = 6, [EQ] = 2, [AND] = 2, [OR] = 2, [NOT] = 1,
         [IN] = 2, [QUANT] = 2, [CALL] = 3, [IF] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
+        [FIELDVAR] = have_field(g, &gt_bool, false) ? 2 : 0, [STRFN] = g->numeric ? 0 : 1,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, &gt_bool, 0);
@@ -837,25 +1134,24 @@ static GExp gen_bool(Gen *g, int depth)
     case IF: return if_of(g, &gt_bool, depth);
     case INDEX: return index_of(g, &gt_bool, depth);
     case FIELD: return field_of(g, &gt_bool, depth);
+    case FIELDVAR: return field_var(g, &gt_bool, depth);
+    case STRFN: return string_bool(g, depth);
     default: return leaf(g, &gt_bool, 0);
     }
 }
 
 /* ---- strings ---- */
 
-/* The string built-ins being added in parallel (GEN_FEAT_STRING_FNS): when
- * their syntax lands in docs/language.md, list them here as
- * {name, parameter kinds, result} and give STRFN a weight. */
-static const char *const string_fns[] = {NULL};
-
 static GExp gen_string(Gen *g, int depth)
 {
-    enum { LEAF, VAR, CONCAT, IF, CALL, INDEX, FIELD, MINMAX2, MINLIST, AGG, STRFN, N };
+    enum { LEAF, VAR, CONCAT, IF, CALL, INDEX, FIELD, MINMAX2, MINLIST, AGG, STRFN, FIELDVAR,
+           RECFOLD, N };
     const GVar *v = pick_var(g, &gt_string);
     unsigned w[N] = {
         [LEAF] = 3, [VAR] = v ? 5 : 0, [CONCAT] = 3, [IF] = 1, [CALL] = 1, [INDEX] = 1,
-        [FIELD] = g->n_recs ? 1 : 0, [MINMAX2] = 1, [MINLIST] = 1, [AGG] = 1,
-        [STRFN] = (g->opt->features & GEN_FEAT_STRING_FNS) && string_fns[0] ? 1 : 0,
+        [FIELD] = g->n_recs ? 1 : 0, [MINMAX2] = 1, [MINLIST] = 1, [AGG] = 1, [STRFN] = 3,
+        [FIELDVAR] = have_field(g, &gt_string, false) ? 3 : 0,
+        [RECFOLD] = have_field(g, &gt_string, true) ? 1 : 0,
     };
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, &gt_string, 0);
@@ -889,6 +1185,9 @@ static GExp gen_string(Gen *g, int depth)
                   l.s);
     }
     case AGG: return aggregate(g, gchance(g, 2) ? "min" : "max", &gt_string, NULL, depth);
+    case STRFN: return string_fn(g, depth);
+    case FIELDVAR: return field_var(g, &gt_string, depth);
+    case RECFOLD: return rec_fold(g, &gt_string, depth);
     default: return leaf(g, &gt_string, 0);
     }
 }
@@ -916,17 +1215,68 @@ static GExp list_literal(Gen *g, const GType *t, int depth)
     return e;
 }
 
+/* `[AGG(x...) for x in XS group by K]`, a list of integers: a count per
+ * group, or a sum, min or max of a field of the group's records (or of the
+ * integers themselves); K is a field, `x mod k`, or the element itself. */
+static GExp group_by(Gen *g, const GType *t, int depth)
+{
+    const GVar *v = pick_var_if(g, is_list_type);
+    const GType *et = v->t->elem;
+    const char *x = gfresh(g, "x");
+    const char *key = x, *body = ga_printf(&g->arena, "count(%s)", x);
+    const GType *bt = &gt_nat;
+    const GRecord *r = rec_of(g, et);
+    if (r && r->n) {
+        size_t k = gx(g, (uint32_t)r->n);
+        key = ga_printf(&g->arena, "%s.%s", x, r->fields[k]);
+        for (size_t f = 0; f < r->n; f++) {
+            const GType *ft = r->types[f];
+            if (gt_is_int(ft) && ft->k != GT_ANY && gt_assignable(ft, t->elem) &&
+                gchance(g, 2)) {
+                static const char *const aggs[] = {"sum", "min", "max"};
+                body = ga_printf(&g->arena, "%s(%s.%s)", aggs[gx(g, 3)], x, r->fields[f]);
+                bt = ft;
+                break;
+            }
+        }
+    } else if (gt_is_int(et) && et->k != GT_ANY) {
+        if (gchance(g, 2))
+            key = ga_printf(&g->arena, "%s mod %u", x, 2 + gx(g, 4));
+        if (gt_assignable(et, t->elem) && gchance(g, 2)) {
+            body = ga_printf(&g->arena, "sum(%s)", x);
+            bt = et;
+        }
+    }
+    const char *filter = "";
+    size_t mark = g->n_vars;
+    gen_push(g, x, et);
+    if (gchance(g, 3))
+        filter = ga_printf(&g->arena, " if %s", gen_bool_about(g, x, et, depth - 1).s);
+    gen_pop(g, mark);
+    return ex(g, P_POST, gt_list(g, bt), "[%s for %s in %s%s group by %s]", body, x, v->name,
+              filter, key);
+}
+
 static GExp gen_list(Gen *g, const GType *t, int depth)
 {
-    enum { LEAF, VAR, LIT, CONCAT, RANGE, IF, CALL, INDEX, FIELD, MAPCOMP, N };
+    enum { LEAF, VAR, LIT, CONCAT, RANGE, IF, CALL, INDEX, FIELD, MAPCOMP, SPLIT, REVERSE,
+           RECMAP, FIELDVAR, GROUP, N };
     const GVar *v = pick_var(g, t);
     bool ints = gt_is_num(t->elem) && t->elem->k != GT_ANY;
+    bool strs = t->elem->k == GT_STRING || t->elem->k == GT_ANY;
+    const GVar *rl = t->elem->k == GT_RECORD ? pick_var(g, t) : NULL; // records to update
     unsigned w[N] = {
         [LEAF] = 2, [VAR] = v ? 6 : 0, [LIT] = 4, [CONCAT] = 2, [RANGE] = ints ? 2 : 0, [IF] = 1,
-        [CALL] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0,
-        // [f(x) for x in xs if c]: being added in parallel (docs/language.md)
-        [MAPCOMP] = g->opt->features & GEN_FEAT_MAP_COMPREHENSION ? 2 : 0,
+        [CALL] = 1, [INDEX] = 1, [FIELD] = g->n_recs ? 1 : 0, [MAPCOMP] = 2,
+        [SPLIT] = strs ? 2 : 0, [REVERSE] = 1, [RECMAP] = rl ? 4 : 0,
+        [FIELDVAR] = have_field(g, t, false) ? 2 : 0,
+        [GROUP] = gt_is_int(t->elem) && pick_var_if(g, is_list_type) ? 1 : 0,
     };
+    if (g->numeric) { // what native code builds: comprehensions, not literals
+        w[LIT] = 1;
+        w[LEAF] = w[CONCAT] = 0;
+        w[MAPCOMP] = 5;
+    }
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, t, 1);
     switch (gpickw(g, w, N)) {
@@ -952,7 +1302,7 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
     case INDEX: return index_of(g, t, depth);
     case FIELD: return field_of(g, t, depth);
     case MAPCOMP: {
-        // [E for x in XS ... if C] (or `where C`), GEN_FEAT_MAP_COMPREHENSION
+        // [E for x in XS ... if C] (or `where C`)
         size_t mark = g->n_vars;
         const char *bs = binders(g, depth, gchance(g, 3));
         const char *filter = "";
@@ -963,6 +1313,29 @@ static GExp gen_list(Gen *g, const GType *t, int depth)
         gen_pop(g, mark);
         return ex(g, P_POST, gt_list(g, body.t), "[%s %s%s]", body.s, bs, filter);
     }
+    case SPLIT: return string_list(g, depth);
+    case REVERSE: {
+        GExp l = gen_list(g, t, depth - 1);
+        if (l.t->k == GT_ANY)
+            l = leaf(g, t, 0);
+        return ex(g, P_POST, l.t, "reverse(%s)", l.s);
+    }
+    case RECMAP: {
+        // [b with {f: ...} for b in rs if C]: each record of a list updated
+        const char *b = gfresh(g, "b");
+        size_t mark = g->n_vars;
+        gen_push(g, b, rl->t->elem);
+        const char *filter = "";
+        if (gchance(g, 3))
+            filter = ga_printf(&g->arena, " if %s",
+                               gen_bool_about(g, b, rl->t->elem, depth - 1).s);
+        GExp body = with_update(g, ex(g, P_POST, rl->t->elem, "%s", b), depth - 1);
+        gen_pop(g, mark);
+        return ex(g, P_POST, gt_list(g, rl->t->elem), "[%s for %s in %s%s]", body.s, b, rl->name,
+                  filter);
+    }
+    case FIELDVAR: return field_var(g, t, depth);
+    case GROUP: return group_by(g, t, depth);
     default: return leaf(g, t, 1);
     }
 }
@@ -1007,10 +1380,11 @@ static GExp gen_matrix(Gen *g, const GType *t, int depth)
 
 static GExp gen_rec(Gen *g, const GType *t, int depth)
 {
-    enum { LEAF, VAR, LIT, IF, CALL, INDEX, FIELD, N };
+    enum { LEAF, VAR, LIT, IF, CALL, INDEX, FIELD, WITH, FIELDVAR, N };
     const GVar *v = pick_var(g, t);
     unsigned w[N] = {[LEAF] = 2, [VAR] = v ? 6 : 0, [LIT] = 3, [IF] = 1, [CALL] = 1, [INDEX] = 1,
-                     [FIELD] = 1};
+                     [FIELD] = 1, [WITH] = g->recs[t->rec].n ? 3 : 0,
+                     [FIELDVAR] = have_field(g, t, false) ? 2 : 0};
     if (depth <= 0 || g->budget-- <= 0)
         return v && gchance(g, 2) ? var_ref(g, v) : leaf(g, t, 1);
     switch (gpickw(g, w, N)) {
@@ -1035,6 +1409,13 @@ static GExp gen_rec(Gen *g, const GType *t, int depth)
     case CALL: return call_of(g, t, depth);
     case INDEX: return index_of(g, t, depth);
     case FIELD: return field_of(g, t, depth);
+    case WITH: {
+        GExp base = v && gchance(g, 2) ? var_ref(g, v) : gen_rec(g, t, depth - 1);
+        if (base.t->k != GT_RECORD)
+            base = leaf(g, t, 1);
+        return with_update(g, base, depth);
+    }
+    case FIELDVAR: return field_var(g, t, depth);
     default: return leaf(g, t, 1);
     }
 }

@@ -184,6 +184,9 @@ typedef struct Gen {
     const char *comp_var;  /* avoiding GEN_KNOWN_COMP_EQ_VAR: the comprehension's variable */
     const char *comp_int;  /* the variable of a comprehension over integers */
     int budget;            /* nodes left for the current expression */
+    /* numbers only: no records, strings, matrices or data; the shapes the
+     * native tier translates today (docs/native.md), one program in 5 */
+    bool numeric;
 } Gen;
 
 /* gen_src.c: decisions */
@@ -236,6 +239,8 @@ GExp gen_expr(Gen *g, const GType *t, int depth);
 const char *gen_wrap(Gen *g, GExp e, int need); /* e's text, in parentheses when e.prec < need */
 GExp gen_bool_about(Gen *g, const char *var, const GType *vt, int depth);
 GExp gen_key_about(Gen *g, const char *var, const GType *et, int depth);
+/* `base with {f: v, ...}` for base of a record type (base itself otherwise). */
+GExp gen_with(Gen *g, GExp base, int depth);
 void gen_push(Gen *g, const char *name, const GType *t);
 void gen_pop(Gen *g, size_t mark);
 const GType *gen_lookup(Gen *g, const char *name);

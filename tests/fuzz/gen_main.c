@@ -15,6 +15,9 @@
  *       still fail; --avoid MASK replays a choice; --probe only reports.
  *   gen_fuzz --emit DIR [--count N] [--start SEED]
  *       writes the main file of N programs into DIR (parser fuzzer seeds).
+ *   gen_fuzz --native N ...
+ *       the programs whose seed is a multiple of N also run with native
+ *       code (GenRunOptions.native): 1 for every program, 0 for none.
  *
  * A crash is reported by the signal handler (or, under the sanitizers, by
  * their death callback) with the seed and the call in flight. Under ASan
@@ -104,7 +107,8 @@ static void usage(void)
             "       --features MASK turns on forms being added (GEN_FEAT_* of gen.h)\n"
             "       (the bugs whose reproducers in DIR, tests/fuzz/found, still fail)\n"
             "       gen_fuzz --probe [--found DIR]: which reproducers still fail\n"
-            "       gen_fuzz --emit DIR [--count N] [--start SEED]: N programs' main files\n");
+            "       gen_fuzz --emit DIR [--count N] [--start SEED]: N programs' main files\n"
+            "       --native N: one program in N (by seed) also runs as native code\n");
     exit(2);
 }
 
@@ -136,7 +140,17 @@ static void print_stats(const GenStats *st, double secs, unsigned long long firs
            st->accepted, st->rejected_expected, st->graphs, st->calls, st->values, st->errors,
            st->err_budget, st->err_div, st->err_index, st->err_post, st->err_cover,
            st->err_natural, st->err_data, st->err_other, st->roundtrips, st->optimized);
+    if (!st->native_programs)
+        return;
+    printf("gen_fuzz: native: %lu programs, %lu objects built, %lu intents left interpreted; "
+           "%lu calls compared, %lu of them ran native code\n",
+           st->native_programs, st->native_objects, st->native_stayed, st->native_calls,
+           st->native_ran);
+    for (size_t i = 0; i < GEN_MAX_REASONS && st->reasons[i][0]; i++)
+        printf("gen_fuzz:   stays interpreted: %5lu  %s\n", st->reason_n[i], st->reasons[i]);
 }
+
+static unsigned long native_every; /* --native N: seeds that are multiples of N */
 
 /* The options that replay go's choices (bugs avoided, forms turned on). */
 static const char *avoid_flag(const GenOptions *go)
@@ -147,7 +161,9 @@ static const char *avoid_flag(const GenOptions *go)
     if (go->avoid)
         n = snprintf(buf, sizeof(buf), " --avoid 0x%x", go->avoid);
     if (go->features)
-        snprintf(buf + n, sizeof(buf) - (size_t)n, " --features 0x%x", go->features);
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, " --features 0x%x", go->features);
+    if (native_every)
+        snprintf(buf + n, sizeof(buf) - (size_t)n, " --native %lu", native_every);
     return buf;
 }
 
@@ -198,7 +214,9 @@ static int one(unsigned long long seed, const GenOptions *go, const GenRunOption
         fprintf(ro->log, "seed %llu\n", seed);
     fflush(stdout);
     char why[8192];
-    int res = gen_run(&p, dir, ro, st, why, sizeof(why));
+    GenRunOptions this_ro = *ro;
+    this_ro.native = native_every && seed % native_every == 0;
+    int res = gen_run(&p, dir, &this_ro, st, why, sizeof(why));
     if (!res && leak_check && leaked()) {
         snprintf(why, sizeof(why), "a leak (LeakSanitizer's report is above)");
         res = 1;
@@ -298,6 +316,8 @@ int main(int argc, char **argv)
             auto_avoid = true;
         else if (!strcmp(a, "--features") && more)
             go.features = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--native") && more)
+            native_every = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(a, "--emit") && more)
             emit_dir = argv[++i];
         else if (!strcmp(a, "--probe"))

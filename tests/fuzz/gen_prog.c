@@ -36,6 +36,7 @@ enum {
     F_COMP_VAR,
     F_COMP_COLL,
     F_PERM,
+    F_FOREACH,
     F_N,
 };
 
@@ -186,12 +187,14 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
 {
     static const unsigned fw[F_N] = {
         [F_RESULT] = 5, [F_EQS] = 4, [F_REC] = 3, [F_ELEM_LIST] = 2, [F_ELEM_MATRIX] = 1,
-        [F_COMP_VAR] = 3, [F_COMP_COLL] = 2, [F_PERM] = 2,
+        [F_COMP_VAR] = 3, [F_COMP_COLL] = 2, [F_PERM] = 2, [F_FOREACH] = 2,
     };
     static const char *const stems[] = {"f", "calc", "pick", "build", "find", "score", "walk",
                                         "total_", "best"};
     memset(pl, 0, sizeof(*pl));
     pl->form = (int)gpickw(g, fw, F_N);
+    if (g->numeric && pl->form == F_ELEM_MATRIX)
+        pl->form = F_ELEM_LIST;
     pl->dec = -1;
     pl->wild = gx(g, 15) == 1;
     in->name = gfresh(g, stems[gx(g, GEN_LEN(stems))]);
@@ -208,10 +211,17 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
         }
     }
     size_t n = gx(g, GEN_MAX_PARAMS + 1);
-    if (n == GEN_MAX_PARAMS && (pl->form == F_REC || pl->form == F_COMP_COLL))
+    if (n == GEN_MAX_PARAMS &&
+        (pl->form == F_REC || pl->form == F_COMP_COLL || pl->form == F_FOREACH))
         n--; // room for the parameter the form adds
-    for (size_t i = 0; i < n; i++)
-        add_param(g, in, gx(g, 8) == 1 ? matrix_type(g, pl, true) : gt_random(g, 2), -1);
+    for (size_t i = 0; i < n; i++) {
+        // a list of records, often: the data the native tier is growing into
+        const GType *t = g->n_recs && gchance(g, 4)
+                                 ? gt_list(g, gt_record(g, (int)gx(g, (uint32_t)g->n_recs)))
+                         : gx(g, 8) == 1 && !g->numeric ? matrix_type(g, pl, true)
+                                         : gt_random(g, 2);
+        add_param(g, in, t, -1);
+    }
     switch (pl->form) {
     case F_REC:
         pl->dec = add_param(g, in, &gt_nat, (int)gx(g, (uint32_t)in->n + 1));
@@ -258,9 +268,27 @@ static void plan_intent(Gen *g, GIntent *in, IPlan *pl)
         break;
     }
     case F_PERM: in->ret = gt_list(g, gt_random(g, 1)); break;
+    case F_FOREACH: {
+        // over a list of records where there is one (or can be), else any list
+        int i = -1;
+        for (size_t k = 0; k < in->n && i < 0; k++)
+            if (gt_is_coll(in->params[k].t) && in->params[k].t->elem->k == GT_RECORD)
+                i = (int)k;
+        if (i < 0 && g->n_recs)
+            i = add_param(g, in, gt_list(g, gt_record(g, (int)gx(g, (uint32_t)g->n_recs))), -1);
+        if (i < 0)
+            i = find_list_param(in);
+        if (i < 0)
+            i = add_param(g, in, gt_list(g, gt_random(g, 1)), -1);
+        pl->coll = in->params[i].name;
+        pl->coll_t = in->params[i].t;
+        const GType *e = pl->coll_t->elem;
+        in->ret = e->k == GT_RECORD && !gchance(g, 3) ? gt_list(g, e) : gt_list(g, gt_random(g, 1));
+        break;
+    }
     default:
         // a Matrix result built from a list stays a list (tests/fuzz/found/008-*)
-        in->ret = gx(g, 10) == 1 && !(g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST)
+        in->ret = gx(g, 10) == 1 && !(g->opt->avoid & GEN_KNOWN_MATRIX_FROM_LIST) && !g->numeric
                           ? matrix_type(g, pl, false)
                           : gt_random(g, 2);
         break;
@@ -720,6 +748,24 @@ static void comprehension_coll(Gen *g, const GIntent *in, const IPlan *pl, Lines
         add_line(out, order_constraint(g, in));
 }
 
+/* `for each x in XS: E` (docs/language.md §4): a record of XS updated
+ * (`x with {f: x.f + 1}`) where the result is a list of XS's records,
+ * else any expression (of x, mostly). */
+static void for_each(Gen *g, const GIntent *in, const IPlan *pl, Lines *out)
+{
+    const GType *et = pl->coll_t->elem;
+    const char *x = gfresh(g, "p");
+    size_t mark = g->n_vars;
+    gen_push(g, x, et);
+    GExp body;
+    if (et->k == GT_RECORD && gt_same(in->ret->elem, et) && !gchance(g, 4))
+        body = gen_with(g, (GExp){x, P_POST, et}, 3);
+    else
+        body = top(g, in->ret->elem);
+    gen_pop(g, mark);
+    add_line(out, ga_printf(&g->arena, "for each %s in %s: %s", x, pl->coll, body.s));
+}
+
 /* ---- order and permutation ---- */
 
 /* `result is sorted [ascending|descending] [by KEY]`: it constructs next to
@@ -1028,6 +1074,7 @@ void gen_write_intent(Gen *g, size_t k, const void *plans, GenProgram *p, GenBuf
     case F_COMP_VAR: comprehension_var(g, in, pl, &cons); break;
     case F_COMP_COLL: comprehension_coll(g, in, pl, &cons); break;
     case F_PERM: permutation(g, in, pl, &cons); break;
+    case F_FOREACH: for_each(g, in, pl, &cons); break;
     default: add_line(&cons, ga_printf(&g->arena, "result = %s", top(g, in->ret).s)); break;
     }
     // an order next to equations is a postcondition

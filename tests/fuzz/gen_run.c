@@ -240,8 +240,11 @@ static unsigned long long resident_mb(void)
     return resident * (unsigned long long)sysconf(_SC_PAGESIZE) / (1024 * 1024);
 }
 
+/* Runs one call and its checks; when keep is not NULL, the first answer
+ * is moved there (the caller frees its text), for the native comparison. */
 static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
-                      const GenRunOptions *o, GenStats *st, char *why, size_t why_len)
+                      const GenRunOptions *o, GenStats *st, char *why, size_t why_len,
+                      Outcome *keep)
 {
     FluxRunOptions ro = {
         .max_steps = o->max_steps,
@@ -310,6 +313,10 @@ static int check_call(const GenProgram *p, FluxProgram *prog, const char *expr,
         free(r.text);
     }
 out:
+    if (keep) {
+        *keep = a;
+        return res;
+    }
     free(a.text);
     return res;
 }
@@ -431,6 +438,232 @@ static int check_optimized(const GenProgram *p, FluxProgram *prog, const char *d
     return res;
 }
 
+/* ---- the native tier against the interpreter ---- */
+
+/* Tallies why an intent stayed interpreted: the round's line is "NAME: v1
+ * stays interpreted: `F` WHAT", and WHAT (up to a parenthesis) is kept. */
+static void tally_reason(GenStats *st, const char *line)
+{
+    const char *w = strstr(line, "stays interpreted: ");
+    if (!w)
+        return;
+    w += strlen("stays interpreted: ");
+    if (*w == '`' && strchr(w + 1, '`'))
+        w = strchr(w + 1, '`') + 1;
+    while (*w == ' ')
+        w++;
+    char key[72];
+    size_t n = strcspn(w, "(\n");
+    while (n && w[n - 1] == ' ')
+        n--;
+    if (n >= sizeof(key))
+        n = sizeof(key) - 1;
+    memcpy(key, w, n);
+    key[n] = '\0';
+    // an instruction's number differs from one program to the next
+    char *num = strstr(key, "instruction (");
+    if (num)
+        num[strlen("instruction")] = '\0';
+    st->native_stayed++;
+    for (size_t i = 0; i < GEN_MAX_REASONS; i++) {
+        if (!st->reasons[i][0])
+            snprintf(st->reasons[i], sizeof(st->reasons[i]), "%s", key);
+        if (!strcmp(st->reasons[i], key)) {
+            st->reason_n[i]++;
+            return;
+        }
+    }
+}
+
+/* Reads the round's report: a rejected or unbuilt object is a finding
+ * (found), the rest is counted. */
+static int read_round(GenStats *st, const char *report, char *why, size_t why_len)
+{
+    int res = 0;
+    for (const char *line = report; *line;) {
+        size_t n = strcspn(line, "\n");
+        char buf[4096];
+        snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) ? n : sizeof(buf) - 1), line);
+        if (strstr(buf, "native code for") && strstr(buf, "; equal to the interpreter"))
+            st->native_objects++;
+        else if (strstr(buf, "stays interpreted: "))
+            tally_reason(st, buf);
+        if (!res && strstr(buf, "native code for") &&
+            (strstr(buf, " rejected: ") || strstr(buf, " not built: ") ||
+             strstr(buf, " disabled: ")))
+            res = found(why, why_len, "native code differs from the interpreter (caught by "
+                                      "the round's own test): %.3000s", buf);
+        line += n + (line[n] == '\n');
+    }
+    return res;
+}
+
+/* An environment variable set for the round, and put back after. */
+typedef struct SavedEnv {
+    const char *name;
+    char *old; /* NULL: was not set */
+} SavedEnv;
+
+static void env_set(SavedEnv *e, const char *name, const char *value, bool keep_users)
+{
+    const char *v = getenv(name);
+    e->name = name;
+    e->old = v ? strdup(v) : NULL;
+    if (!(keep_users && v && *v))
+        setenv(name, value, 1);
+}
+
+static void env_restore(SavedEnv *e)
+{
+    if (e->old)
+        setenv(e->name, e->old, 1);
+    else
+        unsetenv(e->name);
+    free(e->old);
+}
+
+/* The calls recorded in store (a version with no recorded run is never
+ * promoted), then one round of the "native code" rule with every intent
+ * hot; its report is read by read_round. */
+static int native_round(const GenProgram *p, FluxProgram *prog, FluxStore *store,
+                        FluxRunOptions *ro, const GenRunOptions *o, GenStats *st, char *why,
+                        size_t why_len)
+{
+    int res = 0;
+    for (size_t i = 0; i < p->n_calls; i++)
+        free(run_once(prog, p->calls[i], ro).text);
+    Diag d, rep;
+    diag_open(&d);
+    int rc = flux_store_flush(store, d.f);
+    const char *msg = diag_close(&d);
+    if (rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_flush gave %d: %.2000s", rc, msg);
+    diag_free(&d);
+    // every intent hot, and a short random test: the comparison of the
+    // calls is the test that counts here (FLUX_NATIVE_INPUTS set by a
+    // person wins)
+    SavedEnv hot, inputs;
+    env_set(&hot, "FLUX_NATIVE_HOT_MS", "0", false);
+    env_set(&inputs, "FLUX_NATIVE_INPUTS", "64", true);
+    diag_open(&rep);
+    diag_open(&d);
+    FluxOptimizeOptions oo = {.rule = "native code"};
+    gen_run_current = "(flux_optimize_with native code)";
+    rc = flux_optimize_with(prog, store, NULL, &oo, rep.f, d.f);
+    gen_run_current = NULL;
+    env_restore(&hot);
+    env_restore(&inputs);
+    msg = diag_close(&d);
+    const char *report = diag_close(&rep);
+    if (o->log)
+        fprintf(o->log, "native round:\n%s", report);
+    if (!res && (rc != FLUX_OK || strstr(msg, "internal error")))
+        res = found(why, why_len, "flux_optimize_with(native code) gave %d: %.2000s", rc, msg);
+    if (!res)
+        res = read_round(st, report, why, why_len);
+    diag_free(&d);
+    diag_free(&rep);
+    return res;
+}
+
+/* One call after the round against the interpreter's answer ref: to the
+ * character, and with runaway protection on, the same value. */
+static int native_call(const GenProgram *p, FluxProgram *prog, const char *expr,
+                       const Outcome *ref, FluxRunOptions *ro, const GenRunOptions *o,
+                       GenStats *st, char *why, size_t why_len)
+{
+    int res = 0;
+    ro->max_memory_mb = resident_mb() + o->max_memory_mb;
+    ro->want_json = 1;
+    Diag e;
+    diag_open(&e);
+    FluxResult r;
+    gen_run_current = expr;
+    int nrc = flux_run(prog, expr, ro, e.f, &r);
+    gen_run_current = NULL;
+    const char *err = diag_close(&e);
+    const char *text = nrc == FLUX_OK ? (r.text ? r.text : "") : err;
+    bool ran = nrc == FLUX_OK && r.json && strstr(r.json, "\"native code\"");
+    st->native_calls++;
+    st->native_ran += ran;
+    if (o->log)
+        fprintf(o->log, "  native%s: %s -> [%d] %.200s\n", ran ? "" : " (interpreted)", expr,
+                nrc, text);
+    bool steady = !unsteady(ref->text) && !unsteady(text);
+    if (strstr(text, "internal error"))
+        res = found(why, why_len, "internal error running %.300s with native code: %.2000s",
+                    expr, text);
+    else if (steady && (nrc != ref->rc || strcmp(text, ref->text) != 0))
+        res = found(why, why_len,
+                    "native code differs from the interpreter%s: %.300s gave [%d] %.1000s "
+                    "interpreted, [%d] %.1000s after the native round",
+                    ran ? "" : " (its record names no native code)", expr, ref->rc, ref->text,
+                    nrc, text);
+    if (nrc == FLUX_OK)
+        flux_result_free(&r);
+    diag_free(&e);
+    // runaway protection hands calls between native code and the interpreter
+    if (!res && p->learn) {
+        ro->no_learn = 0;
+        ro->want_json = 0;
+        Outcome c = run_once(prog, expr, ro);
+        ro->no_learn = 1;
+        if (ref->rc == FLUX_OK && c.rc == FLUX_OK && strcmp(ref->text, c.text) != 0)
+            res = found(why, why_len, "native code differs from the interpreter with learning "
+                                      "on: %.300s gave %.1000s interpreted, %.1000s after the "
+                                      "native round", expr, ref->text, c.text);
+        else if (strstr(c.text, "internal error"))
+            res = found(why, why_len, "internal error running %.300s with native code and "
+                                      "learning: %.2000s", expr, c.text);
+        free(c.text);
+    }
+    return res;
+}
+
+/* The interpreter's answers (ref, from check_call: no store, so no native
+ * code) against the answers after a round that made every intent it could
+ * native code (docs/testing.md, "The native tier against the interpreter"). */
+static int check_native(const GenProgram *p, FluxProgram *prog, const char *dir,
+                        const Outcome *ref, const GenRunOptions *o, GenStats *st, char *why,
+                        size_t why_len)
+{
+    char sdir[4096];
+    snprintf(sdir, sizeof(sdir), "%s/nstore", dir);
+    remove_tree(sdir);
+    FluxStore *store = NULL;
+    Diag d;
+    diag_open(&d);
+    int rc = flux_store_open(sdir, d.f, &store);
+    const char *msg = diag_close(&d);
+    int res = 0;
+    if (rc != FLUX_OK) {
+        res = found(why, why_len, "flux_store_open(%s) gave %d: %s", sdir, rc, msg);
+        diag_free(&d);
+        return res;
+    }
+    diag_free(&d);
+    st->native_programs++;
+    flux_program_use_store(prog, store, 0);
+    FluxRunOptions ro = {.max_steps = o->max_steps,
+                         .max_memory_mb = resident_mb() + o->max_memory_mb,
+                         .max_seconds = o->max_seconds, .max_depth = p->max_depth,
+                         .no_learn = 1};
+    res = native_round(p, prog, store, &ro, o, st, why, why_len);
+    flux_program_use_store(prog, store, 0); // the objects the round made
+    for (size_t i = 0; i < p->n_calls && !res; i++)
+        if (ref[i].rc >= 0) // run (a finding came first otherwise)
+            res = native_call(p, prog, p->calls[i], &ref[i], &ro, o, st, why, why_len);
+    flux_program_use_store(prog, NULL, 0);
+    diag_open(&d);
+    rc = flux_store_close(store, d.f);
+    msg = diag_close(&d);
+    if (!res && rc != FLUX_OK)
+        res = found(why, why_len, "flux_store_close gave %d: %s", rc, msg);
+    diag_free(&d);
+    remove_tree(sdir);
+    return res;
+}
+
 /* ---- one program ---- */
 
 static int graph_all(const GenProgram *p, FluxProgram *prog, GenStats *st, char *why,
@@ -497,12 +730,21 @@ int gen_run(const GenProgram *p, const char *dir, const GenRunOptions *o, GenSta
         fprintf(o->log, "accepted (%zu warnings)\n", flux_program_warnings(prog));
     flux_program_describe(prog, devnull());
     res = graph_all(p, prog, st, why, why_len);
+    Outcome ref[GEN_MAX_CALLS];
+    for (size_t i = 0; i < p->n_calls; i++)
+        ref[i] = (Outcome){-1, NULL};
     for (size_t i = 0; i < p->n_calls && !res; i++) {
-        res = check_call(p, prog, p->calls[i], o, st, why, why_len);
+        res = check_call(p, prog, p->calls[i], o, st, why, why_len, &ref[i]);
         if (!res && (int)i + 1 == p->too_deep_call && !refused_as_deep(prog, p->calls[i]))
             res = found(why, why_len, "ran a call nested past the limit of 1000 levels "
                                       "(docs/language.md §5)");
     }
+    // native code first: the round below may install versions, and the
+    // comparison is with v1's answers
+    if (!res && o->native)
+        res = check_native(p, prog, dir, ref, o, st, why, why_len);
+    for (size_t i = 0; i < p->n_calls; i++)
+        free(ref[i].text);
     if (!res && p->optimize)
         res = check_optimized(p, prog, dir, o, st, why, why_len);
     if (!res && p->explain && p->n_calls) {

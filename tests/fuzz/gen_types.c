@@ -176,12 +176,19 @@ const GType *gt_random_scalar(Gen *g)
 {
     static const unsigned w[] = {4, 4, 2, 2, 2};
     static const GType *const ts[] = {&gt_nat, &gt_int, &gt_bool, &gt_float, &gt_string};
-    return ts[gpickw(g, w, 5)];
+    return ts[gpickw(g, w, g->numeric ? 4 : 5)];
 }
 
 /* Matrices need size variables: gen_prog.c makes them. */
 const GType *gt_random(Gen *g, int depth)
 {
+    if (g->numeric) { // numbers, and lists of numbers
+        static const unsigned w[] = {4, 4, 3};
+        static const GType *const ts[] = {&gt_nat, &gt_int, &gt_float};
+        if (depth > 0 && gchance(g, 3))
+            return gt_list(g, ts[gpickw(g, w, 3)]);
+        return gt_random_scalar(g);
+    }
     enum { SCALAR, LIST, RECORD, STREAM };
     unsigned w[] = {10, depth > 0 ? 4u : 0u, g->n_recs ? 2u : 0u, depth > 0 ? 1u : 0u};
     switch (gpickw(g, w, 4)) {
@@ -223,7 +230,11 @@ static void gen_record(Gen *g, GRecord *r, bool scalar_only)
     size_t start = gx(g, GEN_LEN(field_pool));
     for (size_t i = 0; i < r->n; i++) {
         r->fields[i] = field_pool[(start + i * 5) % GEN_LEN(field_pool)];
-        const GType *t = scalar_only || gchance(g, 2) ? gt_random_scalar(g) : gt_random(g, 1);
+        // now and then a record declared before: records nest
+        const GType *t = !scalar_only && g->n_recs && gx(g, 5) == 1
+                                 ? gt_record(g, (int)gx(g, (uint32_t)g->n_recs))
+                         : scalar_only || gchance(g, 2) ? gt_random_scalar(g)
+                                                        : gt_random(g, 1);
         r->types[i] = t;
         r->scalar &= gt_is_scalar(t);
     }
@@ -268,7 +279,8 @@ int gen_scalar_record(Gen *g, GenBuf *out)
 
 void gen_records(Gen *g, GenBuf *out)
 {
-    size_t n = gx(g, 4);
+    // records in most programs: the native tier is growing into them
+    size_t n = gchance(g, 4) ? gx(g, 2) : 1 + gx(g, 3);
     for (size_t i = 0; i < n && g->n_recs < GEN_MAX_RECS; i++) {
         GRecord *r = &g->recs[g->n_recs];
         memset(r, 0, sizeof(*r));
