@@ -40,12 +40,13 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wundef -Wwrite-strings -Wstrict-prot
 OPT      ?= -O2 -g
 CFLAGS   := $(OPT) -std=c11 $(WARN) -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=hidden -pthread \
             -Isrc -Iinclude -I$(BUILD)/gen
-# C++ only where a library is C++ (src/exec/vqsort.cc: Highway's vqsort)
+# C++ only where a library is C++ (src/exec/vqsort_plugin.cc: Highway's vqsort, in
+# the plugin libflux_vqsort.so)
 CXXFLAGS := $(OPT) -std=c++17 -Wall -Wextra -Werror -Wshadow -fPIC -fvisibility=hidden -pthread \
             -fno-exceptions -fno-rtti -Isrc
 # Z3 and Graphviz are not linked: they are opened when first used
 # (src/base/dynlib.c), by the soname of the library a -l would link
-LDLIBS   := -lgmp -ljansson -lsqlite3 -lhwloc -lhwy_contrib -lhwy -lstdc++ -lm -pthread
+LDLIBS   := -lgmp -ljansson -lsqlite3 -lhwloc -lm -pthread
 ifeq ($(SANITIZE),thread)
 CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer -DFX_SMALL_CHUNKS
 CXXFLAGS += -fsanitize=thread -fno-omit-frame-pointer
@@ -89,7 +90,10 @@ STDLIB   := $(sort $(wildcard lib/std/*.flux))
 GEN_OBJ  := $(BUILD)/obj/gen/prelude_src.o $(BUILD)/obj/gen/schema_src.o \
             $(BUILD)/obj/gen/stdlib_src.o \
             $(MIGRATE_SQL:src/trace/%.sql=$(BUILD)/obj/gen/%_src.o)
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(LIB_CXX:%.cc=$(BUILD)/obj/%.o) $(GEN_OBJ)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(GEN_OBJ)
+# Highway's vqsort as a plugin (src/exec/vqsort.h): loading libhwy costs
+# half of a run's start-up, so only a sort that asks for it pays
+VQSORT_PLUGIN := $(BUILD)/libflux_vqsort.so
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -100,7 +104,7 @@ GEN_FUZZ_OBJ := $(GEN_FUZZ_SRC:%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all test asan tsan demo fuzz deps deps-test format clean bench proofs install uninstall
 all: $(BUILD)/flux $(BUILD)/libflux.a $(BUILD)/libflux.so $(UNIT_BIN) $(BUILD)/tests/gen_fuzz \
-     $(BUILD)/tests/web_fill $(MPI_PLUGIN)
+     $(BUILD)/tests/web_fill $(MPI_PLUGIN) $(VQSORT_PLUGIN)
 
 deps:
 	@scripts/install-deps
@@ -168,6 +172,9 @@ $(BUILD)/obj/src/hw/mpi_plugin.o: CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/libflux_mpi.so: $(BUILD)/obj/src/hw/mpi_plugin.o
 	$(CC) -shared $(LDFLAGS) $< $(MPI_LIBS) -o $@
 
+$(VQSORT_PLUGIN): $(LIB_CXX:%.cc=$(BUILD)/obj/%.o)
+	$(CXX) -shared $(LDFLAGS) $^ -lhwy_contrib -lhwy -o $@
+
 # the page's assets, compiled in: fx_web_index_html, fx_web_app_js, ...
 # (kept: make would delete them as intermediates after each build)
 .PRECIOUS: $(BUILD)/gen/web_%.c $(BUILD)/gen/migrate_%_src.c
@@ -221,7 +228,7 @@ INCDIR  := $(PREFIX)/include
 MANDIR  := $(PREFIX)/share/man
 PYDIR   := $(LIBDIR)/python3/dist-packages
 # what libflux links, for a static link (pkg-config --static)
-PC_REQUIRES := gmp jansson sqlite3 hwloc libhwy libhwy-contrib
+PC_REQUIRES := gmp jansson sqlite3 hwloc
 
 $(BUILD)/md2man: tools/md2man.c
 	@mkdir -p $(dir $@)
@@ -235,7 +242,7 @@ $(BUILD)/man/flux.3: docs/api.md $(BUILD)/md2man
 	@mkdir -p $(dir $@)
 	$(BUILD)/md2man flux 3 "Flux library" < $< > $@
 
-install: $(BUILD)/flux $(BUILD)/libflux.so $(BUILD)/libflux.a $(BUILD)/man/flux.1 \
+install: $(BUILD)/flux $(BUILD)/libflux.so $(BUILD)/libflux.a $(VQSORT_PLUGIN) $(BUILD)/man/flux.1 \
          $(BUILD)/man/flux.3
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR)/flux \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(PYDIR)/flux
@@ -247,6 +254,8 @@ install: $(BUILD)/flux $(BUILD)/libflux.so $(BUILD)/libflux.a $(BUILD)/man/flux.
 	install -m 644 include/flux.h $(DESTDIR)$(INCDIR)/flux/flux.h
 	install -m 644 $(BUILD)/man/flux.1 $(DESTDIR)$(MANDIR)/man1/flux.1
 	install -m 644 $(BUILD)/man/flux.3 $(DESTDIR)$(MANDIR)/man3/flux.3
+	install -d $(DESTDIR)$(LIBDIR)/flux
+	install -m 755 $(VQSORT_PLUGIN) $(DESTDIR)$(LIBDIR)/flux/libflux_vqsort.so
 	if [ -f $(BUILD)/libflux_mpi.so ]; then install -d $(DESTDIR)$(LIBDIR)/flux && \
 	    install -m 755 $(BUILD)/libflux_mpi.so $(DESTDIR)$(LIBDIR)/flux/libflux_mpi.so; fi
 	install -m 644 python/flux/__init__.py $(DESTDIR)$(PYDIR)/flux/__init__.py
@@ -255,7 +264,7 @@ install: $(BUILD)/flux $(BUILD)/libflux.so $(BUILD)/libflux.a $(BUILD)/man/flux.
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
 	    'Name: flux' 'Description: Flux: programs as intents, learned and proved' \
 	    'Version: $(SO_VERSION)' 'Requires.private: $(PC_REQUIRES)' \
-	    'Libs: -L$${libdir} -lflux' 'Libs.private: -lstdc++ -lm -pthread' \
+	    'Libs: -L$${libdir} -lflux' 'Libs.private: -lm -pthread' \
 	    'Cflags: -I$${includedir}/flux' > $(DESTDIR)$(LIBDIR)/pkgconfig/flux.pc
 
 uninstall:
@@ -266,7 +275,7 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man3/flux.3 $(DESTDIR)$(PYDIR)/flux/__init__.py \
 	    $(DESTDIR)$(PYDIR)/flux/_installed.py
 	rm -rf $(DESTDIR)$(PYDIR)/flux/__pycache__
-	rm -f $(DESTDIR)$(LIBDIR)/flux/libflux_mpi.so
+	rm -f $(DESTDIR)$(LIBDIR)/flux/libflux_mpi.so $(DESTDIR)$(LIBDIR)/flux/libflux_vqsort.so
 	-rmdir $(DESTDIR)$(INCDIR)/flux $(DESTDIR)$(PYDIR)/flux $(DESTDIR)$(LIBDIR)/flux 2>/dev/null
 
 demo: deps

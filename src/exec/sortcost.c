@@ -10,6 +10,7 @@
 
 #include "base/base.h"
 #include "hw/hw.h"
+#include "exec/vqsort.h"
 
 #define PARALLEL_START_NS 40000.0 /* starting the workers and two barriers a phase */
 /* vqsort's fixed cost in its units: dispatch, and clearing its buffer of
@@ -167,7 +168,8 @@ FxSortKind fx_sortcost_choose(const FxSortCosts *c, const FxSortFeatures *f, uns
     FxSortKind best = FX_SORTK_INSERTION;
     for (int k = 0; k < FX_SORTK__COUNT; k++) {
         predicted[k] = fx_sortcost_predict(c, (FxSortKind)k, f, threads);
-        if (predicted[k] < predicted[best])
+        if (predicted[k] < predicted[best] &&
+            (k != FX_SORTK_VQSORT || fx_vqsort_available())) /* its plugin opened only here */
             best = (FxSortKind)k;
     }
     return best;

@@ -8,7 +8,7 @@
  * pairs that keeps the sort stable, where reversing an ascending result
  * would put equal keys backwards. INSERTION and PDQ flip the keys before
  * and after; the radix sorts fold the flip into the digit they extract.
- * VQSORT (Highway's, vqsort.cc) sorts descending itself, and pairs as
+ * VQSORT (Highway's, vqsort_plugin.cc) sorts descending itself, and pairs as
  * 128-bit (key, index) numbers, the key flipped there.
  *
  * Insertion. Up to INSERTION_MAX elements, straight insertion. Above, one
@@ -1248,13 +1248,10 @@ bool fx_sortk(FxSortKind k, int64_t *a, size_t n, bool descending, unsigned thre
     if (k == FX_SORTK_RADIX && n >= RADIX_SMALL) return radix_sort(a, n, sizeof(*a), descending);
     if (k == FX_SORTK_PARALLEL)
         return fx_sortk_parallel(a, n, descending, threads, FX_SORTK_PARALLEL_MIN);
-    if (k == FX_SORTK_VQSORT) {
-        fx_vqsort_i64(a, n, descending);
-        return true;
-    }
+    if (k == FX_SORTK_VQSORT && fx_vqsort_i64(a, n, descending)) return true;
     if (descending) flip_i64(a, n);
     if (!reverse_if_descending(a, n)) {
-        if (k == FX_SORTK_PDQ)
+        if (k == FX_SORTK_PDQ || k == FX_SORTK_VQSORT) // VQSORT here: without its plugin
             pdq_sort(a, n);
         else
             batch_insertion(a, n); // INSERTION, and RADIX on few elements

@@ -24,7 +24,6 @@
  * true; rank, size and the library are set once, before started is.
  * Only one thread at a time moves bytes (the cluster's lock).
  */
-#define _GNU_SOURCE /* dladdr */
 #include "mpi.h"
 
 #include <dlfcn.h>
@@ -44,6 +43,7 @@
 
 #include "base/base.h"
 #include "base/buf.h"
+#include "base/dynlib.h"
 #include "device.h"
 #include "hw.h"
 #include "mpi_plugin.h"
@@ -95,20 +95,6 @@ static bool usable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* dir/name into out when that file exists. */
-static bool beside(const char *file, const char *rel, char *out, size_t len)
-{
-    char real[PATH_MAX];
-    if (!file || !realpath(file, real))
-        return false;
-    char *slash = strrchr(real, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
-    int n = snprintf(out, len, "%s/%s", real, rel);
-    return n > 0 && (size_t)n < len && usable(out);
-}
-
 bool fx_mpi_plugin_path(char *out, size_t len, char *why, size_t why_len)
 {
     const char *env = getenv("FLUX_MPI_PLUGIN");
@@ -119,15 +105,7 @@ bool fx_mpi_plugin_path(char *out, size_t len, char *why, size_t why_len)
         snprintf(why, why_len, "no plugin: $FLUX_MPI_PLUGIN names %s, which is not a file", env);
         return false;
     }
-    /* next to the object that holds this code (libflux.so, or the flux
-     * binary that links libflux.a: the build folder), then next to the
-     * executable, then where `make install` puts it: PREFIX/lib/flux/,
-     * beside libflux.so and below bin/'s parent */
-    Dl_info info;
-    const char *self = dladdr((void *)fx_mpi_plugin_path, &info) ? info.dli_fname : NULL;
-    if (beside(self, PLUGIN_NAME, out, len) || beside("/proc/self/exe", PLUGIN_NAME, out, len) ||
-        beside(self, "flux/" PLUGIN_NAME, out, len) ||
-        beside("/proc/self/exe", "../lib/flux/" PLUGIN_NAME, out, len))
+    if (fx_dynlib_plugin_path(PLUGIN_NAME, out, len))
         return true;
     snprintf(why, why_len, "no plugin (%s is built only where Open MPI is installed: "
              "scripts/install-deps --test, then make)", PLUGIN_NAME);

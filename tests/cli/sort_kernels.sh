@@ -58,6 +58,15 @@ out=$("$FLUX" run "$sort" "$(cat random.expr)" --variant vqsort --json | decisio
 [ "$out" = "sort kernel vqsort | forced by the caller, n = 1000" ] || fail "vqsort: $out"
 "$FLUX" run "$sort" "$(cat random.expr)" --variant vqsort > got || fail "vqsort: run"
 cmp -s got random.want || fail "vqsort: wrong answer"
+# without the Highway plugin (a flux copied alone): never chosen, and a
+# forced vqsort sorts exactly all the same, with pdq
+mkdir alone && cp "$FLUX" alone/flux
+out=$(alone/flux run "$sort" "$(cat random.expr)" --json | decision) ||
+    fail "without the plugin: run"
+case $out in *"sort kernel vqsort"*) fail "without the plugin, vqsort chosen: $out" ;; esac
+alone/flux run "$sort" "$(cat random.expr)" --variant vqsort > got ||
+    fail "without the plugin: forced run"
+cmp -s got random.want || fail "without the plugin: wrong answer"
 cat > keyed.flux <<'FLUX'
 intent by_abs(xs: List[Int]) -> List[Int]:
     constraints:

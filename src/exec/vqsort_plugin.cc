@@ -1,4 +1,5 @@
-// vqsort.cc: see vqsort.h.
+// vqsort_plugin.cc: the plugin libflux_vqsort.so of vqsort.h: the only object that
+// links Highway.
 #include "vqsort.h"
 
 #include <stdint.h>
@@ -18,9 +19,7 @@ const hwy::Sorter &sorter()
 
 const uint64_t kSignBit = uint64_t{1} << 63;
 
-} // namespace
-
-void fx_vqsort_i64(int64_t *a, size_t n, bool descending)
+void sort_i64(int64_t *a, size_t n, bool descending)
 {
     if (n < 2)
         return;
@@ -35,7 +34,7 @@ void fx_vqsort_i64(int64_t *a, size_t n, bool descending)
 // index), so that ascending 128-bit order is the key's order, then the
 // input's. The conversion is in place (both are 16 bytes), through memcpy,
 // which lets the two types share the memory.
-bool fx_vqsort_pairs(FxSortPair *p, size_t n, bool descending)
+bool sort_pairs(FxSortPair *p, size_t n, bool descending)
 {
     static_assert(sizeof(FxSortPair) == sizeof(hwy::uint128_t), "a pair is 128 bits");
     if (n < 2)
@@ -59,4 +58,13 @@ bool fx_vqsort_pairs(FxSortPair *p, size_t n, bool descending)
         memcpy(&p[i], &y, sizeof y);
     }
     return true;
+}
+
+const FxVqsortPlugin kPlugin = {FX_VQSORT_PLUGIN_VERSION, sort_i64, sort_pairs};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const FxVqsortPlugin *fx_vqsort_plugin(void)
+{
+    return &kPlugin;
 }
