@@ -20,6 +20,13 @@
  * runs of the caller's version), or when the callee's own version has no
  * run yet (it was just rewritten). `flux optimize FILE` takes every call
  * not taken yet.
+ *
+ * Printing a call costs as much as a small run (a list of 20,000 floats,
+ * 1.5 ms), so its text is kept apart (kind "callee_call", key the
+ * caller's lineage and the callee) and printed again only as often as
+ * rounds fall due: at the 1st, 2nd, 4th, 8th ... run of the caller that
+ * counted it, or when the arguments have more than doubled in size. The
+ * profile, small, is written at every run.
  */
 #include <jansson.h>
 #include <math.h>
@@ -32,6 +39,7 @@
 #include "exec/native.h"
 
 #define KIND "call_profile"
+#define CALL_KIND "callee_call" /* a considered callee's first call, as text */
 #define FX_CALLEE_SHARE 0.05      /* of the run's sampled time */
 #define FX_CALLEE_MIN_MS 0.5      /* below this a callee is not worth a round */
 #define FX_CALLEE_CALL_MAX 262144 /* the longest call kept as text, in bytes */
@@ -72,6 +80,42 @@ static uint64_t called_ns(FluxProgram *fp, FxRuntime *rt, const char *name)
 static void lineage_key(int64_t lineage, char out[24])
 {
     snprintf(out, 24, "%lld", (long long)lineage);
+}
+
+/* The key of a callee's kept call: the caller's lineage and the callee. */
+static char *call_key(const char *lineage, const char *callee)
+{
+    return fx_xasprintf("%s/%s", lineage, callee);
+}
+
+/* The previous profile's entry for `name`, or NULL. */
+static json_t *entry_of(json_t *profile, const char *name)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(profile, "callees"), i, c)
+    {
+        if (!strcmp(json_string_value(json_object_get(c, "intent")) ?: "", name))
+            return c;
+    }
+    return NULL;
+}
+
+static bool power_of_two(long long n)
+{
+    return n > 0 && !(n & (n - 1));
+}
+
+/* Is the kept call to be printed again at this run? Yes when none is kept
+ * (or the entry is from before calls were kept apart), at the 1st, 2nd,
+ * 4th, 8th ... run that counted it, as rounds fall due, or when the
+ * arguments more than doubled. *runs is the new entry's count. */
+static bool print_again(json_t *before, size_t size, long long *runs)
+{
+    json_t *kept = before ? json_object_get(before, "call_runs") : NULL;
+    double was = json_number_value(json_object_get(before, "call_size"));
+    *runs = json_is_integer(kept) ? json_integer_value(kept) + 1 : 1;
+    return !json_is_integer(kept) || power_of_two(*runs) || (double)size > 2 * was;
 }
 
 /* Does printed text hold an `inf` or a `nan` outside its strings? Those
@@ -123,6 +167,13 @@ void fx_api_note_callees(FluxProgram *fp, FxRuntime *rt, const FxGraph *top, con
     if (!caller || !run_ns || run_ms < FX_CALLEE_MIN_MS ||
         fx_api_version_of(fp, caller, top, &lineage, &version) != FX_OK)
         return;
+    char key[24];
+    lineage_key(lineage, key);
+    json_t *before = NULL; /* the previous profile: when each call was printed */
+    char *kept = NULL;
+    if (fx_store_learned(fp->store->store, KIND, key, "", &kept, NULL) == FX_OK && kept)
+        before = json_loads(kept, 0, NULL);
+    free(kept);
     json_t *list = json_array();
     fx_vec_foreach(FxIntent *, in, &fp->prog->root->intents)
     {
@@ -146,23 +197,38 @@ void fx_api_note_callees(FluxProgram *fp, FxRuntime *rt, const FxGraph *top, con
         json_object_set_new(c, "total_ms", json_real(share * run_ms));
         json_object_set_new(c, "self_ms", json_real((double)own / (double)run_ns * run_ms));
         FxBuf call = {0};
-        if (share < FX_CALLEE_SHARE || share * run_ms < FX_CALLEE_MIN_MS)
+        size_t size = 0;
+        for (size_t k = 0; k < n; k++)
+            size += fx_val_json_at_least(args[k], FX_CALLEE_CALL_MAX + 1, NULL);
+        long long runs = 0;
+        json_t *was = entry_of(before, (*in)->name);
+        if (share < FX_CALLEE_SHARE || share * run_ms < FX_CALLEE_MIN_MS) {
             json_object_set_new(c, "why_not",
                                 json_string(share < FX_CALLEE_SHARE ? "under 5% of the run's time"
                                                                     : "under 0.5 ms of the run"));
-        else if (!call_text((*in)->name, args, n, &call))
+        } else if (!print_again(was, size, &runs)) { /* the kept call stands */
+            json_object_set_new(c, "call_runs", json_integer(runs));
+            json_object_set_new(c, "call_size",
+                                json_real(json_number_value(json_object_get(was, "call_size"))));
+        } else if (!call_text((*in)->name, args, n, &call)) {
             json_object_set_new(c, "why_not",
                                 json_string("its first call's arguments have no literal that "
                                             "reads back (inf or nan), or print past 256 KiB"));
-        else
-            json_object_set_new(c, "call", json_string(fx_buf_str(&call)));
+        } else {
+            char *ck = call_key(key, (*in)->name);
+            if (fx_store_set_learned(fp->store->store, CALL_KIND, ck, "", call.data, call.len) ==
+                FX_OK) {
+                json_object_set_new(c, "call_runs", json_integer(runs));
+                json_object_set_new(c, "call_size", json_real((double)size));
+            }
+            free(ck);
+        }
         fx_buf_free(&call);
         json_array_append_new(list, c);
     }
+    json_decref(before);
     if (json_array_size(list)) {
         json_t *j = json_object();
-        char key[24];
-        lineage_key(lineage, key);
         json_object_set_new(j, "caller", json_string(top->intent));
         json_object_set_new(j, "execution", json_integer(execution));
         json_object_set_new(j, "expr", json_string(expr));
@@ -244,7 +310,7 @@ static bool profile_due(FluxProgram *fp, FluxStore *fs, const FxIntent *caller, 
     {
         const FxIntent *in =
             fx_program_find_intent(fp->prog, json_string_value(json_object_get(c, "intent")));
-        if (in && json_object_get(c, "call") && version_unrun(fp, fs, in))
+        if (in && json_is_integer(json_object_get(c, "call_runs")) && version_unrun(fp, fs, in))
             return true;
     }
     return false;
@@ -265,12 +331,28 @@ bool fx_api_callees_due(FluxProgram *fp, FluxStore *fs, long long after)
     return due;
 }
 
-/* Runs one considered callee's call alone, recorded as its execution. */
-static void take_call(FluxProgram *fp, const char *caller, json_t *c, double run_ms,
-                      const char *expr, long long execution, FxCalleeTaken *taken, FILE *out)
+/* The kept call of a considered callee (an entry with "call_runs"), or
+ * NULL; caller frees. */
+static char *kept_call(FluxStore *fs, const char *key, json_t *c)
 {
     const char *name = json_string_value(json_object_get(c, "intent"));
-    const char *call = json_string_value(json_object_get(c, "call"));
+    if (!name || !json_is_integer(json_object_get(c, "call_runs")))
+        return NULL;
+    char *ck = call_key(key, name), *text = NULL;
+    if (fx_store_learned(fs->store, CALL_KIND, ck, "", &text, NULL) != FX_OK) {
+        free(text);
+        text = NULL;
+    }
+    free(ck);
+    return text;
+}
+
+/* Runs one considered callee's call alone, recorded as its execution. */
+static void take_call(FluxProgram *fp, const char *caller, json_t *c, const char *call,
+                      double run_ms, const char *expr, long long execution, FxCalleeTaken *taken,
+                      FILE *out)
+{
+    const char *name = json_string_value(json_object_get(c, "intent"));
     double share = json_number_value(json_object_get(c, "share"));
     double cap = fmin(FX_CALLEE_CAP_MS, fmax(1000.0, 2.0 * run_ms));
     FluxRunOptions o = {.max_seconds = cap / 1000.0, .expr_name = "<a callee's call>"};
@@ -326,7 +408,8 @@ size_t fx_api_callees_take(FluxProgram *fp, FluxStore *fs, long long after, bool
             const char *why = json_string_value(json_object_get(c, "why_not"));
             if (!name || !fx_program_find_intent(fp->prog, name))
                 continue;
-            if (!json_object_get(c, "call")) {
+            char *call = kept_call(fs, key, c);
+            if (!call) {
                 if (out)
                     fprintf(out, "%s: not considered, as a callee of %s: %s (%.1f%%)\n", name,
                             (*in)->name, why ? why : "no call kept",
@@ -335,10 +418,11 @@ size_t fx_api_callees_take(FluxProgram *fp, FluxStore *fs, long long after, bool
             }
             if (k < max) {
                 taken[k] = (FxCalleeTaken){0};
-                take_call(fp, (*in)->name, c, run_ms, expr, execution, &taken[k], out);
+                take_call(fp, (*in)->name, c, call, run_ms, expr, execution, &taken[k], out);
                 if (taken[k].intent)
                     k++;
             }
+            free(call);
         }
         json_object_set_new(j, "taken", json_integer(execution));
         if (fx_store_flush(fs->store) != FX_OK) { /* the calls' records, for the rounds */

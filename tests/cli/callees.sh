@@ -86,6 +86,16 @@ out=$(FLUX_LEARN=off "$FLUX" run k.flux 'knapsack(40, 100)' --store k --max-seco
     fail "the trained knapsack(40, 100) did not finish"
 [ "$out" = 230 ] || fail "knapsack(40, 100) printed $out"
 
+# a callee's call is printed again only as rounds fall due (the 1st,
+# 2nd, 4th ... run): the 3rd run's call is not kept, the 4th's is
+kept() { sqlite3 counts/flux.db "SELECT value FROM learned WHERE kind = 'callee_call'"; }
+if command -v sqlite3 >/dev/null; then
+    for n in 22 22 23; do FLUX_LEARN=off "$FLUX" run p.flux "report($n)" --store counts >/dev/null; done
+    [ "$(kept)" = 'steps(22)' ] || fail "after a 3rd run the kept call is $(kept), not steps(22)"
+    FLUX_LEARN=off "$FLUX" run p.flux 'report(23)' --store counts >/dev/null
+    [ "$(kept)" = 'steps(23)' ] || fail "after a 4th run the kept call is $(kept), not steps(23)"
+fi
+
 # a profile names only the intents of the file; a taken call records no
 # profile of its own (the caller's covers it)
 n=$(sqlite3 runs/flux.db "SELECT count(*) FROM learned WHERE kind = 'call_profile'" 2>/dev/null ||
