@@ -40,6 +40,7 @@ typedef struct Trace {
     struct {
         FxNodeId node;
         bool taken;
+        unsigned times; /* a condition in a loop is met at each turn */
     } decisions[MAX_DECISIONS];
     size_t n_decisions;
     const FxGraph *top;
@@ -85,8 +86,16 @@ static void on_decision(void *ctx, const FxGraph *g, FxNodeId node, bool taken, 
     /* which implementation runs is the measured decision, explained there */
     if (fx_graph_node(g, node)->op == FX_NODE_CHOOSE)
         return;
-    if (depth == 2 && g == t->top && t->n_decisions < MAX_DECISIONS) {
+    if (depth != 2 || g != t->top)
+        return;
+    for (size_t i = 0; i < t->n_decisions; i++)
+        if (t->decisions[i].node.v == node.v && t->decisions[i].taken == taken) {
+            t->decisions[i].times++;
+            return;
+        }
+    if (t->n_decisions < MAX_DECISIONS) {
         t->decisions[t->n_decisions].node = node;
+        t->decisions[t->n_decisions].times = 1;
         t->decisions[t->n_decisions++].taken = taken;
     }
 }
@@ -132,6 +141,35 @@ static size_t span_line(FxSpan sp)
     size_t line, col;
     fx_diag_position(sp.src, sp.offset, &line, &col);
     return line;
+}
+
+/* The source text of a node on constraint k's line, or NULL. */
+static char *node_text(const FxConstraint *k, const FxNode *n)
+{
+    const FxSource *src = k->span.src; /* columns and lengths count code points (diag.h) */
+    if (!n->origin.col || !n->origin.len || !n->origin.line || n->origin.line > src->n_lines)
+        return NULL;
+    size_t at = src->line_starts[n->origin.line - 1], end;
+    for (uint32_t c = 1; c < n->origin.col && at < src->len; c++) /* code points to bytes */
+        for (at++; at < src->len && (src->text[at] & 0xC0) == 0x80; at++) {
+        }
+    end = at;
+    for (uint32_t c = 0; c < n->origin.len && end < src->len; c++)
+        for (end++; end < src->len && (src->text[end] & 0xC0) == 0x80; end++) {
+        }
+    return end > at ? fx_xasprintf("%.*s", (int)(end - at), src->text + at) : NULL;
+}
+
+/* Does equation k choose, by a guard or patterns, whether it applies? */
+static bool chooses(const FxConstraint *k)
+{
+    return k && k->kind == FX_CON_EQUATION && (k->u.eq.guard || k->u.eq.n_patterns);
+}
+
+/* " 3 times" for more than one, else "". */
+static char *times(unsigned n)
+{
+    return n > 1 ? fx_xasprintf(" %u times", n) : fx_xstrdup("");
 }
 
 /* The constraint a graph node came from: the one whose span holds it. */
@@ -246,24 +284,32 @@ static void explain_decisions(Tree *t, FxCallCtx *cx, const Trace *tr, const FxI
                                                   "nothing to choose between");
     json_key(t, "decisions");
     fx_buf_puts(&t->json, "[");
-    bool any_taken = false;
+    bool any_taken = false, any_choice = false;
     for (size_t i = 0; i < tr->n_decisions; i++) {
         const FxNode *n = fx_graph_node(tr->top, tr->decisions[i].node);
         const FxConstraint *k = constraint_at(in, n);
-        char *what = k ? span_text(k->span) : fx_xstrdup("a condition");
-        bool eq = k && k->kind == FX_CON_EQUATION;
-        bool taken = tr->decisions[i].taken;
+        bool eq = chooses(k), taken = tr->decisions[i].taken;
+        /* a condition inside an expression, not an equation's choice: its
+         * own text, when the source has it */
+        char *what = eq || !k ? NULL : node_text(k, n);
+        if (!what)
+            what = k ? span_text(k->span) : fx_xstrdup("a condition");
         any_taken |= eq && taken;
-        char *line = fx_xasprintf("`%s` (line %u) %s", what, n->origin.line,
-                                  eq ? (taken ? "applies" : "does not apply")
-                                     : (taken ? "held" : "did not hold"));
+        any_choice |= eq;
+        char *n_times = times(tr->decisions[i].times);
+        const char *verdict = eq ? (taken ? "applies" : "does not apply")
+                            : n->op == FX_NODE_IF ? (taken ? "took its then branch"
+                                                           : "took its else branch")
+                                                  : (taken ? "held" : "did not hold");
+        char *line = fx_xasprintf("`%s` (line %u) %s%s", what, n->origin.line, verdict, n_times);
         leaf(t, line);
         json_list_item(&t->json, i == 0, line);
+        free(n_times);
         free(line);
         free(what);
     }
     const FxConstraint *other = otherwise_equation(in);
-    if (!any_taken && other && tr->n_decisions) {
+    if (!any_taken && other && any_choice) {
         char *what = span_text(other->span);
         char *line = fx_xasprintf("`%s` (line %zu) applies: the unguarded equation, as no earlier "
                                   "one did", what, span_line(other->span));

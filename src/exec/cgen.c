@@ -920,8 +920,18 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
     for (uint32_t r = 0; r < f->n_regs; r++) {
         if (F->reg[r] == T_NONE) { /* written by nothing: a failure's value (no equation
                                     * covers the call), read only after the jump to bail,
-                                    * where control never goes; C must still see it */
-            fx_buf_printf(c, "    long long r%u = 0;\n", r);
+                                    * where control never goes; C must still see it, of
+                                    * the type of the register it moves to (a record) */
+            CType t = T_NONE;
+            for (uint32_t at = 0; at < f->n_code && t == T_NONE; at++)
+                if (f->code[at].op == OP_MOVE && f->code[at].a == r)
+                    t = F->reg[f->code[at].d];
+            fx_buf_puts(c, "    ");
+            if (t == T_NONE || is_list(t))
+                fx_buf_puts(c, "long long");
+            else
+                put_ctype(c, t);
+            fx_buf_printf(c, " r%u = %s;\n", r, t != T_NONE && is_rec(t) ? "{0}" : "0");
             continue;
         }
         fx_buf_puts(c, "    ");

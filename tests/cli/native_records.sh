@@ -173,3 +173,19 @@ e='rotated([0, 1], 5, 0)'
 frun "$e" 2>err1 && fail "$e did not fail"
 FLUX_NATIVE=off frun "$e" 2>err2 && fail "$e did not fail in the interpreter"
 cmp -s err1 err2 || fail "$e: $(cat err1), the interpreter: $(cat err2)"
+
+# a record-returning intent with an uncovered case (found by the generator):
+# the failure's value, never computed, is declared with the record's type
+cat > u.flux <<'F'
+type Score = { score: Int }
+
+intent calc(a: Int, b: Natural) -> Score:
+    constraints:
+        - calc(0, b) = {score: 34 + b}
+F
+"$FLUX" run u.flux 'calc(0, 5)' --store u --no-learn >/dev/null
+out=$("$FLUX" optimize u.flux calc --rule "native code" --store u)
+[[ "$out" == "calc: native code for v1: tcc "* ]] || fail "calc: $out"
+[ "$("$FLUX" run u.flux 'calc(0, 5)' --store u --no-learn)" = '{score: 39}' ] || fail "calc(0, 5)"
+"$FLUX" run u.flux 'calc(1, 5)' --store u --no-learn 2>err && fail "calc(1, 5) did not fail"
+grep -q "no equation of \`calc\` covers the call calc(1, 5)" err || fail "calc(1, 5): $(cat err)"
