@@ -2,7 +2,7 @@
    check.sh compiles this file last and fails unless each theorem below is
    "Closed under the global context", i.e. depends on no unproved
    statement at all.  Add new main theorems here. *)
-From Flux Require LinRec LinRecPoly Sieve SortUnique Matmul.
+From Flux Require LinRec LinRecPoly Sieve SortUnique Matmul Fusion.
 
 Print Assumptions Flux.LinRec.companion_step.
 Print Assumptions Flux.LinRec.companion_power.
@@ -58,3 +58,6 @@ Print Assumptions Flux.Matmul.matmul_distrib_right_N.
 Print Assumptions Flux.Matmul.matmul_assoc_nat.
 Print Assumptions Flux.Matmul.matmul_distrib_left_nat.
 Print Assumptions Flux.Matmul.matmul_distrib_right_nat.
+Print Assumptions Flux.Fusion.fold_map_fusion.
+Print Assumptions Flux.Fusion.fold_map_fusion_total.
+Print Assumptions Flux.Fusion.collect_fusion.

@@ -10,7 +10,7 @@ command -v coqc >/dev/null 2>&1 || { echo "proofs: coqc not found on PATH" >&2; 
 
 # Library files in dependency order (LinRecPoly.v needs LinRec.v);
 # Assumptions.v comes last.
-FILES="LinRec.v LinRecPoly.v Sieve.v SortUnique.v Matmul.v"
+FILES="LinRec.v LinRecPoly.v Sieve.v SortUnique.v Matmul.v Fusion.v"
 
 for f in $FILES; do
     coqc -Q . Flux "$f" || { echo "proofs: $f does not compile" >&2; exit 1; }

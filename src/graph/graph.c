@@ -384,8 +384,7 @@ void fx_graph_set_recurrence(FxGraph *g, const FxRecurrence *rec, uint32_t varia
     g->variants = variants;
 }
 
-/* Slots bound by node n for its lazy inputs. */
-static void bound_slots(const FxNode *n, int64_t out[2])
+void fx_graph_bound_slots(const FxNode *n, int64_t out[2])
 {
     out[0] = out[1] = -1;
     if (n->op == FX_NODE_FOLD || n->op == FX_NODE_CHECK || n->op == FX_NODE_SORT ||
@@ -441,7 +440,7 @@ bool fx_graph_verify(const FxGraph *g, char *why, size_t why_len)
             return false;
         }
         int64_t slots[2];
-        bound_slots(n, slots);
+        fx_graph_bound_slots(n, slots);
         for (int s = 0; s < 2; s++) {
             if (slots[s] >= 0 && (slots[s] < g->n_params || slots[s] >= (int64_t)g->n_slots)) {
                 snprintf(why, why_len, "node %u binds slot %lld, not a binder slot", i + 1,

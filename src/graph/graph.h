@@ -237,6 +237,9 @@ bool fx_graph_matmul_shape(const FxGraph *g, FxNodeId map, FxNodeId *a, FxNodeId
  * field an Int, Natural or String? Sets *cmp to the comparison, *value to
  * e. */
 bool fx_graph_selection_shape(const FxGraph *g, FxNodeId fold, FxNodeId *cmp, FxNodeId *value);
+/* The slots node n binds for its lazy inputs (a fold's variable, a map's
+ * two, a let's, ...), -1 where none. */
+void fx_graph_bound_slots(const FxNode *n, int64_t out[2]);
 /* Does the subgraph at id read the slot? */
 bool fx_graph_reads_slot(const FxGraph *g, FxNodeId id, int64_t slot);
 /* Is the node at id one field of every element of a list, in order:

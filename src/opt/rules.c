@@ -6,8 +6,9 @@
  * by a loop; a new algorithm beside the loop; a node run by a data kernel
  * (the sort, the sieve, then the registry's kernels, each a turn);
  * results kept while the data files are unchanged; a table of recurring
- * arguments' results in front of it all. Inline expansion comes last: it
- * changes the shapes the others match, so it waits until none applies.
+ * arguments' results in front of it all; a fold fused with the list it
+ * folds; records read where they are built kept as scalars. Inline expansion comes last: it changes the shapes the others
+ * match, so it waits until none applies.
  * Adding a rule is its file (docs/extending.md) and one line here.
  */
 #include "rule.h"
@@ -22,6 +23,9 @@
     X(fx_rule_kernels)                                                                           \
     X(fx_rule_materialise)                                                                       \
     X(fx_rule_hot)                                                                               \
+    X(fx_rule_fuse)                                                                              \
+    X(fx_rule_scalar)                                                                            \
+    X(fx_rule_hoist)                                                                             \
     X(fx_rule_inline)                                                                            \
     /* one line a rule, each ending in a backslash */
 
