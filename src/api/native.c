@@ -38,6 +38,7 @@
 #define KIND "native"
 #define NATIVE_HOT_MS 1.0      /* a run this long is worth compiling for */
 #define RANDOM_INPUTS 10000    /* compared with the interpreter before use */
+#define RECENT_RUNS 8          /* of the lineage, any version, that say it is hot */
 
 /* For tests (the generator of programs, docs/testing.md): FLUX_NATIVE_HOT_MS
  * and FLUX_NATIVE_INPUTS replace the two above. */
@@ -719,6 +720,13 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
     for (size_t i = 0; i < tr->v.len && !newest; i++)
         if (!strcmp(tr->v.data[i].version, label))
             newest = &tr->v.data[i];
+    /* how long the intent's calls take when computed: a version whose
+     * runs a hot-input table answers (its parent's code, a table in front)
+     * looks cold by its own runs, so the lineage's recent runs count too */
+    double hot = newest ? newest->ms : 0;
+    for (size_t i = 0; i < tr->v.len && i < RECENT_RUNS; i++)
+        if (tr->v.data[i].ms > hot)
+            hot = tr->v.data[i].ms;
     machine(&hw);
     if (!fx_native_source(rt, intent, &src, &why)) {
         fprintf(out, "%s: %s stays interpreted: %s\n", intent, label, fx_buf_str(&why));
@@ -759,13 +767,13 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
         tier = (FxCodeTier)lost; /* the best tier lost */
         goto build;
     }
-    if (!newest || newest->ms < hot_ms()) {
+    if (hot < hot_ms()) {
         bool any = (have[FX_CODE_FAST] && !strcmp(rows[FX_CODE_FAST].status, "ok")) ||
                    (have[FX_CODE_OPT] && !strcmp(rows[FX_CODE_OPT].status, "ok"));
         if (!any)
-            fprintf(out, "%s: %s stays interpreted: its newest run took %.3g ms, under the "
-                         "%.0f ms that native code pays back\n", intent, label,
-                    newest ? newest->ms : 0.0, hot_ms());
+            fprintf(out, "%s: %s stays interpreted: its newest runs took %.3g ms at most, "
+                         "under the %.0f ms that native code pays back\n", intent, label, hot,
+                    hot_ms());
         goto done;
     }
     if (have[FX_CODE_OPT])

@@ -58,4 +58,24 @@ echo "$out" | grep -q '"hot-input table"' || fail "the hot input was not answere
 out=$(FLUX_LEARN=off "$FLUX" run h.flux 'hits(299999)' --store h --json)
 echo "$out" | grep -q '"decision": "native code"' || fail "an unseen input did not run v1's native code: $out"
 echo "$out" | grep -q '"output": 66234' || fail "hits(299999): $out"
+# a table's answers take microseconds, yet the code under it is hot: when
+# the table came before cc -O2 (a helper inlined first, then tcc, then the
+# table), a later round still makes the code cc -O2, from the lineage's runs
+cat > m.flux <<'F'
+intent mix(i: Natural) -> Natural:
+    constraints:
+        - result = (i * i) mod 7 * (i mod 3) + i div 5
+
+intent mixed(n: Natural) -> Natural:
+    constraints:
+        - result = sum(mix(i) for i in 0..n)
+F
+for _ in 1 2 3; do
+    FLUX_NATIVE_JUDGE=off FLUX_LEARN=wait "$FLUX" run m.flux 'mixed(300000)' --store m >/dev/null
+done
+"$FLUX" history m.flux --store m | grep -q 'rewrite hot inputs' ||
+    fail "mixed has no hot-input version: $("$FLUX" history m.flux --store m)"
+FLUX_NATIVE_JUDGE=off "$FLUX" optimize m.flux mixed --store m >/dev/null
+out=$(FLUX_LEARN=off "$FLUX" run m.flux 'mixed(299999)' --store m --json)
+echo "$out" | grep -q '"reason": "native, cc -O2' || fail "mixed's code did not reach cc -O2: $out"
 echo ok
