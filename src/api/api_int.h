@@ -39,7 +39,7 @@ typedef struct FxKnownVersion {
 const char *fx_api_refused(const FluxProgram *fp, const char *intent);
 
 typedef struct FxInstalled {
-    char *graph_json;
+    FxGraph *graph;    /* read back from the store once; runtimes get copies */
     char *models_json; /* the variant models of a version with a choice, or NULL */
     int64_t version;   /* its store row */
 } FxInstalled;

@@ -30,7 +30,7 @@ static void drop_installed(FluxProgram *fp)
 {
     fx_vec_foreach(FxInstalled, v, &fp->installed)
     {
-        free(v->graph_json);
+        fx_graph_free(v->graph);
         free(v->models_json);
     }
     fp->installed.len = 0;
@@ -112,11 +112,9 @@ void fx_api_read_installed(FluxProgram *fp)
                     refused_one(&why, t.label, bad);
                     naive = true;
                 } else {
-                    FxInstalled v = {t.graph_json, NULL, t.id};
-                    t.graph_json = NULL;
+                    FxInstalled v = {g, NULL, t.id};
                     if (g->variants & (g->variants - 1)) /* a choice: its models */
                         v.models_json = fx_api_models_load(fp->store, t.id, g);
-                    fx_graph_free(g);
                     fx_vec_push(&fp->installed, v);
                 }
             }
@@ -166,13 +164,9 @@ static void build_with(FxCallCtx *cx, FxGraph *first, int64_t first_version,
     cx->generation = fp->generation;
     if (first)
         use(cx, first, first_version, first_models);
-    fx_vec_foreach(FxInstalled, v, &fp->installed)
-    {
-        char why[256];
-        FxGraph *g = fx_graph_read_json(v->graph_json, why, sizeof(why));
-        if (g)
-            use(cx, g, v->version, v->models_json);
-    }
+    fx_vec_foreach(FxInstalled, v, &fp->installed) /* each runtime its own copy */
+        use(cx, fx_graph_copy_as(v->graph, v->graph->intent, v->graph->version), v->version,
+            v->models_json);
 }
 
 /* A fresh runtime for cx with the installed versions and their models. */
