@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "interp_int.h"
+#include "meter.h"
 #include "natrec.h"
 #include "native.h"
 
@@ -44,6 +45,9 @@ typedef struct Func {
     CType *elem;     /* by builder: its elements' type */
     bool *has;       /* by register: a min/max fold's, whose "none yet" is h<r> */
     bool *wide;      /* by register: a Float that starts as an Int constant (z<r>: still it) */
+    bool *view;      /* by register: written only by slices that view their list (mark_views) */
+    bool *view_at;   /* by instruction: a slice that views its list; ... */
+    uint32_t *view_use; /* ... and the instruction that reads it, once */
     uint32_t n_builders;
     CType ret;
 } Func;
@@ -461,6 +465,8 @@ static void type_empty_literals(Gen *G, Func *F, bool *changed)
 }
 
 /* Types every register of F; false (G->why says why) when one cannot be. */
+static void mark_views(Func *F);
+
 static bool type_func(Gen *G, Func *F)
 {
     FxFunc *f = F->f;
@@ -603,7 +609,109 @@ static bool type_func(Gen *G, Func *F)
             break;
         }
     }
+    mark_views(F);
     return true;
+}
+
+/* ---- slices that view their list ---- */
+
+static bool is_slice(const FxInstr *I)
+{
+    return (I->op == OP_BUILTIN || I->op == OP_BUILTINR) &&
+           (I->a == FX_BUILTIN_SLICE || I->a == FX_BUILTIN_SLICE_CLOSED);
+}
+
+static uint32_t reads(const FxInstr *I, const FxFunc *f, uint32_t *r, uint32_t *base, uint32_t *n);
+
+/* Does I read register x? */
+static bool reads_reg(const FxInstr *I, const FxFunc *f, uint32_t x)
+{
+    uint32_t r[4], base = 0, n = 0, k = reads(I, f, r, &base, &n);
+    for (uint32_t i = 0; i < k; i++)
+        if (r[i] == x)
+            return true;
+    return x >= base && x < base + n;
+}
+
+/* May the value of d, read by I, be a view: I copies it into a new block
+ * (a `++`, a reverse) and keeps nothing of it? */
+static bool copies_it(const FxInstr *I, const FxFunc *f, uint32_t d)
+{
+    if (I->op == OP_CONCAT)
+        return I->a == d || I->b == d;
+    const FxValue *v;
+    return (I->op == OP_BUILTIN || I->op == OP_BUILTINR) && I->a == FX_BUILTIN_REVERSE &&
+           builtin_operand(I, 0, &v, f) == d && !v;
+}
+
+/* A slice `xs[a..b]` read once, a few instructions on, by a `++` or a
+ * reverse that copies it, need not copy it first: it can view xs's block
+ * (a pointer into it and a length), as long as nothing writes xs or jumps
+ * in between, and its register holds nothing else. `reverse(p[0..k]) ++
+ * p[k..n]` then makes one block and one copy where it made three: the
+ * allocations are most of a flip's time in native code. The view's
+ * register is not an owner and is never one, so the ownership of blocks
+ * (emit_release, emit_free_owned) never passes to it. */
+static void mark_views(Func *F)
+{
+    const FxFunc *f = F->f;
+    uint32_t regs = f->n_regs ? f->n_regs : 1, code = f->n_code ? f->n_code : 1;
+    F->view = fx_xcalloc(regs, sizeof(bool));
+    F->view_at = fx_xcalloc(code, sizeof(bool));
+    F->view_use = fx_xcalloc(code, sizeof(uint32_t));
+    bool *target = fx_xcalloc(f->n_code + 1, sizeof(bool));
+    uint32_t *n_reads = fx_xcalloc(regs, sizeof(uint32_t));
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        switch ((FxOpcode)I->op) {
+        case OP_BRK: case OP_BR: case OP_JMP: case OP_JMPF: case OP_JMPT: case OP_FORI:
+        case OP_FORL:
+            target[I->a] = true;
+            break;
+        default:
+            break;
+        }
+        for (uint32_t x = 0; x < f->n_regs; x++)
+            n_reads[x] += reads_reg(I, f, x);
+    }
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        const FxValue *v;
+        uint32_t d = I->d, x = is_slice(I) ? builtin_operand(I, 0, &v, f) : d;
+        if (!is_slice(I) || x == d || n_reads[d] != 1 || !is_list(F->reg[d]))
+            continue;
+        for (uint32_t k = at + 1; k < f->n_code && k <= at + 8 && !target[k]; k++) {
+            const FxInstr *J = &f->code[k];
+            if (reads_reg(J, f, d)) {
+                if (copies_it(J, f, d)) {
+                    F->view_at[at] = true;
+                    F->view_use[at] = k;
+                }
+                break;
+            }
+            if (!writes_d((FxOpcode)J->op) || J->op == OP_CALL || J->op == OP_END || J->d == x ||
+                J->d == d)
+                break;
+        }
+    }
+    /* a register is a view's when a viewing slice writes it and nothing else
+     * does; the slices writing other registers copy */
+    bool *other = fx_xcalloc(regs, sizeof(bool)), *sliced = fx_xcalloc(regs, sizeof(bool));
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        if (F->view_at[at])
+            sliced[I->d] = true;
+        else if (writes_d((FxOpcode)I->op))
+            other[I->d] = true;
+    }
+    for (uint32_t x = f->g->n_params; x < f->n_regs; x++)
+        F->view[x] = sliced[x] && !other[x];
+    for (uint32_t at = 0; at < f->n_code; at++)
+        F->view_at[at] &= F->view[f->code[at].d];
+    free(other);
+    free(sliced);
+    free(n_reads);
+    free(target);
 }
 
 /* ---- emitting ---- */
@@ -707,9 +815,11 @@ static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
 {
     CType t = F->reg[d];
     bool first = true;
+    if (F->view[d]) /* never an owner */
+        return;
     fx_buf_printf(c, "    if (o%u) { o%u = 0; if (r%u.p) {", d, d, d);
     for (uint32_t x = 0; x < F->f->n_regs; x++) {
-        if (x == d || F->reg[x] != t)
+        if (x == d || F->reg[x] != t || F->view[x])
             continue;
         fx_buf_printf(c, "%sif (r%u.p == r%u.p) o%u = 1;", first ? " " : " else ", x, d, x);
         first = false;
@@ -722,7 +832,7 @@ static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
 static void emit_free_owned(FxBuf *c, const Gen *G, const Func *F)
 {
     for (uint32_t x = 0; x < F->f->n_regs; x++)
-        if (is_list(F->reg[x]))
+        if (is_list(F->reg[x]) && !F->view[x])
             fx_buf_printf(c, "    if (o%u) { o%u = 0; c->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); }\n",
                           x, x, x, x, elem_size(G, F->reg[x]));
 }
@@ -733,7 +843,7 @@ static void emit_take_owner(FxBuf *c, const Func *F, CType t, const char *v, con
                             const char *tail)
 {
     for (uint32_t x = 0; x < F->f->n_regs; x++)
-        if (F->reg[x] == t)
+        if (F->reg[x] == t && !F->view[x])
             fx_buf_printf(c, "if (o%u && r%u.p == %s.p) { o%u = 0; %s = 1; } else ", x, x, v, x,
                           q);
     fx_buf_printf(c, "%s\n", tail);
@@ -1210,13 +1320,22 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         case OP_CONCAT: { /* a new block; its elements are work, as value.c counts them */
             uint32_t sz = elem_size(G, T[I->d]);
             fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
-                             "      fuel = c->work(c, n_, fuel); if (fuel <= 0) goto out;\n"
-                             "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
+                             "      FX_WORK(n_);\n", I->a, I->b);
+            /* onto the left's own block when the frame owns it and its capacity
+             * (fx_cap of its length) holds both: its elements stay as they are,
+             * so a register that views them still does, and the block passes to
+             * the result (a flip's `reverse(...) ++ rest`: no allocation) */
+            if (I->a != I->b && !F->view[I->a])
+                fx_buf_printf(c, "      if (o%u && r%u.n && fx_cap(n_) == fx_cap(r%u.n)) {"
+                                 " t_.p = r%u.p; o%u = 0; if (r%u.n) memmove((char *)t_.p +"
+                                 " r%u.n * %uLL, r%u.p, (unsigned long)(r%u.n * %uLL)); } else\n",
+                              I->a, I->a, I->a, I->a, I->a, I->b, I->a, sz, I->b, I->b, sz);
+            fx_buf_printf(c, "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
                              " if (!t_.p) goto out;\n"
                              "        if (r%u.n) memcpy(t_.p, r%u.p, (unsigned long)(r%u.n * %uLL));\n"
                              "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
                              " (unsigned long)(r%u.n * %uLL)); }\n",
-                          I->a, I->b, sz, I->a, I->a, I->a, sz, I->b, I->a, sz, I->b, I->b, sz);
+                          sz, I->a, I->a, I->a, sz, I->b, I->a, sz, I->b, I->b, sz);
             emit_release(c, G, F, I->d);
             fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
             break;
@@ -1261,9 +1380,14 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                     if (I->a == FX_BUILTIN_SLICE_CLOSED)
                         fx_buf_puts(c, "      if (b_ == 0x7fffffffffffffffLL) goto bail; b_++;\n");
                     fx_buf_printf(c, "      if (a_ < 0 || b_ < a_ || b_ > r%u.n) goto bail;\n", x);
+                    if (F->view_at[at]) { /* read once, by what copies it (mark_views) */
+                        fx_buf_printf(c, "      r%u.n = b_ - a_; r%u.p = r%u.n ? (char *)r%u.p +"
+                                         " a_ * %uLL : 0; }\n", I->d, I->d, I->d, x, sz);
+                        break;
+                    }
                 }
                 fx_buf_printf(c, "      long long n_ = b_ - a_; FxNatList t_ = {0, n_};\n"
-                                 "      fuel = c->work(c, n_, fuel); if (fuel <= 0) goto out;\n"
+                                 "      FX_WORK(n_);\n"
                                  "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
                                  " if (!t_.p) goto out;\n", sz);
                 if (rev)
@@ -1354,7 +1478,13 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         " ((a_ ^ b_) & (a_ ^ s_)) < 0; })\n"
         "#define FX_MUL_OV(a, b, r) fx_mul_ov(a, b, r)\n"
         "#define FX_LIKELY(x) (x)\n"
-        "#endif\n");
+        "#endif\n"
+        "/* the work of copying n elements, out of the fuel in place (rounded up to\n"
+        " * steps), the meter asked only past the fuel or for a large copy */\n"
+        "#define FX_WORK(n) do { long long u_ = (n), s_ = (u_ + %d) / %d;"
+        " if (u_ < (1LL << 20) && s_ < fuel) fuel -= s_;"
+        " else { fuel = c->work(c, u_, fuel); if (fuel <= 0) goto out; } } while (0)\n",
+        FX_METER_UNITS_PER_STEP - 1, FX_METER_UNITS_PER_STEP);
     if (plant) /* the test's miscompile: a sum ending in binary 0111 is one too large */
         fx_buf_printf(c, "static int fx_planted(long long a, long long b, long long *r) {"
                          " int o = FX_ADD_OV(a, b, r); *r += (*r & 15) == 7; return o; }\n"
@@ -1485,6 +1615,9 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
         free(G.funcs[k].elem);
         free(G.funcs[k].has);
         free(G.funcs[k].wide);
+        free(G.funcs[k].view);
+        free(G.funcs[k].view_at);
+        free(G.funcs[k].view_use);
     }
     return ok;
 }
