@@ -18,6 +18,7 @@
 #include "check_int.h"
 #include "check_memo.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1805,6 +1806,28 @@ static bool is_field_of(const FxType *elem, const char *name)
     return false;
 }
 
+/* The key's text with each `name` standing alone read as `p.name`: what a
+ * key that named a field meant (`-age` as `-p.age`). Caller frees. */
+static char *with_element(const FxExpr *key, const char *name)
+{
+    const char *s = key->span.src->text + key->span.offset;
+    size_t len = key->span.len, n = strlen(name);
+    FxBuf b = {0};
+    for (size_t i = 0; i < len;) {
+        bool word = i + n <= len && !strncmp(s + i, name, n) &&
+                    (i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != '_' &&
+                                s[i - 1] != '.')) &&
+                    (i + n == len || (!isalnum((unsigned char)s[i + n]) && s[i + n] != '_'));
+        if (word) {
+            fx_buf_printf(&b, "p.%s", name);
+            i += n;
+        } else {
+            fx_buf_putc(&b, s[i++]);
+        }
+    }
+    return fx_buf_take(&b);
+}
+
 /* `by KEY`: a field of the element record, a one-parameter function, or an
  * expression whose one unknown variable stands for the element. */
 static void check_order_key(Checker *c, FxIntent *in, FxConstraint *k)
@@ -1827,10 +1850,52 @@ static void check_order_key(Checker *c, FxIntent *in, FxConstraint *k)
         kt = f->ret;
         k->u.order.key_form = FX_KEY_FUNCTION;
         k->u.order.key_fn = f;
+    } else if (key->kind == FX_EXPR_NAME && fx_check_is_builtin(key->u.text) &&
+               !name_in_scope(c, key->u.text)) {
+        /* `by len`: the built-in function of the element, as `by len(x)` */
+        FxExpr *arg = fx_arena_alloc(c->arena, sizeof(FxExpr));
+        FxExpr *call = fx_arena_alloc(c->arena, sizeof(FxExpr));
+        memset(arg, 0, sizeof(*arg));
+        memset(call, 0, sizeof(*call));
+        arg->kind = FX_EXPR_NAME;
+        arg->span = key->span;
+        arg->u.text = "element";
+        call->kind = FX_EXPR_CALL;
+        call->span = key->span;
+        call->u.call.name = key->u.text;
+        call->u.call.name_span = key->span;
+        call->u.call.n_args = 1;
+        call->u.call.args = fx_arena_alloc(c->arena, sizeof(FxExpr *));
+        call->u.call.args[0] = arg;
+        k->u.order.key = key = call;
+        size_t mark = c->locals.len;
+        push_local(c, "element", elem ? elem : error_type(c));
+        k->u.order.key_form = FX_KEY_EXPR;
+        k->u.order.key_var = "element";
+        kt = check_expr(c, key);
+        c->locals.len = mark;
+    } else if (key->kind == FX_EXPR_NAME && !name_in_scope(c, key->u.text)) {
+        /* a lone name that is no field and no function would stand for the
+         * element itself: a typo that sorts by the elements, silently */
+        fx_diag_error(c->diag, key->span, "`by %s`: `%s` is neither a field of the elements "
+                      "nor a function of one parameter; a key is a field (`by age`), a "
+                      "function (`by norm`, `by len`), or an expression of one variable that "
+                      "stands for an element (`by p.age * 2`)", key->u.text, key->u.text);
+        return;
     } else {
         NameList bound = {0}, vars = {0};
         free_names(c, key, &bound, &vars);
-        if (vars.len != 1) {
+        if (vars.len == 1 && is_field_of(elem, vars.data[0])) {
+            /* `by -age`: age would stand for the whole record */
+            char *t = type_name(elem), *fixed = with_element(key, vars.data[0]);
+            fx_diag_error(c->diag, key->span, "in this key `%s` stands for the whole element "
+                          "(a %s), not its field: name the element and read the field, as in "
+                          "`by %s`; a key is a field (`by %s`), a function of one parameter, or "
+                          "an expression of one variable that stands for an element", vars.data[0],
+                          t, fixed, vars.data[0]);
+            free(fixed);
+            free(t);
+        } else if (vars.len != 1) {
             fx_diag_error(c->diag, key->span, "`by` needs a field, a function, or an expression "
                           "of one variable that stands for an element, as in `by abs(x)`");
         } else {
