@@ -1791,7 +1791,10 @@ uint64_t fx_val_hash(FxValue v)
 static void put_finite_float(FxBuf *out, double d)
 {
     char text[40];
-    for (int prec = 15; prec <= 17; prec++) {
+    // a normal double's shortest form has at most 15 digits when any form
+    // that short reads back (DBL_DIG); a subnormal has fewer digits of its
+    // own, so 4.94e-324 is searched from 1 digit, as 5e-324
+    for (int prec = fpclassify(d) == FP_SUBNORMAL ? 1 : 15; prec <= 17; prec++) {
         snprintf(text, sizeof(text), "%.*g", prec, d);
         if (strtod(text, NULL) == d)
             break;

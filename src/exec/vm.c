@@ -3919,9 +3919,11 @@ static FxStatus run(FxRuntime *rt, FxFunc *entry, const FxValue *args, uint32_t 
                                      rt->profile_stamp, 0))
                 note_first_call(rt, callee, R + I->b, I->c);
             if (nframes + all_tails >= max_depth) {
-                fx_error_set(&rt->error, FX_ERR_RUNTIME, "the depth budget of %llu nested calls "
-                             "is exhausted in `%s`; raise it with --max-depth",
-                         (unsigned long long)max_depth, callee->g->intent);
+                char *msg = fx_xasprintf("the depth budget of %llu nested calls is exhausted "
+                                         "in `%s`; raise it with --max-depth",
+                                         (unsigned long long)max_depth, callee->g->intent);
+                fail(rt, fn, I->node, msg); // at the call that went one deeper
+                free(msg);
                 fx_meter_stop(FX_STOP_DEPTH);
                 goto error;
             }

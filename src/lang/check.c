@@ -1317,7 +1317,17 @@ static void free_names(Checker *c, const FxExpr *e, NameList *bound, NameList *o
         for (size_t i = 0; i < e->u.index.n; i++)
             free_names(c, e->u.index.indices[i], bound, out);
         break;
-    case FX_EXPR_FIELD: free_names(c, e->u.field.base, bound, out); break;
+    case FX_EXPR_FIELD: {
+        // `e.dept`: a constant has no fields, so a name of one whose field
+        // is read stands for a variable that hides the constant
+        const FxExpr *b = e->u.field.base;
+        if (b->kind == FX_EXPR_NAME && fx_check_constant(b->u.text) && !in_list(bound, b->u.text) &&
+            !name_in_scope(c, b->u.text) && !in_list(out, b->u.text))
+            fx_vec_push(out, b->u.text);
+        else
+            free_names(c, b, bound, out);
+        break;
+    }
     case FX_EXPR_LIST:
         for (size_t i = 0; i < e->u.list.n; i++)
             free_names(c, e->u.list.items[i], bound, out);
@@ -1738,6 +1748,38 @@ static void check_comprehension_var(Checker *c, FxIntent *in, FxConstraint *k)
     }
 }
 
+/* The first named constant (`e`, `pi`) a condition reads, or NULL: the
+ * likely element when a condition names no unknown variable. */
+static const char *constant_named(Checker *c, const FxExpr *e)
+{
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case FX_EXPR_NAME:
+        return fx_check_constant(e->u.text) && !name_in_scope(c, e->u.text) ? e->u.text : NULL;
+    case FX_EXPR_UNARY: return constant_named(c, e->u.unary.operand);
+    case FX_EXPR_BINARY: {
+        const char *l = constant_named(c, e->u.binary.lhs);
+        return l ? l : constant_named(c, e->u.binary.rhs);
+    }
+    case FX_EXPR_COMPARE:
+        for (size_t i = 0; i < e->u.compare.n; i++) {
+            const char *n = constant_named(c, e->u.compare.operands[i]);
+            if (n)
+                return n;
+        }
+        return NULL;
+    case FX_EXPR_CALL:
+        for (size_t i = 0; i < e->u.call.n_args; i++) {
+            const char *n = constant_named(c, e->u.call.args[i]);
+            if (n)
+                return n;
+        }
+        return NULL;
+    default: return NULL;
+    }
+}
+
 static void check_comprehension(Checker *c, FxIntent *in, FxConstraint *k)
 {
     size_t mark = c->locals.len;
@@ -1759,6 +1801,16 @@ static void check_comprehension(Checker *c, FxIntent *in, FxConstraint *k)
         }
         NameList bound = {0}, free_vars = {0};
         free_names(c, k->u.comp.cond, &bound, &free_vars);
+        const char *constant = free_vars.len ? NULL : constant_named(c, k->u.comp.cond);
+        if (constant) {
+            fx_diag_error(c->diag, k->u.comp.cond->span,
+                          "the condition must name the element of `%s`, and `%s` here is the "
+                          "constant %s; give the element another name, as in `all %s where x > 1`",
+                          k->u.comp.first, constant, fx_check_constant(constant), k->u.comp.first);
+            fx_vec_free(&bound);
+            fx_vec_free(&free_vars);
+            return;
+        }
         if (free_vars.len != 1) {
             fx_diag_error(c->diag, k->u.comp.cond->span,
                           free_vars.len == 0

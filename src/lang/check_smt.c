@@ -44,6 +44,10 @@ typedef struct Ctx {
     const FxSmtTerm *params; /* terms of the current parameters */
     unsigned inline_depth;
     bool uses_uf;            /* an uninterpreted call was translated */
+    /* the exponents of the powers `b ^ e` translated with e not a constant:
+     * exact for e in 0..POW_EXACT, uninterpreted past it (tr_pow) */
+    FxSmtTerm pow_exps[8];
+    size_t n_pow;
     FxLaws laws;             /* of the library's isqrt and log2 calls translated (laws.h) */
     const char *untranslatable; /* why translation failed, or NULL */
     /* never_both: the lengths of the list and string parameters, whose
@@ -191,11 +195,55 @@ static FxSmtTerm tr_name(Ctx *c, const FxExpr *e)
     }
 }
 
+#define POW_EXACT 8 /* a power's exponents the solver knows exactly */
+
+/* b ^ e for an exponent that is not a constant: b^0 .. b^POW_EXACT exactly,
+ * an uninterpreted function past them. A model is a counterexample only
+ * when each such exponent is within 0..POW_EXACT in it (model_exact), as
+ * the search's first box (0..3) makes it: `commutative` on `b ^ e` is
+ * refuted with pow_of(0, 1) = 0 but pow_of(1, 0) = 1. */
+static FxSmtTerm tr_pow_any(Ctx *c, FxSmtTerm base, FxSmtTerm ex)
+{
+    if (c->n_pow == FX_ARRAY_LEN(c->pow_exps))
+        return fail(c, "too many powers with a non-constant exponent");
+    c->pow_exps[c->n_pow++] = ex;
+    FxSmtSort sorts[2] = {FX_SMT_SORT_INT, FX_SMT_SORT_INT};
+    FxSmtTerm args[2] = {base, ex};
+    FxSmtTerm acc = fx_smt_apply(c->smt, "pow", FX_SMT_SORT_INT, 2, args, sorts), power[POW_EXACT + 1];
+    power[0] = fx_smt_int64(c->smt, 1);
+    for (int k = 1; k <= POW_EXACT; k++)
+        power[k] = bin(c, FX_SMT_MUL, power[k - 1], base);
+    for (int k = POW_EXACT; k >= 0; k--)
+        acc = fx_smt_ite(c->smt, bin(c, FX_SMT_EQ, ex, fx_smt_int64(c->smt, k)), power[k], acc);
+    return acc;
+}
+
+/* Is the solver's model a run's values: no uninterpreted call in the
+ * query, and each power's exponent within what tr_pow_any knows exactly? */
+static bool model_exact(Ctx *c)
+{
+    if (c->uses_uf)
+        return false;
+    for (size_t i = 0; i < c->n_pow; i++) {
+        char *v = fx_smt_model_value(c->smt, c->pow_exps[i]), *end = NULL;
+        long k = v ? strtol(v, &end, 10) : -1;
+        bool in = v && end && !*end && k >= 0 && k <= POW_EXACT;
+        free(v);
+        if (!in)
+            return false;
+    }
+    return true;
+}
+
 static FxSmtTerm tr_pow(Ctx *c, const FxExpr *e)
 {
     const FxExpr *ex = e->u.binary.rhs;
-    if (ex->kind != FX_EXPR_INT || strlen(ex->u.text) > 2 || atoi(ex->u.text) > 16)
-        return fail(c, "a power with a non-constant exponent");
+    if (ex->kind != FX_EXPR_INT || strlen(ex->u.text) > 2 || atoi(ex->u.text) > 16) {
+        if (!fx_type_is_int(e->type))
+            return fail(c, "a power with a non-constant exponent");
+        FxSmtTerm base = tr(c, e->u.binary.lhs), x = tr(c, ex);
+        return base.v && x.v ? tr_pow_any(c, base, x) : fail(c, "a power");
+    }
     FxSmtTerm base = tr(c, e->u.binary.lhs), acc = fx_smt_int64(c->smt, 1);
     for (int i = atoi(ex->u.text); i > 0; i--)
         acc = bin(c, FX_SMT_MUL, acc, base);
@@ -459,6 +507,7 @@ static bool never_both(Ctx *c, const FxConstraint *a, const FxConstraint *b)
     FxSmtTerm args[16];
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->n_pow = 0;
     c->laws = (FxLaws){0};
     for (size_t i = 0; i < c->in->n_params; i++) {
         FxSmtSort sort;
@@ -490,6 +539,7 @@ static void check_pair(Ctx *c, const FxConstraint *a, const FxConstraint *b)
     FxSmtTerm args[16];
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->n_pow = 0;
     c->laws = (FxLaws){0};
     c->params = args;
     if (c->in->n_params > 16 || !fresh_params(c, "", args, &facts)) {
@@ -506,7 +556,7 @@ static void check_pair(Ctx *c, const FxConstraint *a, const FxConstraint *b)
             FxSmtResult r = solve(c, &facts, args, c->in->n_params);
             if (r == FX_SMT_UNSAT)
                 goto out;
-            if (r == FX_SMT_SAT && !c->uses_uf) {
+            if (r == FX_SMT_SAT && model_exact(c)) {
                 char *call = show_call(c, c->in->alias ? c->in->alias : c->in->name, args,
                                        c->in->n_params);
                 char *x = show_value(c, va), *y = show_value(c, vb);
@@ -548,6 +598,7 @@ static FxSmtResult find_uncovered(Ctx *c, FxConstraint **eqs, size_t n, FxSmtTer
     FxSmtResult r = FX_SMT_UNKNOWN;
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->n_pow = 0;
     c->laws = (FxLaws){0};
     c->params = args;
     if (c->in->n_params <= 16 && fresh_params(c, "", args, &facts)) {
@@ -576,7 +627,7 @@ static void check_coverage(Ctx *c, FxConstraint **eqs, size_t n)
         if (eqs[i]->u.eq.tier == FX_TIER_OTHERWISE)
             return;
     FxSmtTerm args[16];
-    if (find_uncovered(c, eqs, n, args) == FX_SMT_SAT && !c->uses_uf) {
+    if (find_uncovered(c, eqs, n, args) == FX_SMT_SAT && model_exact(c)) {
         char *call = show_call(c, c->in->alias ? c->in->alias : c->in->name, args,
                                c->in->n_params);
         fx_diag_warning(c->diag, c->in->name_span, "no equation of `%s` covers %s; such a "
@@ -673,7 +724,7 @@ static void decide_law(Ctx *c, FxProperty *pr, TermVec *facts, FxSmtTerm violati
     FxSmtResult r = solve(c, facts, vars, n_vars);
     if (r == FX_SMT_UNSAT) {
         verdict(c, pr, FX_VERDICT_HOLDS, proved);
-    } else if (r == FX_SMT_SAT && !c->uses_uf) {
+    } else if (r == FX_SMT_SAT && model_exact(c)) {
         char *cex = describe(c, terms);
         refute(c, pr, cex);
         free(cex);
@@ -1178,7 +1229,8 @@ static bool recursion_decreases(Ctx *c, FxConstraint **eqs, size_t n, size_t par
         TermVec facts = {0};
         c->untranslatable = NULL;
         c->uses_uf = false;
-    c->laws = (FxLaws){0};
+        c->n_pow = 0;
+        c->laws = (FxLaws){0};
         c->params = args;
         if (c->in->n_params > 16 || !fresh_params(c, "", args, &facts)) {
             fx_vec_free(&facts);
@@ -1229,6 +1281,7 @@ static void check_property(Ctx *c, FxProperty *pr)
     const char *name = pr->name;
     c->untranslatable = NULL;
     c->uses_uf = false;
+    c->n_pow = 0;
     c->laws = (FxLaws){0};
     c->env.len = 0;
     if (!strcmp(name, "pure") || !strcmp(name, "deterministic") || !strcmp(name, "stateless"))

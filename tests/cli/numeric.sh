@@ -138,6 +138,12 @@ expect_error "$e" 'int(exp(1000))' '<expr>:1:1: in `<expr>`: `int` needs a finit
 expect_error "$tmp/shadow.flux" 'root(-9)' \
     "$tmp/shadow.flux:15:20: in \`root\`: \`isqrt\` needs an integer >= 0, not -9"
 
+# subnormals print in their shortest form too, as the normal doubles do
+for x in 5e-324 1e-310 2.5e-320 -4e-323 2.225073858507201e-308; do
+    got=$("$FLUX" run "$e" "$x * 1.0") || fail "$x"
+    [ "$got" = "$x" ] || fail "subnormal $x printed as $got"
+done
+
 # type errors in the expression (exit 2, as for any expression that does not check)
 expect_check_error() {
     out=$("$FLUX" run "$1" "$2" 2>&1); rc=$?

@@ -42,6 +42,8 @@ run 'loop(0)' --max-depth 100000; rc=$?
 [ $rc = 1 ] || fail "runaway recursion: want 1, got $rc"
 grep -q 'depth budget of 100000 nested calls is exhausted in `loop`; raise it with --max-depth' err ||
     fail "depth: $(cat err)"
+# at the recursive call's place, as every other run-time error
+grep -q '^p.flux:11:21: in `loop`: the depth budget' err || fail "depth without its place: $(cat err)"
 
 run 'loop(0)' --max-steps 5000; rc=$?
 [ $rc = 1 ] && grep -q 'step budget of 5000 steps' err || fail "steps: rc=$rc $(cat err)"

@@ -1483,7 +1483,8 @@ static GExp about(Gen *g, GExp x, int depth)
                   W(n, P_RANGE));
     }
     case IN_IT: {
-        GExp e = gen_expr(g, without_any(g, t->elem), depth - 1);
+        // the element of `[]` (GT_ANY) has none of its own
+        GExp e = gen_expr(g, t->elem ? without_any(g, t->elem) : &gt_int, depth - 1);
         return ex(g, P_CMP, &gt_bool, "%s %s %s", W(e, P_RANGE), op(g, "in"), W(x, P_RANGE));
     }
     case PRED: {

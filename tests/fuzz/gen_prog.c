@@ -802,7 +802,9 @@ static const char *order_constraint(Gen *g, const GIntent *in)
         g->budget = 10;
         GExp k = gen_key_about(g, p, et, 2);
         gen_pop(g, mark);
-        key = k.s;
+        // a lone element name after `by` is an error (it reads as a typo);
+        // sorting by the element itself is the bare order
+        key = strcmp(k.s, p) == 0 ? NULL : k.s;
     }
     return key ? ga_printf(&g->arena, "result is sorted%s by %s", dir, key)
                : ga_printf(&g->arena, "result is sorted%s", dir);
