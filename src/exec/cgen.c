@@ -824,7 +824,7 @@ static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
         fx_buf_printf(c, "%sif (r%u.p == r%u.p) o%u = 1;", first ? " " : " else ", x, d, x);
         first = false;
     }
-    fx_buf_printf(c, "%sc->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); } }\n", first ? " " : " else ",
+    fx_buf_printf(c, "%sFX_DROP(r%u.p, fx_cap(r%u.n) * %uLL); } }\n", first ? " " : " else ",
                   d, d, elem_size(G, t));
 }
 
@@ -833,7 +833,7 @@ static void emit_free_owned(FxBuf *c, const Gen *G, const Func *F)
 {
     for (uint32_t x = 0; x < F->f->n_regs; x++)
         if (is_list(F->reg[x]) && !F->view[x])
-            fx_buf_printf(c, "    if (o%u) { o%u = 0; c->grow(c, r%u.p, fx_cap(r%u.n) * %uLL, 0); }\n",
+            fx_buf_printf(c, "    if (o%u) { o%u = 0; FX_DROP(r%u.p, fx_cap(r%u.n) * %uLL); }\n",
                           x, x, x, x, elem_size(G, F->reg[x]));
 }
 
@@ -856,7 +856,7 @@ static void emit_return_list(FxBuf *c, const Gen *G, const Func *F, uint32_t r)
     fx_buf_printf(c, "    { FxNatList v_ = r%u; int q_ = 0;\n      ", r);
     char tail[256];
     snprintf(tail, sizeof(tail),
-             "{ v_.p = 0; if (r%u.n) { v_.p = c->grow(c, 0, 0, fx_cap(r%u.n) * %uLL); if (!v_.p) goto out;"
+             "{ v_.p = 0; if (r%u.n) { v_.p = FX_NEW(fx_cap(r%u.n) * %uLL); if (!v_.p) goto out;"
              " memcpy(v_.p, r%u.p, (unsigned long)(r%u.n * %uLL)); } }", r, r, sz, r, r, sz);
     emit_take_owner(c, F, F->reg[r], "v_", "q_", tail);
     emit_free_owned(c, G, F);
@@ -1270,7 +1270,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         }
         case OP_END: { /* the block (fx_cap of its elements) is this frame's */
             uint32_t b = F->build[at], sz = elem_size(G, T[I->d]);
-            fx_buf_printf(c, "    if (!b%u.n && b%u.p) { c->grow(c, b%u.p, cap%u * %uLL, 0); b%u.p = 0; }\n",
+            fx_buf_printf(c, "    if (!b%u.n && b%u.p) { FX_DROP(b%u.p, cap%u * %uLL); b%u.p = 0; }\n",
                           b, b, b, b, sz, b);
             emit_release(c, G, F, I->d);
             fx_buf_printf(c, "    r%u = b%u; o%u = 1; b%u.p = 0; b%u.n = 0; cap%u = 0;\n", I->d, b,
@@ -1304,7 +1304,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             uint32_t sz = elem_size(G, T[I->d]);
             fx_buf_printf(c, "    { FxNatList t_ = {0, %u};", I->b);
             if (I->b) {
-                fx_buf_printf(c, " t_.p = c->grow(c, 0, 0, fx_cap(%u) * %uLL); if (!t_.p) goto out;",
+                fx_buf_printf(c, " t_.p = FX_NEW(fx_cap(%u) * %uLL); if (!t_.p) goto out;",
                               I->b, sz);
                 for (uint32_t i = 0; i < I->b; i++) {
                     fx_buf_puts(c, " ((");
@@ -1330,7 +1330,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                                  " t_.p = r%u.p; o%u = 0; if (r%u.n) memmove((char *)t_.p +"
                                  " r%u.n * %uLL, r%u.p, (unsigned long)(r%u.n * %uLL)); } else\n",
                               I->a, I->a, I->a, I->a, I->a, I->b, I->a, sz, I->b, I->b, sz);
-            fx_buf_printf(c, "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
+            fx_buf_printf(c, "      if (n_) { t_.p = FX_NEW(fx_cap(n_) * %uLL);"
                              " if (!t_.p) goto out;\n"
                              "        if (r%u.n) memcpy(t_.p, r%u.p, (unsigned long)(r%u.n * %uLL));\n"
                              "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
@@ -1388,7 +1388,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 }
                 fx_buf_printf(c, "      long long n_ = b_ - a_; FxNatList t_ = {0, n_};\n"
                                  "      FX_WORK(n_);\n"
-                                 "      if (n_) { t_.p = c->grow(c, 0, 0, fx_cap(n_) * %uLL);"
+                                 "      if (n_) { t_.p = FX_NEW(fx_cap(n_) * %uLL);"
                                  " if (!t_.p) goto out;\n", sz);
                 if (rev)
                     fx_buf_printf(c, "        for (long long i_ = 0; i_ < n_; i_++)"
@@ -1438,7 +1438,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
     }
     fx_buf_printf(c, "bail:\n    c->status = %d;\nout:\n", FX_NAT_BAIL);
     for (uint32_t b = 0; b < F->n_builders; b++)
-        fx_buf_printf(c, "    if (b%u.p) c->grow(c, b%u.p, cap%u * %uLL, 0);\n", b, b, b,
+        fx_buf_printf(c, "    if (b%u.p) FX_DROP(b%u.p, cap%u * %uLL);\n", b, b, b,
                       elem_size(G, list_of(F->elem[b])));
     emit_free_owned(c, G, F);
     fx_buf_puts(c, "    { ");
@@ -1483,8 +1483,16 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         " * steps), the meter asked only past the fuel or for a large copy */\n"
         "#define FX_WORK(n) do { long long u_ = (n), s_ = (u_ + %d) / %d;"
         " if (u_ < (1LL << 20) && s_ < fuel) fuel -= s_;"
-        " else { fuel = c->work(c, u_, fuel); if (fuel <= 0) goto out; } } while (0)\n",
-        FX_METER_UNITS_PER_STEP - 1, FX_METER_UNITS_PER_STEP);
+        " else { fuel = c->work(c, u_, fuel); if (fuel <= 0) goto out; } } while (0)\n"
+        "/* a block from the call's spares when the newest is of its size, else the VM's;\n"
+        " * a block let go of kept as a spare (still charged to the meter) while there\n"
+        " * is room: a loop that builds and drops a list each turn calls no one */\n"
+        "#define FX_NEW(b) (c->n_spare && c->spare_bytes[c->n_spare - 1] == (b)"
+        " ? c->spare[--c->n_spare] : c->grow(c, 0, 0, (b)))\n"
+        "#define FX_DROP(q, b) do { void *q_ = (q); long long b_ = (b); if (!q_) break;"
+        " if (c->n_spare < %d) { c->spare_bytes[c->n_spare] = b_; c->spare[c->n_spare++] = q_; }"
+        " else c->grow(c, q_, b_, 0); } while (0)\n",
+        FX_METER_UNITS_PER_STEP - 1, FX_METER_UNITS_PER_STEP, FX_NAT_SPARES);
     if (plant) /* the test's miscompile: a sum ending in binary 0111 is one too large */
         fx_buf_printf(c, "static int fx_planted(long long a, long long b, long long *r) {"
                          " int o = FX_ADD_OV(a, b, r); *r += (*r & 15) == 7; return o; }\n"

@@ -47,8 +47,13 @@
         /* work the program sizes (`++`: its elements), in the meter's units: the fuel left,   \
          * or 0: stopped (status set) */                                                        \
         long long (*work)(struct FxNatCtx *c, long long units, long long fuel);                  \
+        /* blocks let go of, charged still, for the next of their size (FX_NEW) */                \
+        int n_spare;                                                                               \
+        long long spare_bytes[8];                                                                  \
+        void *spare[8];                                                                            \
     };
 FX_NAT_ABI_DEFS
+#define FX_NAT_SPARES 8 /* the length of FxNatCtx's spare arrays */
 
 #define FX_NAT_OK 0
 #define FX_NAT_BAIL 1

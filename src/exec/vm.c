@@ -3358,6 +3358,11 @@ static int native_call(FxRuntime *rt, FxFunc *f, const FxValue *args, uint64_t *
         nr.c.fuel = hand(&nr);
         uint64_t steps_before = rt->stats.steps;
         status = f->native(&nr.c, w, &r);
+        for (int i = 0; i < nr.c.n_spare; i++) { /* charged while spare (FX_DROP) */
+            free(nr.c.spare[i]);
+            fx_meter_sub((size_t)nr.c.spare_bytes[i]);
+            nr.charged -= (size_t)nr.c.spare_bytes[i];
+        }
         fx_natcache_clear(&nr.cache);
         if (status == FX_NAT_BAIL) { /* the interpreter runs the call afresh, on these steps */
             rt->stats.steps = steps_before;
