@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "exec/native.h"
 #include "exec/value_gmp.h"
 #include "graph/lower.h"
 
@@ -240,6 +241,11 @@ static const FxGraph *lower(void *ctx, const char *intent)
     return g;
 }
 
+static bool native_signature(void *ctx, const FxGraph *g)
+{
+    return fx_native_signature(((FxApiRuleHost *)ctx)->fp->prog, g);
+}
+
 /* ---- the recurrence kernel's variants ---- */
 
 static bool variant_times(const FxGraph *g, double n, double *loop, double *power, char **models)
@@ -261,7 +267,7 @@ void fx_api_rule_host_init(FxApiRuleHost *h, FluxProgram *fp, const char *intent
     h->host = (FxRuleHost){h,          best_time, second_time,         work,
                            calls,      value_at,  value,               reads_data,
                            lower,      fx_api_json_field, fx_api_time_kernel, variant_times,
-                           fp->proof_cache};
+                           fp->proof_cache, native_signature};
 }
 
 void fx_api_rule_host_free(FxApiRuleHost *h)

@@ -1589,6 +1589,17 @@ uint32_t fx_native_module(FxFunc *root, FxFunc **out, FxFunc **kernels, uint32_t
     return n;
 }
 
+bool fx_native_signature(const FxProgram *prog, const FxGraph *g)
+{
+    Gen G = {.prog = prog};
+    if (of_type(&G, g->ret_tid, g->ret_type) == T_BAD)
+        return false;
+    for (uint32_t i = 0; i < g->n_params; i++)
+        if (of_type(&G, g->param_tids[i], g->param_types[i]) == T_BAD)
+            return false;
+    return true;
+}
+
 bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
 {
     Gen G = {.c = c, .why = why, .prog = fx_runtime_program(rt)};

@@ -29,6 +29,7 @@ typedef struct Compiler {
     uint32_t next_reg;
     uint32_t *reg_of;       /* by node id: its register, or FX_NO_REG */
     uint32_t *uses;         /* by node id: the nodes that take it as an input */
+    uint32_t *seen, stamp;  /* by node id: the walk (shared_inside) that saw it last */
     FX_VEC(uint32_t) trail; /* nodes given a register, for leaving scopes */
 } Compiler;
 
@@ -196,6 +197,49 @@ static uint32_t record_names(Compiler *C, const FxNode *n)
     }
     FX_CHECK(false, "no record type `%s`", n->type);
     FX_UNREACHABLE();
+}
+
+/* Does the strict part of id's value compute a node, not yet compiled,
+ * that another node reads too? Computed among a call's arguments it would
+ * sit in the callee's frame, be forgotten (forget_from) and be computed
+ * again where it is read next: the shared `iterate(ones(n), 9)` of
+ * spectral-norm ran three times. */
+static bool shared_inside(Compiler *C, FxNodeId id)
+{
+    if (C->seen[id.v] == C->stamp || C->reg_of[id.v] != FX_NO_REG)
+        return false;
+    C->seen[id.v] = C->stamp;
+    const FxNode *n = fx_graph_node(C->g, id);
+    if (n->op == FX_NODE_CONST || n->op == FX_NODE_PARAM || n->op == FX_NODE_VAR)
+        return false;
+    if (C->uses[id.v] > 1)
+        return true;
+    for (uint32_t k = 0; k < n->n_inputs; k++)
+        if (!fx_graph_input_is_lazy(n->op, k) && shared_inside(C, n->inputs[k]))
+            return true;
+    return false;
+}
+
+/* A call's arguments in consecutive registers, the callee's frame: each
+ * computed in place, or, when one computes a node read elsewhere too,
+ * each into a register of its own below the frame, then moved there, in
+ * the same order. */
+static uint32_t call_arguments(Compiler *C, const FxNode *n)
+{
+    C->stamp++;
+    bool shared = false;
+    for (uint32_t i = 0; i < n->n_inputs && !shared; i++)
+        shared = shared_inside(C, n->inputs[i]);
+    uint32_t own[32];
+    if (!shared || n->n_inputs > FX_ARRAY_LEN(own))
+        return consecutive(C, n, 0, n->n_inputs);
+    for (uint32_t i = 0; i < n->n_inputs; i++)
+        own[i] = compile(C, n->inputs[i]);
+    uint32_t base = C->next_reg;
+    C->next_reg += n->n_inputs;
+    for (uint32_t i = 0; i < n->n_inputs; i++)
+        emit(C, OP_MOVE, base + i, own[i], 0, 0, n->inputs[i]);
+    return base;
 }
 
 /* A callee's frame starts at its arguments, the highest registers in use
@@ -804,7 +848,7 @@ static uint32_t compile_node(Compiler *C, FxNodeId id, const FxNode *n)
     case FX_NODE_IF:
         return compile_if(C, id, n, new_reg(C));
     case FX_NODE_CALL:
-        base = consecutive(C, n, 0, n->n_inputs);
+        base = call_arguments(C, n);
         r = new_reg(C);
         emit(C, n->num == 1 && n->n_inputs == 1 ? OP_CALLP : OP_CALL, r,
              callee_index(C, n->text), base, n->n_inputs, id);
@@ -1013,6 +1057,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     for (uint32_t i = 0; i <= g->n_nodes; i++)
         C.reg_of[i] = FX_NO_REG;
     C.uses = fx_xcalloc(g->n_nodes + 1, sizeof(uint32_t));
+    C.seen = fx_xcalloc(g->n_nodes + 1, sizeof(uint32_t));
     for (uint32_t i = 0; i < g->n_nodes; i++)
     {
         for (uint32_t k = 0; k < g->nodes[i].n_inputs; k++)
@@ -1088,6 +1133,7 @@ void fx_compile(FxRuntime *rt, const FxGraph *g, FxFunc *f)
     f->n_regs = C.next_reg;
     free(C.reg_of);
     free(C.uses);
+    free(C.seen);
     if (getenv("FLUX_DUMP_BYTECODE"))
         dump(f);
     fx_vec_free(&C.trail);

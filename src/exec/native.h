@@ -68,6 +68,9 @@ typedef int (*FxNatEntry)(struct FxNatCtx *c, const FxNatWord *args, FxNatWord *
  * =1 plants a miscompile (integer additions off by one now and then), for
  * the test that differential testing catches one. */
 bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why);
+/* Does native code hold g's parameter and result types (scalars, records,
+ * lists of numbers or of records)? Without them no call of g is native. */
+bool fx_native_signature(const FxProgram *prog, const FxGraph *g);
 
 /* Runs the intent's calls through entry from now on (NULL: never again),
  * where the VM may (no hooks, the module's functions plain); tier says

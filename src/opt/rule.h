@@ -79,6 +79,9 @@ typedef struct FxRuleHost {
     bool (*variant_times)(const FxGraph *g, double n, double *loop, double *power,
                           char **models);
     FxProofCache *proof_cache;
+    /* Can native code take g's parameters and give its result (exec/native.h)?
+     * NULL: taken as yes. */
+    bool (*native_signature)(void *ctx, const FxGraph *g);
 } FxRuleHost;
 
 /* One rule's turn in a round: what it is given, and what it keeps between

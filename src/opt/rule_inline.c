@@ -43,6 +43,29 @@ static uint32_t call_sites(const FxGraph *g, const char *name)
     return k;
 }
 
+/* Does g loop: a fold, a map or a call (which may recur)? */
+static bool loops(const FxGraph *g)
+{
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i].op == FX_NODE_FOLD || g->nodes[i].op == FX_NODE_MAP ||
+            g->nodes[i].op == FX_NODE_CALL)
+            return true;
+    return false;
+}
+
+/* Would expanding callee into g move its loops out of native code's
+ * reach: g's parameters or result are of a type native code does not
+ * hold (a String result), so no call of g is native, while the callee's
+ * calls may be? The interpreter's timing favours the expansion; trained,
+ * the loops would run interpreted where they ran native (spectral-norm's
+ * last product inlined into a norm that prints: 4x slower). */
+static bool hides_from_native(const FxRuleRun *r, const FxGraph *g, const FxGraph *callee)
+{
+    const FxRuleHost *h = r->host;
+    return h->native_signature && !h->native_signature(h->ctx, g) &&
+           h->native_signature(h->ctx, callee) && loops(callee);
+}
+
 /* The graph of the intent call n calls when it is to be inlined, or NULL. */
 static const FxGraph *inlinable(const FxRuleRun *r, const FxGraph *g, FxNodeId id)
 {
@@ -50,7 +73,8 @@ static const FxGraph *inlinable(const FxRuleRun *r, const FxGraph *g, FxNodeId i
     if (n->op != FX_NODE_CALL || n->n_inputs > 16)
         return NULL;
     const FxGraph *callee = fx_unfold_inlinable(g, id, r->host->lower, r->host->ctx, NULL);
-    if (!callee || (callee->n_nodes > MAX_NODES && call_sites(g, n->text) > 1))
+    if (!callee || (callee->n_nodes > MAX_NODES && call_sites(g, n->text) > 1) ||
+        hides_from_native(r, g, callee))
         return NULL;
     return callee;
 }
@@ -62,8 +86,9 @@ static bool inline_applies(FxRuleRun *r, FxBuf *why)
         if (inlinable(r, g, (FxNodeId){i}))
             return true;
     fx_buf_puts(why, "no call of another intent to expand: none, or each recursive, reading "
-                     "data, choosing among implementations, of other parameter types, or "
-                     "large and called at several sites");
+                     "data, choosing among implementations, of other parameter types, "
+                     "large and called at several sites, or looping where native code could "
+                     "run it and this intent's could not");
     return false;
 }
 

@@ -74,3 +74,17 @@ intent pred(n: Int) -> Int:
     constraints:
         - result = n - 1
         - result >= 0
+
+// a shared call first computed among another call's arguments: computed
+// once, though the callee's frame is where the arguments were
+intent square_of(n: Int) -> Int:
+    constraints:
+        - result = n * n
+
+intent plus_one(a: Int, b: Int) -> Int:
+    constraints:
+        - result = a + b + 1
+
+intent shared_argument(n: Int) -> Int:
+    constraints:
+        - result = plus_one(square_of(n), square_of(n)) + square_of(n)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec/interp.h"
+#include "exec/native.h"
 #include "fx_test.h"
 #include "lang/program.h"
 #include "graph/lower.h"
@@ -68,7 +69,13 @@ static const char source[] =
     "        - result = if c then x else 0\n"
     "intent fifth(n: Natural) -> Int:\n"
     "    constraints:\n"
-    "        - result = either([k * 2 for k in 0..n][5], n > 100)\n";
+    "        - result = either([k * 2 for k in 0..n][5], n > 100)\n"
+    "intent total(n: Natural) -> Int:\n"
+    "    constraints:\n"
+    "        - result = sum(k * k for k in 0..n)\n"
+    "intent shown(n: Natural) -> String:\n"
+    "    constraints:\n"
+    "        - result = str(total(n)) ++ \" in all\"\n";
 
 static FxDiag diag;
 static FxProgram *prog;
@@ -169,6 +176,32 @@ FX_TEST(inlines_small_callees_and_is_proved)
     fx_buf_free(&why);
     fx_buf_free(&evidence);
     fx_buf_free(&effect);
+}
+
+static bool native_signature(void *ctx, const FxGraph *g)
+{
+    (void)ctx;
+    return fx_native_signature(prog, g);
+}
+
+/* A loop native code could run stays a call from an intent whose result
+ * native code does not hold (a String): expanded, it would run
+ * interpreted on a trained store. */
+FX_TEST(keeps_a_loop_within_reach_of_native_code)
+{
+    const FxRule *rule = inline_rule();
+    FX_CHECK(rule, "no inline expansion in the table");
+    FxRuleRun r = run_on("shown");
+    FxBuf why = {0};
+    EXPECT(rule->applies(&r, &why)); /* no native tier: expanded */
+    host.native_signature = native_signature;
+    fx_buf_free(&why);
+    EXPECT(!fx_native_signature(prog, r.current));
+    EXPECT(fx_native_signature(prog, lower(NULL, "total")));
+    EXPECT(!rule->applies(&r, &why));
+    EXPECT(strstr(fx_buf_str(&why), "looping where native code could run it") != NULL);
+    host.native_signature = NULL;
+    fx_buf_free(&why);
 }
 
 FX_TEST(leaves_what_it_cannot_expand)

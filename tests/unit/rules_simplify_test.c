@@ -512,6 +512,26 @@ FX_TEST(cse_merges_a_repeated_self_call)
     fx_graph_free(g);
 }
 
+/* A call's arguments sit in the callee's frame, which the call takes
+ * over: a shared node computed there must be computed once all the same
+ * (exec/compile.c, call_arguments). */
+FX_TEST(cse_shares_a_call_computed_among_arguments)
+{
+    load_simplify();
+    FxGraph *g = v1("shared_argument"), *c = fx_graph_copy_as(g, g->intent, "candidate");
+    EXPECT(apply(fx_rule_cse, &c));
+    apply(fx_rule_dce, &c); /* nothing left, or the dropped call */
+    EXPECT_EQ(count(c, FX_NODE_CALL), 2);
+    FxValue v = fx_val_int(7);
+    Outcome before = run(g, &v, 1), after = run(c, &v, 1);
+    EXPECT_STR_EQ(before.text, "148");
+    EXPECT_STR_EQ(after.text, "148");
+    EXPECT_EQ(before.calls, 4);
+    EXPECT_EQ(after.calls, 2); /* plus_one and one square_of */
+    fx_graph_free(c);
+    fx_graph_free(g);
+}
+
 FX_TEST(cse_keeps_the_kernel)
 {
     load_simplify();
