@@ -68,13 +68,10 @@ static double run_times(FluxProgram *fp, const FxGraph *g, const char *expr, boo
     for (int k = 0; k < times && ms >= 0; k++)
         if (!eval_in(fp, rt, expr, b, &ms))
             ms = -1;
-    for (uint32_t i = 1; work && i <= copy->n_nodes; i++) {
-        FxNodeOp op = copy->nodes[i - 1].op;
-        if (i == 1)
-            *work = 0;
-        if (op != FX_NODE_CONST && op != FX_NODE_PARAM && op != FX_NODE_VAR)
-            *work += fx_runtime_node_count(rt, copy, (FxNodeId){i});
-    }
+    /* the callees' instructions count too: sharing two calls of an intent
+     * saves the callee's work, not one node */
+    if (work)
+        *work = fx_runtime_instructions(rt);
     fx_runtime_free(rt);
     return ms;
 }

@@ -229,6 +229,9 @@ FxRunStats fx_runtime_stats(const FxRuntime *rt);
 /* How many times node `id` of `g` ran since the runtime was made (0 for a
  * graph the runtime has not compiled). */
 uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id);
+/* The instructions run since the counts were last reset, in every
+ * function of the runtime: a call's work with its callees'. */
+uint64_t fx_runtime_instructions(FxRuntime *rt);
 /* The time (ns) sampled at node id of g since the counts were last reset
  * (vm.c, "the sampler"): the node's own time, not its callees'. */
 uint64_t fx_runtime_node_ns(FxRuntime *rt, const FxGraph *g, FxNodeId id);

@@ -404,6 +404,22 @@ static uint64_t node_count(const FxFunc *f, uint32_t id, int depth)
     return 0;
 }
 
+static uint64_t func_instructions(const FxFunc *f)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < f->n_code; i++)
+        n += f->block_counts[f->code[i].block];
+    return n;
+}
+
+uint64_t fx_runtime_instructions(FxRuntime *rt)
+{
+    uint64_t n = 0;
+    fx_vec_foreach(NamedFunc, nf, &rt->funcs) n += func_instructions(nf->fn);
+    fx_vec_foreach(FxFunc *, f, &rt->exprs) n += func_instructions(*f);
+    return n;
+}
+
 uint64_t fx_runtime_node_ns(FxRuntime *rt, const FxGraph *g, FxNodeId id)
 {
     const FxFunc *f = NULL;

@@ -53,8 +53,8 @@ typedef struct FxRuleHost {
      * asking again sees it (the data sources read once, what the version
      * keeps kept); -1 when a run failed. */
     double (*second_time)(void *ctx, const FxGraph *g, const char *expr);
-    /* How many times g's operations ran for EXPR under the evidence budget
-     * (reading a constant, a parameter or a bound slot is free). */
+    /* The VM instructions EXPR ran with g under the evidence budget, its
+     * callees' included (sharing a call saves the callee's work). */
     uint64_t (*work)(void *ctx, const FxGraph *g, const char *expr);
     /* The calls of the round's intent, and their distinct arguments, when
      * EXPR runs on the running versions under the evidence budget; false

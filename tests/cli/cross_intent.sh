@@ -44,6 +44,15 @@ intent field(ps: List[P], dt: Float) -> Float:
 intent first_times(xs: List[Float], ys: List[Float]) -> Float:
     constraints:
         - result = sum(xs[0] * y for y in ys)
+
+intent fact(n: Natural) -> Natural:
+    constraints:
+        - fact(0) = 1
+        - fact(n) = n * fact(n - 1)
+
+intent digits_of(idx: Natural, k: Natural) -> Natural:
+    constraints:
+        - result = idx div fact(k) + idx mod fact(k) + (idx + 1) * (idx + 2) * (idx + 3) * (k + 4) * (k + 5) * (k + 6)
 F
 ps='[{x: float(i), y: float(i * i mod 7), m: 1.0 + float(i mod 3)} for i in 0..150]'
 calls=("force($ps)" 'spread(100000)' 'moved(100000)' "field($ps, 0.01)")
@@ -68,6 +77,15 @@ out=$("$FLUX" optimize p.flux field --store s)
 out=$("$FLUX" optimize p.flux first_times --rule "loop-invariant code motion" --store s)
 [[ "$out" == *"loop-invariant code motion does not apply (no innermost loop computes"* ]] ||
     fail "first_times: $out"
+
+# digits_of: fact(k) computed once; its own nodes barely change, the
+# callee's work halves, and the gain counts the callee's instructions
+"$FLUX" run p.flux 'digits_of(123456789, 20)' --store s >/dev/null
+out=$("$FLUX" optimize p.flux digits_of --store s)
+[[ "$out" == "digits_of: installed v2: simplification (common sub-expressions) (proof #"* ]] ||
+    fail "digits_of: $out"
+[ "$("$FLUX" graph p.flux digits_of --store s | grep -c '= call fact')" = 1 ] ||
+    fail "digits_of v2 calls fact twice: $("$FLUX" graph p.flux digits_of --store s)"
 
 proof() { "$FLUX" proofs p.flux "$1" --store s; }
 proof 1 | grep -q '^; obligation unfolding: .*calls of pull, gap expanded in place (inline expansion: every intent is pure) (proved)$' ||
