@@ -426,6 +426,27 @@ static bool empty_literal(const FxFunc *f, uint32_t r)
     return any;
 }
 
+/* Is register r an integer constant: no parameter, each write of it the
+ * same OP_CONST of an int64 (*k)? */
+static bool int_constant(const Func *F, uint32_t r, int64_t *k)
+{
+    const FxFunc *f = F->f;
+    bool any = false;
+    if (r < f->g->n_params || F->wide[r])
+        return false;
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        if (!writes_d((FxOpcode)I->op) || I->d != r)
+            continue;
+        if (I->op != OP_CONST || f->consts[I->a].kind != FX_VAL_INT ||
+            (any && f->consts[I->a].u.i != *k))
+            return false;
+        *k = f->consts[I->a].u.i;
+        any = true;
+    }
+    return any;
+}
+
 /* Gives `[]` the type its use asks for: a callee's parameter (through the
  * moves into the call's argument registers), the other side of a `++`, the
  * function's result. */
@@ -1118,13 +1139,25 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             as_double(c, F, I->b);
             fx_buf_printf(c, ";\n");
             break;
-        case OP_IDIV: case OP_MOD: /* floor division by a positive divisor, as the VM's */
-            fx_buf_printf(c, "    if (r%u <= 0) goto bail;\n"
-                             "    { long long q = r%u / r%u, m = r%u %% r%u;"
+        case OP_IDIV: case OP_MOD: { /* floor division by a positive divisor, as the VM's */
+            int64_t by = 0;
+            bool positive = int_constant(F, I->b, &by) && by > 0; /* then no test */
+            if (positive && (by & (by - 1)) == 0) {
+                /* by 2^s: an arithmetic shift floors, the mask is the floor's rest */
+                if (I->op == OP_IDIV)
+                    fx_buf_printf(c, "    r%u = r%u >> %d;\n", I->d, I->a,
+                                  __builtin_ctzll((unsigned long long)by));
+                else
+                    fx_buf_printf(c, "    r%u = r%u & %lldLL;\n", I->d, I->a, (long long)(by - 1));
+                break;
+            }
+            if (!positive)
+                fx_buf_printf(c, "    if (r%u <= 0) goto bail;\n", I->b);
+            fx_buf_printf(c, "    { long long q = r%u / r%u, m = r%u %% r%u;"
                              " if (m < 0) { q--; m += r%u; } r%u = %s; }\n",
-                          I->b, I->a, I->b, I->a, I->b, I->b, I->d,
-                          I->op == OP_IDIV ? "q" : "m");
+                          I->a, I->b, I->a, I->b, I->b, I->d, I->op == OP_IDIV ? "q" : "m");
             break;
+        }
         case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
             static const char *const cmp[] = {"==", "!=", "<", "<=", ">", ">="};
             if (T[I->a] == T_FLOAT) /* a NaN has no order: the VM's error, or its answer */

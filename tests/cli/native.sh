@@ -27,6 +27,10 @@ intent depth(n: Natural) -> Natural:
     constraints:
         - depth(0) = 0
         - depth(n) = depth(n - 1) + 1
+
+intent floors(n: Int) -> Int:
+    constraints:
+        - result = sum(k div 4 + k mod 8 * 3 + k div 3 - k mod 5 + k div 1 + k mod 1 + k div 1024 for k in -n..n)
 F
 export FLUX_EXPLORE=off
 run() { "$FLUX" run p.flux "$@" --no-learn --store s; }
@@ -129,4 +133,12 @@ out=$(FLUX_NATIVE=off "$FLUX" optimize p.flux walk --rule "native code" --store 
 FLUX_NATIVE=off "$FLUX" run p.flux 'walk(100000, 1)' --no-learn --store bare >/dev/null
 out=$(FLUX_NATIVE=off "$FLUX" optimize p.flux walk --rule "native code" --store bare)
 [[ "$out" == "walk: v1 stays interpreted: no C compiler (FLUX_NATIVE=off)" ]] || fail "no compiler: $out"
+# ---- floor division: by a power of two a shift and a mask, negatives included ----
+run 'floors(20000)' >/dev/null
+promote floors >/dev/null
+promote floors >/dev/null
+[ "$(tier 'floors(777)')" = cc ] || fail "floors is not cc: $(tier 'floors(777)')"
+for n in 0 1 2 3 7 777 4099; do
+    [ "$(run "floors($n)")" = "$(FLUX_NATIVE=off run "floors($n)")" ] || fail "floors($n) natively"
+done
 exit 0
