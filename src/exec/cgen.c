@@ -1294,9 +1294,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         case OP_PUSH: {
             uint32_t b = F->build[at], sz = elem_size(G, list_of(F->elem[b]));
             fx_buf_printf(c, "    if (b%u.n == cap%u) { long long nc = cap%u ? 2 * cap%u : 16;"
-                             " void *q = c->grow(c, b%u.p, cap%u * %uLL, nc * %uLL);"
+                             " void *q = cap%u ? c->grow(c, b%u.p, cap%u * %uLL, nc * %uLL)"
+                             " : FX_NEW(nc * %uLL);"
                              " if (!q) goto out; b%u.p = q; cap%u = nc; }\n    ((",
-                          b, b, b, b, b, b, sz, sz, b, b);
+                          b, b, b, b, b, b, b, sz, sz, sz, b, b);
             put_ctype(c, F->elem[b]);
             fx_buf_printf(c, " *)b%u.p)[b%u.n++] = r%u;\n", b, b, I->a);
             break;

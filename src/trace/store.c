@@ -225,6 +225,13 @@ struct FxStore {
     sqlite3 *db;
     char *dir;
     sqlite3_stmt *stmts[ST_COUNT]; /* ORDER ST; NULL until first used */
+    /* the statements of `cached`, by their SQL's address: a run asks the
+     * same few queries for each intent, and preparing one costs more than
+     * asking it (105 prepares were 3 of n-body's 7.5 ms of fixed cost) */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } cache[16];
     FX_VEC(Queued) queue;
     int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
     int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
@@ -391,6 +398,41 @@ static void done(sqlite3_stmt *st)
 {
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
+}
+
+/* The statement of sql (a string that outlives the store: a literal),
+ * prepared once per store and kept; give it back with `release`. One in
+ * use (a query asked again inside its own loop) is prepared afresh. */
+static FxStatus cached(FxStore *s, const char *sql, sqlite3_stmt **out)
+{
+    size_t i = 0;
+    while (i < FX_ARRAY_LEN(s->cache) && s->cache[i].sql && s->cache[i].sql != sql)
+        i++;
+    if (i < FX_ARRAY_LEN(s->cache) && s->cache[i].sql && !sqlite3_stmt_busy(s->cache[i].st)) {
+        *out = s->cache[i].st;
+        return FX_OK;
+    }
+    bool keep = i < FX_ARRAY_LEN(s->cache) && !s->cache[i].sql;
+    if (sqlite3_prepare_v3(s->db, sql, -1, keep ? SQLITE_PREPARE_PERSISTENT : 0, out, NULL) !=
+        SQLITE_OK)
+        return db_fail(s, "prepare");
+    if (keep) {
+        s->cache[i].sql = sql;
+        s->cache[i].st = *out;
+    }
+    return FX_OK;
+}
+
+/* Gives back a statement of `cached`: reset for its next use, or finalized
+ * when it was not kept. */
+static void release(FxStore *s, sqlite3_stmt *st)
+{
+    for (size_t i = 0; i < FX_ARRAY_LEN(s->cache); i++)
+        if (s->cache[i].st == st) {
+            done(st);
+            return;
+        }
+    sqlite3_finalize(st);
 }
 
 /* A bind failed: the message first, since the reset clears it. */
@@ -738,6 +780,8 @@ static FxStatus free_store(FxStore *s)
     int rc = SQLITE_OK;
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmts[i]);
+    for (size_t i = 0; i < FX_ARRAY_LEN(s->cache); i++)
+        sqlite3_finalize(s->cache[i].st);
     if (s->db && s->stamp && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (wal_grew) */
         sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
@@ -1052,8 +1096,9 @@ static FxStatus seal_rows(FxStore *s, int64_t lineage, SealRows *out)
             " WHERE v.lineage = ?1 ORDER BY v.id";
     sqlite3_stmt *st = NULL;
     memset(out, 0, sizeof(*out));
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fail(s, "prepare the versions of a lineage");
+    FxStatus status = cached(s, sql, &st);
+    if (status != FX_OK)
+        return status;
     sqlite3_bind_int64(st, 1, lineage);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1076,11 +1121,11 @@ static FxStatus seal_rows(FxStore *s, int64_t lineage, SealRows *out)
         };
         fx_vec_push(&out->v, r);
     }
-    FxStatus r = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read the versions of a lineage");
-    sqlite3_finalize(st);
-    if (r != FX_OK)
+    status = rc == SQLITE_DONE ? FX_OK : db_fail(s, "read the versions of a lineage");
+    release(s, st);
+    if (status != FX_OK)
         seal_rows_free(out);
-    return r;
+    return status;
 }
 
 static int bind_hash(sqlite3_stmt *st, int i, const char *h)
@@ -1381,18 +1426,19 @@ FxStatus fx_store_proof(FxStore *s, int64_t id, char **out_smt, char **out_resul
 
 FxStatus fx_store_find_lineage(FxStore *s, const char *intent, const char *hash, int64_t *out_id)
 {
+    static const char sql[] = "SELECT id FROM lineages WHERE intent = ? AND hash = ?";
     sqlite3_stmt *st = NULL;
     *out_id = 0;
-    if (sqlite3_prepare_v2(s->db, "SELECT id FROM lineages WHERE intent = ? AND hash = ?", -1, &st,
-                           NULL) != SQLITE_OK)
-        return db_fail(s, "prepare the lineage query");
-    FxStatus r = bind_text(st, 1, intent) | bind_text(st, 2, hash) ? db_fail(s, "bind") : FX_OK;
+    FxStatus r = cached(s, sql, &st);
+    if (r != FX_OK)
+        return r;
+    r = bind_text(st, 1, intent) | bind_text(st, 2, hash) ? db_fail(s, "bind") : FX_OK;
     int rc = r == FX_OK ? sqlite3_step(st) : SQLITE_DONE;
     if (rc == SQLITE_ROW)
         *out_id = sqlite3_column_int64(st, 0);
     else if (rc != SQLITE_DONE)
         r = db_fail(s, "read a lineage");
-    sqlite3_finalize(st);
+    release(s, st);
     return r;
 }
 
@@ -2711,10 +2757,10 @@ FxStatus fx_store_cost_model(FxStore *s, const FxCostKey *key, FxCostParams *out
     *found = false;
     if (!cost_key_ok(key))
         return usage(s, "a cost model needs a kernel, variant, device and hardware");
+    static const char sql[] = "SELECT params, observed FROM cost_models WHERE kernel = ?1 AND "
+                              "variant = ?2 AND device = ?3 AND hardware = ?4";
     sqlite3_stmt *st = NULL;
-    FxStatus r = prepare(s, "SELECT params, observed FROM cost_models WHERE kernel = ?1 AND "
-                            "variant = ?2 AND device = ?3 AND hardware = ?4",
-                         &st);
+    FxStatus r = cached(s, sql, &st);
     if (r != FX_OK)
         return r;
     if (bind_cost_key(st, key)) {
@@ -2731,7 +2777,7 @@ FxStatus fx_store_cost_model(FxStore *s, const FxCostKey *key, FxCostParams *out
             r = db_fail(s, "read a kernel's cost model");
         }
     }
-    sqlite3_finalize(st);
+    release(s, st);
     return r;
 }
 
@@ -2772,10 +2818,10 @@ FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const c
         *len = 0;
     if (!learned_key_ok(kind, key, hardware))
         return usage(s, "a learned row needs a kind, key and hardware");
+    static const char sql[] = "SELECT value FROM learned WHERE kind = ?1 AND key = ?2 AND "
+                              "hardware = ?3";
     sqlite3_stmt *st = NULL;
-    FxStatus r = prepare(s, "SELECT value FROM learned WHERE kind = ?1 AND key = ?2 AND "
-                            "hardware = ?3",
-                         &st);
+    FxStatus r = cached(s, sql, &st);
     if (r != FX_OK)
         return r;
     if (bind_text(st, 1, kind) | bind_text(st, 2, key) | bind_text(st, 3, hardware)) {
@@ -2795,6 +2841,6 @@ FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const c
             r = db_fail(s, "read what learning found");
         }
     }
-    sqlite3_finalize(st);
+    release(s, st);
     return r;
 }
