@@ -1052,17 +1052,19 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         if (F->reg[r] == T_NONE) { /* written by nothing: a failure's value (no equation
                                     * covers the call), read only after the jump to bail,
                                     * where control never goes; C must still see it, of
-                                    * the type of the register it moves to (a record) */
+                                    * the type of the register it moves to (a record,
+                                    * a list: never an owner) */
             CType t = T_NONE;
             for (uint32_t at = 0; at < f->n_code && t == T_NONE; at++)
                 if (f->code[at].op == OP_MOVE && f->code[at].a == r)
                     t = F->reg[f->code[at].d];
             fx_buf_puts(c, "    ");
-            if (t == T_NONE || is_list(t))
+            if (t == T_NONE)
                 fx_buf_puts(c, "long long");
             else
                 put_ctype(c, t);
-            fx_buf_printf(c, " r%u = %s;\n", r, t != T_NONE && is_rec(t) ? "{0}" : "0");
+            fx_buf_printf(c, " r%u = %s;\n", r, t == T_NONE ? "0" : is_list(t) ? "{0, 0}"
+                                                 : is_rec(t) ? "{0}" : "0");
             continue;
         }
         fx_buf_puts(c, "    ");

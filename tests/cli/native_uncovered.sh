@@ -36,4 +36,18 @@ for tier in tcc cc; do
     [ $rc = 1 ] || fail "f(-3) on $tier: exit $rc"
     [[ "$err" == *"no equation of \`f\` covers the call f(-3)"* ]] || fail "f(-3) on $tier: $err"
 done
+
+# the failure's register moved into a list's: declared as a list (the
+# generator's seed 1796646955964: tcc refused "cannot convert 'long long'
+# to 'struct FxNatList'")
+cat > q.flux <<'F'
+intent pick(n: Int, xs: List[Natural]) -> List[Int]:
+    constraints:
+        - pick(n, xs) = xs when not true
+        - pick(n, xs) = [3] when true
+F
+"$FLUX" run q.flux 'pick(1, [0, 8])' --no-learn --store s2 >/dev/null
+out=$("$FLUX" optimize q.flux pick --rule "native code" --store s2)
+[[ "$out" == "pick: native code for v1: tcc "*"equal to the interpreter"* ]] || fail "pick: $out"
+[ "$("$FLUX" run q.flux 'pick(2, [1])' --no-learn --store s2)" = "[3]" ] || fail "pick(2, [1])"
 exit 0
