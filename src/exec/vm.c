@@ -36,6 +36,7 @@
 #include "colcache.h"
 #include "data.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/sort.h"
 #include "fault.h"
 #include "graph/lower.h"
@@ -114,9 +115,21 @@ typedef struct Choice {
     char *why;      /* then why, for the error */
 } Choice;
 
+/* A function registered, its code not compiled yet (compile_all). */
+typedef struct Pending {
+    FxFunc *f;
+    const FxIntent *in;
+} Pending;
+
 struct FxRuntime {
     const FxProgram *prog;
     FX_VEC(NamedFunc) funcs;
+    /* the callees met while compiling, compiled after it, in turn: a chain
+     * of 12,000 intents each calling the next compiles in a loop, not in a
+     * C recursion 12,000 compiles deep */
+    FX_VEC(Pending) pending;
+    bool compiling;
+    FxIndex by_name, by_graph; /* of funcs: by intent key, by compiled graph */
     FX_VEC(Choice) choices;
     FX_VEC(FxFunc *) exprs; /* compiled expression graphs, freed with the runtime */
     FX_VEC(DataEntry) data;
@@ -288,6 +301,9 @@ void fx_runtime_free(FxRuntime *rt)
         return;
     fx_vec_foreach(NamedFunc, nf, &rt->funcs) fx_func_free(nf->fn);
     fx_vec_free(&rt->funcs);
+    fx_vec_free(&rt->pending);
+    fx_index_free(&rt->by_name);
+    fx_index_free(&rt->by_graph);
     join_index_free(&rt->join);
     fx_vec_foreach(Choice, c, &rt->choices) free(c->why);
     fx_vec_free(&rt->choices);
@@ -347,33 +363,86 @@ void fx_runtime_set_choice(FxRuntime *rt, const char *intent, uint32_t index, co
     fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (!strcmp(nf->name, intent)) nf->fn->choice = index;
 }
 
+/* The function of intent key `name`, or NULL. */
+static FxFunc *func_named(const FxRuntime *rt, const char *name)
+{
+    uint32_t i = fx_index_get(&rt->by_name, name);
+    return i == FX_INDEX_NONE ? NULL : rt->funcs.data[i].fn;
+}
+
+static void add_func(FxRuntime *rt, const char *key, FxFunc *f)
+{
+    NamedFunc nf = {key, f};
+    fx_vec_push(&rt->funcs, nf);
+    rt->by_name.strings = true;
+    fx_index_put(&rt->by_name, key, (uint32_t)rt->funcs.len - 1);
+}
+
+/* The function compiled from g, or NULL (an expression's included). */
+static FxFunc *func_of_graph(const FxRuntime *rt, const FxGraph *g)
+{
+    uint32_t i = fx_index_get(&rt->by_graph, g);
+    if (i != FX_INDEX_NONE)
+        return rt->funcs.data[i].fn;
+    fx_vec_foreach(FxFunc *, e, &rt->exprs) if ((*e)->g == g) return *e;
+    return NULL;
+}
+
+/* Compiles g into funcs[i], indexed by its graph. */
+static void compile_at(FxRuntime *rt, const FxGraph *g, uint32_t i)
+{
+    fx_compile(rt, g, rt->funcs.data[i].fn);
+    fx_index_put(&rt->by_graph, g, i);
+}
+
+/* Compiles g into funcs[i], then every callee registered meanwhile
+ * (pending); inside another compile, leaves those to the outermost one. */
+static void compile_all(FxRuntime *rt, const FxGraph *g, uint32_t i)
+{
+    if (rt->compiling) {
+        compile_at(rt, g, i);
+        return;
+    }
+    rt->compiling = true;
+    compile_at(rt, g, i);
+    while (rt->pending.len) {
+        Pending p = rt->pending.data[--rt->pending.len];
+        compile_at(rt, fx_lower_intent(rt->prog, p.in), fx_index_get(&rt->by_name, p.in->key));
+    }
+    rt->compiling = false;
+}
+
 FxFunc *fx_runtime_func(FxRuntime *rt, const char *intent)
 {
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (strcmp(nf->name, intent) == 0) return nf->fn;
+    FxFunc *known = func_named(rt, intent);
+    if (known)
+        return known;
     const FxIntent *in = fx_program_find_intent(rt->prog, intent);
     FX_CHECK(in, "no intent `%s` to compile", intent);
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     f->owns_graph = true;
     f->choice = chosen(rt, in->key);
     /* registered before compiling, so that recursive calls find it */
-    NamedFunc nf = {in->key, f};
-    fx_vec_push(&rt->funcs, nf);
-    fx_compile(rt, fx_lower_intent(rt->prog, in), f);
+    add_func(rt, in->key, f);
+    if (rt->compiling) { /* a callee of the function being compiled: after it */
+        Pending p = {f, in};
+        fx_vec_push(&rt->pending, p);
+        return f;
+    }
+    compile_all(rt, fx_lower_intent(rt->prog, in), (uint32_t)rt->funcs.len - 1);
     return f;
 }
 
 bool fx_runtime_use_graph(FxRuntime *rt, FxGraph *g)
 {
     const FxIntent *in = fx_program_find_intent(rt->prog, g->intent);
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (in && strcmp(nf->name, in->key) == 0) return false;
-    if (!in)
+    if (!in || func_named(rt, in->key))
         return false;
     FxFunc *f = fx_xcalloc(1, sizeof(*f));
     f->owns_graph = true;
     f->choice = chosen(rt, in->key);
-    NamedFunc nf = {in->key, f};
-    fx_vec_push(&rt->funcs, nf);
-    fx_compile(rt, g, f);
+    add_func(rt, in->key, f);
+    compile_all(rt, g, (uint32_t)rt->funcs.len - 1);
     return true;
 }
 
@@ -422,9 +491,7 @@ uint64_t fx_runtime_instructions(FxRuntime *rt)
 
 uint64_t fx_runtime_node_ns(FxRuntime *rt, const FxGraph *g, FxNodeId id)
 {
-    const FxFunc *f = NULL;
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (nf->fn->g == g) f = nf->fn;
-    fx_vec_foreach(FxFunc *, e, &rt->exprs) if ((*e)->g == g) f = *e;
+    const FxFunc *f = func_of_graph(rt, g);
     return f && id.v < f->n_node_ns ? f->node_ns[id.v] : 0;
 }
 
@@ -435,9 +502,8 @@ const FxKTrace *fx_runtime_ktrace(const FxRuntime *rt)
 
 uint64_t fx_runtime_node_count(FxRuntime *rt, const FxGraph *g, FxNodeId id)
 {
-    fx_vec_foreach(NamedFunc, nf, &rt->funcs) if (nf->fn->g == g) return node_count(nf->fn, id.v, 0);
-    fx_vec_foreach(FxFunc *, f, &rt->exprs) if ((*f)->g == g) return node_count(*f, id.v, 0);
-    return 0;
+    const FxFunc *f = func_of_graph(rt, g);
+    return f ? node_count(f, id.v, 0) : 0;
 }
 
 /* ---- registers ---- */
