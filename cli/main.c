@@ -126,6 +126,9 @@ int main(int argc, char **argv)
     /* A reader that stops early (`flux run ... | head`) must not kill the
      * run before it is recorded: a write to a closed pipe fails instead. */
     signal(SIGPIPE, SIG_IGN);
+    /* past `ulimit -f` a write fails with EFBIG, and the store says it is
+     * full (exit 4), instead of the signal killing the run unexplained */
+    signal(SIGXFSZ, SIG_IGN);
     keep_freed_memory();
     if (argc < 2) {
         print_help(stderr);

@@ -286,6 +286,22 @@ static FxStatus db_fail(FxStore *s, const char *what)
     case SQLITE_CORRUPT:
         corrupt(s, what, msg);
         break;
+    case SQLITE_FULL:
+    case SQLITE_IOERR: {
+        /* the errno of the write SQLite made: a full disk, or the size a
+         * process may write (`ulimit -f`) reached */
+        int e = s->db ? sqlite3_system_errno(s->db) : 0;
+        if (e == ENOSPC || e == EFBIG || e == EDQUOT || (sqlite3_errcode(s->db) & 0xff) == SQLITE_FULL) {
+            snprintf(s->err, sizeof(s->err),
+                     "the store at %s cannot grow: %s (%s); nothing was lost, free some space "
+                     "or raise the limit and run again", s->dir,
+                     e == EFBIG ? "the file size limit (ulimit -f) is reached"
+                     : e == EDQUOT ? "the disk quota is reached" : "the disk is full", what);
+            break;
+        }
+        snprintf(s->err, sizeof(s->err), "the store at %s: %s: %s", s->dir, what, msg);
+        break;
+    }
     default:
         snprintf(s->err, sizeof(s->err), "the store at %s: %s: %s", s->dir, what, msg);
         break;
