@@ -1857,11 +1857,13 @@ static void put_int(FxBuf *out, int64_t i)
     fx_buf_append(out, p, (size_t)(text + sizeof(text) - p));
 }
 
-/* Flux strings take \" \\ \n \t only, so other bytes are written as they
- * are; JSON also forbids raw control characters, which become \u00XX. JSON
- * must be UTF-8: every source of strings checks that they are (utf8.h), and
- * should a byte that is not reach here, it is written as U+FFFD, so the
- * output stays JSON whatever a string holds. */
+/* Flux strings take \" \\ \n \t; other characters are written as they
+ * are, except the control characters (C0, DEL and C1: a NUL, or an escape
+ * sequence from a CSV field, would act on the terminal), which become
+ * \u00XX, as JSON writes them. JSON must be UTF-8: every source of strings
+ * checks that they are (utf8.h), and should a byte that is not reach here,
+ * it is written as U+FFFD, so the output stays JSON whatever a string
+ * holds. */
 static void put_string(FxBuf *out, const char *s, size_t len, bool json)
 {
     fx_buf_putc(out, '"');
@@ -1869,10 +1871,17 @@ static void put_string(FxBuf *out, const char *s, size_t len, bool json)
         unsigned char c = (unsigned char)s[i];
         const char *esc = escape_for(c, json);
         size_t n = json && c >= 0x80 ? fx_utf8_next(s + i, len - i, NULL) : 1;
+        /* U+0080..U+009F, the C1 controls: C2 80..C2 9F in UTF-8 */
+        bool c1 = c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+                  (unsigned char)s[i + 1] < 0xa0;
         if (esc)
             fx_buf_puts(out, esc);
-        else if (json && c < 0x20)
+        else if (c < 0x20 || c == 0x7f)
             fx_buf_printf(out, "\\u%04x", c);
+        else if (c1) {
+            fx_buf_printf(out, "\\u%04x", (unsigned char)s[i + 1]);
+            n = 2;
+        }
         else if (n == 0)
             fx_buf_puts(out, "\\ufffd");
         else

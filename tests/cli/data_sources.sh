@@ -38,4 +38,21 @@ out=$("$FLUX" run shop.flux 'by_weight()[1].name')
 printf 'name,price,weight\ncup,three,0.2\n' > items.csv
 "$FLUX" run shop.flux 'total()' 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'items.csv:2: column `price`: `three` is not an Int' err || fail "bad cell: rc=$rc $(cat err)"
+
+# control characters in a field (an escape sequence, DEL, a C1 CSI) never
+# reach the terminal raw: \u00XX, as --json writes them
+mkdir ctl && cd ctl
+printf 'name,n\n"a\033[31mred",1\nb\302\233x,2\nok\177,3\n' > t.csv
+cat > p.flux <<'F'
+type Row = { name: String, n: Int }
+data rows: List[Row] from "t.csv"
+intent names() -> List[String]:
+    constraints:
+        - result = [r.name for r in rows]
+F
+out=$("$FLUX" run p.flux 'names()' --store s)
+[ "$out" = '["a\u001b[31mred", "b\u009bx", "ok\u007f"]' ] || fail "control characters: $(printf '%s' "$out" | od -c | head -3)"
+json=$("$FLUX" run p.flux 'names()' --store s --json)
+[[ "$json" == *'"output": ["a\u001b[31mred", "b\u009bx", "ok\u007f"]'* ]] || fail "json: $json"
+cd ..
 exit 0
