@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
+#include <strings.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -84,7 +85,30 @@ typedef struct Server {
     pthread_mutex_t lock; /* around every call into the library */
     char token[65];       /* "" when none is needed */
     atomic_bool stopping;
+    bool loopback;        /* listening on a loopback address: Host is checked */
 } Server;
+
+/* Is the request's Host a name of this machine's loopback (or the address
+ * it listens on), with any port? A page of another site whose name was
+ * rebound to 127.0.0.1 sends its own name: refused, so it cannot read the
+ * API (DNS rebinding). */
+static bool host_is_local(const Server *sv, const char *host)
+{
+    if (!host)
+        return false;
+    size_t n = strlen(host);
+    const char *colon = strrchr(host, ':');
+    if (colon && (host[0] != '[' || colon > strchr(host, ']'))) /* a port: after it */
+        n = (size_t)(colon - host);
+    static const char *const names[] = {"localhost", "127.0.0.1", "[::1]"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strlen(names[i]) == n && !strncasecmp(host, names[i], n))
+            return true;
+    const char *bound = sv->cfg->bind;
+    if (bound && strlen(bound) == n && !strncmp(host, bound, n))
+        return true;
+    return bound && host[0] == '[' && n == strlen(bound) + 2 && !strncmp(host + 1, bound, n - 2);
+}
 
 static const struct {
     const char *path, *type;
@@ -286,6 +310,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > MAX_BODY)
             return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "the request is too large");
+        /* a chunked body has no length to check first: no path reads a body */
+        const char *te = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_TRANSFER_ENCODING);
+        if (te && strcasecmp(te, "identity") != 0)
+            return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE,
+                              "a request with a chunked body is not served");
+        if (sv->loopback &&
+            !host_is_local(sv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                           MHD_HTTP_HEADER_HOST)))
+            return send_error(c, MHD_HTTP_MISDIRECTED_REQUEST,
+                              "this server answers to localhost, 127.0.0.1 or [::1] only (a "
+                              "page of another site must not read it); --bind another "
+                              "address to serve other names");
         return MHD_YES;
     }
     if (*upload_size) { /* a body: not used by any path, read and dropped */
@@ -384,7 +421,7 @@ int fx_serve(const FxServeConfig *cfg, FILE *out, FILE *diagnostics)
         fprintf(diagnostics, "flux: serve: `%s` is not an IPv4 or IPv6 address\n", host);
         return FLUX_ERR_USAGE;
     }
-    Server sv = {.cfg = cfg};
+    Server sv = {.cfg = cfg, .loopback = is_loopback(&addr)};
     pthread_mutex_init(&sv.lock, NULL);
     if (cfg->token)
         snprintf(sv.token, sizeof(sv.token), "%s", cfg->token);

@@ -159,7 +159,7 @@ for target in [b'/../etc/passwd', b'/../../../../etc/passwd', b'/%2e%2e/%2e%2e/e
                b'/..%2f..%2fetc%2fpasswd', b'//etc/passwd', b'/app.js/../../etc/passwd',
                b'/etc/passwd', b'http://localhost/etc/passwd', b'/api/../../etc/passwd',
                b'/%00/etc/passwd', b'/.%252e/etc/passwd']:
-    answer = raw(b'GET ' + target + b' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    answer = raw(b'GET ' + target + b' HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
     status = answer.split(b' ', 2)[1] if answer else b''
     assert status in (b'400', b'404'), (target, answer[:120])
     assert b'root:' not in answer, target
@@ -167,16 +167,30 @@ for target in [b'/../etc/passwd', b'/../../../../etc/passwd', b'/%2e%2e/%2e%2e/e
 # methods and sizes
 get('/api/programs')  # still up
 for method in [b'POST', b'PUT', b'DELETE']:
-    answer = raw(method + b' /api/programs HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n'
+    answer = raw(method + b' /api/programs HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n'
                  b'Connection: close\r\n\r\n')
     assert answer.split(b' ', 2)[1] == b'405', answer[:120]
-answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n'
+answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n'
              b'Connection: close\r\n\r\n')
 assert answer.split(b' ', 2)[1] == b'413', answer[:120]
-answer = raw(b'GET /api/programs?' + b'a' * 200000 + b' HTTP/1.1\r\nHost: x\r\n\r\n')
+answer = raw(b'GET /api/programs?' + b'a' * 200000 + b' HTTP/1.1\r\nHost: localhost\r\n\r\n')
 assert not answer.startswith(b'HTTP/1.1 200'), answer[:120]
-answer = raw(b'GET / HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'b' * 200000 + b'\r\n\r\n')
+answer = raw(b'GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ' + b'b' * 200000 + b'\r\n\r\n')
 assert not answer.startswith(b'HTTP/1.1 200'), answer[:120]
+# a chunked body has no length to check first: refused, whatever its size
+answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n'
+             b'Connection: close\r\n\r\n' + (b'1000\r\n' + b'x' * 4096 + b'\r\n') * 64 + b'0\r\n\r\n')
+assert answer.split(b' ', 2)[1] == b'413', answer[:120]
+
+# DNS rebinding: a name that is not this machine's loopback is refused (421),
+# the loopback names with any port are answered
+for name in [b'evil.example', b'localhost.evil.example', b'127.0.0.1.nip.io:80', b'']:
+    answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: ' + name + b'\r\nConnection: close\r\n\r\n')
+    assert answer.split(b' ', 2)[1] in (b'421', b'400'), (name, answer[:120])
+    assert b'"file"' not in answer, name
+for name in [b'localhost', b'LOCALHOST:8080', b'127.0.0.1:1', b'[::1]:9']:
+    answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: ' + name + b'\r\nConnection: close\r\n\r\n')
+    assert answer.split(b' ', 2)[1] == b'200', (name, answer[:120])
 
 # 1000 concurrent requests: every one answered
 def fetch(i):
