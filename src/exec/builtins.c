@@ -158,6 +158,12 @@ static bool text_builtin(FxBuiltin b, const FxValue *args, size_t n, FxValue *ou
     case FX_BUILTIN_SLICE_CLOSED:
         return fx_text_slice(args[0], args[1], args[2], b == FX_BUILTIN_SLICE_CLOSED, out, err);
     case FX_BUILTIN_STR:
+        /* the decimal digits of a big integer cost more than its size says:
+         * asked of the time budget first (3^(10^8): 16 s past a 2 s budget) */
+        if (!fx_meter_afford(fx_val_decimal_work(args[0]), 0)) {
+            fx_meter_message(NULL, err->message, sizeof(err->message));
+            return false;
+        }
         *out = fx_text_str(args[0]);
         return true;
     case FX_BUILTIN_INT:

@@ -1816,6 +1816,24 @@ static void put_float(FxBuf *out, double d, bool json)
         fx_buf_puts(out, d < 0 ? "-inf" : "inf");
 }
 
+uint64_t fx_val_decimal_work(FxValue v)
+{
+    if (v.kind == FX_VAL_BIG) {
+        /* GMP's conversion takes about 3 log2(limbs)^2 ns a limb or more
+         * (240 ns at 250 limbs, 2,000 at 250,000, measured): a lower
+         * bound, so that no run the budget would see finish is stopped */
+        double limbs = (double)mpz_size(v.u.obj->u.big), l = log2(limbs + 1);
+        return limbs < 64 ? 0 : (uint64_t)(3.0 * limbs * l * l);
+    }
+    if (v.kind != FX_VAL_LIST || v.u.obj->u.list.ints || v.u.obj->u.list.floats ||
+        !v.u.obj->u.list.items)
+        return 0;
+    uint64_t w = 0;
+    for (size_t i = 0; i < v.u.obj->u.list.n; i++)
+        w += fx_val_decimal_work(v.u.obj->u.list.items[i]);
+    return w;
+}
+
 static void put_big(FxBuf *out, mpz_srcptr z)
 {
     // sizeinbase may overstate by one; add room for the sign and the NUL.

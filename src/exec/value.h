@@ -87,6 +87,9 @@ FxValue fx_val_list_adopt_ints(int64_t *v, size_t n);
 /* The elements of a list kept unboxed (made by fx_val_list_of_u64 or _i64,
  * or the concatenation of two such), borrowed; NULL for any other list. */
 const int64_t *fx_val_list_ints(FxValue list);
+/* The work (in the meter's units, about ns) of writing v's big integers in
+ * decimal, a lower bound; 0 for values without one. */
+uint64_t fx_val_decimal_work(FxValue v);
 /* A list of floats kept unboxed that takes over v (a malloc'd block of n
  * doubles), charged to the meter now; every other function sees FLOAT
  * elements. */

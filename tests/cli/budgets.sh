@@ -153,4 +153,12 @@ assert o["bits"] == 99657843 and o["sign"] == 1 and o["last_digits"] == "0" * 20
 assert o["summary"] == "an integer of 99657843 bits (about 30000001 decimal digits), not written out", o
 assert len(o["hash"]) == 16, o' || fail "the summary of 10^(3 * 10^7)"
 echo "pw(10, 3 * 10^7) mod 7, recorded: $secs s"
+
+# the decimal digits of a big integer are asked of the time budget before
+# they are written: 3^(10^8) has 47.7 million, 16 s of GMP's time
+run b.flux 'len(str(pw(3, 10^8)))' --max-seconds 2
+[ "$rc" = 1 ] && grep -q 'time budget of 2 s is exhausted' err || fail "str of 3^(10^8): exit $rc, $(cat err)"
+python3 -c "import sys; sys.exit(not $secs < 2.2)" || fail "str of 3^(10^8) stopped after $secs s"
+run b.flux 'len(str(pw(3, 10^6)))' --max-seconds 2
+[ "$rc" = 0 ] && [ "$(cat out)" = 477122 ] || fail "str of 3^(10^6): exit $rc, $(cat out)"
 exit 0
