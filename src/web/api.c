@@ -44,18 +44,41 @@ static char *text_close(Text *t)
     return t->data;
 }
 
+/* The length of the UTF-8 character at p (1 to 4), or 0 when the bytes
+ * there are not one (a stray byte, an overlong form, a surrogate). */
+static size_t utf8_char(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+             : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+/* s as a JSON string: a byte that is no UTF-8 character (a query
+ * parameter's %FF, echoed in an error) is U+FFFD, so the answer stays JSON. */
 static void put_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_char(p);
         if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
         else if (*p == '\n')
             fputs("\\n", out);
         else if (*p < 0x20)
             fprintf(out, "\\u%04x", *p);
+        else if (n == 0)
+            fputs("\\ufffd", out);
         else
-            fputc(*p, out);
+            fwrite(p, 1, n, out);
+        p += n ? n : 1;
     }
     fputc('"', out);
 }

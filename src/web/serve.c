@@ -27,7 +27,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
-#include <strings.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -35,6 +34,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>

@@ -182,6 +182,13 @@ answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: localhost\r\nTransfer-Encodin
              b'Connection: close\r\n\r\n' + (b'1000\r\n' + b'x' * 4096 + b'\r\n') * 64 + b'0\r\n\r\n')
 assert answer.split(b' ', 2)[1] == b'413', answer[:120]
 
+# a parameter that is not UTF-8, echoed in an error, is U+FFFD there: the
+# answer stays JSON, valid UTF-8
+answer = raw(b'GET /api/versions?intent=%FF%FEab%C3%A9%22 HTTP/1.1\r\nHost: localhost\r\n'
+             b'Connection: close\r\n\r\n')
+body = json.loads(answer.split(b'\r\n\r\n', 1)[1].decode('utf-8'))
+assert body['error']['message'] == 'no intent `\ufffd\ufffdab\u00e9"` in the programs served', body
+
 # DNS rebinding: a name that is not this machine's loopback is refused (421),
 # the loopback names with any port are answered
 for name in [b'evil.example', b'localhost.evil.example', b'127.0.0.1.nip.io:80', b'']:
