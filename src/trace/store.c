@@ -67,6 +67,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -231,7 +232,9 @@ struct FxStore {
     struct {
         const char *sql;
         sqlite3_stmt *st;
+        bool in_use; /* taken by `cached`, not yet given back */
     } cache[16];
+    pthread_mutex_t cache_lock; /* threads taking turns on the store may overlap here */
     FX_VEC(Queued) queue;
     int64_t next_id, block_end; /* the ids [next_id, block_end) are this store's */
     int64_t block_size;         /* of the next reservation: 1, 2, 4, ... ID_BLOCK */
@@ -421,34 +424,45 @@ static void done(sqlite3_stmt *st)
  * use (a query asked again inside its own loop) is prepared afresh. */
 static FxStatus cached(FxStore *s, const char *sql, sqlite3_stmt **out)
 {
+    pthread_mutex_lock(&s->cache_lock);
     size_t i = 0;
     while (i < FX_ARRAY_LEN(s->cache) && s->cache[i].sql && s->cache[i].sql != sql)
         i++;
-    if (i < FX_ARRAY_LEN(s->cache) && s->cache[i].sql && !sqlite3_stmt_busy(s->cache[i].st)) {
+    bool here = i < FX_ARRAY_LEN(s->cache);
+    if (here && s->cache[i].sql && !s->cache[i].in_use) {
+        s->cache[i].in_use = true;
         *out = s->cache[i].st;
+        pthread_mutex_unlock(&s->cache_lock);
         return FX_OK;
     }
-    bool keep = i < FX_ARRAY_LEN(s->cache) && !s->cache[i].sql;
+    bool keep = here && !s->cache[i].sql;
+    FxStatus r = FX_OK;
     if (sqlite3_prepare_v3(s->db, sql, -1, keep ? SQLITE_PREPARE_PERSISTENT : 0, out, NULL) !=
         SQLITE_OK)
-        return db_fail(s, "prepare");
-    if (keep) {
+        r = db_fail(s, "prepare");
+    else if (keep) {
         s->cache[i].sql = sql;
         s->cache[i].st = *out;
+        s->cache[i].in_use = true;
     }
-    return FX_OK;
+    pthread_mutex_unlock(&s->cache_lock);
+    return r;
 }
 
 /* Gives back a statement of `cached`: reset for its next use, or finalized
  * when it was not kept. */
 static void release(FxStore *s, sqlite3_stmt *st)
 {
-    for (size_t i = 0; i < FX_ARRAY_LEN(s->cache); i++)
-        if (s->cache[i].st == st) {
-            done(st);
-            return;
-        }
-    sqlite3_finalize(st);
+    done(st);
+    pthread_mutex_lock(&s->cache_lock);
+    size_t i = 0;
+    while (i < FX_ARRAY_LEN(s->cache) && s->cache[i].st != st)
+        i++;
+    if (i < FX_ARRAY_LEN(s->cache))
+        s->cache[i].in_use = false;
+    pthread_mutex_unlock(&s->cache_lock);
+    if (i == FX_ARRAY_LEN(s->cache))
+        sqlite3_finalize(st);
 }
 
 /* A bind failed: the message first, since the reset clears it. */
@@ -798,6 +812,7 @@ static FxStatus free_store(FxStore *s)
         sqlite3_finalize(s->stmts[i]);
     for (size_t i = 0; i < FX_ARRAY_LEN(s->cache); i++)
         sqlite3_finalize(s->cache[i].st);
+    pthread_mutex_destroy(&s->cache_lock);
     if (s->db && s->stamp && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (wal_grew) */
         sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
@@ -915,6 +930,7 @@ static FxStatus open_writing(FxStore *s)
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len)
 {
     FxStore *s = fx_xcalloc(1, sizeof(*s));
+    pthread_mutex_init(&s->cache_lock, NULL);
     FxStatus r = FX_OK;
     s->dir = fx_xstrdup(dir);
     s->block_size = 1;
