@@ -77,5 +77,11 @@ int flux_store_recover(const char *dir, const char *new_dir, FILE *out, FILE *di
     }
     fprintf(out, "kept %" PRId64 " rows; %" PRId64 " unreadable stretch%s skipped\n", r.kept,
             r.gaps, r.gaps == 1 ? "" : "es");
+    if (r.kept == 0) { /* a recovery that kept nothing did not recover */
+        if (diagnostics)
+            fprintf(diagnostics, "flux: nothing of the store at %s could be read; the store at "
+                                 "%s is empty\n", dir, new_dir);
+        return FLUX_ERR_STORE;
+    }
     return FLUX_OK;
 }
