@@ -1748,6 +1748,17 @@ static void check_comprehension_var(Checker *c, FxIntent *in, FxConstraint *k)
     }
 }
 
+static const char *constant_named(Checker *c, const FxExpr *e);
+
+/* The first named constant that one of the n expressions at es reads. */
+static const char *constant_among(Checker *c, FxExpr *const *es, size_t n)
+{
+    const char *name = NULL;
+    for (size_t i = 0; i < n && !name; i++)
+        name = constant_named(c, es[i]);
+    return name;
+}
+
 /* The first named constant (`e`, `pi`) a condition reads, or NULL: the
  * likely element when a condition names no unknown variable. */
 static const char *constant_named(Checker *c, const FxExpr *e)
@@ -1762,20 +1773,8 @@ static const char *constant_named(Checker *c, const FxExpr *e)
         const char *l = constant_named(c, e->u.binary.lhs);
         return l ? l : constant_named(c, e->u.binary.rhs);
     }
-    case FX_EXPR_COMPARE:
-        for (size_t i = 0; i < e->u.compare.n; i++) {
-            const char *n = constant_named(c, e->u.compare.operands[i]);
-            if (n)
-                return n;
-        }
-        return NULL;
-    case FX_EXPR_CALL:
-        for (size_t i = 0; i < e->u.call.n_args; i++) {
-            const char *n = constant_named(c, e->u.call.args[i]);
-            if (n)
-                return n;
-        }
-        return NULL;
+    case FX_EXPR_COMPARE: return constant_among(c, e->u.compare.operands, e->u.compare.n);
+    case FX_EXPR_CALL: return constant_among(c, e->u.call.args, e->u.call.n_args);
     default: return NULL;
     }
 }
