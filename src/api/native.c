@@ -539,7 +539,8 @@ static size_t recorded_exprs(const FxTraces *tr, const char *label, const char *
  * process has: no table a run before switched on) with the installed
  * versions, natively (entry attached for intent) or interpreted (entry
  * NULL), runaway protection on, each stopped at cap_ms; a run that failed
- * or was stopped counts as the cap. */
+ * or was stopped counts as the cap; -1 when the runtime's module is not
+ * entry's (fx_native_shape_holds). */
 static double best_ms(FluxProgram *fp, const FxGraph *g, const char *intent, FxNatEntry entry,
                       const char *compiler, double cap_ms)
 {
@@ -552,7 +553,10 @@ static double best_ms(FluxProgram *fp, const FxGraph *g, const char *intent, FxN
         fx_runtime_set_budgets(rt, b);
         if (entry) { /* compiled first: only a function the runtime has takes the code */
             (void)fx_runtime_native_of(rt, intent);
-            fx_runtime_attach_native(rt, intent, entry, compiler);
+            if (!fx_runtime_attach_native(rt, intent, entry, compiler)) {
+                fx_api_context_drop(fp, cx);
+                return -1; /* a fresh runtime's module is not the one built */
+            }
         }
         else
             fx_runtime_set_native(rt, false);
@@ -593,7 +597,11 @@ static bool judge_speed(FluxProgram *fp, const char *intent, FxNatEntry entry,
         FxGraph *g = fx_lower_expr(fp->prog, e, "<expr>");
         double interp = best_ms(fp, g, intent, NULL, NULL, 3 * recorded_ms + 1000);
         double native = best_ms(fp, g, intent, entry, compiler, 2 * interp + 50);
-        if (native > interp * JUDGE_SLACK + 0.02) {
+        if (native < 0) {
+            faster = false;
+            fx_buf_printf(why, "a fresh runtime's module is not the one built: a callee is "
+                          "answered by a kernel in one and not in the other");
+        } else if (native > interp * JUDGE_SLACK + 0.02) {
             faster = false;
             fx_buf_printf(why, "measured slower than the interpreter: %.3g ms against %.3g ms "
                           "on `%.60s%s` (best of %d each, fresh runtimes)", native, interp, expr,
@@ -637,7 +645,13 @@ static bool build_and_check(FluxProgram *fp, FxRuntime *rt, const char *intent,
         snprintf(row->why, sizeof(row->why), "%s", err);
         return false;
     }
-    fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, o->compiler);
+    if (!fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, o->compiler)) {
+        /* a callee's kernel came or went since the source was written */
+        snprintf(row->status, sizeof(row->status), "failed");
+        snprintf(row->why, sizeof(row->why), "the module changed while it was built: "
+                 "a callee is answered by a kernel now, or no longer");
+        return false;
+    }
     fx_runtime_set_runaway_protection(rt, false);
     Check C = {.fp = fp, .rt = rt, .intent = intent};
     const char *exprs[RECORDED_INPUTS];
@@ -672,7 +686,8 @@ static void recheck(FluxProgram *fp, FxRuntime *rt, const char *intent, const Fx
     void *entry = fx_native_load(o, FX_NAT_ENTRY, err, sizeof(err));
     if (!entry)
         return;
-    fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, o->compiler);
+    if (!fx_runtime_attach_native(rt, intent, (FxNatEntry)entry, o->compiler))
+        return; /* not this runtime's module: nothing of it would run */
     fx_runtime_set_runaway_protection(rt, false);
     Check C = {.fp = fp, .rt = rt, .intent = intent};
     const char *exprs[RECHECKED_INPUTS];

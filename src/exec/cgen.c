@@ -1572,13 +1572,33 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         " while (0)\n\n");
 }
 
+/* The module's functions and then its kernels, by intent key: the numbers
+ * its code calls them by, which the VM's tables must agree with. */
+static void module_shape(FxFunc *const *mod, uint32_t n, FxFunc *const *kernels, uint32_t nk,
+                         FxBuf *out)
+{
+    for (uint32_t k = 0; k < n; k++)
+        fx_buf_printf(out, "%s%s", k ? " " : "", mod[k]->g->intent);
+    fx_buf_puts(out, " |");
+    for (uint32_t k = 0; k < nk; k++)
+        fx_buf_printf(out, " %s", kernels[k]->g->intent);
+}
+
 static void emit_entry(Gen *G)
 {
     const Func *F = &G->funcs[0];
     const FxGraph *g = F->f->g;
     static const char *const field[] = {"i", "i", "f", "i", "l", "l", "i"};
-    fx_buf_printf(G->c, "int %s(struct FxNatCtx *c, const FxNatWord *a, FxNatWord *out)\n{\n    ",
+    fx_buf_printf(G->c, "int %s(struct FxNatCtx *c, const FxNatWord *a, FxNatWord *out)\n{\n",
                   FX_NAT_ENTRY);
+    FxBuf shape = {0};
+    FxFunc *mod[FX_NATIVE_MAX_FUNCS];
+    for (uint32_t k = 0; k < G->n; k++)
+        mod[k] = G->funcs[k].f;
+    module_shape(mod, G->n, G->kernels, G->n_kernels, &shape);
+    fx_buf_printf(G->c, "    if (!c) { out->l.p = (void *)\"%s\"; return 0; } /* its shape */\n    ",
+                  fx_buf_str(&shape));
+    fx_buf_free(&shape);
     put_ret(G->c, F->ret);
     fx_buf_printf(G->c, " r = f0(c, c->fuel");
     for (uint32_t i = 0; i < g->n_params; i++) {
@@ -1623,6 +1643,20 @@ uint32_t fx_native_module(FxFunc *root, FxFunc **out, FxFunc **kernels, uint32_t
         }
     }
     return n;
+}
+
+bool fx_native_shape_holds(FxFunc *root, FxNatEntry entry)
+{
+    FxFunc *mod[FX_NATIVE_MAX_FUNCS], *kernels[FX_NATIVE_MAX_FUNCS];
+    uint32_t nk = 0, n = fx_native_module(root, mod, kernels, &nk);
+    FxNatWord w = {0};
+    if (!n || entry(NULL, NULL, &w) != 0 || !w.l.p)
+        return false;
+    FxBuf now = {0};
+    module_shape(mod, n, kernels, nk, &now);
+    bool same = !strcmp(fx_buf_str(&now), (const char *)w.l.p);
+    fx_buf_free(&now);
+    return same;
 }
 
 bool fx_native_signature(const FxProgram *prog, const FxGraph *g)

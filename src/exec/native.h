@@ -58,7 +58,9 @@ FX_NAT_ABI_DEFS
 #define FX_NAT_OK 0
 #define FX_NAT_BAIL 1
 #define FX_NAT_STOP 2
-/* The symbol of a module's entry: its root function on words. */
+/* The symbol of a module's entry: its root function on words. Called with
+ * c NULL it runs nothing and puts in out->l.p its shape (the module's
+ * functions and kernels, by intent), for fx_native_shape_holds. */
 #define FX_NAT_ENTRY "fx_native_entry"
 typedef int (*FxNatEntry)(struct FxNatCtx *c, const FxNatWord *args, FxNatWord *out);
 
@@ -72,10 +74,17 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why);
  * lists of numbers or of records)? Without them no call of g is native. */
 bool fx_native_signature(const FxProgram *prog, const FxGraph *g);
 
+/* Was entry generated for the module root has now? Its code calls
+ * kernels by number, and which callees a kernel answers changes within a
+ * runtime (runaway protection memoizes one mid-run; a version installed
+ * compiles it again): code generated before cannot be attached after. */
+bool fx_native_shape_holds(FxFunc *root, FxNatEntry entry);
 /* Runs the intent's calls through entry from now on (NULL: never again),
  * where the VM may (no hooks, the module's functions plain); tier says
  * which ("native, cc -O2 ..."), for the record. Returns false for an
- * intent the runtime has not compiled. */
+ * intent the runtime has not compiled, and for an entry generated for
+ * another shape of its module (fx_native_shape_holds): then no code runs
+ * its calls. */
 bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entry,
                               const char *tier);
 /* Native code off (false) or on: the differential test's two sides. */

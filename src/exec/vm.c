@@ -3673,7 +3673,8 @@ bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entr
         if (!in || strcmp(nf->name, in->key) != 0)
             continue;
         FxFunc *f = nf->fn, *mod[FX_NATIVE_MAX_FUNCS], *kernels[FX_NATIVE_MAX_FUNCS];
-        uint32_t nk = 0, n = entry ? fx_native_module(f, mod, kernels, &nk) : 0;
+        bool fits = !entry || fx_native_shape_holds(f, entry);
+        uint32_t nk = 0, n = entry && fits ? fx_native_module(f, mod, kernels, &nk) : 0;
         free(f->native_kernels);
         f->native_kernels = n && nk ? fx_xmalloc(nk * sizeof(*kernels)) : NULL;
         if (n && nk)
@@ -3689,7 +3690,7 @@ bool fx_runtime_attach_native(FxRuntime *rt, const char *intent, FxNatEntry entr
         f->native_tier = n ? fx_xstrdup(tier) : NULL;
         f->native_asked = true;
         f->native_none = !f->native && !f->cl;
-        return true;
+        return fits;
     }
     return false;
 }
