@@ -46,7 +46,7 @@ CXXFLAGS := $(OPT) -std=c++17 -Wall -Wextra -Werror -Wshadow -fPIC -fvisibility=
             -fno-exceptions -fno-rtti -Isrc
 # Z3 and Graphviz are not linked: they are opened when first used
 # (src/base/dynlib.c), by the soname of the library a -l would link
-LDLIBS   := -lgmp -ljansson -lsqlite3 -lhwloc -lm -pthread
+LDLIBS   := -lgmp -ljansson -lsqlite3 -lsodium -lhwloc -lm -pthread
 ifeq ($(SANITIZE),thread)
 CFLAGS   += -fsanitize=thread -fno-omit-frame-pointer -DFX_SMALL_CHUNKS
 CXXFLAGS += -fsanitize=thread -fno-omit-frame-pointer
@@ -228,7 +228,7 @@ INCDIR  := $(PREFIX)/include
 MANDIR  := $(PREFIX)/share/man
 PYDIR   := $(LIBDIR)/python3/dist-packages
 # what libflux links, for a static link (pkg-config --static)
-PC_REQUIRES := gmp jansson sqlite3 hwloc
+PC_REQUIRES := gmp jansson sqlite3 libsodium hwloc
 
 $(BUILD)/md2man: tools/md2man.c
 	@mkdir -p $(dir $@)

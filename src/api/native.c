@@ -12,12 +12,13 @@
  * learned table (kind "native", the object's key, the machine's
  * fingerprint) as JSON:
  *
- *   {"intent", "version", "tier", "compiler", "object_hash", "compile_ms",
+ *   {"intent", "version", "tier", "compiler", "object_mac", "compile_ms",
  *    "status": "ok" | "disabled" | "slower", "why", "recorded", "random", "created"}
  *
  * A runtime asks for a function's native code at its first call (the
  * provider below): a row "ok" for this source, compiler and machine, and
- * an object whose bytes hash as recorded. Anything else leaves the
+ * an object whose bytes the recorded MAC, made with this user's key, holds
+ * for (a row of an older flux has none: its object is built again). Anything else leaves the
  * function in the interpreter, and a missing or corrupt object makes the
  * next run's learning due, which builds it again.
  */
@@ -29,6 +30,8 @@
 #include <unistd.h>
 
 #include "api_int.h"
+#include "base/hash.h"
+#include "base/mac.h"
 #include "exec/native.h"
 #include "exec/natrec.h"
 #include "hw/hw.h"
@@ -76,7 +79,7 @@ static char *native_dir(FluxStore *fs)
 typedef struct Row {
     char tier[16], compiler[160], status[16], version[16];
     char why[700];
-    uint64_t object_hash;
+    char object_mac[FX_MAC_HEX];
     double compile_ms;
     long long recorded, random;
 } Row;
@@ -102,9 +105,8 @@ static bool read_row(FxStore *st, const FxNativeObject *o, const char *hw, Row *
     STR_FIELD("status", row->status)
     STR_FIELD("version", row->version)
     STR_FIELD("why", row->why)
+    STR_FIELD("object_mac", row->object_mac)
 #undef STR_FIELD
-    if ((s = json_string_value(json_object_get(j, "object_hash"))))
-        row->object_hash = strtoull(s, NULL, 16);
     row->compile_ms = json_number_value(json_object_get(j, "compile_ms"));
     row->recorded = (long long)json_integer_value(json_object_get(j, "recorded"));
     row->random = (long long)json_integer_value(json_object_get(j, "random"));
@@ -116,16 +118,15 @@ static FxStatus write_row(FxStore *st, const FxNativeObject *o, const char *hw, 
                           const Row *row)
 {
     json_t *j = json_object();
-    char hash[17], now[32];
+    char now[32];
     time_t t = time(NULL);
     struct tm tm;
     strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-    snprintf(hash, sizeof(hash), "%016" PRIx64, row->object_hash);
     json_object_set_new(j, "intent", json_string(intent));
     json_object_set_new(j, "version", json_string(row->version));
     json_object_set_new(j, "tier", json_string(fx_tier_name(o->tier)));
     json_object_set_new(j, "compiler", json_string(o->compiler));
-    json_object_set_new(j, "object_hash", json_string(hash));
+    json_object_set_new(j, "object_mac", json_string(row->object_mac));
     json_object_set_new(j, "compile_ms", json_real(row->compile_ms));
     json_object_set_new(j, "status", json_string(row->status));
     json_object_set_new(j, "why", json_string(row->why));
@@ -171,7 +172,7 @@ static void attach(void *ctx, FxRuntime *rt, const char *intent)
                                 sizeof(err)) ||
                 !read_row(fs->store, &o, fx_buf_str(&hw), &row) || strcmp(row.status, "ok") != 0)
                 continue;
-            o.object_hash = row.object_hash;
+            memcpy(o.object_mac, row.object_mac, sizeof(o.object_mac));
             void *entry = fx_native_load(&o, FX_NAT_ENTRY, err, sizeof(err));
             if (!entry) {
                 rebuild_due = true;
@@ -637,7 +638,7 @@ static bool build_and_check(FluxProgram *fp, FxRuntime *rt, const char *intent,
         snprintf(row->why, sizeof(row->why), "%s", err);
         return false;
     }
-    row->object_hash = o->object_hash;
+    memcpy(row->object_mac, o->object_mac, sizeof(row->object_mac));
     row->compile_ms = o->compile_ms;
     void *entry = fx_native_load(o, FX_NAT_ENTRY, err, sizeof(err));
     if (!entry) {
@@ -661,7 +662,7 @@ static bool build_and_check(FluxProgram *fp, FxRuntime *rt, const char *intent,
     for (size_t i = 0; same && i < n; i++)
         same = check_expr(&C, exprs[i], ms[i]);
     if (same)
-        same = check_random(&C, input_range(tr, label), o->object_hash ^ (uint64_t)time(NULL));
+        same = check_random(&C, input_range(tr, label), fx_fnv1a(FX_FNV_BASIS, o->object_mac, strlen(o->object_mac)) ^ (uint64_t)time(NULL));
     if (same && n && judging())
         faster = judge_speed(fp, intent, (FxNatEntry)entry, o->compiler, exprs[0], ms[0], &C.why);
     row->recorded = C.recorded;
@@ -752,7 +753,7 @@ int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, cons
                                     err, sizeof(err));
         if (planned[t] && read_row(fs->store, &objs[t], fx_buf_str(&hw), &rows[t])) {
             have[t] = true;
-            objs[t].object_hash = rows[t].object_hash;
+            memcpy(objs[t].object_mac, rows[t].object_mac, sizeof(objs[t].object_mac));
         }
     }
     if (!planned[FX_CODE_FAST] && !planned[FX_CODE_OPT]) {

@@ -21,6 +21,7 @@
 
 #include "base/base.h"
 #include "base/hash.h"
+#include "base/mac.h"
 #include "hw/native.h"
 
 extern char **environ;
@@ -69,20 +70,41 @@ bool fx_native_compiler(FxCodeTier tier, char *path, size_t len, char *why, size
     return false;
 }
 
-static uint64_t file_hash(const char *path, bool *ok)
+/* The bytes of the file at path (NULL: unreadable, or over 256 MB). */
+static char *file_bytes(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    uint64_t h = FX_FNV_BASIS;
-    *ok = f != NULL;
     if (!f)
-        return 0;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        h = fx_fnv1a(h, buf, n);
-    *ok = !ferror(f);
+        return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    char *b = fx_xmalloc(cap);
+    while ((got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            if (cap >= (size_t)256 << 20)
+                break;
+            b = fx_xrealloc(b, cap *= 2);
+        }
+    }
+    bool ok = !ferror(f) && feof(f);
     fclose(f);
-    return h;
+    if (!ok) {
+        free(b);
+        return NULL;
+    }
+    *len = n;
+    return b;
+}
+
+/* The MAC of the file at path with this user's key (mac.h), or false. */
+static bool file_mac(const char *path, char out[FX_MAC_HEX])
+{
+    size_t n;
+    char *b = file_bytes(path, &n);
+    if (b)
+        fx_mac_hex(b, n, out);
+    free(b);
+    return b != NULL;
 }
 
 bool fx_native_plan(FxCodeTier tier, const char *src, const char *dir, const char *machine,
@@ -187,7 +209,7 @@ bool fx_native_build(FxNativeObject *o, const char *src, char *why, size_t why_l
                  first[0] ? first : "no message");
         goto out;
     }
-    o->object_hash = file_hash(tmp, &ok);
+    ok = file_mac(tmp, o->object_mac);
     if (!ok || rename(tmp, o->path) != 0) {
         snprintf(why, why_len, "cannot keep %s: %s", o->path, strerror(errno));
         ok = false;
@@ -204,15 +226,20 @@ out:
 
 void *fx_native_load(const FxNativeObject *o, const char *symbol, char *why, size_t why_len)
 {
-    bool ok;
-    uint64_t h = file_hash(o->path, &ok);
-    if (!ok) {
+    size_t n;
+    char *bytes = file_bytes(o->path, &n);
+    if (!bytes) {
         snprintf(why, why_len, "its object %s is missing", o->path);
         return NULL;
     }
-    if (h != o->object_hash) {
-        snprintf(why, why_len, "its object %s is corrupt (its bytes hash to %016" PRIx64
-                 ", %016" PRIx64 " when built)", o->path, h, o->object_hash);
+    /* only what this user's flux built, as it built it: a store from
+     * elsewhere, or an edited one, cannot supply a MAC made with the key */
+    bool ours = fx_mac_holds(bytes, n, o->object_mac);
+    free(bytes);
+    if (!ours) {
+        snprintf(why, why_len, "its object %s was not built by this user's flux, or has "
+                 "changed since (its MAC does not hold with the key in %s)", o->path,
+                 fx_mac_key_place());
         return NULL;
     }
     void *lib = dlopen(o->path, RTLD_NOW | RTLD_LOCAL);

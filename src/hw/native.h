@@ -9,8 +9,9 @@
  * FX_CODE_OPT with `cc -O2 -march=native` (150-250 ms) once it stays hot.
  * An object is named by the hash of its source, the compiler (its path,
  * size and time stamp) with its flags, and the machine's fingerprint, and
- * loaded only when its bytes hash to what was recorded when it was built:
- * a corrupt, stale or foreign object is never run.
+ * loaded only when the MAC recorded when it was built, made with this
+ * user's key (base/mac.h, kept outside every store), holds for its bytes:
+ * a corrupt, stale, planted or foreign object is never run.
  *
  *   FxNativeObject o;
  *   if (fx_native_build(FX_CODE_FAST, src, dir, hw, &o, err, sizeof(err)))
@@ -30,7 +31,7 @@ typedef struct FxNativeObject {
     FxCodeTier tier;
     char key[40];        /* hash of source, compiler, flags and machine: the file's name */
     char path[512];      /* DIR/KEY.so */
-    uint64_t object_hash; /* of the object's bytes, when built */
+    char object_mac[65]; /* of the object's bytes with this user's key (base/mac.h) */
     double compile_ms;
     char compiler[160];  /* "tcc -shared", "cc -O2 -march=native ..." */
 } FxNativeObject;
@@ -44,11 +45,11 @@ bool fx_native_compiler(FxCodeTier tier, char *path, size_t len, char *why, size
 bool fx_native_plan(FxCodeTier tier, const char *src, const char *dir, const char *machine,
                     FxNativeObject *o, char *why, size_t why_len);
 /* Builds o (planned) from src into its path (written whole, then renamed
- * into place), setting compile_ms and object_hash; false with the
+ * into place), setting compile_ms and object_mac; false with the
  * compiler's first lines of complaint. */
 bool fx_native_build(FxNativeObject *o, const char *src, char *why, size_t why_len);
-/* The entry of o's object once its bytes hash to o->object_hash, else NULL
- * with why ("missing", "corrupt: its hash is ..."). Objects stay loaded
+/* The entry of o's object once o->object_mac holds for its bytes, else
+ * NULL with why ("missing", "not built by this user's flux"). Objects stay loaded
  * for the process's life. */
 void *fx_native_load(const FxNativeObject *o, const char *symbol, char *why, size_t why_len);
 /* The line of `flux hw` about the native tier: the compilers found. */

@@ -104,7 +104,7 @@ CFLAGS=(-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all -std=c11
 # shellcheck disable=SC2206
 EXTRA=(${FUZZ_CFLAGS:-})   # last, so that they can turn a sanitizer check off
 # shellcheck disable=SC2206
-LIBS=(${FUZZ_LDLIBS:--lgmp -ljansson -lsqlite3 -lhwloc -lm -pthread})
+LIBS=(${FUZZ_LDLIBS:--lgmp -ljansson -lsqlite3 -lsodium -lhwloc -lm -pthread})
 rm -rf "$OUT/obj" "$OUT/libflux-fuzz.a"
 mkdir -p "$OUT/obj"
 objs=()
