@@ -261,6 +261,11 @@ bool fx_api_round_due(FluxProgram *fp, FluxStore *fs, const FxIntent *in, long l
 
 /* The lineage key of an intent: the hash of its normalised text. */
 void fx_api_lineage_hash(const FxIntent *in, char out[17]);
+/* Is the lineage's v1 the graph lowered from in's constraints now, node
+ * for node (origins aside)? Its versions' proofs start from its v1, and a
+ * lineage row is one UPDATE from naming another intent's versions. */
+bool fx_api_lineage_bound(FxStore *st, const FxProgram *prog, const FxIntent *in,
+                          int64_t lineage);
 
 /* A monotonic clock, in ms. */
 double fx_api_now_ms(void);

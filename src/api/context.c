@@ -17,6 +17,7 @@
 
 #include "api_int.h"
 #include "graph/graph.h"
+#include "graph/lower.h"
 
 FluxProgram *fx_api_program_new(void)
 {
@@ -76,6 +77,22 @@ static void warn_new(const FluxProgram *fp, char **before, size_t n_before)
     }
 }
 
+bool fx_api_lineage_bound(FxStore *st, const FxProgram *prog, const FxIntent *in,
+                          int64_t lineage)
+{
+    FxTrusted root;
+    if (fx_store_trusted_version(st, lineage, "v1", &root, NULL, NULL) != FX_OK)
+        return false;
+    char bad[256];
+    FxGraph *stored = fx_graph_read_json(root.graph_json, bad, sizeof(bad));
+    FxGraph *now = fx_lower_intent(prog, in);
+    bool same = stored && now && fx_graph_same_graph(stored, now);
+    fx_graph_free(stored);
+    fx_graph_free(now);
+    fx_trusted_free(&root);
+    return same;
+}
+
 /* Each intent of the file runs the newest version of its lineage that
  * verifies (the seals of its proofs, trace/seal.h); the newer ones are
  * refused, with the reason kept for the run's record and explain. The
@@ -105,6 +122,13 @@ void fx_api_read_installed(FluxProgram *fp)
                 continue;
             }
             bool naive = !strcmp(t.label, "v1");
+            if (!naive && !fx_api_lineage_bound(st, fp->prog, *in, lineage)) {
+                /* its versions were proved from another v1: a lineage of
+                 * other constraints given this one's name and hash */
+                refused_one(&why, t.label, "the lineage's v1 is not the graph of these "
+                            "constraints, so its proofs are of another function");
+                naive = true;
+            }
             if (!naive) {
                 char bad[256];
                 FxGraph *g = fx_graph_read_json(t.graph_json, bad, sizeof(bad));

@@ -63,6 +63,9 @@ static FxGraph *stored_version(FluxProgram *fp, const FxIntent *in, const char *
             fx_store_trusted_version(st, lineage, label, &t, NULL, NULL) == FX_OK) {
             if (t.why) /* its proof does not verify: forcing it does not make it safe */
                 snprintf(why, sizeof(why), "%s", t.why);
+            else if (!fx_api_lineage_bound(st, fp->prog, in, lineage))
+                snprintf(why, sizeof(why), "the lineage's v1 is not the graph of these "
+                         "constraints, so its proofs are of another function");
             else if ((g = fx_graph_read_json(t.graph_json, why, sizeof(why)))) {
                 *id = t.id;
                 if (g->variants & (g->variants - 1))

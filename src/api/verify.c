@@ -139,10 +139,18 @@ int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnost
                 fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(st));
             return FLUX_ERR_STORE;
         }
+        bool bound = !lineage || fx_api_lineage_bound(st, fp->prog, *in, lineage);
+        if (!bound) {
+            fprintf(out, "%s: every version but v1 is refused: the lineage's v1 is not the "
+                         "graph of these constraints, so its proofs are of another function\n",
+                    (*in)->name);
+            any = true;
+            all = false;
+        }
         fx_vec_foreach(char *, r, &rows.json)
         {
             char *h = fx_api_json_text(*r, "hash");
-            if (lineage && !strcmp(h, hash)) {
+            if (lineage && bound && !strcmp(h, hash)) {
                 any = true;
                 all &= verify_one(fp, st, *in, lineage, *r, out);
             }

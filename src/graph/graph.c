@@ -156,6 +156,30 @@ bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNod
     return true;
 }
 
+bool fx_graph_same_graph(const FxGraph *a, const FxGraph *b)
+{
+    if (!same_text(a->intent, b->intent) || a->n_params != b->n_params ||
+        !same_text(a->ret_type, b->ret_type) || a->n_nodes != b->n_nodes ||
+        a->root.v != b->root.v || a->kernel != b->kernel || a->n_slots != b->n_slots ||
+        a->tolerance != b->tolerance)
+        return false;
+    for (uint32_t i = 0; i < a->n_params; i++)
+        if (!same_text(a->param_names[i], b->param_names[i]) ||
+            !same_text(a->param_types[i], b->param_types[i]))
+            return false;
+    for (uint32_t i = 0; i < a->n_nodes; i++) {
+        const FxNode *x = &a->nodes[i], *y = &b->nodes[i];
+        if (x->op != y->op || !fx_graph_same_type(x, y) || x->n_inputs != y->n_inputs ||
+            x->num != y->num || x->num2 != y->num2 || x->kernel != y->kernel ||
+            !same_text(x->text, y->text))
+            return false;
+        for (uint32_t k = 0; k < x->n_inputs; k++)
+            if (x->inputs[k].v != y->inputs[k].v)
+                return false;
+    }
+    return true;
+}
+
 static bool is_builtin_of(const FxGraph *g, FxNodeId id, const char *name, FxNodeId *of)
 {
     const FxNode *n = fx_graph_node(g, id);

@@ -207,6 +207,10 @@ void fx_graph_freeze(FxGraph *g);
  * the same way: same ops, types, attributes and inputs, origins aside? */
 bool fx_graph_same_shape(const FxGraph *ga, FxNodeId a, const FxGraph *gb, FxNodeId b);
 
+/* Are a and b the same graph, node for node, origins aside (a store's v1
+ * against the graph lowered from the source now)? Linear in the nodes. */
+bool fx_graph_same_graph(const FxGraph *a, const FxGraph *b);
+
 /* Does g call its own intent? */
 bool fx_graph_calls_itself(const FxGraph *g);
 /* Can g's arguments key a table of results: is every parameter a number,

@@ -118,6 +118,40 @@ sql hot "UPDATE versions SET graph_json = hot_rows(graph_json, '-1') WHERE label
 check hot 'squares(90000)' 242995950015000 v1 none "version v2 of \`squares\` is refused: its graph does not match proof #$ph"
 "$FLUX" run p.flux 'squares(90000)' --store hot 2>&1 | grep -q -- '-1' && fail "the edited table answered"
 
+# a lineage grafted (issue 32): p's fibonacci lineage deleted, q's given its
+# hash, one UPDATE; q's versions verify by their own seals, so fibonacci(10)
+# printed 341 "by proof #3". A lineage's v1 must be p's graph.
+rm -rf graft; cp -r learned graft
+# another fibonacci (a(n) = a(n-1) + 2 a(n-2)) learned to its loop in a copy
+# of the learned store: its own lineage, for the graft
+cat > q.flux <<'FLUX'
+intent fibonacci(n: Natural) -> Natural:
+    constraints:
+        - fib(0) = 0
+        - fib(1) = 1
+        - fib(n) = fib(n-1) + 2 * fib(n-2)
+FLUX
+for n in 20 25 25 27; do "$FLUX" run q.flux "fibonacci($n)" --store graft >/dev/null; done
+"$FLUX" optimize q.flux fibonacci --store graft | grep -q 'installed v2: memoization' ||
+    fail "no memoized q"
+for n in 30 100 200; do "$FLUX" run q.flux "fibonacci($n)" --store graft >/dev/null; done
+"$FLUX" optimize q.flux fibonacci --store graft | grep -q 'installed v3: recursion to iteration' ||
+    fail "no q loop"
+python3 - graft/flux.db <<'PY' || fail "the graft"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+(p_id, p_hash), (q_id, _) = db.execute(
+    "SELECT id, hash FROM lineages WHERE intent = 'fibonacci' ORDER BY id").fetchall()
+db.execute("DELETE FROM versions WHERE lineage = ?", (p_id,))
+db.execute("DELETE FROM lineages WHERE id = ?", (p_id,))
+db.execute("UPDATE lineages SET hash = ? WHERE id = ?", (p_hash, q_id))
+db.commit()
+PY
+check graft 'fibonacci(10)' 55 v1 none "version v3 of \`fibonacci\` is refused: the lineage's v1 is not the graph of these constraints"
+"$FLUX" run p.flux 'fibonacci(10)' --store graft --version v3 > out 2> err; rc=$?
+[ $rc = 2 ] && grep -q "no usable version v3 of \`fibonacci\`: the lineage's v1 is not the graph" err ||
+    fail "forced v3 on the graft: exit $rc, $(cat out err)"
+
 # a warning once a process, the store left as it is, the next run the same
 "$FLUX" run p.flux 'fibonacci(10)' --store coeffs > out 2> err
 [ "$(cat out)" = 55 ] && [ "$(grep -c warning err)" = 1 ] || fail "again: $(cat out err)"
