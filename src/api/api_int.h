@@ -169,6 +169,9 @@ void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt);
 /* Gives a runtime just made the store's kept results (context.c's build):
  * read when a version's node first needs one, written when computed. */
 void fx_api_keep_give(FluxProgram *fp, FxRuntime *rt);
+/* The kept results of st: *rows of them, *bad whose MAC does not hold
+ * (each named on out, when out is not NULL). */
+FxStatus fx_api_keep_audit(FxStore *st, FILE *out, size_t *rows, size_t *bad) FX_MUST_CHECK;
 
 /* ---- contexts (context.c) ---- */
 

@@ -159,7 +159,16 @@ int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnost
         }
         fx_vec_free(&rows.json);
     }
-    if (!any)
+    size_t kept = 0, forged = 0;
+    if (fx_api_keep_audit(st, out, &kept, &forged) != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(st));
+        return FLUX_ERR_STORE;
+    }
+    if (kept)
+        fprintf(out, "kept results: %zu of %zu hold (their MACs, made with this user's key)\n",
+                kept - forged, kept);
+    if (!any && !kept)
         fprintf(out, "no versions recorded for these intents yet\n");
-    return all ? FLUX_OK : FLUX_ERR_REJECTED;
+    return all && !forged ? FLUX_OK : FLUX_ERR_REJECTED;
 }

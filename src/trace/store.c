@@ -2842,6 +2842,33 @@ FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
     return r;
 }
 
+FxStatus fx_store_learned_each(FxStore *s, const char *kind, FxLearnedFn fn, void *ctx)
+{
+    static const char sql[] = "SELECT key, hardware, value FROM learned WHERE kind = ?1 "
+                              "ORDER BY key, hardware";
+    sqlite3_stmt *st = NULL;
+    FxStatus r = cached(s, sql, &st);
+    if (r != FX_OK)
+        return r;
+    if (bind_text(st, 1, kind)) {
+        r = db_fail(s, "bind");
+    } else {
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *key = (const char *)sqlite3_column_text(st, 0),
+                       *hw = (const char *)sqlite3_column_text(st, 1);
+            const void *v = sqlite3_column_blob(st, 2);
+            if (!fn(ctx, key ? key : "", hw ? hw : "", v ? v : "",
+                    (size_t)sqlite3_column_bytes(st, 2)))
+                break;
+        }
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            r = db_fail(s, "read what learning found");
+    }
+    release(s, st);
+    return r;
+}
+
 FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
                           char **out, size_t *len)
 {

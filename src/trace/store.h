@@ -270,6 +270,13 @@ FxStatus fx_store_set_learned(FxStore *s, const char *kind, const char *key,
 FxStatus fx_store_learned(FxStore *s, const char *kind, const char *key, const char *hardware,
                           char **out, size_t *len) FX_MUST_CHECK;
 
+/* Calls fn(ctx, key, hardware, value, len) for each learned row of kind,
+ * in key order, until fn returns false. */
+typedef bool (*FxLearnedFn)(void *ctx, const char *key, const char *hardware, const void *value,
+                            size_t len);
+FxStatus fx_store_learned_each(FxStore *s, const char *kind, FxLearnedFn fn,
+                               void *ctx) FX_MUST_CHECK;
+
 /* ---- a damaged store ---- */
 
 /* PRAGMA integrity_check of the store in dir, read through a connection

@@ -3,12 +3,15 @@
 # process that computes it keeps it in the store, and the next processes
 # read it back instead of reading the CSV, while the file is unchanged.
 # An edit (size, or only the times) makes the next process compute again,
-# with the new answer; a damaged row is ignored, never an error.
+# with the new answer; a damaged row is ignored, never an error. A forged
+# row (the value edited, its checksum recomputed) is never served: each row
+# carries a MAC made with this user's key, kept outside the store (issue
+# 32); the control forges the MAC with that key too, and is served.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "$*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-export FLUX_STORE="$tmp/store"
+export FLUX_STORE="$tmp/store" FLUX_KEY_FILE="$tmp/key"
 cd "$tmp"
 cp "$root/examples/users.flux" .
 python3 - <<'PY'
@@ -98,4 +101,54 @@ db.commit()' "$FLUX_STORE/flux.db" "$damage" || fail "damage"
     out=$(run) || fail "rewritten ($damage)"
     case $out in "$n2 v"*" store") ;; *) fail "rewritten ($damage): $out" ;; esac
 done
+
+# a forged row: the first user's name edited inside the value and the
+# value's checksum recomputed (anyone can), the MAC left as it was
+first=$("$FLUX" run users.flux 'query_users(90)[0].name' --no-learn)
+first=${first//\"/}
+forge() { # forge KEYFILE-OR-EMPTY: edits the row; with a key file, its MAC too
+    python3 - "$FLUX_STORE/flux.db" "$first" "$1" <<'PY' || fail "forging"
+import hashlib, hmac, sqlite3, struct, sys
+db = sqlite3.connect(sys.argv[1])
+key, row = db.execute("SELECT key, value FROM learned WHERE kind = 'kept_values'").fetchone()
+body, mac = row[:-64], row[-64:]
+value = body[:-8]
+i = value.find(sys.argv[2].encode())
+assert i > 0, "the name is not in the row"
+value = value[:i] + b"X" + value[i + 1:]
+M = (1 << 64) - 1
+def step(h, v): return ((h ^ v) * 0x100000001b3) & M
+h = step(0xcbf29ce484222325, len(value))
+n = len(value) // 8 * 8
+for j in range(0, n, 8):
+    h = step(h, struct.unpack("<Q", value[j:j + 8])[0]); h ^= h >> 29
+for b in value[n:]:
+    h = step(h, b)
+body = value + struct.pack("<Q", h)
+if sys.argv[3]:
+    k = open(sys.argv[3], "rb").read()
+    mac = hmac.new(k, key.encode() + b"\0" + body, hashlib.sha512).hexdigest()[:64].encode()
+db.execute("UPDATE learned SET value = ? WHERE kind = 'kept_values'", (body + mac,))
+db.commit()
+PY
+}
+name() { "$FLUX" run users.flux 'query_users(90)[0].name' --no-learn --json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+how = "store" if any(d["decision"] == "materialised result" and "kept in the store" in d["reason"]
+                     for d in r["decision_tree"]) else "computed"
+print(r["output"], how)'; }
+forge ""
+"$FLUX" proofs users.flux --verify > verify; rc=$?
+[ $rc = 3 ] && grep -q "kept result .*/query_users(90): its MAC does not hold" verify ||
+    fail "verify does not name the forged row: exit $rc, $(cat verify)"
+out=$(name) || fail "forged: exit $?"
+[ "$out" = "$first computed" ] || fail "the forged row was served: $out, want $first computed"
+[ "$(name)" = "$first store" ] || fail "not kept again after the forgery"
+"$FLUX" proofs users.flux --verify > verify || fail "verify, kept again: $(cat verify)"
+grep -q "kept results: 1 of 1 hold" verify || fail "verify: $(cat verify)"
+# the control: the MAC forged with this user's key is served
+forge "$FLUX_KEY_FILE"
+out=$(name)
+[ "$out" = "X${first:1} store" ] || fail "the control was not served ($out): the test does not test the MAC"
 exit 0
