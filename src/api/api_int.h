@@ -169,6 +169,14 @@ void fx_api_costs_save(FluxProgram *fp, FxRuntime *rt);
 /* Gives a runtime just made the store's kept results (context.c's build):
  * read when a version's node first needs one, written when computed. */
 void fx_api_keep_give(FluxProgram *fp, FxRuntime *rt);
+/* One version (a row of fx_store_versions) of in's lineage judged by its
+ * seal and its proof checked again by the prover: its verdict printed, a
+ * line; false when it does not hold (verify.c). */
+bool fx_api_verify_version(FluxProgram *fp, FxStore *st, const FxIntent *in, int64_t lineage,
+                           const char *row, FILE *out);
+/* The native objects fs's rows call "ok": *rows of them, *bad whose
+ * object is there and whose MAC does not hold (each named on out). */
+FxStatus fx_api_native_audit(FluxStore *fs, FILE *out, size_t *rows, size_t *bad) FX_MUST_CHECK;
 /* The kept results of st: *rows of them, *bad whose MAC does not hold
  * (each named on out, when out is not NULL). */
 FxStatus fx_api_keep_audit(FxStore *st, FILE *out, size_t *rows, size_t *bad) FX_MUST_CHECK;

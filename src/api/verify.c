@@ -92,10 +92,8 @@ char *fx_api_proof_again(FluxProgram *fp, FxStore *st, const char *intent, int64
     return why;
 }
 
-/* One version (a row of fx_store_versions) of in's lineage: its verdict
- * printed; false when it does not hold. */
-static bool verify_one(FluxProgram *fp, FxStore *st, const FxIntent *in, int64_t lineage,
-                       const char *row, FILE *out)
+bool fx_api_verify_version(FluxProgram *fp, FxStore *st, const FxIntent *in, int64_t lineage,
+                           const char *row, FILE *out)
 {
     char *label = fx_api_json_text(row, "version"), *parent = fx_api_json_text(row, "parent");
     char *proof_id = fx_api_json_field(row, "proof_id"), *why = NULL;
@@ -152,7 +150,7 @@ int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnost
             char *h = fx_api_json_text(*r, "hash");
             if (lineage && bound && !strcmp(h, hash)) {
                 any = true;
-                all &= verify_one(fp, st, *in, lineage, *r, out);
+                all &= fx_api_verify_version(fp, st, *in, lineage, *r, out);
             }
             free(h);
             free(*r);

@@ -224,24 +224,29 @@ out:
     return ok;
 }
 
-void *fx_native_load(const FxNativeObject *o, const char *symbol, char *why, size_t why_len)
+FxNativeHolds fx_native_holds(const FxNativeObject *o, char *why, size_t why_len)
 {
     size_t n;
     char *bytes = file_bytes(o->path, &n);
     if (!bytes) {
         snprintf(why, why_len, "its object %s is missing", o->path);
-        return NULL;
+        return FX_NATIVE_MISSING;
     }
     /* only what this user's flux built, as it built it: a store from
      * elsewhere, or an edited one, cannot supply a MAC made with the key */
     bool ours = fx_mac_holds(bytes, n, o->object_mac);
     free(bytes);
-    if (!ours) {
+    if (!ours)
         snprintf(why, why_len, "its object %s was not built by this user's flux, or has "
                  "changed since (its MAC does not hold with the key in %s)", o->path,
                  fx_mac_key_place());
+    return ours ? FX_NATIVE_OURS : FX_NATIVE_FOREIGN;
+}
+
+void *fx_native_load(const FxNativeObject *o, const char *symbol, char *why, size_t why_len)
+{
+    if (fx_native_holds(o, why, why_len) != FX_NATIVE_OURS)
         return NULL;
-    }
     void *lib = dlopen(o->path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         snprintf(why, why_len, "dlopen: %s", dlerror());

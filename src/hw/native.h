@@ -48,6 +48,10 @@ bool fx_native_plan(FxCodeTier tier, const char *src, const char *dir, const cha
  * into place), setting compile_ms and object_mac; false with the
  * compiler's first lines of complaint. */
 bool fx_native_build(FxNativeObject *o, const char *src, char *why, size_t why_len);
+/* Is o's object there, and does o->object_mac hold for its bytes? Reads
+ * it, opens nothing; why says what is wrong. */
+typedef enum { FX_NATIVE_OURS, FX_NATIVE_MISSING, FX_NATIVE_FOREIGN } FxNativeHolds;
+FxNativeHolds fx_native_holds(const FxNativeObject *o, char *why, size_t why_len);
 /* The entry of o's object once o->object_mac holds for its bytes, else
  * NULL with why ("missing", "not built by this user's flux"). Objects stay loaded
  * for the process's life. */

@@ -927,7 +927,21 @@ static FxStatus open_writing(FxStore *s)
     return r;
 }
 
+static FxStatus open_store(const char *dir, bool reading, FxStore **out, char *why,
+                           size_t why_len);
+
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len)
+{
+    return open_store(dir, false, out, why, why_len);
+}
+
+FxStatus fx_store_open_reading(const char *dir, FxStore **out, char *why, size_t why_len)
+{
+    return open_store(dir, true, out, why, why_len);
+}
+
+static FxStatus open_store(const char *dir, bool reading, FxStore **out, char *why,
+                           size_t why_len)
 {
     FxStore *s = fx_xcalloc(1, sizeof(*s));
     pthread_mutex_init(&s->cache_lock, NULL);
@@ -945,9 +959,12 @@ FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len
     char *stamp = head.exists ? fx_guard_stamp(dir) : NULL;
     bool marked = stamp && fx_guard_closed_as(dir, stamp);
     bool clean = marked || (stamp && fx_guard_in_use(dir));
-    bool writable = !head.exists || can_write(dir);
+    bool writable = !reading && (!head.exists || can_write(dir));
     int64_t v = FX_STORE_SCHEMA_VERSION;
-    if (head.exists && !head.is_sqlite) {
+    if (reading && !head.exists) {
+        snprintf(s->err, sizeof(s->err), "there is no store at %s", dir);
+        r = FX_ERR_STORE;
+    } else if (head.exists && !head.is_sqlite) {
         snprintf(s->err, sizeof(s->err),
                  "%s is not a SQLite database (%s); move it away or use another --store", path,
                  sqlite3_errstr(SQLITE_NOTADB));
@@ -2682,6 +2699,26 @@ FxStatus fx_store_sources(FxStore *s, void (*fn)(void *ctx, const char *path, co
         fn(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
     if (r == FX_OK && rc != SQLITE_DONE)
         r = db_fail(s, "read the sources");
+    sqlite3_finalize(st);
+    return r;
+}
+
+FxStatus fx_store_lineages(FxStore *s, FxLineageFn fn, void *ctx)
+{
+    sqlite3_stmt *st = NULL;
+    FxStatus r = prepare(s,
+                         "SELECT l.id, l.intent, l.hash, s.path, s.text FROM lineages l"
+                         " LEFT JOIN sources s ON s.hash = l.source_hash ORDER BY l.id",
+                         &st);
+    int rc = SQLITE_DONE;
+    while (r == FX_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *intent = (const char *)sqlite3_column_text(st, 1),
+                   *hash = (const char *)sqlite3_column_text(st, 2);
+        fn(ctx, sqlite3_column_int64(st, 0), intent ? intent : "", hash ? hash : "",
+           (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4));
+    }
+    if (r == FX_OK && rc != SQLITE_DONE)
+        r = db_fail(s, "read the lineages");
     sqlite3_finalize(st);
     return r;
 }

@@ -38,6 +38,10 @@ typedef struct FxStore FxStore;
  * 3, newer than this flux (2); use a newer flux or another --store").
  * Caller closes with fx_store_close(), which flushes first. */
 FxStatus fx_store_open(const char *dir, FxStore **out, char *why, size_t why_len) FX_MUST_CHECK;
+/* The same, read through a connection that writes nothing (as for a
+ * store this process cannot write): no file of the store is changed. */
+FxStatus fx_store_open_reading(const char *dir, FxStore **out, char *why,
+                               size_t why_len) FX_MUST_CHECK;
 FxStatus fx_store_close(FxStore *s); /* flushes; the store is freed even on error */
 const char *fx_store_error(const FxStore *s);
 /* The folder the store lives in. */
@@ -200,6 +204,12 @@ FxStatus fx_store_next_label(FxStore *s, int64_t lineage, char **out_label) FX_M
  * its newest lineage): fn(ctx, path, text) for each, by path. */
 FxStatus fx_store_sources(FxStore *s, void (*fn)(void *ctx, const char *path, const char *text),
                           void *ctx) FX_MUST_CHECK;
+/* fn(ctx, id, intent, hash, path, text) for each lineage, oldest first,
+ * with the source it was made from (path and text NULL when the store
+ * keeps none). */
+typedef void (*FxLineageFn)(void *ctx, int64_t id, const char *intent, const char *hash,
+                            const char *path, const char *text);
+FxStatus fx_store_lineages(FxStore *s, FxLineageFn fn, void *ctx) FX_MUST_CHECK;
 
 /* Running per-node counters of a version: fn(ctx, node, count, ns) for
  * each, ns the time sampled at the node (docs/web.md, "Profiler"). */

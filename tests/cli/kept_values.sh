@@ -142,6 +142,9 @@ forge ""
 "$FLUX" proofs users.flux --verify > verify; rc=$?
 [ $rc = 3 ] && grep -q "kept result .*/query_users(90): its MAC does not hold" verify ||
     fail "verify does not name the forged row: exit $rc, $(cat verify)"
+"$FLUX" store check > sc; rc=$?
+[ $rc = 3 ] && grep -q "kept result .*/query_users(90): its MAC does not hold" sc ||
+    fail "store check does not name the forged row: exit $rc, $(cat sc)"
 out=$(name) || fail "forged: exit $?"
 [ "$out" = "$first computed" ] || fail "the forged row was served: $out, want $first computed"
 [ "$(name)" = "$first store" ] || fail "not kept again after the forgery"

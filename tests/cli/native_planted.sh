@@ -16,7 +16,7 @@ fail() { echo "native_planted: $*"; exit 1; }
 command -v tcc >/dev/null || fail "tcc is missing (scripts/install-deps)"
 cd "$tmp"
 cp "$root/bench/native.flux" p.flux
-export FLUX_EXPLORE=off FLUX_KEY_FILE="$tmp/keys/alice"
+export FLUX_EXPLORE=off FLUX_NATIVE_JUDGE=off FLUX_KEY_FILE="$tmp/keys/alice"
 run() { "$FLUX" run p.flux "$@" --no-learn --store s; }
 tier() {
     local out
@@ -55,10 +55,15 @@ plant mallory
 [ "$(run 'fib(22)')" = 17711 ] || fail "fib(22) with a planted object"
 [ ! -e PWNED ] || fail "the planted object's constructor ran"
 [ "$(tier 'fib(22)')" = interpreted ] || fail "a planted object was attached"
+rc=0; "$FLUX" store check --store s > sc || rc=$?
+[ $rc = 3 ] && grep -q "native object $key: its object .* was not built by this user's flux" sc ||
+    fail "store check does not name the planted object: exit $rc, $(cat sc)"
+[ ! -e PWNED ] || fail "store check opened the planted object"
 out=$("$FLUX" optimize p.flux fib --rule "native code" --store s)
 [[ "$out" == *"was not built by this user's flux"*"building it again"* ]] || fail "no rebuild: $out"
 [ ! -e PWNED ] || fail "the learning round opened the planted object"
 [ "$(tier 'fib(22)')" = tcc ] || fail "not native after the rebuild"
+"$FLUX" store check --store s > sc || fail "store check after the rebuild: $(cat sc)"
 
 # the same store under another user's key: nothing of it is run, it is rebuilt
 [ "$(FLUX_KEY_FILE="$tmp/keys/bob" tier 'fib(22)')" = interpreted ] ||

@@ -39,6 +39,8 @@ for n in 150000 150000 7 150000 150000 90000 150000 90000 90000 150000; do run "
 "$FLUX" optimize p.flux squares --store learned | grep -q 'installed v2: hot inputs' ||
     fail "no hot-input table"
 "$FLUX" proofs p.flux --verify --store learned > verify || fail "verify, learned: $(cat verify)"
+"$FLUX" store check --store learned > sc || fail "store check, learned: $(cat sc)"
+grep -q "^  6 versions judged by their seals and proofs" sc || fail "store check, learned: $(cat sc)"
 [ "$(grep -c 'holds: its seal matches' verify)" = 4 ] || fail "verify, learned: $(cat verify)"
 
 # sql STORE STATEMENT...: edits a copy of the learned store
@@ -100,6 +102,8 @@ check() {
     python3 explain.py "$ran" "$proof" < ex || fail "$st: explain: $(cat ex)"
     "$FLUX" proofs p.flux --verify --store "$st" > verify; [ $? = 3 ] || fail "$st: verify: $(cat verify)"
     grep -qF "refused: ${why##*is refused: }" verify || fail "$st: verify says: $(cat verify)"
+    "$FLUX" store check --store "$st" > sc; [ $? = 3 ] || fail "$st: store check: $(cat sc)"
+    grep -q "^the store at $st fails [0-9]* check" sc || fail "$st: store check says: $(cat sc)"
 }
 
 # the issue's case: fibonacci(10) printed 341 with explain citing v3's
@@ -168,6 +172,9 @@ python3 "$fixtures/reseal.py" forged/flux.db fibonacci || fail "forging"
 "$FLUX" proofs p.flux --verify --store forged > verify; rc=$?
 [ $rc = 3 ] && grep -q "fibonacci v3: proof #$p3 does not hold: its seal matches, but the prover.* finds it refuted" verify ||
     fail "verify on the forged store: exit $rc, $(cat verify)"
+"$FLUX" store check --store forged > sc; rc=$?
+[ $rc = 3 ] && grep -q "fibonacci v3: proof #$p3 does not hold: its seal matches, but the prover" sc ||
+    fail "store check on the forged store: exit $rc, $(cat sc)"
 # and a learning round checks the running version's proof again before it
 # builds on it: each forged version is rolled back, one a round
 for v in v4 v3; do
