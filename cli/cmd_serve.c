@@ -11,13 +11,16 @@
 #include "cli.h"
 
 static const char usage[] =
-        "usage: flux serve [FILE...] [--store DIR] [--port N] [--bind ADDR] [--token TOKEN]\n\n"
+        "usage: flux serve [FILE...] [--store DIR] [--port N] [--bind ADDR] [--token TOKEN]\n"
+        "                  [--sources-anywhere]\n\n"
         "Serves the web interface of FILE's intents (with no FILE: of every program the\n"
         "store records, from the sources it keeps): their graph versions, executions,\n"
         "proofs, live as other processes run them. It listens on 127.0.0.1, port 7878\n"
         "(--port 0: any free port); it prints the URL to open. On another address\n"
         "(--bind, --host) every request needs the access token, printed with the URL\n"
-        "(or set by --token). Stops on Ctrl-C.\n";
+        "(or set by --token). A replay asked from the page runs the program with its data\n"
+        "sources confined to its folder (as --sources-inside); --sources-anywhere lifts\n"
+        "that for a server of your own programs. Stops on Ctrl-C.\n";
 
 /* The programs of a store's sources, loaded as they were recorded. */
 typedef struct Kept {
@@ -86,6 +89,7 @@ int fx_cmd_serve(int argc, char **argv)
     const char *store_dir = NULL, *bind = NULL, *token = NULL, *files[64];
     long port = 7878;
     size_t n = 0;
+    bool anywhere = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool valued = !strcmp(a, "--store") || !strcmp(a, "--port") || !strcmp(a, "--bind") ||
@@ -93,6 +97,10 @@ int fx_cmd_serve(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             return 0;
+        }
+        if (!strcmp(a, "--sources-anywhere")) {
+            anywhere = true;
+            continue;
         }
         if (valued && i + 1 >= argc)
             return fx_cli_usage_error("serve", "%s needs a value", a);
@@ -117,6 +125,11 @@ int fx_cmd_serve(int argc, char **argv)
             files[n++] = a;
         }
     }
+    /* what a page asks to run reads data inside the program's folder only:
+     * the server runs code on others' requests (cli/main.c keeps the flag
+     * in the environment, where loading and replay read it) */
+    if (!anywhere)
+        setenv("FLUX_SOURCES_INSIDE", "1", 1);
     if (n == 0)
         return serve_store(store_dir, bind, (unsigned)port, token);
     FluxProgram *progs[64];

@@ -35,18 +35,24 @@ static char *unquote(char *s)
 }
 
 /* The program as it was when the execution ran. */
-static FluxProgram *program_of(FluxStore *fs, long long id, FILE *diagnostics)
+static FluxProgram *program_of(FluxStore *fs, long long id, FILE *diagnostics, int *status)
 {
     char *path = NULL, *source = NULL;
     if (fx_store_execution_source(fs->store, id, &path, &source) != FX_OK) {
         if (diagnostics)
             fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(fs->store));
+        *status = FLUX_ERR_STORE;
         return NULL;
     }
+    *status = FLUX_ERR_REJECTED; /* unless it loads */
     FluxProgram *fp = fx_api_program_new();
     fp->prog = fx_program_load_text(&fp->diag, path, source, strlen(source), NULL);
     free(path);
     free(source);
+    /* confined as a loaded FILE is (--sources-inside; `flux serve` by default) */
+    const char *inside = getenv("FLUX_SOURCES_INSIDE");
+    if (!fx_diag_errors(&fp->diag) && inside && *inside && strcmp(inside, "0") != 0)
+        fx_api_confine_sources(fp);
     if (fx_diag_errors(&fp->diag)) {
         if (diagnostics)
             fx_diag_render(&fp->diag, diagnostics);
@@ -73,6 +79,15 @@ static bool use_version(FluxStore *fs, FluxProgram *fp, const char *row, const c
             g = fx_graph_read_json(t.graph_json, why, sizeof(why));
     }
     fx_trusted_free(&t);
+    char *intent = unquote(fx_api_json_field(row, "intent"));
+    const FxIntent *in = intent ? fx_program_find_intent(fp->prog, intent) : NULL;
+    free(intent);
+    if (g && strcmp(label, "v1") != 0 && (!in || !fx_api_lineage_bound(fs->store, fp->prog, in, lid))) {
+        snprintf(why, sizeof(why), "the lineage's v1 is not the graph of the recorded "
+                 "constraints, so its proofs are of another function");
+        fx_graph_free(g);
+        g = NULL;
+    }
     if (!g || !fx_runtime_use_graph(fx_api_runtime(fp), g)) {
         if (diagnostics)
             fprintf(diagnostics, "flux: the store has no usable version %s of this intent%s%s\n",
@@ -141,8 +156,37 @@ static bool report(const char *row, long long id, const char *expr, const char *
     return same;
 }
 
-int flux_replay(FluxStore *fs, long long id, const char *version, const FluxRunOptions *options,
-                int json, FILE *out, FILE *diagnostics)
+static int replay_from(FluxStore *fs, long long id, const char *version,
+                       const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics);
+
+int flux_replay(FluxStore *shared, long long id, const char *version,
+                const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics)
+{
+    /* read through a connection of its own that writes nothing: a replay
+     * records nothing, and runs beside the store's other users (a server
+     * answers them meanwhile) without sharing their connection */
+    char why[512];
+    FxStore *reader = NULL;
+    pthread_mutex_lock(&shared->lock);
+    char *dir = fx_xstrdup(fx_store_dir(shared->store));
+    pthread_mutex_unlock(&shared->lock);
+    FxStatus opened = fx_store_open_reading(dir, &reader, why, sizeof(why));
+    free(dir);
+    if (opened != FX_OK) {
+        if (diagnostics)
+            fprintf(diagnostics, "flux: %s\n", why);
+        return FLUX_ERR_STORE;
+    }
+    FluxStore own = {.store = reader}, *fs = &own;
+    pthread_mutex_init(&own.lock, NULL);
+    int status = replay_from(fs, id, version, options, json, out, diagnostics);
+    (void)fx_store_close(reader);
+    pthread_mutex_destroy(&own.lock);
+    return status;
+}
+
+static int replay_from(FluxStore *fs, long long id, const char *version,
+                       const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics)
 {
     char *row = NULL;
     if (fx_store_execution(fs->store, id, &row) != FX_OK || !row) {
@@ -154,7 +198,9 @@ int flux_replay(FluxStore *fs, long long id, const char *version, const FluxRunO
     char *recorded = unquote(fx_api_json_field(row, "graph_version"));
     const char *label = version ? version : recorded ? recorded : "v1";
     int status = FLUX_ERR_USAGE;
-    FluxProgram *fp = expr ? program_of(fs, id, diagnostics) : NULL;
+    FluxProgram *fp = expr ? program_of(fs, id, diagnostics, &status) : NULL;
+    if (fp)
+        status = FLUX_ERR_USAGE;
     if (fp && use_version(fs, fp, row, label, diagnostics)) {
         FluxRunOptions opts = options ? *options : (FluxRunOptions){0};
         opts.want_json = 1;

@@ -139,6 +139,8 @@ static unsigned http_status(int flux_status)
     switch (flux_status) {
     case FLUX_ERR_USAGE:
         return 404;
+    case FLUX_ERR_REJECTED: /* the program is refused: a source outside its folder */
+        return 403;
     case FLUX_ERR_STORE:
         return 503;
     default:
@@ -532,7 +534,7 @@ static FxWebAnswer round_before(const FxServeConfig *cfg, FxWebArg arg, void *ct
 
 /* Time travel: execution ID run again on its version or on `version`,
  * compared with its record (`flux replay --json`); records nothing. */
-static FxWebAnswer replay(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
+FxWebAnswer fx_web_replay(const FxServeConfig *cfg, FxWebArg arg, void *ctx)
 {
     long long id;
     if (!number_arg(arg, ctx, "id", 0, 1, INT64_MAX, &id) || id == 0)
@@ -565,8 +567,6 @@ FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg,
         return graph(cfg, arg, ctx);
     if (!strcmp(path, "/api/proofs"))
         return collect(cfg, "proofs", NULL, proofs_of, NULL);
-    if (!strcmp(path, "/api/replay"))
-        return replay(cfg, arg, ctx);
     /* {"node_counts": {"intent", "version", "counts": [{"node", "count", "ms"}]}} */
     if (!strcmp(path, "/api/counts"))
         return of_version(cfg, arg, ctx, "node_counts", flux_node_counts);

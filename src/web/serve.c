@@ -82,7 +82,8 @@ extern const unsigned long fx_web_index_html_len, fx_web_app_js_len, fx_web_app_
 
 typedef struct Server {
     const FxServeConfig *cfg;
-    pthread_mutex_t lock; /* around every call into the library */
+    pthread_mutex_t lock; /* around every call into the library but a replay's */
+    pthread_mutex_t replay_lock; /* one replay at a time */
     char token[65];       /* "" when none is needed */
     atomic_bool stopping;
     bool loopback;        /* listening on a loopback address: Host is checked */
@@ -160,6 +161,18 @@ static bool same_text(const char *a, const char *b)
     for (size_t i = 0; i < n; i++)
         diff |= (unsigned char)(a[i] ^ b[i < m ? i : 0]);
     return diff == 0;
+}
+
+/* Is the request's Origin, when it has one, this server (the scheme and
+ * the Host it was sent to)? A browser names the page's site in Origin on
+ * every POST; a client that is not a browser sends none. */
+static bool same_origin(struct MHD_Connection *c)
+{
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+               *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (!origin)
+        return true;
+    return host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
 }
 
 static bool authorised(Server *sv, struct MHD_Connection *c)
@@ -329,8 +342,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_size = 0;
         return MHD_YES;
     }
-    if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET is served");
+    /* a replay runs code: not for a GET, which any page can make (an <img>) */
+    bool replaying = !strcmp(url, "/api/replay");
+    if (replaying ? strcmp(method, MHD_HTTP_METHOD_POST) != 0
+                  : strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+        return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+                          replaying ? "a replay runs code: POST /api/replay?id=N, not GET"
+                                    : "only GET is served");
+    if (replaying && !same_origin(c))
+        return send_error(c, MHD_HTTP_FORBIDDEN,
+                          "a replay is started from this server's own page only (the request's "
+                          "Origin is another site)");
     if (!authorised(sv, c))
         return send_error(c, MHD_HTTP_UNAUTHORIZED,
                           "this server needs its access token (printed when it started): "
@@ -347,6 +369,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (!strcmp(url, "/api/events"))
         return send_stream(sv, c);
+    if (replaying) { /* off the lock: the other answers go on meanwhile */
+        if (pthread_mutex_trylock(&sv->replay_lock) != 0)
+            return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                              "a replay is running; one runs at a time: try again when it ends");
+        FxWebAnswer a = fx_web_replay(sv->cfg, query_arg, c);
+        pthread_mutex_unlock(&sv->replay_lock);
+        return send_answer(c, a);
+    }
     if (strncmp(url, "/api/", 5) != 0)
         return send_error(c, MHD_HTTP_NOT_FOUND, "not found");
     pthread_mutex_lock(&sv->lock);
@@ -423,6 +453,7 @@ int fx_serve(const FxServeConfig *cfg, FILE *out, FILE *diagnostics)
     }
     Server sv = {.cfg = cfg, .loopback = is_loopback(&addr)};
     pthread_mutex_init(&sv.lock, NULL);
+    pthread_mutex_init(&sv.replay_lock, NULL);
     if (cfg->token)
         snprintf(sv.token, sizeof(sv.token), "%s", cfg->token);
     else if (!is_loopback(&addr) && !random_token(sv.token)) {
@@ -462,6 +493,7 @@ int fx_serve(const FxServeConfig *cfg, FILE *out, FILE *diagnostics)
     MHD_stop_daemon(d);
     pthread_sigmask(SIG_SETMASK, &before, NULL);
     pthread_mutex_destroy(&sv.lock);
+    pthread_mutex_destroy(&sv.replay_lock);
     return FLUX_OK;
 }
 

@@ -47,6 +47,11 @@ typedef const char *(*FxWebArg)(void *ctx, const char *name);
 
 /* Answers GET path (under /api/) with the query's arguments. */
 FxWebAnswer fx_web_api(const FxServeConfig *cfg, const char *path, FxWebArg arg, void *ctx);
+/* Answers POST /api/replay?id=N[&version=vN]: the execution run again
+ * (at most 10 s) and compared with its record. It reads the store through
+ * a connection of its own (flux_replay), so it is called off the lock the
+ * other answers take, one replay at a time. */
+FxWebAnswer fx_web_replay(const FxServeConfig *cfg, FxWebArg arg, void *ctx);
 /* A JSON error answer: {"error": {"status": S, "message": M}}. */
 FxWebAnswer fx_web_error(unsigned status, const char *message);
 /* The newest execution id of the store among cfg's programs (0: none),

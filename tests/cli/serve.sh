@@ -23,6 +23,19 @@ done
 for n in $(seq 40 160); do # a page of 100 and more
     "$FLUX" run "$tmp/fib.flux" "fibonacci($n)" --store "$store" --no-learn >/dev/null
 done
+# a program whose data source lies outside its folder, run by its owner
+mkdir "$tmp/app"
+printf 'x\n1\n2\n' > "$tmp/outside.csv"
+cat > "$tmp/app/outside.flux" <<'F'
+type Row = { x: Int }
+data rows: List[Row] from "../outside.csv"
+intent total() -> Int:
+    constraints:
+        - result = sum(r.x for r in rows)
+F
+outside_id=$("$FLUX" run "$tmp/app/outside.flux" 'total()' --store "$store" --no-learn --json |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["execution_id"][5:])')
+export OUTSIDE_ID=$outside_id
 
 # start SERVER_OUT ARGS...: a server in the background; its URL in $url
 start() {
@@ -57,6 +70,20 @@ def get(path, status=200):
         code, body, kind = e.code, e.read(), e.headers['Content-Type']
     assert code == status, (path, code, body[:200])
     return json.loads(body) if kind.startswith('application/json') else body
+
+def post(path, status=200, headers=None):
+    """POST with no body; status None: (status, body) whatever it is."""
+    req = urllib.request.Request(url.rstrip('/') + path, data=b'', method='POST',
+                                 headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            code, body = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        code, body = e.code, e.read()
+    if status is None:
+        return code, body
+    assert code == status, (path, code, body[:200])
+    return json.loads(body)
 
 def raw(request):
     """The status line and body of a request written as is."""
@@ -132,10 +159,38 @@ assert cm['version'] == versions[-1]['version'] and cm['here'] is None and cm['a
 get('/api/models?intent=fibonacci&version=v99', 404)
 get('/api/models', 400)
 assert 'kernels' in one, one  # null for a run that called no kernel
-again = get('/api/replay?id=%d&version=v1' % ids[0])['replay']
+again = post('/api/replay?id=%d&version=v1' % ids[0])['replay']
 assert again['replayed_version'] == 'v1' and again['same_result'] is True, again
 assert again['execution_id'] == 'exec_%d' % ids[0] and again['ms'] >= 0, again
-get('/api/replay?id=999999', 404)
+post('/api/replay?id=999999', 404)
+# a replay runs code: never for a GET (any page can make one with an <img>),
+# never from another site's page (its Origin), one at a time, and off the
+# lock the other answers take (issue 32)
+get('/api/replay?id=%d' % ids[0], 405)
+# data sources confined by default: the page's replay of a program that
+# reads outside its folder is refused, naming the file
+import os
+code, body = post('/api/replay?id=%s' % os.environ['OUTSIDE_ID'], None)
+assert code == 403 and b'outside the program' in body and b'outside.csv' in body, (code, body)
+post('/api/replay?id=%d' % ids[0], 403, {'Origin': 'http://evil.example'})
+post('/api/replay?id=%d' % ids[0], 403, {'Origin': 'null'})
+assert post('/api/replay?id=%d' % ids[0], 200,
+            {'Origin': 'http://%s' % url.split('//')[1].rstrip('/')})['replay']['same_result']
+slow = [e for e in get('/api/executions?limit=1000')['executions'] if e['expr'] == 'fibonacci(30)']
+assert slow, 'a slow run to replay'
+def slow_replay():
+    return post('/api/replay?id=%s&version=v1' % slow[0]['execution_id'][5:], None)
+with concurrent.futures.ThreadPoolExecutor(2) as pool:
+    first = pool.submit(slow_replay)
+    time.sleep(0.05)
+    t = time.perf_counter()
+    get('/api/executions?limit=5')
+    during = (time.perf_counter() - t) * 1e3
+    second = slow_replay()
+    done = first.result()
+print('serve: a page of executions in %.1f ms during a replay of fibonacci(30) on v1' % during)
+assert 200 in (done[0], second[0]) and 503 in (done[0], second[0]) or \
+    done[0] == second[0] == 200, (done[0], second[0])
 before_replay = get('/api/executions?limit=1')['executions'][0]['execution_id']
 assert before_replay == 'exec_%d' % first_id, 'a replay records nothing'
 page_ms = []

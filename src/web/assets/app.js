@@ -30,8 +30,8 @@ function show(v, max = 160) {
   return text.length > max ? `${text.slice(0, max)}... (${text.length} characters)` : text;
 }
 
-async function api(path, args) {
-  const r = await fetch(url(path, args));
+async function api(path, args, method = 'GET') {
+  const r = await fetch(url(path, args), { method });
   const body = parseJson(await r.text());
   if (!r.ok) throw new Error(body.error ? body.error.message : r.statusText);
   return body;
@@ -306,7 +306,7 @@ async function showTravel() {
   go.addEventListener('click', async () => {
     out.textContent = 'running...';
     try {
-      const { replay } = await api('/api/replay', { id: r.execution_id.slice(5), version: pick.value });
+      const { replay } = await api('/api/replay', { id: r.execution_id.slice(5), version: pick.value }, 'POST');
       out.classList.remove('hint');
       out.replaceChildren(el('p', {}, `${replay.replayed_version}: ` +
         (replay.same_result ? 'the same result' : `a different result: ${show(replay.output)}`) +
