@@ -50,7 +50,7 @@ static const char *const mhd_names[] = {
         "MHD_get_daemon_info",        "MHD_create_response_from_buffer",
         "MHD_create_response_from_callback", "MHD_add_response_header",
         "MHD_queue_response",         "MHD_destroy_response",
-        "MHD_lookup_connection_value",
+        "MHD_lookup_connection_value", "MHD_get_connection_values",
 };
 #define MHD_N (sizeof(mhd_names) / sizeof(mhd_names[0]))
 static void *mhd_fns[MHD_N];
@@ -64,6 +64,7 @@ static void *mhd_fns[MHD_N];
 #define MHD_queue_response               (*(__typeof__(&MHD_queue_response))mhd_fns[6])
 #define MHD_destroy_response             (*(__typeof__(&MHD_destroy_response))mhd_fns[7])
 #define MHD_lookup_connection_value      (*(__typeof__(&MHD_lookup_connection_value))mhd_fns[8])
+#define MHD_get_connection_values        (*(__typeof__(&MHD_get_connection_values))mhd_fns[9])
 
 #ifndef FX_MHD_SONAME
 #define FX_MHD_SONAME "libmicrohttpd.so.12"
@@ -71,7 +72,12 @@ static void *mhd_fns[MHD_N];
 
 #define MAX_CONNECTIONS 1024
 #define MAX_BODY        16384 /* bytes; a GET needs none */
-#define MEMORY_LIMIT    65536 /* per connection: headers and URL */
+/* A URL or headers past these are refused here, as JSON (414, 431), well
+ * before libmicrohttpd's own limit (MEMORY_LIMIT, the connection's buffer),
+ * past which it answers with its own HTML page */
+#define MAX_URL         8192
+#define MAX_HEADERS     16384
+#define MEMORY_LIMIT    131072 /* per connection: headers and URL */
 #define STACK_SIZE      (1u << 20)
 #define POLL_MS         250
 #define KEEPALIVE_MS    15000
@@ -173,6 +179,23 @@ static bool same_origin(struct MHD_Connection *c)
     if (!origin)
         return true;
     return host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host);
+}
+
+static enum MHD_Result add_header_size(void *cls, enum MHD_ValueKind kind, const char *key,
+                                       const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4; /* ": " and CRLF */
+    return MHD_YES;
+}
+
+/* The request's headers as sent, in bytes (near enough: names, values and
+ * their separators). */
+static size_t header_bytes(struct MHD_Connection *c)
+{
+    size_t n = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, add_header_size, &n);
+    return n;
 }
 
 static bool authorised(Server *sv, struct MHD_Connection *c)
@@ -319,6 +342,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     Server *sv = cls;
     if (!*state) { /* the headers: refuse a body that is too large before it comes */
         *state = &first_call;
+        size_t query = 0;
+        MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_header_size, &query);
+        if (strlen(url) + query > MAX_URL)
+            return send_error(c, MHD_HTTP_URI_TOO_LONG, "the URL is too long (8 KiB at most)");
+        if (header_bytes(c) > MAX_HEADERS)
+            return send_error(c, MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE,
+                              "the request's headers are too large (16 KiB at most)");
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > MAX_BODY)

@@ -232,6 +232,16 @@ answer = raw(b'GET /api/programs?' + b'a' * 200000 + b' HTTP/1.1\r\nHost: localh
 assert not answer.startswith(b'HTTP/1.1 200'), answer[:120]
 answer = raw(b'GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ' + b'b' * 200000 + b'\r\n\r\n')
 assert not answer.startswith(b'HTTP/1.1 200'), answer[:120]
+# a long URL (past 8 KiB) and large headers (past 16 KiB): refused as JSON
+# errors, as every other error is (libmicrohttpd's own page only past 128 KiB)
+for request, status in [
+        (b'GET /api/programs?x=' + b'a' * 9000 + b' HTTP/1.1\r\nHost: localhost\r\n', b'414'),
+        (b'GET /api/programs HTTP/1.1\r\nHost: localhost\r\n' +
+         b''.join(b'X-H%d: %s\r\n' % (i, b'b' * 1000) for i in range(20)), b'431')]:
+    answer = raw(request + b'Connection: close\r\n\r\n')
+    head, body = answer.split(b'\r\n\r\n', 1)
+    assert head.split(b' ', 2)[1] == status and b'application/json' in head, answer[:200]
+    assert json.loads(body)['error']['status'] == int(status), body
 # a chunked body has no length to check first: refused, whatever its size
 answer = raw(b'GET /api/programs HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n'
              b'Connection: close\r\n\r\n' + (b'1000\r\n' + b'x' * 4096 + b'\r\n') * 64 + b'0\r\n\r\n')
