@@ -37,6 +37,29 @@
 
 #define SUMMARY_BYTES (64 * 1024)
 
+/* Writing the result (its text, printed and recorded, hashed when it is
+ * summarised) is part of the run's time: a result the time left cannot
+ * write is refused before any of it is, as the budget would have stopped
+ * the evaluation. The estimate: 8 ns a byte of its text (a String of 128
+ * MiB took 0.9 s to hash, record and print, 6.7 ns a byte, on a Zen 1 core
+ * of the 2-core test machine: a little over, so that the budget holds),
+ * and its big integers' digits as str() counts them. */
+static bool result_fits(FxBudgets b, double ms, FxValue v, FILE *diagnostics)
+{
+    if (b.max_seconds <= 0)
+        return true;
+    size_t bytes = fx_val_json_at_least(v, SIZE_MAX, NULL);
+    double need = (double)bytes * 8e-9 + (double)fx_val_decimal_work(v) * 1e-9;
+    double left = b.max_seconds - ms / 1e3;
+    if (need <= left)
+        return true;
+    if (diagnostics)
+        fprintf(diagnostics, "the time budget of %g s is exhausted: writing the result (%zu "
+                "bytes of text) would take about %.2g s, more than the %.2g s left; raise it "
+                "with --max-seconds\n", b.max_seconds, bytes, need, left > 0 ? left : 0.0);
+    return false;
+}
+
 FxBudgets fx_api_budgets(const FluxRunOptions *o)
 {
     FxBudgets b = fx_budgets_default();
@@ -856,6 +879,9 @@ int flux_run(FluxProgram *fp, const char *expr, const FluxRunOptions *options, F
                 fp->last_id = id;
             unlock_all(fp);
         }
+    } else if (!result_fits(fx_api_budgets(options), out->duration_ms, v, diagnostics)) {
+        fx_value_release(v);
+        status = FLUX_ERR_RUNTIME;
     } else {
         lock_all(fp);
         status = finish_run(fp, rt, expr, options, v, diagnostics, out);

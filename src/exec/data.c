@@ -66,6 +66,7 @@
 #include "base/utf8.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -125,11 +126,17 @@ static FxStatus fail(Load *ld, const char *fmt, ...)
 {
     fx_error_clear(ld->err);
     ld->err->status = FX_ERR_RUNTIME;
+    char said[sizeof(ld->err->message)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ld->err->message, sizeof(ld->err->message), fmt, ap);
+    vsnprintf(said, sizeof(said), fmt, ap);
     va_end(ap);
     fx_error_at_span(ld->err, ld->dd->span);
+    if (ld->err->file) /* FILE:LINE:COL first, as every run-time error */
+        snprintf(ld->err->message, sizeof(ld->err->message), "%.100s:%u:%u: %.900s", ld->err->file,
+                 ld->err->line, ld->err->col, said);
+    else
+        snprintf(ld->err->message, sizeof(ld->err->message), "%s", said);
     return FX_ERR_RUNTIME;
 }
 
@@ -1159,15 +1166,39 @@ static unsigned csv_pieces(const Csv *c)
     return n > CSV_MAX_PARTS ? CSV_MAX_PARTS : n;
 }
 
+/* The file at path opened for reading when it is a regular file, else
+ * NULL (errno EINVAL for a FIFO, a device or a socket: a read of one may
+ * wait past any budget, and it is never opened for real: O_NONBLOCK makes
+ * opening a FIFO return at once). */
+static FILE *open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat info;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f)
+        close(fd);
+    return f;
+}
+
 static FxStatus csv_load(Load *ld)
 {
     FxStatus st = FX_OK;
-    Reader readers[2] = {{.f = fopen(ld->file, "rb")}, {0}}, *rd = &readers[0];
+    Reader readers[2] = {{.f = open_regular(ld->file)}, {0}}, *rd = &readers[0];
     size_t *col_of = fx_xcalloc(ld->n_fields, sizeof(*col_of)), n_cols = 0;
     int *field_of = NULL, err = 0;
     Csv c = {.line = 1};
     if (!rd->f) {
-        st = cannot_read(ld, strerror(errno));
+        st = cannot_read(ld, errno == EINVAL ? "it is not a regular file (a FIFO, a device or "
+                                               "a socket), whose reads could wait past any budget"
+                                             : strerror(errno));
         goto out;
     }
     // A file smaller than a window is read in one (and charged its size).
@@ -1383,7 +1414,7 @@ static void put_uri_path(FxBuf *b, const char *path)
 static bool wal_mode(const char *path)
 {
     unsigned char head[20];
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path);
     bool wal = f && fread(head, 1, sizeof(head), f) == sizeof(head) && head[18] == 2 &&
                head[19] == 2;
     if (f)
@@ -1616,6 +1647,12 @@ FxStatus fx_data_load(const FxDataDecl *dd, const char *root, FxValue *out, FxEr
                   "where its sources must lie", dd->name, outside, root);
         goto out;
     }
+    struct stat info; /* an SQLite file is opened by SQLite: looked at first */
+    if (stat(file, &info) == 0 && !S_ISREG(info.st_mode)) {
+        st = cannot_read(&ld, "it is not a regular file (a FIFO, a device or a socket), whose "
+                         "reads could wait past any budget");
+        goto out;
+    }
     st = grow_columns(&ld, 16); // columns from the start: a source may have no row
     if (st == FX_OK)
         st = load_rows(&ld);
@@ -1637,7 +1674,7 @@ out:
 /* A hash of the file's bytes, 8 at a time; 0 when it cannot be read. */
 static uint64_t file_hash(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path);
     if (!f)
         return 0;
     uint64_t h = 0x9E3779B97F4A7C15ULL, block[512];

@@ -1886,6 +1886,16 @@ static void put_string(FxBuf *out, const char *s, size_t len, bool json)
 {
     fx_buf_putc(out, '"');
     for (size_t i = 0; i < len; i++) {
+        /* a run of printable ASCII that needs no escape, in one append */
+        size_t plain = i;
+        while (plain < len && (unsigned char)s[plain] >= 0x20 && (unsigned char)s[plain] < 0x7f &&
+               s[plain] != '"' && s[plain] != '\\')
+            plain++;
+        if (plain > i) {
+            fx_buf_append(out, s + i, plain - i);
+            i = plain - 1;
+            continue;
+        }
         unsigned char c = (unsigned char)s[i];
         const char *esc = escape_for(c, json);
         size_t n = json && c >= 0x80 ? fx_utf8_next(s + i, len - i, NULL) : 1;

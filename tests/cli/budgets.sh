@@ -31,7 +31,7 @@ intent powers(n: Natural) -> List[Natural]:
     constraints:
         - result = [2 ^ k for k in 0..n]
 FLUX
-ln -s /dev/zero zero.csv
+truncate -s 10G zero.csv # sparse: 10 GB of zeros read, none of it on disk
 cat > z.flux <<'FLUX'
 type R = { a: Int }
 data rows: List[R] from "zero.csv"
@@ -110,9 +110,13 @@ expect "pw, 10 s" 1 "the time budget of 10 s is exhausted: \`^\` is estimated at
 run b.flux 'pw(3, 10^7)' --max-steps 1000
 expect "pw, 1000 steps" 1 "the step budget of 1000 steps (calls and loop iterations) is exhausted: \`^\` is estimated at 4306822 steps for a result of 15849626 bits; raise it with --max-steps" "" 1
 
-# a data source that never ends stops at the budget
+# a data source too large to read stops at the budget
 run z.flux 'rows_from(0)' --max-memory 64
-expect "/dev/zero, 64 MB" 1 "$(memory 64)" 71
+expect "10 GB of zeros, 64 MB" 1 "$(memory 64)" 71
+# one that never ends (a device, a FIFO) is refused before it is opened
+mv zero.csv sparse.csv && ln -s /dev/zero zero.csv
+run z.flux 'rows_from(0)' --max-memory 64
+expect "/dev/zero" 1 "z.flux:2:1: cannot read data file \`zero.csv\` for \`rows\`: it is not a regular file (a FIFO, a device or a socket), whose reads could wait past any budget" 71 1
 
 # each stop above that called an intent is recorded, the budget named (the
 # EXPR 10^(10^9) mod 7 calls none: nothing is recorded, as for a success)
@@ -161,4 +165,29 @@ run b.flux 'len(str(pw(3, 10^8)))' --max-seconds 2
 python3 -c "import sys; sys.exit(not $secs < 2.2)" || fail "str of 3^(10^8) stopped after $secs s"
 run b.flux 'len(str(pw(3, 10^6)))' --max-seconds 2
 [ "$rc" = 0 ] && [ "$(cat out)" = 477122 ] || fail "str of 3^(10^6): exit $rc, $(cat out)"
+
+# writing the result is part of the run's time (issue 32): a String of 128
+# MiB took 4.4 s to print and record after a 0.4 s evaluation under a 1 s
+# budget, exit 0. Now it is refused before any of it is written
+cat > g.flux <<'FLUX'
+intent grow(n: Natural) -> String:
+    constraints:
+        - grow(0) = "ab"
+        - grow(n) = grow(n - 1) ++ grow(n - 1)
+FLUX
+# budget, exit 0. Now it is refused before any of it is written, unless the
+# time left is enough for it (then it all fits, within 10%)
+run g.flux 'grow(26)' --max-seconds 0.5
+[ "$rc" = 1 ] && grep -q 'time budget of 0.5 s is exhausted: writing the result (134217730 bytes of text)' err ||
+    fail "grow(26) in 0.5 s: exit $rc, $(cat err)"
+[ ! -s out ] || fail "grow(26) printed $(wc -c < out) bytes"
+python3 -c "import sys; sys.exit(not $secs < 0.55 * (2 if '$asan' == 'true' else 1))" ||
+    fail "grow(26) stopped after $secs s"
+run g.flux 'grow(26)' --max-seconds 1
+[ "$rc" = 1 ] && grep -q 'writing the result' err || [ "$rc" = 0 ] || fail "grow(26) in 1 s: exit $rc"
+python3 -c "import sys; sys.exit(not $secs < 1.1 * (2 if '$asan' == 'true' else 1))" ||
+    fail "grow(26) under 1 s took $secs s (exit $rc)"
+echo "grow(26) under a 1 s budget: exit $rc in $secs s"
+run g.flux 'grow(26)' --max-seconds 30
+[ "$rc" = 0 ] && [ "$(wc -c < out)" = 134217731 ] || fail "grow(26) in 30 s: exit $rc, $(wc -c < out) bytes"
 exit 0

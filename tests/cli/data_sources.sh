@@ -54,5 +54,14 @@ out=$("$FLUX" run p.flux 'names()' --store s)
 [ "$out" = '["a\u001b[31mred", "b\u009bx", "ok\u007f"]' ] || fail "control characters: $(printf '%s' "$out" | od -c | head -3)"
 json=$("$FLUX" run p.flux 'names()' --store s --json)
 [[ "$json" == *'"output": ["a\u001b[31mred", "b\u009bx", "ok\u007f"]'* ]] || fail "json: $json"
+# a FIFO as a data source (issue 32) would block past any budget: refused
+# at once, at the declaration, and never opened for real (no writer needed)
+rm -f t.csv && mkfifo t.csv
+start=$(date +%s%N)
+timeout 20 "$FLUX" run p.flux 'names()' --store s --max-seconds 1 > out 2> err; rc=$?
+took=$((($(date +%s%N) - start) / 1000000))
+[ $rc = 1 ] && grep -q '^p.flux:2:1: cannot read data file `t.csv` for `rows`: it is not a regular file (a FIFO' err ||
+    fail "a FIFO source: exit $rc, $(cat err)"
+[ "$took" -lt 5000 ] || fail "a FIFO source took $took ms"
 cd ..
 exit 0
