@@ -6,10 +6,13 @@
  * DESIGN
  *
  * Both read the damaged database through guard.c's reader, so neither
- * changes it. sqlite3's `.recover` reads pages below the B-trees, and is
- * not in the C API; here the B-trees are read as SQL, table by table, in
- * the order of the new schema's tables, and every column the two tables
- * share is copied, so an older store's rows land in today's schema.
+ * changes it. The B-trees are read as SQL first, table by table, in the
+ * order of the new schema's tables, and every column the two tables share
+ * is copied, so an older store's rows land in today's schema. A table SQL
+ * could not read whole (a gap, or a schema that does not read) is then
+ * read below its B-tree, from its pages (pagescan.h, as sqlite3's
+ * `.recover` does, which is not in the C API): the rows its leaves hold
+ * that the SQL copy did not keep are added.
  *
  * A damaged page stops a scan with SQLITE_CORRUPT at the rows it holds.
  * For a table with rowids the scan starts again past them: from the rowid
@@ -29,10 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "guard.h"
+#include "pagescan.h"
 #include "store.h"
 
 /* The copy of one table in progress. */
@@ -250,10 +255,90 @@ static bool missing(sqlite3 *old, const char *table)
     return none;
 }
 
+/* ---- below the B-trees: the rows of a table's pages (pagescan.h) ---- */
+
+/* The insert of rows as a table's pages hold them: a rowid table's record
+ * has its columns in the table's order (an INTEGER PRIMARY KEY's as NULL:
+ * the rowid), a WITHOUT ROWID table's its key's columns first. */
+typedef struct PageCopy {
+    sqlite3_stmt *ins;
+    int n_cols, rowid_col; /* rowid_col: the INTEGER PRIMARY KEY's position, or -1 */
+    int64_t kept;
+} PageCopy;
+
+static void page_row(void *ctx, int64_t rowid, const FxCell *cells, int n)
+{
+    PageCopy *pc = ctx;
+    for (int i = 0; i < pc->n_cols; i++) {
+        const FxCell *c = i < n ? &cells[i] : NULL;
+        if (i == pc->rowid_col && (!c || c->kind == FX_CELL_NULL))
+            sqlite3_bind_int64(pc->ins, i + 1, rowid);
+        else if (!c || c->kind == FX_CELL_NULL)
+            sqlite3_bind_null(pc->ins, i + 1);
+        else if (c->kind == FX_CELL_INT)
+            sqlite3_bind_int64(pc->ins, i + 1, c->i);
+        else if (c->kind == FX_CELL_FLOAT)
+            sqlite3_bind_double(pc->ins, i + 1, c->f);
+        else if (c->kind == FX_CELL_TEXT)
+            sqlite3_bind_text(pc->ins, i + 1, (const char *)c->p, (int)c->len, SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_blob(pc->ins, i + 1, c->p, (int)c->len, SQLITE_TRANSIENT);
+    }
+    if (n <= pc->n_cols + 1 && sqlite3_step(pc->ins) == SQLITE_DONE)
+        pc->kept += sqlite3_changes(sqlite3_db_handle(pc->ins));
+    sqlite3_reset(pc->ins);
+    sqlite3_clear_bindings(pc->ins);
+}
+
+/* The rows of table the pages hold that the SQL copy did not keep, added
+ * (a row kept already is left as it is); how many. */
+static int64_t copy_pages(FxPageScan *ps, sqlite3 *new_db, const char *table, bool without_rowid)
+{
+    sqlite3_stmt *st = NULL;
+    FxBuf cols = {0}, sql = {0};
+    PageCopy pc = {.rowid_col = -1};
+    /* the record's order: a WITHOUT ROWID table's key first, in key order */
+    const char *order = without_rowid
+                                ? "SELECT name, pk, type FROM pragma_table_info(?1)"
+                                  " ORDER BY pk = 0, CASE WHEN pk > 0 THEN pk ELSE cid END"
+                                : "SELECT name, pk, type FROM pragma_table_info(?1) ORDER BY cid";
+    int pks = 0;
+    if (sqlite3_prepare_v2(new_db, order, -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *type = (const char *)sqlite3_column_text(st, 2);
+            if (sqlite3_column_int(st, 1) > 0) {
+                pks++;
+                if (!without_rowid && type && !strcasecmp(type, "INTEGER"))
+                    pc.rowid_col = pc.n_cols;
+            }
+            if (pc.n_cols++)
+                fx_buf_putc(&cols, ',');
+            put_ident(&cols, (const char *)sqlite3_column_text(st, 0));
+        }
+    }
+    sqlite3_finalize(st);
+    if (pks != 1)
+        pc.rowid_col = -1; /* a key of several columns is no rowid */
+    fx_buf_puts(&sql, "INSERT OR IGNORE INTO ");
+    put_ident(&sql, table);
+    fx_buf_printf(&sql, "(%s) VALUES (", fx_buf_str(&cols));
+    for (int i = 0; i < pc.n_cols; i++)
+        fx_buf_printf(&sql, i ? ", ?%d" : "?%d", i + 1);
+    fx_buf_putc(&sql, ')');
+    if (pc.n_cols && sqlite3_prepare_v2(new_db, fx_buf_str(&sql), -1, &pc.ins, NULL) == SQLITE_OK)
+        fx_pagescan_rows(ps, table, page_row, &pc);
+    sqlite3_finalize(pc.ins);
+    fx_buf_free(&cols);
+    fx_buf_free(&sql);
+    return pc.kept;
+}
+
 /* The tables of the new store, in the order they were made. */
 typedef void (*TableFn)(void *ctx, const char *table, int64_t kept, int64_t gaps);
 
-static FxStatus copy_tables(sqlite3 *old, sqlite3 *new_db, TableFn fn, void *ctx)
+static FxStatus copy_tables(sqlite3 *old, sqlite3 *new_db, FxPageScan *ps, TableFn fn,
+                            void *ctx)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(new_db,
@@ -271,6 +356,8 @@ static FxStatus copy_tables(sqlite3 *old, sqlite3 *new_db, TableFn fn, void *ctx
         } else if (!missing(old, c.table)) {
             c.gaps = 1; /* the old store has it, but not readably */
         }
+        if (c.gaps && ps) /* what SQL could not reach: read from its pages */
+            c.kept += copy_pages(ps, new_db, c.table, sqlite3_column_int(st, 1) != 0);
         fn(ctx, c.table, c.kept, c.gaps);
         sqlite3_finalize(c.ins);
         free(c.cols);
@@ -335,8 +422,10 @@ FxStatus fx_store_recover(const char *dir, const char *new_dir, TableFn fn, void
         (sqlite3_open_v2(new_path, &new_db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
          sqlite3_exec(new_db, "PRAGMA foreign_keys = OFF; BEGIN", NULL, NULL, NULL) != SQLITE_OK))
         r = fail(why, why_len, "cannot write %s: %s", new_path, sqlite3_errmsg(new_db));
+    FxPageScan *ps = r == FX_OK ? fx_pagescan_open(old_path) : NULL;
     if (r == FX_OK)
-        r = copy_tables(old, new_db, fn, ctx);
+        r = copy_tables(old, new_db, ps, fn, ctx);
+    fx_pagescan_free(ps);
     if (r == FX_OK && sqlite3_exec(new_db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         r = fail(why, why_len, "cannot write %s: %s", new_path, sqlite3_errmsg(new_db));
     int e = r == FX_OK ? copy_log(dir, new_dir) : 0;
