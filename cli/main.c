@@ -87,6 +87,8 @@ int fx_cli_open(const char *path, const char *store_dir, FluxProgram **prog, Flu
     if (status == FLUX_OK && opened != FLUX_OK) {
         fputs(why ? why : "", stderr);
         status = opened;
+    } else if (status == FLUX_OK && *store) {
+        fputs(why ? why : "", stderr); /* what the open warned of */
     } else if (status == FLUX_OK && !*store) {
         status = flux_store_open(store_dir, stderr, store);
     }

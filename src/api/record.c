@@ -39,6 +39,8 @@ int flux_store_open(const char *dir, FILE *diagnostics, FluxStore **out)
             fprintf(diagnostics, "flux: %s\n", why);
         return FLUX_ERR_STORE;
     }
+    if (*fx_store_warning(s) && diagnostics)
+        fprintf(diagnostics, "flux: warning: %s\n", fx_store_warning(s));
     FluxStore *fs = fx_xcalloc(1, sizeof(*fs));
     fs->store = s;
     pthread_mutex_init(&fs->lock, NULL);

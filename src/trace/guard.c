@@ -56,7 +56,8 @@
 #include "store.h"
 
 #define MARKER      "closed"
-#define MARKER_SIZE 512 /* bytes: a stamp is under 300 */
+#define MARKER_SIZE 512 /* bytes: the stamp (under 300), then the executions line */
+#define STAMP_SIZE  448 /* the stamp's part of the marker */
 
 FxDbHead fx_guard_head(const char *db_path)
 {
@@ -115,25 +116,46 @@ char *fx_guard_stamp(const char *dir)
  * MARKER_SIZE, so that writing it again overwrites the file in place (an
  * O_TRUNC that frees the file's block and a write that allocates one cost
  * 170 us on ext4, most of what the marker cost a `flux run`). */
-static void marker_bytes(const char *stamp, char out[MARKER_SIZE])
+static void marker_bytes(const char *stamp, int64_t last_execution, char out[MARKER_SIZE])
 {
     size_t len = strlen(stamp);
+    char tail[MARKER_SIZE - STAMP_SIZE + 1];
     memset(out, ' ', MARKER_SIZE);
-    memcpy(out, stamp, len < MARKER_SIZE ? len : MARKER_SIZE);
+    memcpy(out, stamp, len < STAMP_SIZE ? len : STAMP_SIZE);
+    int n = snprintf(tail, sizeof(tail), "executions up to %lld\n", (long long)last_execution);
+    if (last_execution >= 0 && n > 0 && n < (int)sizeof(tail))
+        memcpy(out + STAMP_SIZE, tail, (size_t)n);
+}
+
+/* The marker's bytes, or false when it is not one. */
+static bool read_marker(const char *dir, char kept[MARKER_SIZE + 1])
+{
+    char *path = fx_xasprintf("%s/" MARKER, dir);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* one byte more than a marker, so that a longer file differs */
+    ssize_t got = fd >= 0 ? read(fd, kept, MARKER_SIZE + 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    free(path);
+    return got == MARKER_SIZE;
+}
+
+int64_t fx_guard_last_execution(const char *dir)
+{
+    char kept[MARKER_SIZE + 1];
+    long long last;
+    if (!read_marker(dir, kept))
+        return -1;
+    kept[MARKER_SIZE] = '\0';
+    return sscanf(kept + STAMP_SIZE, "executions up to %lld", &last) == 1 ? last : -1;
 }
 
 bool fx_guard_closed_as(const char *dir, const char *stamp)
 {
-    char *path = fx_xasprintf("%s/" MARKER, dir);
     char want[MARKER_SIZE], kept[MARKER_SIZE + 1];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    /* one byte more than a marker, so that a longer file differs */
-    ssize_t got = fd >= 0 ? read(fd, kept, sizeof(kept)) : -1;
-    if (fd >= 0)
-        close(fd);
-    marker_bytes(stamp, want);
-    free(path);
-    return strlen(stamp) < MARKER_SIZE && got == MARKER_SIZE && !memcmp(kept, want, MARKER_SIZE);
+    marker_bytes(stamp, -1, want);
+    return strlen(stamp) < STAMP_SIZE && read_marker(dir, kept) &&
+           !memcmp(kept, want, STAMP_SIZE);
 }
 
 bool fx_guard_in_use(const char *dir)
@@ -151,12 +173,12 @@ bool fx_guard_in_use(const char *dir)
     return used;
 }
 
-void fx_guard_mark_closed(const char *dir, const char *stamp)
+void fx_guard_mark_closed(const char *dir, const char *stamp, int64_t last_execution)
 {
     char *path = fx_xasprintf("%s/" MARKER, dir);
     char bytes[MARKER_SIZE];
     int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    marker_bytes(stamp, bytes);
+    marker_bytes(stamp, last_execution, bytes);
     /* no sync: a marker lost with a power cut only costs a check */
     if (fd >= 0) {
         ssize_t put = pwrite(fd, bytes, sizeof(bytes), 0);

@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 /* What flux.db's first bytes say. */
@@ -33,9 +34,13 @@ bool fx_guard_closed_as(const char *dir, const char *stamp);
 /* Whether another process has DIR/flux.db open now (its shared memory's
  * lock): its writes explain stamps that differ. */
 bool fx_guard_in_use(const char *dir);
-/* Writes stamp into DIR/closed (a failure only costs the next open a
- * check); fx_guard_forget removes it, so that the next open checks. */
-void fx_guard_mark_closed(const char *dir, const char *stamp);
+/* Writes stamp into DIR/closed with the newest execution id recorded then
+ * (-1: none said), a failure only costing the next open a check;
+ * fx_guard_forget removes it, so that the next open checks. */
+void fx_guard_mark_closed(const char *dir, const char *stamp, int64_t last_execution);
+/* The newest execution id DIR/closed says was recorded when a flux
+ * process last closed the store, or -1 (no marker, or an older flux's). */
+int64_t fx_guard_last_execution(const char *dir);
 void fx_guard_forget(const char *dir);
 
 /* PRAGMA integrity_check, stopped after `seconds`: SQLITE_OK when it found

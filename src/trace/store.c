@@ -250,6 +250,7 @@ struct FxStore {
     bool broken;                /* SQLite found it corrupt: nothing more is written */
     char *stamp;                /* its files' stamp when opened for writing (guard.h) */
     bool was_clean;             /* DIR/closed held that stamp (guard.h) */
+    char warning[512];          /* said once when opened ("" for none): executions lost */
     char err[1024];
 };
 
@@ -805,6 +806,37 @@ static void clear_queue(FxStore *s)
     s->queue.len = 0;
 }
 
+static FxStatus query_int(FxStore *s, const char *sql, int64_t *out);
+
+/* The id of the newest execution the database holds (0: none). */
+static FxStatus newest_execution(FxStore *s, int64_t *out)
+{
+    return query_int(s, "SELECT coalesce(max(id), 0) FROM executions", out);
+}
+
+/* A store whose files are not as the last flux process left them may have
+ * lost its log (flux.db-wal: removed, or damaged, so that SQLite stops at
+ * the damage), and with it the newest commits: executions reported as
+ * recorded. DIR/closed says the newest execution there was then; fewer
+ * now is said once, as a warning (fx_store_warning). */
+static void look_for_lost_executions(FxStore *s, int64_t version)
+{
+    int64_t then = fx_guard_last_execution(s->dir), now = 0;
+    /* version 0: no schema at all, every commit was in the log */
+    if (then <= 0 || (version && newest_execution(s, &now) != FX_OK) || now >= then)
+        return;
+    snprintf(s->warning, sizeof(s->warning),
+             "the store at %s has lost executions exec_%" PRId64 " to exec_%" PRId64 ", which "
+             "earlier runs recorded: its log, flux.db-wal, was removed or damaged after a flux "
+             "process closed it (what remains is whole, and recording goes on)",
+             s->dir, now + 1, then);
+}
+
+const char *fx_store_warning(const FxStore *s)
+{
+    return s->warning;
+}
+
 static FxStatus free_store(FxStore *s)
 {
     int rc = SQLITE_OK;
@@ -813,6 +845,9 @@ static FxStatus free_store(FxStore *s)
     for (size_t i = 0; i < FX_ARRAY_LEN(s->cache); i++)
         sqlite3_finalize(s->cache[i].st);
     pthread_mutex_destroy(&s->cache_lock);
+    int64_t last = -1; /* the newest execution in the database, for DIR/closed */
+    if (s->db && s->stamp && !s->broken && newest_execution(s, &last) != FX_OK)
+        last = -1;
     if (s->db && s->stamp && s->wal_frames >= CLOSE_FRAMES) /* the close checkpoints (wal_grew) */
         sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, (int *)NULL);
     if (s->db)
@@ -820,7 +855,7 @@ static FxStatus free_store(FxStore *s)
     if (s->stamp && !s->broken && rc == SQLITE_OK) { /* as this process leaves the files */
         char *now = fx_guard_stamp(s->dir);
         if (!s->was_clean || strcmp(now, s->stamp) != 0)
-            fx_guard_mark_closed(s->dir, now);
+            fx_guard_mark_closed(s->dir, now, last);
         free(now);
     }
     free(s->stamp);
@@ -971,6 +1006,8 @@ static FxStatus open_store(const char *dir, bool reading, FxStore **out, char *w
         r = FX_ERR_STORE;
     } else if (head.exists && (!marked || !writable)) {
         r = probe(s, path, !clean, &v);
+        if (r == FX_OK && !marked && (v == FX_STORE_SCHEMA_VERSION || v == 0))
+            look_for_lost_executions(s, v);
     }
     if (r == FX_OK && !writable) {
         r = open_read_only(s, v);

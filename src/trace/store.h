@@ -44,6 +44,9 @@ FxStatus fx_store_open_reading(const char *dir, FxStore **out, char *why,
                                size_t why_len) FX_MUST_CHECK;
 FxStatus fx_store_close(FxStore *s); /* flushes; the store is freed even on error */
 const char *fx_store_error(const FxStore *s);
+/* What the open found to warn of, "" for nothing: executions recorded by
+ * earlier runs lost with the store's log. */
+const char *fx_store_warning(const FxStore *s);
 /* The folder the store lives in. */
 const char *fx_store_dir(const FxStore *s);
 

@@ -1504,7 +1504,7 @@ FX_TEST(damage_met_on_the_way_stops_writing)
         fclose(f);
     }
     char *stamp = fx_guard_stamp(dir); /* as if a flux process had left it so */
-    fx_guard_mark_closed(dir, stamp);
+    fx_guard_mark_closed(dir, stamp, -1);
     free(stamp);
     s = NULL;
     EXPECT_EQ(fx_store_open(dir, &s, why, sizeof(why)), FX_OK); /* no check: as left */
