@@ -88,4 +88,20 @@ if [ ${#as_reader[@]} = 0 ]; then chmod a-w src; fi
 out=$("${as_reader[@]}" "$FLUX" run src/shop.flux 'total()' --store s2 2>&1) || fail "a WAL source in a read-only folder: $out"
 [ "$out" = 41 ] || fail "a WAL source in a read-only folder gives $out"
 [ "$(snap src)" = "$before" ] || fail "reading a WAL source in a read-only folder changed it"
+# a store whose header is damaged (page size, reserved bytes, the size in
+# pages, the largest root, the schema version) is refused and left as it
+# is: no -wal or -shm made beside it, nothing changed (issue 32)
+printf 'intent fibonacci(n: Natural) -> Natural:\n    constraints:\n        - fibonacci(0) = 0\n        - fibonacci(1) = 1\n        - fibonacci(n) = fibonacci(n - 1) + fibonacci(n - 2)\n' > hd.flux
+for n in 5 10 15; do FLUX_LEARN=off "$FLUX" run hd.flux "fibonacci($n)" --store hd0 --no-learn >/dev/null; done
+python3 -c 'import sqlite3; sqlite3.connect("hd0/flux.db").execute("PRAGMA wal_checkpoint(TRUNCATE)")'
+rm -f hd0/flux.db-wal hd0/flux.db-shm
+for off in 16 20 28 52 60; do
+    rm -rf hd && cp -r hd0 hd
+    printf '\377\356' | dd of=hd/flux.db bs=1 seek=$off conv=notrunc 2>/dev/null
+    before=$(ls hd | tr '\n' ' ') sum=$(md5sum < hd/flux.db)
+    FLUX_LEARN=off "$FLUX" run hd.flux 'fibonacci(5)' --store hd > out 2> err; rc=$?
+    [ $rc = 4 ] || fail "header byte $off damaged: exit $rc, $(cat out err)"
+    [ "$(ls hd | tr '\n' ' ')" = "$before" ] || fail "header byte $off: the refusal made $(ls hd)"
+    [ "$(md5sum < hd/flux.db)" = "$sum" ] || fail "header byte $off: the refusal changed flux.db"
+done
 exit 0
