@@ -157,8 +157,9 @@ int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnost
         }
         fx_vec_free(&rows.json);
     }
-    size_t kept = 0, forged = 0;
-    if (fx_api_keep_audit(st, out, &kept, &forged) != FX_OK) {
+    size_t kept = 0, forged = 0, objects = 0, planted = 0;
+    if (fx_api_keep_audit(st, out, &kept, &forged) != FX_OK ||
+        fx_api_native_audit(fs, out, &objects, &planted) != FX_OK) {
         if (diagnostics)
             fprintf(diagnostics, "flux: the store: %s\n", fx_store_error(st));
         return FLUX_ERR_STORE;
@@ -166,7 +167,10 @@ int flux_proofs_verify(FluxStore *fs, FluxProgram *fp, FILE *out, FILE *diagnost
     if (kept)
         fprintf(out, "kept results: %zu of %zu hold (their MACs, made with this user's key)\n",
                 kept - forged, kept);
-    if (!any && !kept)
+    if (objects)
+        fprintf(out, "native objects: %zu of %zu hold (their MACs, made with this user's key)\n",
+                objects - planted, objects);
+    if (!any && !kept && !objects)
         fprintf(out, "no versions recorded for these intents yet\n");
-    return all && !forged ? FLUX_OK : FLUX_ERR_REJECTED;
+    return all && !forged && !planted ? FLUX_OK : FLUX_ERR_REJECTED;
 }

@@ -59,6 +59,9 @@ rc=0; "$FLUX" store check --store s > sc || rc=$?
 [ $rc = 3 ] && grep -q "native object $key: its object .* was not built by this user's flux" sc ||
     fail "store check does not name the planted object: exit $rc, $(cat sc)"
 [ ! -e PWNED ] || fail "store check opened the planted object"
+rc=0; "$FLUX" proofs p.flux --verify --store s > verify || rc=$?
+[ $rc = 3 ] && grep -q "native object $key: its object .* was not built by this user's flux" verify ||
+    fail "proofs --verify does not name the planted object: exit $rc, $(cat verify)"
 out=$("$FLUX" optimize p.flux fib --rule "native code" --store s)
 [[ "$out" == *"was not built by this user's flux"*"building it again"* ]] || fail "no rebuild: $out"
 [ ! -e PWNED ] || fail "the learning round opened the planted object"
