@@ -126,23 +126,26 @@ static FxStatus fail(Load *ld, const char *fmt, ...)
 {
     fx_error_clear(ld->err);
     ld->err->status = FX_ERR_RUNTIME;
-    char said[sizeof(ld->err->message)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(said, sizeof(said), fmt, ap);
+    vsnprintf(ld->err->message, sizeof(ld->err->message), fmt, ap);
     va_end(ap);
     fx_error_at_span(ld->err, ld->dd->span);
-    if (ld->err->file) /* FILE:LINE:COL first, as every run-time error */
-        snprintf(ld->err->message, sizeof(ld->err->message), "%.100s:%u:%u: %.900s", ld->err->file,
-                 ld->err->line, ld->err->col, said);
-    else
-        snprintf(ld->err->message, sizeof(ld->err->message), "%s", said);
     return FX_ERR_RUNTIME;
 }
 
+/* A file that cannot be read at all: placed at its `data` declaration
+ * (FILE:LINE:COL first, as every run-time error; a cell's error names its
+ * own place in the data file instead). */
 static FxStatus cannot_read(Load *ld, const char *reason)
 {
-    return fail(ld, "cannot read data file `%s` for `%s`: %s", ld->file, ld->dd->name, reason);
+    FxSpan at = ld->dd->span;
+    if (!at.src)
+        return fail(ld, "cannot read data file `%s` for `%s`: %s", ld->file, ld->dd->name, reason);
+    size_t line, col;
+    fx_diag_position(at.src, at.offset, &line, &col);
+    return fail(ld, "%.200s:%zu:%zu: cannot read data file `%.300s` for `%.100s`: %.300s",
+                at.src->path, line, col, ld->file, ld->dd->name, reason);
 }
 
 /* ------------------------------------------------------------ cell values */
