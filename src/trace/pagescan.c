@@ -350,16 +350,3 @@ size_t fx_pagescan_rows(FxPageScan *s, const char *table, FxScanRowFn fn, void *
             walk_tree(s, s->roots[i].page, leaf_rows, &r);
     return r.given;
 }
-
-size_t fx_pagescan_orphans(FxPageScan *s, FxScanRowFn fn, void *ctx)
-{
-    Rows r = {fn, ctx, 0};
-    for (size_t i = 0; i < s->n_roots; i++) /* every tree's pages: the rest are orphans */
-        walk_tree(s, s->roots[i].page, NULL, NULL);
-    for (uint32_t pg = 2; pg <= s->n_pages; pg++) {
-        const unsigned char *p = page(s, pg);
-        if (p && p[0] == TABLE_LEAF && !s->owned[pg])
-            leaf_rows(s, p, pg, &r);
-    }
-    return r.given;
-}

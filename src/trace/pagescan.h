@@ -7,9 +7,9 @@
  * The file (and its -wal log, whose newest frame of a page wins) is read
  * page by page. The schema's rows are found among the leaves by their
  * shape (type, name, table, root page, SQL); each table's pages are those
- * its root reaches through the interior pages that can be read; a leaf
- * that no root reaches (its parent lost, or a freed page) is an orphan,
- * and its rows are given apart. Nothing is written.
+ * its root reaches through the interior pages that can be read. A leaf
+ * no root reaches (its parent lost, or a freed page whose rows may be
+ * stale) is not read. Nothing is written.
  */
 #ifndef FX_PAGESCAN_H
 #define FX_PAGESCAN_H
@@ -39,8 +39,5 @@ void fx_pagescan_free(FxPageScan *s);
  * leaves (a WITHOUT ROWID table's rowid is 0). Returns the rows given. */
 typedef void (*FxScanRowFn)(void *ctx, int64_t rowid, const FxCell *cells, int n);
 size_t fx_pagescan_rows(FxPageScan *s, const char *table, FxScanRowFn fn, void *ctx);
-/* The same for the rows of the table leaves that no root found reaches
- * (their parent lost, or the page freed): the caller decides whose. */
-size_t fx_pagescan_orphans(FxPageScan *s, FxScanRowFn fn, void *ctx);
 
 #endif
