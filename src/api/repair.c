@@ -149,6 +149,7 @@ static bool audit(const char *dir, Audit *a, FILE *summary, FILE *diagnostics)
         if (!*nl)
             break;
     }
+    free(held);
     fprintf(summary, "  %zu version%s judged by their seals and proofs%s; %zu native object%s "
                      "and %zu kept result%s checked by their MACs\n",
             tally.versions, tally.versions == 1 ? "" : "s",
