@@ -365,7 +365,11 @@ FLUX_API int flux_explain(FluxProgram *prog, const char *expr, const FluxRunOpti
 /* `flux replay`: re-runs a recorded execution on the version it used, or on
  * `version`, and writes the comparison. FLUX_OK when the result is the
  * recorded one, FLUX_DIFFERENT when it is not (a data file changed since,
- * another version's wrong result), with the comparison written either way. */
+ * another version's wrong result), with the comparison written either way.
+ * It reads the store through a connection of its own that writes nothing,
+ * so other threads may use store meanwhile; with FLUX_SOURCES_INSIDE set,
+ * the program's data sources are confined to its folder (FLUX_ERR_REJECTED
+ * otherwise). */
 FLUX_API int flux_replay(FluxStore *store, long long execution_id, const char *version,
                          const FluxRunOptions *options, int json, FILE *out, FILE *diagnostics);
 
