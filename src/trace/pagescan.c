@@ -218,7 +218,7 @@ static int record(const unsigned char *r, size_t len, FxCell *cells, int max)
 typedef void (*LeafFn)(FxPageScan *s, const unsigned char *p, uint32_t pgno, void *ctx);
 
 /* The pages the tree at pgno reaches, each once (seen), marked owned;
- * leaf (when not NULL) called for those that hold rows. */
+ * leaf called for those that hold rows. */
 static void walk(FxPageScan *s, uint32_t pgno, uint32_t depth, unsigned char *seen, LeafFn leaf,
                  void *ctx)
 {
@@ -229,8 +229,7 @@ static void walk(FxPageScan *s, uint32_t pgno, uint32_t depth, unsigned char *se
     const unsigned char *h = p + (pgno == 1 ? 100 : 0);
     int type = h[0];
     if (type == TABLE_LEAF || type == INDEX_LEAF || type == INDEX_INTERIOR) {
-        if (leaf)
-            leaf(s, p, pgno, ctx);
+        leaf(s, p, pgno, ctx);
         if (type != INDEX_INTERIOR)
             return;
     }
