@@ -177,8 +177,10 @@ intent grow(n: Natural) -> String:
 FLUX
 # budget, exit 0. Now it is refused before any of it is written, unless the
 # time left is enough for it (then it all fits, within 10%)
+# (on a loaded machine the evaluation itself may be what runs out: either
+# way nothing is written and the run stops on time)
 run g.flux 'grow(26)' --max-seconds 0.5
-[ "$rc" = 1 ] && grep -q 'time budget of 0.5 s is exhausted: writing the result (134217730 bytes of text)' err ||
+[ "$rc" = 1 ] && grep -qE 'time budget of 0.5 s is exhausted(: writing the result \(134217730 bytes of text\)|;)' err ||
     fail "grow(26) in 0.5 s: exit $rc, $(cat err)"
 [ ! -s out ] || fail "grow(26) printed $(wc -c < out) bytes"
 python3 -c "import sys; sys.exit(not $secs < 0.55 * (2 if '$asan' == 'true' else 1))" ||

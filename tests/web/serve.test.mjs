@@ -151,10 +151,17 @@ test('the profiler shows the time at each node and each kernel call; the graph i
   assert.ok(await page.locator('#profile table.counts tr').count() > 2);
   // fibonacci(25) naive runs long enough to be sampled: nodes have times
   assert.match(text, /time per node: [\d.e+-]+ ms sampled/);
+  // the runs of the intent chosen come after its graphs (slowed here, as on
+  // a loaded machine): a profile opened meanwhile shows them once they come
+  await page.route('**/api/executions*', async r => {
+    await new Promise(done => setTimeout(done, 500));
+    await r.continue();
+  });
   await page.selectOption('#intent', 'find_primes');
   await page.waitForFunction(() => document.querySelectorAll('.version svg').length >= 2);
   await page.click('#views button[data-view="profile"]');
-  await page.waitForSelector('#profile table.kernels');
+  await page.waitForSelector('#profile table.kernels', { timeout: 10000 });
+  await page.waitForSelector('body[data-intent="find_primes"]');
   const kernels = await page.locator('#profile table.kernels').textContent();
   assert.match(kernels, /sieve at find_primes %\d+1[\d.e+-]+/); // one call, its time
   const shaded = await page.locator('.version[data-version="v1"] div[data-shaded-by]').getAttribute('data-shaded-by');
@@ -194,6 +201,7 @@ test('after flux demo, each of the five views shows the bundled examples', async
   const intents = await page.locator('#intent option').allTextContents();
   assert.ok(intents.includes('fibonacci') && intents.includes('find_primes'), intents.join(' '));
   await page.selectOption('#intent', 'fibonacci');
+  await page.waitForSelector('body[data-intent="fibonacci"]');
   await page.waitForFunction(() => document.querySelectorAll('.version svg').length >= 4);
   await page.locator('.version[data-version="v1"] g.node').nth(3).click();
   assert.match(await page.locator('#node-panel').textContent(), /origin in the source.*fibonacci\.flux:\d+:\d+/s);

@@ -178,6 +178,8 @@ async function loadExecutions() {
   state.executions = all.reverse(); // oldest first
   state.picked = state.executions.length - 1;
   drawTimeline();
+  // a profile drawn while they loaded showed the intent before's runs
+  if (document.getElementById('view-profile').classList.contains('on')) drawProfile();
 }
 
 function drawTimeline() {
@@ -516,9 +518,11 @@ function live() {
 
 async function selectIntent(name) {
   state.intent = name;
+  delete document.body.dataset.intent;
   await loadGraphs();
   await loadModels();
   await loadExecutions();
+  if (state.intent === name) document.body.dataset.intent = name; // all of it shown
 }
 
 async function main() {
