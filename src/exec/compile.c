@@ -206,6 +206,8 @@ static uint32_t record_names(Compiler *C, const FxNode *n)
  * spectral-norm ran three times. */
 static bool shared_inside(Compiler *C, FxNodeId id)
 {
+    if (!id.v) /* an input left out (a fold's missing filter) */
+        return false;
     if (C->seen[id.v] == C->stamp || C->reg_of[id.v] != FX_NO_REG)
         return false;
     C->seen[id.v] = C->stamp;
