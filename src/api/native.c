@@ -731,7 +731,12 @@ int fx_api_native_repair(FluxProgram *fp, FluxStore *fs, const FxIntent *in, FIL
 int fx_api_native_round(FluxProgram *fp, FluxStore *fs, const char *intent, const char *label,
                         const FxTraces *tr, FILE *out)
 {
-    FxRuntime *rt = fx_api_runtime(fp);
+    /* a fresh runtime, as a new process has: the round's own may have
+     * switched a table on for a callee (runaway protection), and a module
+     * generated there would call that callee through the VM, which no
+     * runtime that runs it would (fx_native_shape_holds refuses it) */
+    FxCallCtx *cx = fx_api_context_forced(fp, NULL, 0, NULL);
+    FxRuntime *rt = cx->rt;
     FxBuf src = {0}, why = {0}, hw = {0};
     char *dir = native_dir(fs), err[640];
     FxNativeObject objs[FX_CODE__COUNT];
@@ -830,6 +835,7 @@ build:;
     /* the runtimes read the new row */
     fp->generation++;
 done:
+    fx_api_context_drop(fp, cx);
     free(dir);
     fx_buf_free(&src);
     fx_buf_free(&why);

@@ -48,6 +48,9 @@ typedef struct Func {
     bool *view;      /* by register: written only by slices that view their list (mark_views) */
     bool *view_at;   /* by instruction: a slice that views its list; ... */
     uint32_t *view_use; /* ... and the instruction that reads it, once */
+    bool *rev_at;    /* by instruction: a reverse left to the `++` that reads it (mark_views) */
+    uint32_t *rev_src; /* by instruction: that `++`'s list reversed, + 1 (0: none) ... */
+    bool *in_place;  /* ... and whether no list but its result is read after it */
     uint32_t n_builders;
     CType ret;
 } Func;
@@ -487,6 +490,7 @@ static void type_empty_literals(Gen *G, Func *F, bool *changed)
 
 /* Types every register of F; false (G->why says why) when one cannot be. */
 static void mark_views(Func *F);
+static void mark_reversals(Func *F, const uint32_t *n_reads, const bool *target);
 
 static bool type_func(Gen *G, Func *F)
 {
@@ -673,6 +677,94 @@ static bool copies_it(const FxInstr *I, const FxFunc *f, uint32_t d)
  * allocations are most of a flip's time in native code. The view's
  * register is not an owner and is never one, so the ownership of blocks
  * (emit_release, emit_free_owned) never passes to it. */
+/* May a list register other than keep be read after instruction u, on
+ * some path? Every jump may be taken or not (a superset of the paths). */
+static bool lists_read_after(const Func *F, uint32_t u, uint32_t keep)
+{
+    const FxFunc *f = F->f;
+    bool *seen = fx_xcalloc(f->n_code + 1, sizeof(bool));
+    uint32_t *todo = fx_xcalloc(2 * (size_t)f->n_code + 2, sizeof(uint32_t)), n = 0;
+    bool read = false;
+    todo[n++] = u + 1;
+    while (n && !read) {
+        uint32_t k = todo[--n];
+        if (k >= f->n_code || seen[k])
+            continue;
+        seen[k] = true;
+        const FxInstr *I = &f->code[k];
+        for (uint32_t x = 0; x < f->n_regs && !read; x++)
+            read = x != keep && is_list(F->reg[x]) && reads_reg(I, f, x);
+        switch ((FxOpcode)I->op) {
+        case OP_BRK: case OP_BR: case OP_JMP: case OP_JMPF: case OP_JMPT: case OP_FORI:
+        case OP_FORL:
+            todo[n++] = I->a;
+            todo[n++] = k + 1;
+            break;
+        case OP_RET: case OP_FAIL:
+            break;
+        default:
+            todo[n++] = k + 1;
+            break;
+        }
+    }
+    free(seen);
+    free(todo);
+    return read;
+}
+
+/* A reverse of a viewing slice of xs, read once, a few instructions on, as
+ * the left of a `++` (`reverse(p[0..k]) ++ p[k..n]`, a flip), is no copy
+ * of its own: its register views the slice, and the `++` makes the one
+ * block, reversing as it copies. Where the frame owns xs's block, the two
+ * sides are its prefix and the rest of it (checked as it runs), and no list
+ * but the result is read after the `++`, the prefix is reversed in place
+ * and the block passes to the result: no copy and no allocation. Between
+ * the two, as for a view, nothing writes xs or the reverse's register,
+ * calls or jumps. */
+static void mark_reversals(Func *F, const uint32_t *n_reads, const bool *target)
+{
+    const FxFunc *f = F->f;
+    uint32_t code = f->n_code ? f->n_code : 1;
+    F->rev_at = fx_xcalloc(code, sizeof(bool));
+    F->rev_src = fx_xcalloc(code, sizeof(uint32_t));
+    F->in_place = fx_xcalloc(code, sizeof(bool));
+    uint32_t *writers = fx_xcalloc(f->n_regs ? f->n_regs : 1, sizeof(uint32_t));
+    for (uint32_t at = 0; at < f->n_code; at++)
+        if (writes_d((FxOpcode)f->code[at].op) && f->code[at].d < f->n_regs)
+            writers[f->code[at].d]++;
+    for (uint32_t at = 0; at < f->n_code; at++) {
+        const FxInstr *I = &f->code[at];
+        const FxValue *v;
+        if ((I->op != OP_BUILTIN && I->op != OP_BUILTINR) || I->a != FX_BUILTIN_REVERSE)
+            continue;
+        uint32_t s = builtin_operand(I, 0, &v, f), d = I->d, x = FX_NO_REG;
+        if (v || s >= f->n_regs || !F->view[s] || d < f->g->n_params || writers[d] != 1 ||
+            n_reads[d] != 1 || F->reg[d] != F->reg[s])
+            continue;
+        for (uint32_t k = 0; k < at; k++) /* the slice that s views, and its list */
+            if (F->view_at[k] && F->view_use[k] == at && f->code[k].d == s)
+                x = builtin_operand(&f->code[k], 0, &v, f);
+        if (x >= f->n_regs || F->reg[x] != F->reg[d])
+            continue;
+        for (uint32_t u = at + 1; u < f->n_code && u <= at + 8 && !target[u]; u++) {
+            const FxInstr *J = &f->code[u];
+            if (reads_reg(J, f, d)) {
+                if (J->op == OP_CONCAT && J->a == d && J->b != d) {
+                    F->rev_at[at] = true;
+                    F->view[d] = true;
+                    F->rev_src[u] = x + 1;
+                    F->in_place[u] = !lists_read_after(F, u, J->d);
+                }
+                break;
+            }
+            if (!writes_d((FxOpcode)J->op) || J->op == OP_CALL || J->op == OP_END || J->d == x ||
+                J->d == d)
+                break;
+        }
+    }
+    free(writers);
+}
+
 static void mark_views(Func *F)
 {
     const FxFunc *f = F->f;
@@ -729,6 +821,7 @@ static void mark_views(Func *F)
         F->view[x] = sliced[x] && !other[x];
     for (uint32_t at = 0; at < f->n_code; at++)
         F->view_at[at] &= F->view[f->code[at].d];
+    mark_reversals(F, n_reads, target);
     free(other);
     free(sliced);
     free(n_reads);
@@ -847,6 +940,37 @@ static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
     }
     fx_buf_printf(c, "%sFX_DROP(r%u.p, fx_cap(r%u.n) * %uLL); } }\n", first ? " " : " else ",
                   d, d, elem_size(G, t));
+}
+
+/* d = reverse(a) ++ b, a viewing a slice of list x (mark_reversals): in
+ * place when x's block is the frame's, a its prefix and b the rest of it,
+ * and (in_place) nothing but d is read after; else into a new block. */
+static void emit_reversing_concat(FxBuf *c, const Gen *G, const Func *F, const FxInstr *I,
+                                  uint32_t x, bool in_place)
+{
+    uint32_t sz = elem_size(G, F->reg[I->d]), a = I->a, b = I->b;
+    fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
+                     "      FX_WORK(n_);\n", a, b);
+    if (in_place) {
+        fx_buf_printf(c, "      if (n_ && o%u && n_ == r%u.n && r%u.p == r%u.p &&"
+                         " (!r%u.n || (char *)r%u.p == (char *)r%u.p + r%u.n * %uLL)) {\n"
+                         "        ", x, x, a, x, b, b, x, a, sz);
+        put_ctype(c, elem_of(F->reg[I->d]));
+        fx_buf_printf(c, " *q_ = r%u.p;\n"
+                         "        for (long long i_ = 0, j_ = r%u.n - 1; i_ < j_; i_++, j_--) { ",
+                      x, a);
+        put_ctype(c, elem_of(F->reg[I->d]));
+        fx_buf_printf(c, " s_ = q_[i_]; q_[i_] = q_[j_]; q_[j_] = s_; }\n"
+                         "        t_.p = r%u.p; o%u = 0; } else\n", x, x);
+    }
+    fx_buf_printf(c, "      if (n_) { t_.p = FX_NEW(fx_cap(n_) * %uLL); if (!t_.p) goto out;\n"
+                     "        for (long long i_ = 0; i_ < r%u.n; i_++) memcpy((char *)t_.p + i_ *"
+                     " %uLL, (const char *)r%u.p + (r%u.n - 1 - i_) * %uLL, %uUL);\n"
+                     "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
+                     " (unsigned long)(r%u.n * %uLL)); }\n",
+                  sz, a, sz, a, a, sz, sz, b, a, sz, b, b, sz);
+    emit_release(c, G, F, I->d);
+    fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
 }
 
 /* Frees every block the frame owns. */
@@ -1355,6 +1479,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         }
         case OP_CONCAT: { /* a new block; its elements are work, as value.c counts them */
             uint32_t sz = elem_size(G, T[I->d]);
+            if (F->rev_src[at]) {
+                emit_reversing_concat(c, G, F, I, F->rev_src[at] - 1, F->in_place[at]);
+                break;
+            }
             fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
                              "      FX_WORK(n_);\n", I->a, I->b);
             /* onto the left's own block when the frame owns it and its capacity
@@ -1377,6 +1505,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             break;
         }
         case OP_MINMAX: /* the VM's: Ints compared, Floats by fmin/fmax(so far, next) */
+            /* a fold's min of an inner fold's, which has none when its
+             * filter held for nothing: the VM ignores that () */
+            if (F->has[I->a] && I->a != I->d)
+                fx_buf_printf(c, "    if (h%u) {\n", I->a);
             if (T[I->d] == T_INT)
                 fx_buf_printf(c, "    if (!h%u || r%u %c r%u) r%u = r%u;\n", I->d, I->a,
                               I->c ? '>' : '<', I->d, I->d, I->a);
@@ -1384,6 +1516,8 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 fx_buf_printf(c, "    r%u = h%u ? %s(r%u, r%u) : r%u;\n", I->d, I->d,
                               I->c ? "fx_fmax" : "fx_fmin", I->d, I->a, I->a);
             fx_buf_printf(c, "    h%u = 1;\n", I->d);
+            if (F->has[I->a] && I->a != I->d)
+                fx_buf_puts(c, "    }\n");
             break;
         case OP_NONEMPTY: /* the interpreter says it is empty */
             fx_buf_printf(c, "    if (!h%u) goto bail;\n", I->d);
@@ -1405,6 +1539,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 const FxValue *v;
                 uint32_t x = builtin_operand(I, 0, &v, f), sz = elem_size(G, T[I->d]);
                 bool rev = I->a == FX_BUILTIN_REVERSE;
+                if (rev && F->rev_at[at]) { /* the `++` that reads it reverses (mark_reversals) */
+                    fx_buf_printf(c, "    FX_WORK(r%u.n);\n    r%u = r%u;\n", x, I->d, x);
+                    break;
+                }
                 if (rev) {
                     fx_buf_printf(c, "    { long long a_ = 0, b_ = r%u.n;\n", x);
                 } else {
@@ -1467,8 +1605,12 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             fx_buf_printf(c, "    goto bail;\n");
             break;
         }
-        if (writes_d((FxOpcode)I->op) && I->op != OP_MINMAX && I->d < f->n_regs && F->has[I->d])
-            fx_buf_printf(c, "    h%u = 1;\n", I->d);
+        if (writes_d((FxOpcode)I->op) && I->op != OP_MINMAX && I->d < f->n_regs && F->has[I->d]) {
+            if (I->op == OP_MOVE && F->has[I->a]) /* a min or max moved, or its none */
+                fx_buf_printf(c, "    h%u = h%u;\n", I->d, I->a);
+            else
+                fx_buf_printf(c, "    h%u = 1;\n", I->d);
+        }
         if (writes_d((FxOpcode)I->op) && I->op != OP_CONST && I->d < f->n_regs && F->wide[I->d])
             fx_buf_printf(c, "    z%u = 0;\n", I->d);
     }
@@ -1707,6 +1849,9 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
         free(G.funcs[k].view);
         free(G.funcs[k].view_at);
         free(G.funcs[k].view_use);
+        free(G.funcs[k].rev_at);
+        free(G.funcs[k].rev_src);
+        free(G.funcs[k].in_place);
     }
     return ok;
 }
