@@ -48,12 +48,13 @@ got=$("$FLUX" run "$dir/mandelbrot.flux" 'mandelbrot(200)') || fail "mandelbrot(
 # the programs written as users write them (bench/user) print what their C prints
 while read -r name intent size _; do
     cc -O2 -o "$tmp/$name" "$root/bench/user/$name.c" -lm || fail "cannot build bench/user/$name.c"
-    small=$((size / 10))
+    small=$((size / 10 > 2 ? size / 10 : size - 2)) # fannkuch's 9: 7
     got=$("$FLUX" run "$root/bench/user/$name.flux" "$intent($small)") ||
         fail "$intent($small) failed"
     got=${got#\"}
+    got=$(printf '%b' "${got%\"}") # a String's \n as C prints it
     # numbers compared as numbers: C's %.9f keeps trailing zeros Flux drops
-    awk -v a="${got%\"}" -v b="$("$tmp/$name" "$small")" 'BEGIN { exit !(a == b || a + 0 == b + 0) }' || fail "$intent($small): $got, the C version $("$tmp/$name" "$small")"
+    awk -v a="$got" -v b="$("$tmp/$name" "$small")" 'BEGIN { exit !(a == b || a + 0 == b + 0) }' || fail "$intent($small): $got, the C version $("$tmp/$name" "$small")"
     "$FLUX" check --warnings "$root/bench/user/$name.flux" >/dev/null 2>&1 || fail "bench/user/$name.flux warns"
 done < <(grep -v '^#' "$root/bench/user/programs")
 

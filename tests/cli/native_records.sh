@@ -153,8 +153,9 @@ out=$(nrun 'advance(system(), 1000)' --json)
 [ "$(nrun 'advance(system(), 1000)')" = "$(FLUX_NATIVE=off nrun 'advance(system(), 1000)')" ] ||
     fail "advance(system(), 1000) differs"
 
-# ---- slices and reverse of lists: fannkuch-redux's helpers translate ----
-fk="$root/examples/benchmarks/fannkuch_redux.flux"
+# ---- slices and reverse of lists: fannkuch-redux's helpers translate (the
+# declarative one, bench/user/fannkuch.flux) ----
+fk="$root/bench/user/fannkuch.flux"
 frun() { "$FLUX" run "$fk" "$@" --no-learn --store f; }
 frun 'rotated([0, 1, 2, 3, 4], 3, 1)' >/dev/null
 frun 'flips([3, 1, 0, 2, 5, 4])' >/dev/null
