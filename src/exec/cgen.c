@@ -742,7 +742,7 @@ static void mark_reversals(Func *F, const uint32_t *n_reads, const bool *target)
             n_reads[d] != 1 || F->reg[d] != F->reg[s])
             continue;
         for (uint32_t k = 0; k < at; k++) /* the slice that s views, and its list */
-            if (F->view_at[k] && F->view_use[k] == at && f->code[k].d == s)
+            if (F->view_at[k] && F->view_use[k] == at && f->code[k].d == s && is_slice(&f->code[k]))
                 x = builtin_operand(&f->code[k], 0, &v, f);
         if (x >= f->n_regs || F->reg[x] != F->reg[d])
             continue;
@@ -790,8 +790,10 @@ static void mark_views(Func *F)
     for (uint32_t at = 0; at < f->n_code; at++) {
         const FxInstr *I = &f->code[at];
         const FxValue *v;
-        uint32_t d = I->d, x = is_slice(I) ? builtin_operand(I, 0, &v, f) : d;
-        if (!is_slice(I) || x == d || n_reads[d] != 1 || !is_list(F->reg[d]))
+        /* a slice views its list; a small literal, a C array of the frame */
+        bool literal = I->op == OP_LIST && I->b > 0 && I->b <= 16;
+        uint32_t d = I->d, x = is_slice(I) ? builtin_operand(I, 0, &v, f) : literal ? FX_NO_REG : d;
+        if ((!is_slice(I) && !literal) || x == d || n_reads[d] != 1 || !is_list(F->reg[d]))
             continue;
         for (uint32_t k = at + 1; k < f->n_code && k <= at + 8 && !target[k]; k++) {
             const FxInstr *J = &f->code[k];
@@ -1205,6 +1207,12 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
     }
     for (uint32_t b = 0; b < F->n_builders; b++)
         fx_buf_printf(c, "    FxNatList b%u = {0, 0}; long long cap%u = 0;\n", b, b);
+    for (uint32_t at = 0; at < f->n_code; at++) /* small literals copied once (mark_views) */
+        if (f->code[at].op == OP_LIST && F->view_at[at]) {
+            fx_buf_puts(c, "    ");
+            put_ctype(c, elem_of(F->reg[f->code[at].d]));
+            fx_buf_printf(c, " l%u[%u];\n", at, f->code[at].b);
+        }
     for (uint32_t i = 0; i < g->n_params; i++)
         fx_buf_printf(c, "    r%u = p%u;\n", i, i);
     fx_buf_printf(c, "top:\n");
@@ -1462,6 +1470,12 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             break;
         case OP_LIST: { /* a literal: a block of its elements, this frame's */
             uint32_t sz = elem_size(G, T[I->d]);
+            if (F->view_at[at]) { /* read once, by what copies it (mark_views) */
+                for (uint32_t i = 0; i < I->b; i++)
+                    fx_buf_printf(c, "    l%u[%u] = r%u;\n", at, i, I->a + i);
+                fx_buf_printf(c, "    r%u.p = l%u; r%u.n = %u;\n", I->d, at, I->d, I->b);
+                break;
+            }
             fx_buf_printf(c, "    { FxNatList t_ = {0, %u};", I->b);
             if (I->b) {
                 fx_buf_printf(c, " t_.p = FX_NEW(fx_cap(%u) * %uLL); if (!t_.p) goto out;",
