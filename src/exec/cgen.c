@@ -669,14 +669,6 @@ static bool copies_it(const FxInstr *I, const FxFunc *f, uint32_t d)
            builtin_operand(I, 0, &v, f) == d && !v;
 }
 
-/* A slice `xs[a..b]` read once, a few instructions on, by a `++` or a
- * reverse that copies it, need not copy it first: it can view xs's block
- * (a pointer into it and a length), as long as nothing writes xs or jumps
- * in between, and its register holds nothing else. `reverse(p[0..k]) ++
- * p[k..n]` then makes one block and one copy where it made three: the
- * allocations are most of a flip's time in native code. The view's
- * register is not an owner and is never one, so the ownership of blocks
- * (emit_release, emit_free_owned) never passes to it. */
 /* May a list register other than keep be read after instruction u, on
  * some path? Every jump may be taken or not (a superset of the paths). */
 static bool lists_read_after(const Func *F, uint32_t u, uint32_t keep)
@@ -765,6 +757,16 @@ static void mark_reversals(Func *F, const uint32_t *n_reads, const bool *target)
     free(writers);
 }
 
+/* A slice `xs[a..b]` read once, a few instructions on, by a `++` or a
+ * reverse that copies it, need not copy it first: it can view xs's block
+ * (a pointer into it and a length), as long as nothing writes xs or jumps
+ * in between, and its register holds nothing else. `reverse(p[0..k]) ++
+ * p[k..n]` then makes one block and one copy where it made three: the
+ * allocations are most of a flip's time in native code. The view's
+ * register is not an owner and is never one, so the ownership of blocks
+ * (emit_release, emit_free_owned) never passes to it. A list literal of
+ * up to 16 elements read so is likewise a view, of a C array of the frame
+ * (`xs ++ [x]`: no block for the literal). */
 static void mark_views(Func *F)
 {
     const FxFunc *f = F->f;
