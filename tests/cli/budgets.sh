@@ -80,9 +80,16 @@ expect "fact, 0.5 s" 1 "$(seconds 0.5)" "" 0.75
 # a deep recursion building big values holds one level's at a time, not
 # every level's (the frames of a return let go): well within 200 MB
 # (AddressSanitizer's quarantine holds gigabytes of freed blocks here: no
-# memory budget there, only the answer)
-run b.flux 'fact(100000) mod 1000003' --max-memory "$($asan && echo 32000 || echo 200)"
-[ "$rc" = 0 ] && [ "$(cat out)" = 353746 ] || fail "fact, 200 MB: exit $rc, $(cat out) $(cat err)"
+# memory budget there, only the answer, and of 30000!: its page faults took
+# 45 s of 100000! on a VM where they are dear, past the 30 s of run)
+if $asan; then
+    run b.flux 'fact(30000) mod 1000003' --max-memory 32000
+    want=833233
+else
+    run b.flux 'fact(100000) mod 1000003' --max-memory 200
+    want=353746
+fi
+[ "$rc" = 0 ] && [ "$(cat out)" = "$want" ] || fail "fact, 200 MB: exit $rc, $(cat out) $(cat err)"
 [ "$mb" -lt 100 ] || $asan || fail "fact, 200 MB: peak $mb MB"
 echo "fact, 200 MB: done in $secs s, peak $mb MB"
 # GMP's allocations are charged: 100,000 powers of 2 (625 MB of digits)
@@ -186,7 +193,9 @@ run g.flux 'grow(26)' --max-seconds 0.5
 python3 -c "import sys; sys.exit(not $secs < 0.55 * (2 if '$asan' == 'true' else 1))" ||
     fail "grow(26) stopped after $secs s"
 run g.flux 'grow(26)' --max-seconds 1
-[ "$rc" = 1 ] && grep -q 'writing the result' err || [ "$rc" = 0 ] || fail "grow(26) in 1 s: exit $rc"
+# (as above: the evaluation may be what runs out where the machine is slow)
+[ "$rc" = 1 ] && grep -q 'time budget of 1 s is exhausted' err || [ "$rc" = 0 ] ||
+    fail "grow(26) in 1 s: exit $rc, $(cat err)"
 python3 -c "import sys; sys.exit(not $secs < 1.1 * (2 if '$asan' == 'true' else 1))" ||
     fail "grow(26) under 1 s took $secs s (exit $rc)"
 echo "grow(26) under a 1 s budget: exit $rc in $secs s"
