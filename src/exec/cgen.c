@@ -51,6 +51,16 @@ typedef struct Func {
     bool *rev_at;    /* by instruction: a reverse left to the `++` that reads it (mark_views) */
     uint32_t *rev_src; /* by instruction: that `++`'s list reversed, + 1 (0: none) ... */
     bool *in_place;  /* ... and whether no list but its result is read after it */
+    uint64_t *live;  /* by instruction: the registers read after it before written (find_live) */
+    uint32_t live_words;
+    uint64_t *owns;  /* by instruction: the registers that may own a block before it
+                      * (find_owners); one more row: any that may, anywhere */
+    uint32_t *map_src; /* by builder: the list it may build in the block of, + 1 (mark_maps) */
+    uint32_t *map_end; /* by builder: its END there */
+    uint32_t *map_at;  /* by instruction: the FORI that decides it, the builder + 1 */
+    uint32_t *map_guard; /* by builder: a map that changes a range of positions alone: its
+                          * guard's BR + 1 (mark_range_update) ... */
+    uint32_t *map_mask;  /* ... and the positions it changes: i MASK k, k its guard's other side */
     uint32_t n_builders;
     CType ret;
 } Func;
@@ -490,6 +500,11 @@ static void type_empty_literals(Gen *G, Func *F, bool *changed)
 
 /* Types every register of F; false (G->why says why) when one cannot be. */
 static void mark_views(Func *F);
+static void find_live(Func *F);
+static void find_owners(Func *F);
+static uint32_t accumulated_call(const Func *F);
+static void mark_maps(Func *F);
+static void mark_range_update(Func *F, uint32_t b, uint32_t fi);
 static void mark_reversals(Func *F, const uint32_t *n_reads, const bool *target);
 
 static bool type_func(Gen *G, Func *F)
@@ -635,6 +650,9 @@ static bool type_func(Gen *G, Func *F)
         }
     }
     mark_views(F);
+    find_live(F);
+    find_owners(F);
+    mark_maps(F);
     return true;
 }
 
@@ -702,6 +720,319 @@ static bool lists_read_after(const Func *F, uint32_t u, uint32_t keep)
     free(seen);
     free(todo);
     return read;
+}
+
+/* The instructions control may go to after `at`: *n of them into next. */
+static uint32_t successors(const FxFunc *f, uint32_t at, uint32_t next[2])
+{
+    const FxInstr *I = &f->code[at];
+    switch ((FxOpcode)I->op) {
+    case OP_BRK: case OP_BR: case OP_JMPF: case OP_JMPT: case OP_FORI: case OP_FORL:
+        next[0] = I->a;
+        next[1] = at + 1;
+        return 2;
+    case OP_JMP:
+        next[0] = I->a;
+        return 1;
+    case OP_RET: case OP_FAIL: case OP_CHECKF:
+        return 0;
+    default:
+        next[0] = at + 1;
+        return 1;
+    }
+}
+
+/* Liveness: F->live holds, by instruction, the registers some path from
+ * it reads before writing them. A block that only dead registers view is
+ * read by no one: ownership never passes to them (emit_release), and a
+ * block may be given to a callee, or written in place, while no live
+ * register views it. A self tail call's jump to the top reads its
+ * arguments alone, as the CALL and RET after it say. */
+static void find_live(Func *F)
+{
+    const FxFunc *f = F->f;
+    uint32_t w = F->live_words = (f->n_regs + 63) / 64 ? (f->n_regs + 63) / 64 : 1;
+    F->live = fx_xcalloc((size_t)(f->n_code ? f->n_code : 1) * w, sizeof(uint64_t));
+    uint64_t *in = fx_xcalloc(w, sizeof(uint64_t));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t at = f->n_code; at-- > 0;) {
+            uint64_t *out = &F->live[(size_t)at * w];
+            uint32_t next[2], k = successors(f, at, next);
+            for (uint32_t j = 0; j < k; j++) {
+                if (next[j] >= f->n_code)
+                    continue;
+                /* in of the successor: its reads, and what is live after it unless it writes it */
+                const FxInstr *J = &f->code[next[j]];
+                memcpy(in, &F->live[(size_t)next[j] * w], w * sizeof(uint64_t));
+                if (writes_d((FxOpcode)J->op) && J->d < f->n_regs)
+                    in[J->d / 64] &= ~(UINT64_C(1) << (J->d % 64));
+                uint32_t r[4], base = 0, n = 0, m = reads(J, f, r, &base, &n);
+                for (uint32_t i = 0; i < m + n; i++) {
+                    uint32_t x = i < m ? r[i] : base + i - m;
+                    if (x < f->n_regs)
+                        in[x / 64] |= UINT64_C(1) << (x % 64);
+                }
+                for (uint32_t i = 0; i < w; i++) {
+                    changed |= (in[i] & ~out[i]) != 0;
+                    out[i] |= in[i];
+                }
+            }
+        }
+    }
+    free(in);
+}
+
+/* Is register x read after instruction at, on some path, before it is written? */
+static bool live_after(const Func *F, uint32_t at, uint32_t x)
+{
+    return (F->live[(size_t)at * F->live_words + x / 64] >> (x % 64)) & 1;
+}
+
+/* Is the call at `at` the function's own tail call, a jump to its top
+ * (emit_tail_call)? acc: accumulated_call's. */
+static bool self_tail_call(const FxFunc *f, uint32_t at, uint32_t acc)
+{
+    const FxInstr *I = &f->code[at];
+    return I->op == OP_CALL && f->callees[I->a] == f &&
+           ((at + 1 < f->n_code && f->code[at + 1].op == OP_RET && f->code[at + 1].a == I->d) ||
+            at == acc);
+}
+
+/* Does the instruction make a block its register owns (o<d> = 1)? */
+static bool owning_write(const Func *F, const FxInstr *I)
+{
+    if (!writes_d((FxOpcode)I->op) || I->d >= F->f->n_regs || !is_list(F->reg[I->d]) ||
+        F->view[I->d])
+        return false;
+    return I->op != OP_MOVE;
+}
+
+static bool has_bit(const uint64_t *set, uint32_t x)
+{
+    return (set[x / 64] >> (x % 64)) & 1;
+}
+
+/* Which registers may own a block (o<r> may be 1) before each instruction:
+ * the parameters at the top (given, or handed on by a tail call), a
+ * register once it makes a block, and one a block may pass to as another
+ * is written (emit_release's candidates). Only those are asked who owns a
+ * block, and freed, where lists are handed on or let go: a loop over a
+ * frame of twenty list registers asked each of them at every step. A
+ * superset: a flag outside it is 0 there. */
+static void find_owners(Func *F)
+{
+    const FxFunc *f = F->f;
+    uint32_t w = F->live_words, code = f->n_code, acc = accumulated_call(F);
+    F->owns = fx_xcalloc((size_t)(code + 1) * w, sizeof(uint64_t));
+    uint64_t *s = fx_xcalloc(w, sizeof(uint64_t)), *params = fx_xcalloc(w, sizeof(uint64_t));
+    for (uint32_t i = 0; i < f->g->n_params; i++)
+        if (is_list(F->reg[i]))
+            params[i / 64] |= UINT64_C(1) << (i % 64);
+    if (!code) {
+        free(s);
+        free(params);
+        return;
+    }
+    memcpy(F->owns, params, w * sizeof(uint64_t));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t at = 0; at < code; at++) {
+            const FxInstr *I = &f->code[at];
+            memcpy(s, &F->owns[(size_t)at * w], w * sizeof(uint64_t));
+            uint32_t next[2], n = successors(f, at, next);
+            if (self_tail_call(f, at, acc)) { /* to the top, with the parameters' blocks */
+                memcpy(s, params, w * sizeof(uint64_t));
+                next[0] = 0;
+                n = 1;
+            } else if (writes_d((FxOpcode)I->op) && I->d < f->n_regs && is_list(F->reg[I->d]) &&
+                       !F->view[I->d]) {
+                uint32_t d = I->d;
+                if (has_bit(s, d)) /* its block may pass to another */
+                    for (uint32_t x = 0; x < f->n_regs; x++)
+                        if (x != d && F->reg[x] == F->reg[d] && !F->view[x] &&
+                            (live_after(F, at, x) || reads_reg(I, f, x)))
+                            s[x / 64] |= UINT64_C(1) << (x % 64);
+                s[d / 64] &= ~(UINT64_C(1) << (d % 64));
+                if (owning_write(F, I))
+                    s[d / 64] |= UINT64_C(1) << (d % 64);
+            }
+            for (uint32_t j = 0; j < n; j++) {
+                if (next[j] >= code)
+                    continue;
+                uint64_t *to = &F->owns[(size_t)next[j] * w];
+                for (uint32_t k = 0; k < w; k++) {
+                    changed |= (s[k] & ~to[k]) != 0;
+                    to[k] |= s[k];
+                }
+            }
+        }
+    }
+    uint64_t *any = &F->owns[(size_t)code * w]; /* a stop's: every list register, as cold */
+    for (uint32_t x = 0; x < f->n_regs; x++)
+        if (is_list(F->reg[x]))
+            any[x / 64] |= UINT64_C(1) << (x % 64);
+    free(s);
+    free(params);
+}
+
+/* May register x own a block before instruction at (at = n_code: anywhere)? */
+static bool may_own(const Func *F, uint32_t at, uint32_t x)
+{
+    return has_bit(&F->owns[(size_t)at * F->live_words], x);
+}
+
+/* The list whose length register lim holds, set by a LEN of it (through
+ * moves) in the straight code [from, to), or FX_NO_REG; *at: that LEN. */
+static uint32_t length_of(const FxFunc *f, uint32_t from, uint32_t to, uint32_t lim, uint32_t *at)
+{
+    for (uint32_t k = to; k-- > from;) {
+        const FxInstr *I = &f->code[k];
+        if (!writes_d((FxOpcode)I->op) || I->d != lim)
+            continue;
+        const FxValue *v;
+        *at = k;
+        if (I->op == OP_MOVE)
+            lim = I->a;
+        else if (I->op == OP_LEN)
+            return I->a;
+        else if ((I->op == OP_BUILTIN || I->op == OP_BUILTINR) && I->a == FX_BUILTIN_LEN) {
+            uint32_t x = builtin_operand(I, 0, &v, f);
+            return v ? FX_NO_REG : x;
+        } else
+            return FX_NO_REG;
+    }
+    return FX_NO_REG;
+}
+
+/* A map in its list's block (mark_maps) whose turn is `if i CMP k then E
+ * else xs[i]` (or the identity first) leaves every position the guard
+ * does not pick as it is: in place, the turns of those positions write
+ * each element onto itself, so only the range the guard picks runs (i = k:
+ * one position, a point update; i < k: a prefix; ...), the others' steps
+ * counted at once. F->map_mask[b]: the positions changed, i MASK k (bit 0
+ * less, 1 equal, 2 greater), an interval. */
+static void mark_range_update(Func *F, uint32_t b, uint32_t fi)
+{
+    const FxFunc *f = F->f;
+    uint32_t xs = F->map_src[b] - 1, e = F->map_end[b], fl = e - 1, g = fi + 1;
+    const FxInstr *FI = &f->code[fi], *GI = &f->code[g], *P = &f->code[fl - 1];
+    uint32_t i = FI->d, lim = FI->b, mask = GI->c & 7, el = GI->a;
+    if ((GI->op != OP_BR && GI->op != OP_BRK) || el <= g + 1 || el >= fl ||
+        live_after(F, e, i) || live_after(F, e, lim))
+        return;
+    if (GI->op == OP_BR && GI->d != i) { /* k CMP i: as i CMP' k */
+        if (GI->b != i)
+            return;
+        mask = (mask & 2) | ((mask & 1) << 2) | ((mask & 4) >> 2);
+    } else if (GI->d != i || (GI->op == OP_BR && GI->b == i)) {
+        return;
+    }
+    uint32_t k = GI->op == OP_BR ? (GI->d == i ? GI->b : GI->d) : FX_NO_REG;
+    for (uint32_t at = g; at < fl - 1; at++) { /* k, lim kept; lim read by the FORL alone; */
+        const FxInstr *I = &f->code[at];         /* every turn appends (no jump past the push) */
+        uint32_t next[2], n = successors(f, at, next);
+        for (uint32_t j = 0; j < n; j++)
+            if (next[j] == fl)
+                return;
+        if ((writes_d((FxOpcode)I->op) && I->d == k) || (at > g && reads_reg(I, f, lim)))
+            return;
+    }
+    /* the identity: `v = xs[i]`, then the push of v */
+    #define IDENTITY(at) (f->code[at].op == OP_INDEX && f->code[at].a == xs && \
+                          f->code[at].b == i && f->code[at].d == P->a)
+    #define JUMP_TO_PUSH(at) (f->code[at].op == OP_JMP && f->code[at].a == fl - 1)
+    if (el == fl - 2 && IDENTITY(el) && JUMP_TO_PUSH(el - 1))
+        ; /* changed where the guard holds */
+    else if (el == g + 3 && IDENTITY(g + 1) && JUMP_TO_PUSH(g + 2))
+        mask ^= 7; /* where it does not */
+    else
+        return;
+    #undef IDENTITY
+    #undef JUMP_TO_PUSH
+    if (mask == 0 || mask == 5 || mask == 7) /* none, two ranges, all */
+        return;
+    F->map_guard[b] = g + 1;
+    F->map_mask[b] = mask;
+}
+
+/* A map over a list's positions, `[E for i in 0..len(xs)]`, whose turn
+ * reads xs at i alone and appends once, as its last act, may build its
+ * result in xs's own block where the frame owns it and nothing reads it
+ * after (decided as it runs, at the loop's FORI): element k is written
+ * when the turns from k on still have to read theirs (k <= i), so no turn
+ * reads what another wrote. A point update (`[if i = r then ... else
+ * xs[i] for i in 0..len(xs)]`) then copies nothing and allocates nothing:
+ * in a tail recursion that hands its list on, each step was a copy. */
+static void mark_maps(Func *F)
+{
+    const FxFunc *f = F->f;
+    uint32_t nb = F->n_builders ? F->n_builders : 1;
+    F->map_src = fx_xcalloc(nb, sizeof(uint32_t));
+    F->map_end = fx_xcalloc(nb, sizeof(uint32_t));
+    F->map_at = fx_xcalloc(f->n_code ? f->n_code : 1, sizeof(uint32_t));
+    F->map_guard = fx_xcalloc(nb, sizeof(uint32_t));
+    F->map_mask = fx_xcalloc(nb, sizeof(uint32_t));
+    uint32_t *into = fx_xcalloc(f->n_code + 1, sizeof(uint32_t)); /* jumps into each, + 1 */
+    for (uint32_t k = 0; k < f->n_code; k++) {
+        uint32_t next[2], n = successors(f, k, next);
+        for (uint32_t j = 0; j < n; j++)
+            if (next[j] != k + 1 && next[j] <= f->n_code)
+                into[next[j]]++;
+    }
+    for (uint32_t e = 2; e < f->n_code; e++) {
+        const FxInstr *E = &f->code[e], *L = &f->code[e - 1];
+        uint32_t b = F->build[e], fl = e - 1;
+        if (E->op != OP_END || L->op != OP_FORL || L->a < 1 || L->a >= fl)
+            continue;
+        uint32_t fi = L->a - 1, s = fi, i = L->d, lim = L->b, len_at = 0;
+        const FxInstr *FI = &f->code[fi];
+        if (FI->op != OP_FORI || FI->a != e || FI->d != i || FI->b != lim || into[fi] ||
+            into[L->a] != 1 || f->code[fl - 1].op != OP_PUSH || F->build[fl - 1] != b)
+            continue;
+        while (s-- > 0 && !(f->code[s].op == OP_BEGIN && F->build[s] == b))
+            ;
+        if (s >= fi)
+            continue;
+        bool ok = true; /* straight code from the BEGIN to the FORI */
+        for (uint32_t k = s; k < fi && ok; k++) {
+            uint32_t next[2];
+            ok = successors(f, k, next) == 1 && next[0] == k + 1 && (k == s || !into[k]);
+        }
+        uint32_t xs = ok ? length_of(f, s, fi, lim, &len_at) : FX_NO_REG;
+        if (xs >= f->n_regs || !is_list(F->reg[xs]) || F->view[xs] || xs == i || xs == lim ||
+            F->reg[E->d] != F->reg[xs] || F->elem[b] != elem_of(F->reg[xs]) ||
+            live_after(F, e, xs))
+            continue;
+        for (uint32_t k = len_at + 1; k < e && ok; k++) /* xs kept from its length on */
+            ok = !(writes_d((FxOpcode)f->code[k].op) && f->code[k].d == xs);
+        for (uint32_t k = fi + 1; k < fl && ok; k++) { /* the turn */
+            const FxInstr *I = &f->code[k];
+            uint32_t next[2], n = successors(f, k, next);
+            for (uint32_t j = 0; j < n; j++) /* within the turn, whose push ends it */
+                ok &= next[j] > fi + 1 && next[j] <= fl;
+            if (k > fi + 1 && into[k]) /* and no jump from outside it into it */
+                for (uint32_t m = 0; m < f->n_code; m++) {
+                    uint32_t nx[2], nn = successors(f, m, nx);
+                    for (uint32_t j = 0; j < nn; j++)
+                        ok &= nx[j] != k || (m > fi && m < fl);
+                }
+            if (writes_d((FxOpcode)I->op) && (I->d == xs || I->d == i || I->d == lim))
+                ok = false;
+            if ((I->op == OP_PUSH || I->op == OP_END) && F->build[k] == b && k != fl - 1)
+                ok = false;
+            if (reads_reg(I, f, xs) &&
+                !((I->op == OP_INDEX || I->op == OP_INDEXF) && I->a == xs && I->b == i))
+                ok = false;
+        }
+        if (!ok)
+            continue;
+        F->map_src[b] = xs + 1;
+        F->map_end[b] = e;
+        F->map_at[fi] = b + 1;
+        mark_range_update(F, b, fi);
+    }
+    free(into);
 }
 
 /* A reverse of a viewing slice of xs, read once, a few instructions on, as
@@ -901,6 +1232,8 @@ static void emit_signature(Gen *G, const Func *F, uint32_t k)
         fx_buf_puts(G->c, ", ");
         put_ctype(G->c, F->reg[i]);
         fx_buf_printf(G->c, " p%u", i);
+        if (is_list(F->reg[i])) /* given: the block is the callee's to keep or free */
+            fx_buf_printf(G->c, ", int g%u", i);
     }
     fx_buf_printf(G->c, ")");
 }
@@ -929,15 +1262,19 @@ static void emit_int_operand(FxBuf *c, const Func *F, const FxInstr *I, uint32_t
         fx_buf_printf(c, "r%u", x);
 }
 
-static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
+/* Before instruction at writes list register d: the block d owns passes
+ * to a register that views it and is read by at or after it, else it is
+ * freed (a dead register's view is never read: find_live). */
+static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d, uint32_t at)
 {
     CType t = F->reg[d];
     bool first = true;
-    if (F->view[d]) /* never an owner */
+    if (F->view[d] || !may_own(F, at, d)) /* never an owner; o<d> is 0 here */
         return;
     fx_buf_printf(c, "    if (o%u) { o%u = 0; if (r%u.p) {", d, d, d);
     for (uint32_t x = 0; x < F->f->n_regs; x++) {
-        if (x == d || F->reg[x] != t || F->view[x])
+        if (x == d || F->reg[x] != t || F->view[x] ||
+            !(live_after(F, at, x) || reads_reg(&F->f->code[at], F->f, x)))
             continue;
         fx_buf_printf(c, "%sif (r%u.p == r%u.p) o%u = 1;", first ? " " : " else ", x, d, x);
         first = false;
@@ -949,9 +1286,10 @@ static void emit_release(FxBuf *c, const Gen *G, const Func *F, uint32_t d)
 /* d = reverse(a) ++ b, a viewing a slice of list x (mark_reversals): in
  * place when x's block is the frame's, a its prefix and b the rest of it,
  * and (in_place) nothing but d is read after; else into a new block. */
-static void emit_reversing_concat(FxBuf *c, const Gen *G, const Func *F, const FxInstr *I,
+static void emit_reversing_concat(FxBuf *c, const Gen *G, const Func *F, uint32_t at,
                                   uint32_t x, bool in_place)
 {
+    const FxInstr *I = &F->f->code[at];
     uint32_t sz = elem_size(G, F->reg[I->d]), a = I->a, b = I->b;
     fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
                      "      FX_WORK(n_);\n", a, b);
@@ -973,33 +1311,33 @@ static void emit_reversing_concat(FxBuf *c, const Gen *G, const Func *F, const F
                      "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
                      " (unsigned long)(r%u.n * %uLL)); }\n",
                   sz, a, sz, a, a, sz, sz, b, a, sz, b, b, sz);
-    emit_release(c, G, F, I->d);
+    emit_release(c, G, F, I->d, at);
     fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
 }
 
 /* Frees every block the frame owns. */
-static void emit_free_owned(FxBuf *c, const Gen *G, const Func *F)
+static void emit_free_owned(FxBuf *c, const Gen *G, const Func *F, uint32_t at)
 {
     for (uint32_t x = 0; x < F->f->n_regs; x++)
-        if (is_list(F->reg[x]) && !F->view[x])
+        if (is_list(F->reg[x]) && !F->view[x] && may_own(F, at, x))
             fx_buf_printf(c, "    if (o%u) { o%u = 0; FX_DROP(r%u.p, fx_cap(r%u.n) * %uLL); }\n",
                           x, x, x, x, elem_size(G, F->reg[x]));
 }
 
 /* The owner of the block that list v (a C expression of type t) views
  * gives it up into flag q (a C lvalue), else: tail. */
-static void emit_take_owner(FxBuf *c, const Func *F, CType t, const char *v, const char *q,
-                            const char *tail)
+static void emit_take_owner(FxBuf *c, const Func *F, uint32_t at, CType t, const char *v,
+                            const char *q, const char *tail)
 {
     for (uint32_t x = 0; x < F->f->n_regs; x++)
-        if (F->reg[x] == t && !F->view[x])
+        if (F->reg[x] == t && !F->view[x] && may_own(F, at, x))
             fx_buf_printf(c, "if (o%u && r%u.p == %s.p) { o%u = 0; %s = 1; } else ", x, x, v, x,
                           q);
     fx_buf_printf(c, "%s\n", tail);
 }
 
 /* return r (a list): its own block if the frame owns it, else a copy */
-static void emit_return_list(FxBuf *c, const Gen *G, const Func *F, uint32_t r)
+static void emit_return_list(FxBuf *c, const Gen *G, const Func *F, uint32_t r, uint32_t at)
 {
     uint32_t sz = elem_size(G, F->reg[r]);
     fx_buf_printf(c, "    { FxNatList v_ = r%u; int q_ = 0;\n      ", r);
@@ -1007,15 +1345,16 @@ static void emit_return_list(FxBuf *c, const Gen *G, const Func *F, uint32_t r)
     snprintf(tail, sizeof(tail),
              "{ v_.p = 0; if (r%u.n) { v_.p = FX_NEW(fx_cap(r%u.n) * %uLL); if (!v_.p) goto out;"
              " memcpy(v_.p, r%u.p, (unsigned long)(r%u.n * %uLL)); } }", r, r, sz, r, r, sz);
-    emit_take_owner(c, F, F->reg[r], "v_", "q_", tail);
-    emit_free_owned(c, G, F);
+    emit_take_owner(c, F, at, F->reg[r], "v_", "q_", tail);
+    emit_free_owned(c, G, F, at);
     fx_buf_printf(c, "      { FxRl t; t.v = v_; t.fuel = fuel; return t; } }\n");
 }
 
 /* The tail call of the function itself on registers b..b+n: the arguments
  * become the parameters, with the blocks they view; the rest is freed. */
-static void emit_tail_call(FxBuf *c, const Gen *G, const Func *F, uint32_t b, uint32_t n)
+static void emit_tail_call(FxBuf *c, const Gen *G, const Func *F, uint32_t at)
 {
+    uint32_t b = F->f->code[at].b, n = F->f->code[at].c;
     fx_buf_printf(c, "    {");
     for (uint32_t i = 0; i < n; i++) {
         fx_buf_puts(c, " ");
@@ -1030,9 +1369,9 @@ static void emit_tail_call(FxBuf *c, const Gen *G, const Func *F, uint32_t b, ui
         snprintf(v, sizeof(v), "t%u", i);
         snprintf(q, sizeof(q), "q%u", i);
         fx_buf_puts(c, "      ");
-        emit_take_owner(c, F, F->reg[b + i], v, q, ";");
+        emit_take_owner(c, F, at, F->reg[b + i], v, q, ";");
     }
-    emit_free_owned(c, G, F);
+    emit_free_owned(c, G, F, at);
     for (uint32_t x = n; x < F->f->n_regs; x++) /* no view of a freed block stays */
         if (is_list(F->reg[x]))
             fx_buf_printf(c, "    r%u.p = 0; r%u.n = 0;\n", x, x);
@@ -1147,6 +1486,89 @@ static void emit_wide_guards(FxBuf *c, const Func *F, const FxInstr *I)
     }
 }
 
+/* The list arguments of the call at `at` that the frame gives to the
+ * callee (g<i>_): a block it owns, viewed by no register read after the
+ * call nor by another argument. The callee may then write it in place
+ * (mark_maps, a flip), return it, or free it. An argument read after the
+ * call is never given. */
+static void emit_gifts(FxBuf *c, const Func *F, uint32_t at)
+{
+    const FxFunc *f = F->f;
+    const FxInstr *I = &f->code[at];
+    for (uint32_t i = 0; i < I->c; i++) {
+        uint32_t a = I->b + i;
+        if (!is_list(F->reg[a]))
+            continue;
+        fx_buf_printf(c, "int g%u_ = 0; ", i);
+        bool twice = false;
+        for (uint32_t j = 0; j < I->c; j++)
+            twice |= j != i && I->b + j == a;
+        if (twice || F->view[a] || live_after(F, at, a))
+            continue;
+        fx_buf_printf(c, "if (r%u.p", a);
+        for (uint32_t y = 0; y < f->n_regs; y++) {
+            bool arg = y >= I->b && y < I->b + I->c; /* the result's register: written */
+            if (y != a && F->reg[y] == F->reg[a] && !F->view[y] &&
+                (arg || (y != I->d && live_after(F, at, y))))
+                fx_buf_printf(c, " && r%u.p != r%u.p", y, a);
+        }
+        char v[24], q[24];
+        snprintf(v, sizeof(v), "r%u", a);
+        snprintf(q, sizeof(q), "g%u_", i);
+        fx_buf_puts(c, ") { ");
+        emit_take_owner(c, F, at, F->reg[a], v, q, "; }");
+        fx_buf_puts(c, "     ");
+    }
+}
+
+/* At the FORI of a map that may build in its list's block (mark_maps):
+ * it does when the frame owns the block, which passes to the builder, and
+ * no register read in the turns or after the END views it. */
+static void emit_map_decision(FxBuf *c, const Func *F, uint32_t fi, uint32_t b)
+{
+    const FxFunc *f = F->f;
+    uint32_t xs = F->map_src[b] - 1, e = F->map_end[b], i = f->code[fi].d;
+    fx_buf_printf(c, "    if (r%u >= 0 && r%u.n", i, xs);
+    for (uint32_t y = 0; y < f->n_regs; y++) { /* the END's register: written there */
+        bool read = y != f->code[e].d && live_after(F, e, y);
+        for (uint32_t k = fi + 1; k < e && !read; k++)
+            read = reads_reg(&f->code[k], f, y);
+        if (y != xs && F->reg[y] == F->reg[xs] && !F->view[y] && read)
+            fx_buf_printf(c, " && r%u.p != r%u.p", y, xs);
+    }
+    fx_buf_puts(c, ") {\n      int own_ = 0; ");
+    char v[24];
+    snprintf(v, sizeof(v), "r%u", xs);
+    emit_take_owner(c, F, fi, F->reg[xs], v, "own_", ";");
+    fx_buf_printf(c, "      if (own_) { b%u.p = r%u.p; cap%u = fx_cap(r%u.n); }\n", b, xs, b, xs);
+    if (F->map_guard[b]) { /* only the range the guard picks runs: lo_..hi_ */
+        const FxInstr *GI = &f->code[F->map_guard[b] - 1];
+        uint32_t lim = f->code[fi].b, mask = F->map_mask[b];
+        char k[32];
+        if (GI->op == OP_BRK)
+            snprintf(k, sizeof(k), "%dLL", (int32_t)GI->b);
+        else
+            snprintf(k, sizeof(k), "r%u", GI->d == i ? GI->b : GI->d);
+        fx_buf_printf(c, "      if (own_ && r%u == 0 && r%u == r%u.n) { long long k_ = %s, lo_, hi_;\n"
+                         "        ", i, lim, xs, k);
+        /* k + 1, where k is past the end: the end (no overflow) */
+        char k1[64];
+        snprintf(k1, sizeof(k1), "(k_ < r%u ? k_ + 1 : r%u)", lim, lim);
+        if (mask == 2) /* i = k */
+            fx_buf_printf(c, "lo_ = k_; hi_ = %s;", k1);
+        else if (mask == 1 || mask == 3) /* i < k, i <= k */
+            fx_buf_printf(c, "lo_ = 0; hi_ = %s;", mask == 1 ? "k_" : k1);
+        else /* i > k, i >= k */
+            fx_buf_printf(c, "lo_ = %s; hi_ = r%u;", mask == 6 ? "k_" : k1, lim);
+        fx_buf_printf(c, "\n        if (lo_ < 0) lo_ = 0; if (lo_ > r%u) lo_ = r%u; if (hi_ > r%u) hi_ = r%u;"
+                         " if (hi_ < lo_) hi_ = lo_;\n"
+                         "        if (r%u - (hi_ - lo_) < fuel) { fuel -= r%u - (hi_ - lo_);"
+                         " b%u.n = lo_; r%u = lo_; r%u = hi_; rng%u = 1; } }\n",
+                      lim, lim, lim, lim, lim, lim, b, i, lim, b);
+    }
+    fx_buf_puts(c, "    }\n");
+}
+
 static void emit_func(Gen *G, const Func *F, uint32_t k)
 {
     FxBuf *c = G->c;
@@ -1208,7 +1630,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         fx_buf_puts(c, "\n");
     }
     for (uint32_t b = 0; b < F->n_builders; b++)
-        fx_buf_printf(c, "    FxNatList b%u = {0, 0}; long long cap%u = 0;\n", b, b);
+        fx_buf_printf(c, F->map_guard[b] ? "    FxNatList b%u = {0, 0}; long long cap%u = 0;"
+                                           " int rng%u = 0; /* a range of it runs */\n"
+                                         : "    FxNatList b%u = {0, 0}; long long cap%u = 0;\n",
+                      b, b, b);
     for (uint32_t at = 0; at < f->n_code; at++) /* small literals copied once (mark_views) */
         if (f->code[at].op == OP_LIST && F->view_at[at]) {
             fx_buf_puts(c, "    ");
@@ -1216,7 +1641,8 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             fx_buf_printf(c, " l%u[%u];\n", at, f->code[at].b);
         }
     for (uint32_t i = 0; i < g->n_params; i++)
-        fx_buf_printf(c, "    r%u = p%u;\n", i, i);
+        fx_buf_printf(c, is_list(F->reg[i]) ? "    r%u = p%u; o%u = g%u;\n" : "    r%u = p%u;\n",
+                      i, i, i, i);
     fx_buf_printf(c, "top:\n");
     for (uint32_t i = 0; i < g->n_params; i++)
         if (f->natural_mask & (UINT64_C(1) << i))
@@ -1251,7 +1677,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             if (I->d == I->a)
                 break;
             if (is_list(T[I->d]))
-                emit_release(c, G, F, I->d);
+                emit_release(c, G, F, I->d, at);
             fx_buf_printf(c, "    r%u = r%u;\n", I->d, I->a);
             break;
         case OP_ADD: case OP_SUB: case OP_MUL:
@@ -1353,6 +1779,8 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             break;
         }
         case OP_FORI: {
+            if (F->map_at[at])
+                emit_map_decision(c, F, at, F->map_at[at] - 1);
             char cond[48];
             snprintf(cond, sizeof(cond), "r%u < r%u", I->d, I->b);
             fx_buf_printf(c, "    FX_STEP();\n");
@@ -1379,7 +1807,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             if (callee == f && ((at + 1 < f->n_code && f->code[at + 1].op == OP_RET &&
                                  f->code[at + 1].a == I->d) || at == acc_at)) {
                 /* a tail call of itself: the VM's in-frame call, a jump here */
-                emit_tail_call(c, G, F, I->b, I->c);
+                emit_tail_call(c, G, F, at);
                 break;
             }
             uint32_t kk = kernel_of(G, callee);
@@ -1393,13 +1821,14 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 break;
             }
             fx_buf_printf(c, "    { ");
+            emit_gifts(c, F, at);
             put_ret(c, T[I->d]);
             fx_buf_printf(c, " t = f%u(c, fuel", k2);
             for (uint32_t i = 0; i < I->c; i++)
-                fx_buf_printf(c, ", r%u", I->b + i);
+                fx_buf_printf(c, is_list(T[I->b + i]) ? ", r%u, g%u_" : ", r%u", I->b + i, i);
             fx_buf_printf(c, "); fuel = t.fuel; if (fuel < 0) goto out;\n");
             if (is_list(T[I->d])) { /* the callee's block: this frame's now */
-                emit_release(c, G, F, I->d);
+                emit_release(c, G, F, I->d, at);
                 fx_buf_printf(c, "    r%u = t.v; o%u = 1; }\n", I->d, I->d);
             } else {
                 fx_buf_printf(c, "    r%u = t.v; }\n", I->d);
@@ -1413,10 +1842,10 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
             if (acc_at != UINT32_MAX && at == acc_at + 2) /* that one is not reached */
                 break;
             if (is_list(F->ret)) {
-                emit_return_list(c, G, F, I->a);
+                emit_return_list(c, G, F, I->a, at);
                 break;
             }
-            emit_free_owned(c, G, F);
+            emit_free_owned(c, G, F, at);
             fx_buf_puts(c, "    { ");
             put_ret(c, F->ret);
             fx_buf_printf(c, " t; t.v = r%u; t.fuel = fuel; return t; }\n", I->a);
@@ -1440,9 +1869,17 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
         }
         case OP_END: { /* the block (fx_cap of its elements) is this frame's */
             uint32_t b = F->build[at], sz = elem_size(G, T[I->d]);
+            if (F->map_guard[b]) /* a range ran: the rest of the positions are as they were */
+                fx_buf_printf(c, "    if (rng%u) { rng%u = 0; b%u.n = r%u.n; }\n", b, b, b,
+                              F->map_src[b] - 1);
+            if (F->map_src[b]) /* built in its list's block: fewer may fit a smaller one */
+                fx_buf_printf(c, "    if (b%u.n && cap%u != fx_cap(b%u.n)) { void *q = c->grow(c,"
+                                 " b%u.p, cap%u * %uLL, fx_cap(b%u.n) * %uLL); if (!q) goto out;"
+                                 " b%u.p = q; cap%u = fx_cap(b%u.n); }\n",
+                              b, b, b, b, b, sz, b, sz, b, b, b);
             fx_buf_printf(c, "    if (!b%u.n && b%u.p) { FX_DROP(b%u.p, cap%u * %uLL); b%u.p = 0; }\n",
                           b, b, b, b, sz, b);
-            emit_release(c, G, F, I->d);
+            emit_release(c, G, F, I->d, at);
             fx_buf_printf(c, "    r%u = b%u; o%u = 1; b%u.p = 0; b%u.n = 0; cap%u = 0;\n", I->d, b,
                           I->d, b, b, b);
             break;
@@ -1489,14 +1926,14 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 }
             }
             fx_buf_puts(c, "\n");
-            emit_release(c, G, F, I->d);
+            emit_release(c, G, F, I->d, at);
             fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
             break;
         }
         case OP_CONCAT: { /* a new block; its elements are work, as value.c counts them */
             uint32_t sz = elem_size(G, T[I->d]);
             if (F->rev_src[at]) {
-                emit_reversing_concat(c, G, F, I, F->rev_src[at] - 1, F->in_place[at]);
+                emit_reversing_concat(c, G, F, at, F->rev_src[at] - 1, F->in_place[at]);
                 break;
             }
             fx_buf_printf(c, "    { long long n_ = r%u.n + r%u.n; FxNatList t_ = {0, n_};\n"
@@ -1516,7 +1953,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                              "        if (r%u.n) memcpy((char *)t_.p + r%u.n * %uLL, r%u.p,"
                              " (unsigned long)(r%u.n * %uLL)); }\n",
                           sz, I->a, I->a, I->a, sz, I->b, I->a, sz, I->b, I->b, sz);
-            emit_release(c, G, F, I->d);
+            emit_release(c, G, F, I->d, at);
             fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
             break;
         }
@@ -1587,7 +2024,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
                 else
                     fx_buf_printf(c, "        memcpy(t_.p, (const char *)r%u.p + a_ * %uLL,"
                                      " (unsigned long)(n_ * %uLL)); }\n", x, sz, sz);
-                emit_release(c, G, F, I->d);
+                emit_release(c, G, F, I->d, at);
                 fx_buf_printf(c, "    r%u = t_; o%u = 1; }\n", I->d, I->d);
                 break;
             }
@@ -1634,7 +2071,7 @@ static void emit_func(Gen *G, const Func *F, uint32_t k)
     for (uint32_t b = 0; b < F->n_builders; b++)
         fx_buf_printf(c, "    if (b%u.p) FX_DROP(b%u.p, cap%u * %uLL);\n", b, b, b,
                       elem_size(G, list_of(F->elem[b])));
-    emit_free_owned(c, G, F);
+    emit_free_owned(c, G, F, f->n_code); /* any register, from wherever it stopped */
     fx_buf_puts(c, "    { ");
     put_ret(c, F->ret);
     fx_buf_printf(c, " z; __builtin_memset(&z, 0, sizeof(z)); z.fuel = -1; return z; }\n}\n\n");
@@ -1710,6 +2147,7 @@ static void emit_prelude(const Gen *G, FxBuf *c, bool plant)
         "static double (*volatile fx_cos)(double) = cos;\n"
         "static double (*volatile fx_tan)(double) = tan;\n"
         "void *memcpy(void *, const void *, unsigned long);\n"
+        "void *memmove(void *, const void *, unsigned long);\n"
         "/* a list's block holds fx_cap(n) elements, as a builder doubles it from 16 */\n"
         "static long long fx_cap(long long n) { long long c = 16; if (!n) return 0;"
         " while (c < n) c *= 2; return c; }\n"
@@ -1762,8 +2200,10 @@ static void emit_entry(Gen *G)
     for (uint32_t i = 0; i < g->n_params; i++) {
         if (is_rec(F->reg[i])) /* natrec.h: a record comes as its slots */
             fx_buf_printf(G->c, ", *(const FxR%d *)a[%u].l.p", F->reg[i] - T_REC, i);
+        else if (is_list(F->reg[i])) /* the VM's: lent, never given */
+            fx_buf_printf(G->c, ", a[%u].l, 0", i);
         else
-            fx_buf_printf(G->c, ", a[%u].%s", i, is_list(F->reg[i]) ? "l" : field[F->reg[i]]);
+            fx_buf_printf(G->c, ", a[%u].%s", i, field[F->reg[i]]);
     }
     if (is_rec(F->ret)) /* into the slots the VM gave */
         fx_buf_printf(G->c, ");\n    *(FxR%d *)out->l.p = r.v;", F->ret - T_REC);
@@ -1868,6 +2308,13 @@ bool fx_native_source(FxRuntime *rt, const char *intent, FxBuf *c, FxBuf *why)
         free(G.funcs[k].rev_at);
         free(G.funcs[k].rev_src);
         free(G.funcs[k].in_place);
+        free(G.funcs[k].live);
+        free(G.funcs[k].owns);
+        free(G.funcs[k].map_src);
+        free(G.funcs[k].map_end);
+        free(G.funcs[k].map_at);
+        free(G.funcs[k].map_guard);
+        free(G.funcs[k].map_mask);
     }
     return ok;
 }
