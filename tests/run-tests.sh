@@ -106,14 +106,38 @@ golden() {
 golden errors 3
 golden warn 0
 
-# the command line, as a user drives it
+# the command line, as a user drives it: FLUX_TEST_JOBS tests at once (2 by
+# default), each with a store of its own; a test that times itself or
+# loads the machine (a line "# run alone: WHY") runs after them, alone.
+# Reported in the files' order
+cli_dir=$(mktemp -d)
+cli_one() { # TEST: its output and exit code into cli_dir
+    local n store
+    n=$(basename "$1" .sh)
+    store=$(mktemp -d)
+    FLUX_STORE=$store bash "$1" > "$cli_dir/$n.out" 2>&1
+    echo $? > "$cli_dir/$n.rc"
+    rm -rf "$store"
+}
+lanes=${FLUX_TEST_JOBS:-2}
+for t in "$root"/tests/cli/*.sh; do
+    [ -f "$t" ] && ! grep -q '^# run alone:' "$t" || continue
+    while [ "$(jobs -rp | wc -l)" -ge "$lanes" ]; do wait -n; done
+    cli_one "$t" &
+done
+wait
+for t in "$root"/tests/cli/*.sh; do
+    [ -f "$t" ] && grep -q '^# run alone:' "$t" && cli_one "$t"
+done
 for t in "$root"/tests/cli/*.sh; do
     [ -f "$t" ] || continue
-    if out=$(bash "$t" 2>&1); then pass; else
-        printf '%s\n' "$out" | tail -n 20
-        fail "cli/$(basename "$t")"
+    n=$(basename "$t" .sh)
+    if [ "$(cat "$cli_dir/$n.rc" 2>/dev/null)" = 0 ]; then pass; else
+        tail -n 20 "$cli_dir/$n.out" 2>/dev/null
+        fail "cli/$n.sh"
     fi
 done
+rm -rf "$cli_dir"
 
 # the web interface in a real browser (tests/web/, docs/web.md): each
 # test of node --test counts, and its figures are printed. A failed file is

@@ -1,3 +1,4 @@
+# run alone: it times its budgets
 # Budgets that hold (docs/executor.md, "Budgets"): each run below used to
 # overshoot its budget by seconds or gigabytes. Each must now stop with exit
 # 1 and the budget's message, its peak resident memory under 1.1 times the

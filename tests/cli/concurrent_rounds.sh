@@ -1,3 +1,4 @@
+# run alone: six processes at once
 # Concurrent rounds on one store: two `flux optimize` and four `flux run`
 # (each learning after its answer) at once, five times over. Rounds take
 # the store's learning lock in turn, so every label is installed once, by

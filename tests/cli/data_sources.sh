@@ -1,3 +1,4 @@
+# run alone: it times a query
 # `data` sources: a CSV next to the .flux file, and an SQLite table.
 set -u
 fail() { echo "$*"; exit 1; }

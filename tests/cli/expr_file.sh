@@ -1,3 +1,4 @@
+# run alone: it compares timings
 # EXPR from a file (@PATH) or stdin (@-): an expression past the command
 # line's 128 KiB runs, and its errors name the file with line and column;
 # an unreadable file is a usage error. Parsing is linear: 10x the elements

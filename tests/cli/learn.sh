@@ -1,3 +1,4 @@
+# run alone: it times a run
 # The living loop, through the CLI: runs on growing inputs, with learning
 # after each run, take linear recurrences of order 2 to 4 (different
 # coefficients, base cases and ways of writing them) from the naive graph

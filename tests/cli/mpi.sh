@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run alone: its ranks take both cores
 # mpi.sh: the MPI device (docs/devices.md, "MPI") through the CLI, on
 # `flux run --ranks N` (mpirun started by flux) and on mpirun itself, with
 # 2 ranks and with 3 on this machine's cores (oversubscribed). Each split

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run alone: it times a budget's stop
 # native.sh: the native tier (docs/native.md) through the CLI. A hot
 # version becomes native code (tcc, then cc -O2) only after it equals the
 # interpreter on its recorded inputs and on 10,000 random ones; a planted

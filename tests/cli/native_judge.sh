@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run alone: timings decide what it sees
 # native_judge.sh: native code is used only when it is no slower than the
 # interpreter (docs/native.md, "Judged against the interpreter"). A wrapper
 # over an exponential recursion answers in a few ms interpreted, runaway

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run alone: it times the round's random test
 # native_random_stops.sh: the native round's random test stops when more
 # tries cannot test more: an intent without parameters (every try is the
 # same run), or one whose runs all outlast the test's step budget whatever

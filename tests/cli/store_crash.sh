@@ -1,3 +1,4 @@
+# run alone: it kills runs at timed points
 # Killing `flux run` with SIGKILL at random points, 200 times, never corrupts
 # the store nor loses an execution whose id was printed (an id is printed
 # only after its execution is committed).
