@@ -1,3 +1,4 @@
+# run alone: the chooser learns from timings, and a neighbour's load once demoted the power (see docs/testing.md)
 # Choices that cannot run away (issue 14): the variant chooser of a
 # recurrence with a loop and a matrix power, trained on small inputs, must
 # not run the loop at n = 10^6 (1.6 s or more where the power takes a few
