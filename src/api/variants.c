@@ -24,7 +24,10 @@
  *    sizes make the power's growth look quadratic;
  *  - a call measured over DEMOTE_FACTOR times its prediction (plus
  *    DEMOTE_SLACK_MS) demotes its variant at once: the point is kept as a
- *    floor for sizes from its own on, the model refitted, and the row
+ *    floor for sizes from its own to DEMOTE_REACH times it (a slow call is
+ *    evidence near its size; grown a thousandfold, one scheduling hiccup of
+ *    the power at n = 2000 sent fibonacci(10^6) to the loop, seconds where
+ *    the power takes milliseconds), the model refitted, and the row
  *    written, so the next call, in this process or another, takes the
  *    other variant; a later call of the same variant at least as large that
  *    runs well within the demotion lifts it;
@@ -49,6 +52,7 @@
 #define EXPLORE_MAX_MS 5.0 /* the most an exploration may be predicted to cost */
 #define DEMOTE_FACTOR 2.0
 #define DEMOTE_SLACK_MS 0.5
+#define DEMOTE_REACH 4.0 /* a demotion floors the sizes up to this many times its own */
 #define LADDER_CAP_MS 40.0 /* a ladder stops climbing for a variant past this */
 #define MODELS_KIND "variant_models"
 
@@ -192,7 +196,7 @@ double fx_api_models_predict(const FxVariantModels *vm, int k, double n)
         t = scale(c, fx_cost_predict(&m->fit, max), max, n);
     }
     for (uint32_t i = 0; i < m->n_pts; i++)
-        if (m->pts[i].demoted && m->pts[i].size <= n)
+        if (m->pts[i].demoted && m->pts[i].size <= n && n <= DEMOTE_REACH * m->pts[i].size)
             t = fmax(t, scale(m->floor, m->pts[i].ms, m->pts[i].size, n));
     return t;
 }
@@ -224,8 +228,10 @@ static int fastest(FxVariantModels *vm, uint64_t n)
         bool step = false;
         for (int k = 0; k < 2; k++)
             for (uint32_t i = 0; i < vm->v[k].n_pts; i++)
-                step |= vm->v[k].pts[i].demoted && vm->v[k].pts[i].size > lo &&
-                        vm->v[k].pts[i].size <= hi;
+                step |= vm->v[k].pts[i].demoted &&
+                        ((vm->v[k].pts[i].size > lo && vm->v[k].pts[i].size <= hi) ||
+                         (DEMOTE_REACH * vm->v[k].pts[i].size >= lo &&
+                          DEMOTE_REACH * vm->v[k].pts[i].size < hi)); /* its reach ends inside */
         vm->bucket[b] = !step && faster_at(vm, lo) == faster_at(vm, hi) ? (int8_t)faster_at(vm, lo)
                                                                         : -2;
     }

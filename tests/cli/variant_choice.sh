@@ -67,6 +67,26 @@ done
 v=$(FLUX_EXPLORE=always run rec.flux 'tet(300000)' $tmp/tet)
 [ "$v" = power ] || fail "explored the ${v:-?} at n = 300000"
 
+# A demotion is evidence near its size: one slow call of the power at n =
+# 2000 (a hiccup of a loaded machine) sends n = 3000 to the loop, but not
+# n = 10^6, where the loop takes seconds and the power milliseconds.
+python3 - "$tmp/tet/flux.db" <<'PY' || fail "could not plant a demotion"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("select key, hardware, value from learned where kind = 'variant_models'").fetchall()
+assert rows, "no learned variant models"
+for key, hw, value in rows:
+    m = json.loads(value)
+    m["power"]["fitted_on"].append([2000.0, 200.0, "run, demoted"])
+    db.execute("update learned set value = ? where kind = 'variant_models' and key = ? and hardware = ?",
+               (json.dumps(m), key, hw))
+db.commit()
+PY
+v=$(run rec.flux 'tet(3000)' $tmp/tet)
+[ "$v" = loop ] || fail "the demotion at 2000 did not send 3000 to the loop: $v"
+v=$(run rec.flux 'tet(1000000)' $tmp/tet)
+[ "$v" = power ] || fail "a demotion at 2000 sent 10^6 to the ${v:-?}"
+
 # Demotion: a model that claims the loop is free everywhere (as a model
 # fitted on noise might) sends n = 200000 to the loop once; that call,
 # measured far above its prediction, demotes the loop there, in the store,
