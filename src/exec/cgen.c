@@ -1562,9 +1562,12 @@ static void emit_map_decision(FxBuf *c, const Func *F, uint32_t fi, uint32_t b)
             fx_buf_printf(c, "lo_ = %s; hi_ = r%u;", mask == 6 ? "k_" : k1, lim);
         fx_buf_printf(c, "\n        if (lo_ < 0) lo_ = 0; if (lo_ > r%u) lo_ = r%u; if (hi_ > r%u) hi_ = r%u;"
                          " if (hi_ < lo_) hi_ = lo_;\n"
-                         "        if (r%u - (hi_ - lo_) < fuel) { fuel -= r%u - (hi_ - lo_);"
-                         " b%u.n = lo_; r%u = lo_; r%u = hi_; rng%u = 1; } }\n",
-                      lim, lim, lim, lim, lim, lim, b, i, lim, b);
+                         "        { long long s_ = r%u - (hi_ - lo_); /* the steps skipped, as"
+                         " FX_STEP takes them */\n"
+                         "          while (s_ >= fuel) { s_ -= fuel; if ((fuel = c->refuel(c)) <= 0)"
+                         " goto out; }\n"
+                         "          fuel -= s_; b%u.n = lo_; r%u = lo_; r%u = hi_; rng%u = 1; } }\n",
+                      lim, lim, lim, lim, lim, b, i, lim, b);
     }
     fx_buf_puts(c, "    }\n");
 }

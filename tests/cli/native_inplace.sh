@@ -128,7 +128,8 @@ dump() { FLUX_DUMP_NATIVE=1 "$FLUX" optimize m.flux "$1" --rule "native code" --
 
 exprs=('drive(10, 3)' 'drive(0, 1)' 'drive(5, -3)' 'drive(9, 20)' 'drive(12, 11)' 'drive(7, 0)'
        'sdrive(6, 2)' 'sdrive(0, 0)' 'twice(5, 1)' 'twice(1, 0)' 'edrive(13)' 'edrive(0)'
-       'rdrive(8, 3)' 'rdrive(3, 9)' 'bump([1, 2, 3], 1)' 'tdrive(11, 4)' 'tdrive(20, -1)')
+       'rdrive(8, 3)' 'rdrive(3, 9)' 'bump([1, 2, 3], 1)' 'tdrive(11, 4)' 'tdrive(20, -1)'
+       'drive(3000, 1500)' 'drive(5000, 7)')
 for e in "${exprs[@]}"; do run "$e" >/dev/null; done
 for i in drive sdrive twice edrive rdrive bump tdrive; do
     out=$(promote $i)
