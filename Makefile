@@ -204,11 +204,13 @@ test: deps-test
 # on the dynamic TLS it recorded for a dlopen'ed libz3 in a process that
 # also links libhwy ("Tracer caught signal 11", `flux proofs --verify`);
 # without those blocks as roots it can only report more, never hide a leak
+# under ASan the CLI tests run one at a time unless FLUX_TEST_JOBS says
+# otherwise: its slowest tests have not been measured two at a time
 asan: deps-test
 	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 OPT="-O1 -g" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 \
 		UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=print_suppressions=0:suppressions=$(CURDIR)/tests/lsan.supp \
-		FLUX_SMALL_CHUNKS=1 tests/run-tests.sh build/asan
+		FLUX_SMALL_CHUNKS=1 FLUX_TEST_JOBS=$${FLUX_TEST_JOBS:-1} tests/run-tests.sh build/asan
 
 # setarch -R: TSan's shadow memory wants the address layout without ASLR
 tsan: deps-test
